@@ -1,0 +1,214 @@
+package decode
+
+import (
+	"time"
+	"unicode/utf8"
+)
+
+// DoneSentinel is the data of the transport-level end-of-stream frame.
+const DoneSentinel = "[DONE]"
+
+// Problem is why a frame's data could not be decoded as a PC3 frame.
+type Problem uint8
+
+const (
+	ProblemNone      Problem = iota
+	ProblemNotJSON           // data is not valid JSON
+	ProblemNotObject         // valid JSON, but not an object
+	ProblemOversized         // the SSE event exceeded the framer's limit; data not kept
+)
+
+func (p Problem) String() string {
+	switch p {
+	case ProblemNotJSON:
+		return "not JSON"
+	case ProblemNotObject:
+		return "not a JSON object"
+	case ProblemOversized:
+		return "oversized event"
+	}
+	return ""
+}
+
+// Frame is one dispatched SSE event decoded as a PC3 frame.
+//
+// A Frame handed out by a Decoder aliases the framer's buffers and is reused
+// for the next frame; Clone it to keep it.
+type Frame struct {
+	Event
+
+	// Index is the 0-based position among all dispatched events of the
+	// stream ([DONE] included).
+	Index int
+	// Arrival is when the event's last byte arrived, since the response
+	// started; HasArrival is false for sources without timing.
+	Arrival    time.Duration
+	HasArrival bool
+
+	// Done is true for the `[DONE]` sentinel.
+	Done bool
+	// InvalidUTF8 is true when the event's bytes are not valid UTF-8. The
+	// frame is still decoded when its data is otherwise a JSON object.
+	InvalidUTF8 bool
+	// Problem says why Object is empty; ProblemDetail says where.
+	Problem       Problem
+	ProblemDetail string
+
+	// Members are the top-level members of the data object, in order.
+	Members []Member
+
+	// The envelope (FR-2). A field is nil when absent.
+	EventType  Raw
+	Version    Raw
+	Timestamp  Raw
+	ResponseID Raw
+}
+
+// Get returns the top-level member key of the frame's object (the last one
+// when it repeats), or nil.
+func (f *Frame) Get(key string) Raw {
+	var v Raw
+	for i := range f.Members {
+		m := &f.Members[i]
+		if keyEquals(m.Key, m.KeyEsc, key) {
+			v = m.Value
+		}
+	}
+	return v
+}
+
+// Type returns the frame's event_type when it is a string ("" otherwise).
+func (f *Frame) Type() string {
+	s, _ := f.EventType.Str()
+	return s
+}
+
+// VersionString returns the frame's version when it is a string.
+func (f *Frame) VersionString() string {
+	s, _ := f.Version.Str()
+	return s
+}
+
+// RID returns the frame's response_id when it is a string.
+func (f *Frame) RID() string {
+	s, _ := f.ResponseID.Str()
+	return s
+}
+
+// IsV04 reports whether the frame is labelled version "0.4"; every other
+// frame follows v0.5 rules (v0.5 is the additive superset).
+func (f *Frame) IsV04() bool { return string(f.Version) == `"0.4"` }
+
+// Decoded reports whether the frame's data is a JSON object.
+func (f *Frame) Decoded() bool { return f.Problem == ProblemNone && !f.Done }
+
+// Clone returns a deep copy that does not alias any buffer.
+func (f *Frame) Clone() *Frame {
+	c := *f
+	c.Event = f.Event.Clone()
+	c.Members = nil
+	c.EventType, c.Version, c.Timestamp, c.ResponseID = nil, nil, nil, nil
+	if c.Decoded() {
+		c.decodeMembers()
+	}
+	return &c
+}
+
+// Decoder turns dispatched SSE events into frames, numbering them.
+type Decoder struct {
+	next  int
+	frame Frame
+}
+
+// NextIndex is the index the next frame will get.
+func (d *Decoder) NextIndex() int { return d.next }
+
+// Decode decodes a dispatched event. The returned frame is reused by the next
+// call and aliases ev's buffers.
+func (d *Decoder) Decode(ev *Event, arrival time.Duration, hasArrival bool) *Frame {
+	f := &d.frame
+	members := f.Members[:0]
+	*f = Frame{Event: *ev, Index: d.next, Arrival: arrival, HasArrival: hasArrival, Members: members}
+	d.next++
+	f.decode()
+	return f
+}
+
+// DecodeFrame decodes a single event outside a stream (tests, tools).
+func DecodeFrame(ev *Event, index int) *Frame {
+	f := &Frame{Event: *ev, Index: index}
+	f.decode()
+	return f
+}
+
+func (f *Frame) decode() {
+	if f.Oversized {
+		f.Problem = ProblemOversized
+		f.ProblemDetail = "event exceeds the framer's size limit; its bytes were not kept"
+		return
+	}
+	f.InvalidUTF8 = !utf8.Valid(f.Raw) || !utf8.Valid(f.Data)
+	if string(f.Data) == DoneSentinel {
+		f.Done = true
+		return
+	}
+	f.decodeMembers()
+}
+
+func (f *Frame) decodeMembers() {
+	members, isObj, err := ScanObject(f.Data, f.Members[:0])
+	f.Members = members
+	switch {
+	case err != nil:
+		f.Problem = ProblemNotJSON
+		f.ProblemDetail = err.Error()
+		f.Members = f.Members[:0]
+		return
+	case !isObj:
+		f.Problem = ProblemNotObject
+		f.ProblemDetail = "data is a JSON " + kindName(Raw(trimWS(f.Data)).Kind()) + ", not an object"
+		return
+	}
+	for i := range f.Members {
+		m := &f.Members[i]
+		k := m.Key
+		if m.KeyEsc {
+			k = []byte(unquote(append(append([]byte{'"'}, k...), '"')))
+		}
+		switch string(k) {
+		case "event_type":
+			f.EventType = m.Value
+		case "version":
+			f.Version = m.Value
+		case "timestamp":
+			f.Timestamp = m.Value
+		case "response_id":
+			f.ResponseID = m.Value
+		}
+	}
+}
+
+func trimWS(b []byte) []byte {
+	i := skipWS(b, 0)
+	j := len(b)
+	for j > i && wsTable[b[j-1]] {
+		j--
+	}
+	return b[i:j]
+}
+
+func kindName(k Kind) string {
+	switch k {
+	case KindArray:
+		return "array"
+	case KindString:
+		return "string"
+	case KindNumber:
+		return "number"
+	case KindBool:
+		return "boolean"
+	case KindNull:
+		return "null"
+	}
+	return "value"
+}

@@ -1,0 +1,573 @@
+package decode
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// This file is a small validating JSON scanner. The check pipeline touches
+// every frame, so it must not build a DOM: one pass validates the whole value
+// and records where each top-level member of an object lies; nested values
+// are read later, on demand, by scanning their span again. It is iterative —
+// 200,000-deep nesting costs a byte of stack bookkeeping per level, never a
+// goroutine stack frame.
+
+// JSONError is a syntax error at a byte offset of the scanned value.
+type JSONError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *JSONError) Error() string { return fmt.Sprintf("%s at byte %d", e.Msg, e.Offset) }
+
+// Raw is the bytes of one valid JSON value (whitespace trimmed).
+type Raw []byte
+
+// Kind is the JSON type of a value, read from its first byte.
+type Kind byte
+
+const (
+	KindNone   Kind = 0
+	KindObject Kind = '{'
+	KindArray  Kind = '['
+	KindString Kind = '"'
+	KindNumber Kind = '0'
+	KindBool   Kind = 't'
+	KindNull   Kind = 'n'
+)
+
+// Kind returns the value's JSON type; KindNone for an absent value.
+func (r Raw) Kind() Kind {
+	if len(r) == 0 {
+		return KindNone
+	}
+	switch c := r[0]; c {
+	case '{', '[', '"', 'n':
+		return Kind(c)
+	case 't', 'f':
+		return KindBool
+	default:
+		return KindNumber
+	}
+}
+
+// Str returns the value as a Go string when it is a JSON string.
+func (r Raw) Str() (string, bool) {
+	if r.Kind() != KindString {
+		return "", false
+	}
+	return unquote(r), true
+}
+
+// NonEmptyStr returns the string and true only for a non-empty JSON string.
+func (r Raw) NonEmptyStr() (string, bool) {
+	s, ok := r.Str()
+	return s, ok && s != ""
+}
+
+// Bool returns the value when it is a JSON boolean.
+func (r Raw) Bool() (v, ok bool) {
+	if r.Kind() != KindBool {
+		return false, false
+	}
+	return r[0] == 't', true
+}
+
+// Int returns the value when it is a JSON number without fraction or
+// exponent that fits in int64.
+func (r Raw) Int() (int64, bool) {
+	if r.Kind() != KindNumber {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(r), 10, 64)
+	return n, err == nil
+}
+
+// Get returns the member key of an object value (nil when absent or when r
+// is not an object). When a key repeats, the last one wins, as in
+// encoding/json.
+func (r Raw) Get(key string) Raw {
+	if r.Kind() != KindObject {
+		return nil
+	}
+	var found Raw
+	_ = eachMember(r, func(k []byte, kEsc bool, v Raw) bool {
+		if keyEquals(k, kEsc, key) {
+			found = v
+		}
+		return true
+	})
+	return found
+}
+
+// Members calls fn for each member of an object value, in order, with the
+// key decoded; fn returns false to stop.
+func (r Raw) Members(fn func(key string, v Raw) bool) {
+	if r.Kind() != KindObject {
+		return
+	}
+	_ = eachMember(r, func(k []byte, kEsc bool, v Raw) bool {
+		if kEsc {
+			return fn(unquote(append(append([]byte{'"'}, k...), '"')), v)
+		}
+		return fn(string(k), v)
+	})
+}
+
+// Elements calls fn for each element of an array value; fn returns false
+// to stop.
+func (r Raw) Elements(fn func(v Raw) bool) {
+	if r.Kind() != KindArray {
+		return
+	}
+	i := skipWS(r, 1)
+	if i < len(r) && r[i] == ']' {
+		return
+	}
+	for i < len(r) {
+		i = skipWS(r, i)
+		end, err := skipValue(r, i)
+		if err != nil {
+			return
+		}
+		if !fn(r[i:end]) {
+			return
+		}
+		i = skipWS(r, end)
+		if i >= len(r) || r[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+// Len returns the number of elements of an array value (-1 when not an array).
+func (r Raw) Len() int {
+	if r.Kind() != KindArray {
+		return -1
+	}
+	n := 0
+	r.Elements(func(Raw) bool { n++; return true })
+	return n
+}
+
+func keyEquals(k []byte, esc bool, key string) bool {
+	if !esc {
+		return string(k) == key
+	}
+	return unquote(append(append([]byte{'"'}, k...), '"')) == key
+}
+
+// Member is one top-level member of a scanned object.
+type Member struct {
+	Key    []byte // raw key bytes between the quotes
+	KeyEsc bool   // the key contains escapes (compare decoded)
+	Value  Raw
+}
+
+// ScanObject validates data as exactly one JSON value and, when it is an
+// object, appends its members to dst. It reports whether the value is an
+// object; a syntax error returns a *JSONError.
+func ScanObject(data []byte, dst []Member) ([]Member, bool, error) {
+	i := skipWS(data, 0)
+	if i >= len(data) {
+		return dst, false, &JSONError{Offset: i, Msg: "empty data"}
+	}
+	if data[i] != '{' {
+		end, err := skipValue(data, i)
+		if err != nil {
+			return dst, false, err
+		}
+		if j := skipWS(data, end); j != len(data) {
+			return dst, false, &JSONError{Offset: j, Msg: "unexpected " + quoteChar(data[j]) + " after top-level value"}
+		}
+		return dst, false, nil
+	}
+	end, err := scanMembers(data, i, func(k []byte, kEsc bool, v Raw) bool {
+		dst = append(dst, Member{Key: k, KeyEsc: kEsc, Value: v})
+		return true
+	})
+	if err != nil {
+		return dst, false, err
+	}
+	if j := skipWS(data, end); j != len(data) {
+		return dst, false, &JSONError{Offset: j, Msg: "unexpected " + quoteChar(data[j]) + " after top-level value"}
+	}
+	return dst, true, nil
+}
+
+// eachMember iterates the members of an already validated object.
+func eachMember(r Raw, fn func(k []byte, kEsc bool, v Raw) bool) error {
+	_, err := scanMembers(r, 0, fn)
+	return err
+}
+
+// scanMembers validates the object starting at data[i] ('{') and calls fn
+// for each member; it returns the index just past the closing brace.
+func scanMembers(data []byte, i int, fn func(k []byte, kEsc bool, v Raw) bool) (int, error) {
+	i++ // '{'
+	i = skipWS(data, i)
+	if i < len(data) && data[i] == '}' {
+		return i + 1, nil
+	}
+	stop := false
+	for {
+		i = skipWS(data, i)
+		if i >= len(data) {
+			return i, errEOF(i)
+		}
+		if data[i] != '"' {
+			return i, &JSONError{Offset: i, Msg: "expected string key, found " + quoteChar(data[i])}
+		}
+		kEnd, esc, err := scanString(data, i)
+		if err != nil {
+			return i, err
+		}
+		key := data[i+1 : kEnd-1]
+		i = skipWS(data, kEnd)
+		if i >= len(data) {
+			return i, errEOF(i)
+		}
+		if data[i] != ':' {
+			return i, &JSONError{Offset: i, Msg: "expected ':' after object key, found " + quoteChar(data[i])}
+		}
+		i = skipWS(data, i+1)
+		vEnd, err := skipValue(data, i)
+		if err != nil {
+			return vEnd, err
+		}
+		if !stop && !fn(key, esc, data[i:vEnd]) {
+			stop = true
+		}
+		i = skipWS(data, vEnd)
+		if i >= len(data) {
+			return i, errEOF(i)
+		}
+		switch data[i] {
+		case ',':
+			i++
+		case '}':
+			return i + 1, nil
+		default:
+			return i, &JSONError{Offset: i, Msg: "expected ',' or '}' in object, found " + quoteChar(data[i])}
+		}
+	}
+}
+
+func errEOF(i int) error { return &JSONError{Offset: i, Msg: "unexpected end of JSON"} }
+
+func quoteChar(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return "'" + string(c) + "'"
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+var wsTable = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
+func skipWS(data []byte, i int) int {
+	for i < len(data) && wsTable[data[i]] {
+		i++
+	}
+	return i
+}
+
+// strSafe marks bytes that need no attention inside a JSON string.
+var strSafe = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = true
+	}
+	t['"'] = false
+	t['\\'] = false
+	return t
+}()
+
+// scanString validates the string starting at data[i] ('"') and returns the
+// index past its closing quote and whether it contains escapes.
+func scanString(data []byte, i int) (int, bool, error) {
+	i++
+	esc := false
+	for {
+		for i < len(data) && strSafe[data[i]] {
+			i++
+		}
+		if i >= len(data) {
+			return i, esc, &JSONError{Offset: i, Msg: "unterminated string"}
+		}
+		switch c := data[i]; c {
+		case '"':
+			return i + 1, esc, nil
+		case '\\':
+			esc = true
+			if i+1 >= len(data) {
+				return i, esc, &JSONError{Offset: i, Msg: "unterminated string"}
+			}
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(data) {
+					return i, esc, &JSONError{Offset: i, Msg: "unterminated \\u escape"}
+				}
+				for _, h := range data[i+2 : i+6] {
+					if !isHex(h) {
+						return i, esc, &JSONError{Offset: i, Msg: "invalid \\u escape"}
+					}
+				}
+				i += 6
+			default:
+				return i, esc, &JSONError{Offset: i, Msg: "invalid escape " + quoteChar(data[i+1])}
+			}
+		default:
+			return i, esc, &JSONError{Offset: i, Msg: "control character " + quoteChar(c) + " in string"}
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// skipValue validates one value starting at data[i] and returns the index
+// just past it. Containers are walked with an explicit stack.
+func skipValue(data []byte, i int) (int, error) {
+	var stack []byte // open containers: '{' or '['
+	for {
+		i = skipWS(data, i)
+		if i >= len(data) {
+			return i, errEOF(i)
+		}
+		// One value.
+		switch c := data[i]; {
+		case c == '{' || c == '[':
+			close := byte('}')
+			if c == '[' {
+				close = ']'
+			}
+			j := skipWS(data, i+1)
+			if j < len(data) && data[j] == close {
+				i = j + 1
+				break
+			}
+			stack = append(stack, c)
+			i = j
+			if c == '{' {
+				var err error
+				if i, err = scanKeyColon(data, i); err != nil {
+					return i, err
+				}
+			}
+			continue
+		case c == '"':
+			end, _, err := scanString(data, i)
+			if err != nil {
+				return end, err
+			}
+			i = end
+		case c == '-' || c >= '0' && c <= '9':
+			end, err := scanNumber(data, i)
+			if err != nil {
+				return end, err
+			}
+			i = end
+		case c == 't':
+			if !hasLit(data, i, "true") {
+				return i, &JSONError{Offset: i, Msg: "invalid literal"}
+			}
+			i += 4
+		case c == 'f':
+			if !hasLit(data, i, "false") {
+				return i, &JSONError{Offset: i, Msg: "invalid literal"}
+			}
+			i += 5
+		case c == 'n':
+			if !hasLit(data, i, "null") {
+				return i, &JSONError{Offset: i, Msg: "invalid literal"}
+			}
+			i += 4
+		default:
+			return i, &JSONError{Offset: i, Msg: "unexpected " + quoteChar(c)}
+		}
+		// After a value: close containers or move to the next element.
+		for {
+			if len(stack) == 0 {
+				return i, nil
+			}
+			i = skipWS(data, i)
+			if i >= len(data) {
+				return i, errEOF(i)
+			}
+			top := stack[len(stack)-1]
+			c := data[i]
+			if c == ',' {
+				i++
+				if top == '{' {
+					var err error
+					if i, err = scanKeyColon(data, skipWS(data, i)); err != nil {
+						return i, err
+					}
+				}
+				break
+			}
+			if top == '{' && c == '}' || top == '[' && c == ']' {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			return i, &JSONError{Offset: i, Msg: "unexpected " + quoteChar(c) + " in " + containerName(top)}
+		}
+	}
+}
+
+func containerName(c byte) string {
+	if c == '{' {
+		return "object"
+	}
+	return "array"
+}
+
+// scanKeyColon validates `"key" :` at data[i] and returns the index after
+// the colon.
+func scanKeyColon(data []byte, i int) (int, error) {
+	if i >= len(data) {
+		return i, errEOF(i)
+	}
+	if data[i] != '"' {
+		return i, &JSONError{Offset: i, Msg: "expected string key, found " + quoteChar(data[i])}
+	}
+	end, _, err := scanString(data, i)
+	if err != nil {
+		return end, err
+	}
+	i = skipWS(data, end)
+	if i >= len(data) {
+		return i, errEOF(i)
+	}
+	if data[i] != ':' {
+		return i, &JSONError{Offset: i, Msg: "expected ':' after object key, found " + quoteChar(data[i])}
+	}
+	return i + 1, nil
+}
+
+func hasLit(data []byte, i int, lit string) bool {
+	return len(data)-i >= len(lit) && string(data[i:i+len(lit)]) == lit
+}
+
+func scanNumber(data []byte, i int) (int, error) {
+	start := i
+	if data[i] == '-' {
+		i++
+	}
+	if i >= len(data) {
+		return i, errEOF(i)
+	}
+	switch {
+	case data[i] == '0':
+		i++
+	case data[i] >= '1' && data[i] <= '9':
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	default:
+		return i, &JSONError{Offset: start, Msg: "invalid number"}
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		d := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return i, &JSONError{Offset: start, Msg: "invalid number"}
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return i, &JSONError{Offset: start, Msg: "invalid number"}
+		}
+	}
+	return i, nil
+}
+
+// unquote decodes a validated JSON string literal (with its quotes).
+// Invalid surrogates become U+FFFD, as in encoding/json.
+func unquote(q []byte) string {
+	s := q[1 : len(q)-1]
+	hasEsc := false
+	for _, c := range s {
+		if c == '\\' {
+			hasEsc = true
+			break
+		}
+	}
+	if !hasEsc {
+		return string(s)
+	}
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c != '\\' {
+			out = append(out, c)
+			i++
+			continue
+		}
+		switch s[i+1] {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r := rune(hex4(s[i+2 : i+6]))
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+					r2 := rune(hex4(s[i+2 : i+6]))
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						i += 6
+						out = utf8.AppendRune(out, d)
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, r)
+			continue
+		default: // '"', '\\', '/'
+			out = append(out, s[i+1])
+		}
+		i += 2
+	}
+	return string(out)
+}
+
+func hex4(b []byte) uint16 {
+	var v uint16
+	for _, c := range b {
+		v <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			v |= uint16(c - '0')
+		case c >= 'a' && c <= 'f':
+			v |= uint16(c - 'a' + 10)
+		default:
+			v |= uint16(c - 'A' + 10)
+		}
+	}
+	return v
+}

@@ -1,0 +1,634 @@
+package decode
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+)
+
+// Framer splits an SSE byte stream into blocks (Events) incrementally, as the
+// bytes arrive, following the WHATWG HTML "event stream interpretation"
+// rules. It never alters the bytes it reports and never panics.
+//
+// Blocks that lie wholly inside one Feed call are reported with slices
+// pointing into the caller's buffer (no copy); only a block left open at the
+// end of a Feed is copied into an internal, reused buffer. The Event passed
+// to emit is reused between calls.
+//
+// One deliberate delay: when the blank line that ends a block is a lone CR
+// and is the last byte of a Feed, the block is emitted by the next Feed (or
+// Close), because an LF following it would belong to that line ending and so
+// to the block's Raw bytes.
+type Framer struct {
+	max int64
+
+	// offset is the stream position of the first byte of the current Feed
+	// (the count of bytes consumed by earlier Feeds).
+	offset  int64
+	bomN    int // BOM bytes matched so far at the stream start
+	bomDone bool
+
+	// pendingCR: the last byte fed was a CR that ended a line; an LF at the
+	// start of the next Feed completes that line ending.
+	pendingCR bool
+	// pendingEmit: the held block is complete (its blank line was a CR at
+	// the end of the last Feed) and waits only for a possible LF.
+	pendingEmit bool
+
+	// A block begun in an earlier Feed ("held"). When !over, buf holds the
+	// block's bytes so far and buf[lineOff:] is its current partial line.
+	// When over (the block exceeded max), only the head of the current
+	// line is kept in buf and lineLen counts the line's full length.
+	inBlock  bool
+	over     bool
+	blockOff int64
+	blockLen int64
+	lineOff  int
+	lineLen  int64
+	buf      []byte
+
+	// Fields of the block being parsed. Spans are offsets relative to the
+	// block's first byte, so they stay valid when the block moves from the
+	// caller's buffer into buf.
+	nData    int
+	data0    span   // value of the first data line (used when nData == 1)
+	scratch  []byte // joined data values, each + LF (used when nData > 1)
+	comSpans []span
+	hasType  bool
+	typeBuf  []byte
+	hasID    bool
+	idBuf    []byte
+	hasRetry bool
+	retry    int64
+	unknown  int
+
+	lastID string
+
+	ev       Event
+	comments [][]byte
+	types    [8]string // recently seen event types, to avoid allocating
+	typeNext int
+}
+
+type span struct{ s, e int }
+
+var bom = [3]byte{0xEF, 0xBB, 0xBF}
+
+// NewFramer returns a Framer whose maximum event size is DefaultMaxEventSize.
+func NewFramer() *Framer {
+	return &Framer{max: DefaultMaxEventSize}
+}
+
+// SetMaxEventSize sets the largest block (in bytes, as on the wire,
+// including its terminating blank line) that is decoded normally; larger
+// blocks are emitted with Oversized set and without Raw, Data or Comments.
+// n <= 0 restores DefaultMaxEventSize.
+//
+// In an oversized block, a single line longer than n is only partly looked
+// at: an `event` line that long sets HasType with an empty Type, and an
+// `id` or `retry` line that long is ignored.
+func (f *Framer) SetMaxEventSize(n int64) {
+	if n <= 0 {
+		n = DefaultMaxEventSize
+	}
+	f.max = n
+}
+
+// Offset returns the number of bytes consumed so far.
+func (f *Framer) Offset() int64 {
+	if !f.bomDone {
+		return f.offset + int64(f.bomN)
+	}
+	return f.offset
+}
+
+// Reset makes the framer ready for a new stream: offset 0, no last event
+// ID, a BOM accepted again. The maximum event size and the internal buffers
+// are kept.
+func (f *Framer) Reset() {
+	f.offset = 0
+	f.bomN = 0
+	f.bomDone = false
+	f.pendingCR = false
+	f.pendingEmit = false
+	f.lastID = ""
+	f.resetBlock()
+}
+
+func (f *Framer) resetBlock() {
+	f.inBlock = false
+	f.over = false
+	f.blockOff = 0
+	f.blockLen = 0
+	f.lineOff = 0
+	f.lineLen = 0
+	f.buf = f.buf[:0]
+	f.nData = 0
+	f.scratch = f.scratch[:0]
+	f.comSpans = f.comSpans[:0]
+	f.hasType = false
+	f.typeBuf = f.typeBuf[:0]
+	f.hasID = false
+	f.idBuf = f.idBuf[:0]
+	f.hasRetry = false
+	f.retry = 0
+	f.unknown = 0
+}
+
+// Feed consumes the next bytes of the stream and calls emit for every block
+// completed by them, in order. p may be reused by the caller after Feed
+// returns. The *Event and its slices are valid only during the emit call.
+func (f *Framer) Feed(p []byte, emit func(*Event)) {
+	if len(p) == 0 {
+		return
+	}
+	if !f.bomDone {
+		for len(p) > 0 && f.bomN < len(bom) && p[0] == bom[f.bomN] {
+			f.bomN++
+			p = p[1:]
+		}
+		switch {
+		case f.bomN == len(bom):
+			f.bomDone = true
+			f.bomN = 0
+			f.offset += int64(len(bom))
+		case len(p) == 0:
+			return // still possibly a BOM
+		default:
+			// Not a BOM: the bytes matched so far are ordinary data.
+			f.flushBOMPrefix(emit)
+		}
+		if len(p) == 0 {
+			return
+		}
+	}
+	f.feed(p, emit)
+}
+
+func (f *Framer) flushBOMPrefix(emit func(*Event)) {
+	f.bomDone = true
+	k := f.bomN
+	f.bomN = 0
+	if k > 0 {
+		f.feed(bom[:k], emit)
+	}
+}
+
+// Close ends the stream (EOF). A block left without its blank line is
+// emitted with Truncated set if it had any line; its final line, when it
+// lacks a line ending, is parsed as if it had one, so that its fields can be
+// shown. After Close the framer may be Reset.
+func (f *Framer) Close(emit func(*Event)) {
+	if !f.bomDone {
+		f.flushBOMPrefix(emit)
+	}
+	f.pendingCR = false
+	if f.pendingEmit {
+		f.pendingEmit = false
+		f.emitHeld(false, emit)
+		return
+	}
+	if !f.inBlock {
+		return
+	}
+	if f.partialLine() {
+		f.endLine()
+	}
+	f.emitHeld(true, emit)
+}
+
+// ReadEvents reads r to its end with a 64 KiB buffer, feeding a new Framer,
+// and Closes it at EOF. A read error other than io.EOF is returned after the
+// framer has been Closed.
+func ReadEvents(r io.Reader, emit func(*Event)) error {
+	f := NewFramer()
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			f.Feed(buf[:n], emit)
+		}
+		if err != nil {
+			f.Close(emit)
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+func (f *Framer) feed(p []byte, emit func(*Event)) {
+	n := len(p)
+	i := 0
+	if f.pendingCR {
+		f.pendingCR = false
+		if p[0] == '\n' {
+			i = 1
+			if f.inBlock {
+				f.addTerm(p[:1])
+			}
+		}
+	}
+	if f.pendingEmit {
+		f.pendingEmit = false
+		f.emitHeld(false, emit)
+	} else if f.inBlock {
+		i = f.cont(p, i, emit)
+	}
+	if i < n {
+		f.fast(p, i, emit)
+	}
+	f.offset += int64(n)
+}
+
+// fast parses p[i:] starting between blocks. Blocks complete within p are
+// emitted straight from p; an unfinished one is handed to carry.
+func (f *Framer) fast(p []byte, i int, emit func(*Event)) {
+	n := len(p)
+	// Cached positions of the next LF and CR at or after i (n: none left).
+	nl, cr := -1, -1
+	for i < n {
+		switch p[i] {
+		case '\n':
+			i++
+			continue
+		case '\r':
+			i++
+			if i == n {
+				f.pendingCR = true
+			} else if p[i] == '\n' {
+				i++
+			}
+			continue
+		}
+		bs := i
+		base := p[bs:]
+		for {
+			// A non-blank line starts at i.
+			if nl < i {
+				nl = bytes.IndexByte(p[i:], '\n')
+				if nl < 0 {
+					nl = n
+				} else {
+					nl += i
+				}
+			}
+			if cr < i {
+				cr = bytes.IndexByte(p[i:], '\r')
+				if cr < 0 {
+					cr = n
+				} else {
+					cr += i
+				}
+			}
+			le := min(nl, cr)
+			if le == n {
+				f.carry(p, bs, i)
+				return
+			}
+			f.line(base, i-bs, le-bs, int64(le-i) > f.max)
+			i = le + 1
+			if p[le] == '\r' {
+				if i == n {
+					f.pendingCR = true
+				} else if p[i] == '\n' {
+					i++
+				}
+			}
+			if i == n {
+				f.carry(p, bs, n)
+				return
+			}
+			switch p[i] {
+			case '\n':
+				i++
+			case '\r':
+				i++
+				if i == n {
+					f.carry(p, bs, n)
+					f.pendingCR = true
+					f.pendingEmit = true
+					return
+				}
+				if p[i] == '\n' {
+					i++
+				}
+			default:
+				continue
+			}
+			f.emitBlock(base[:i-bs], f.offset+int64(bs), int64(i-bs), false, false, emit)
+			f.resetBlock()
+			break
+		}
+	}
+}
+
+// carry keeps the unfinished block p[bs:] (whose current partial line
+// starts at ls) for the next Feed.
+func (f *Framer) carry(p []byte, bs, ls int) {
+	n := len(p)
+	f.inBlock = true
+	f.blockOff = f.offset + int64(bs)
+	f.blockLen = int64(n - bs)
+	if f.blockLen > f.max {
+		f.over = true
+		f.scratch = f.scratch[:0]
+		f.comSpans = f.comSpans[:0]
+		f.lineLen = int64(n - ls)
+		f.buf = append(f.buf[:0], p[ls:ls+int(min(f.lineLen, f.headCap()))]...)
+		return
+	}
+	f.buf = append(f.buf[:0], p[bs:]...)
+	f.lineOff = ls - bs
+}
+
+func (f *Framer) headCap() int64 { return max(f.max, 8) }
+
+// partialLine reports whether a held block has an unfinished line.
+func (f *Framer) partialLine() bool {
+	if f.over {
+		return f.lineLen > 0
+	}
+	return f.lineOff < len(f.buf)
+}
+
+// cont continues a held block with p[i:]. It returns the index just past
+// the block's blank line, or len(p) if the block is still open.
+func (f *Framer) cont(p []byte, i int, emit func(*Event)) int {
+	n := len(p)
+	for i < n {
+		if !f.partialLine() {
+			switch p[i] {
+			case '\n':
+				f.addTerm(p[i : i+1])
+				f.emitHeld(false, emit)
+				return i + 1
+			case '\r':
+				if i+1 == n {
+					f.addTerm(p[i:])
+					f.pendingCR = true
+					f.pendingEmit = true
+					return n
+				}
+				k := 1
+				if p[i+1] == '\n' {
+					k = 2
+				}
+				f.addTerm(p[i : i+k])
+				f.emitHeld(false, emit)
+				return i + k
+			}
+		}
+		rest := p[i:]
+		e := bytes.IndexByte(rest, '\n')
+		if e < 0 {
+			e = len(rest)
+		}
+		if c := bytes.IndexByte(rest[:e], '\r'); c >= 0 {
+			e = c
+		}
+		if e == len(rest) {
+			f.addContent(rest)
+			return n
+		}
+		f.addContent(rest[:e])
+		f.endLine()
+		j := i + e
+		k := 1
+		if p[j] == '\r' {
+			if j+1 == n {
+				f.pendingCR = true
+			} else if p[j+1] == '\n' {
+				k = 2
+			}
+		}
+		f.addTerm(p[j : j+k])
+		i = j + k
+	}
+	return n
+}
+
+// addContent appends bytes of the current line to a held block.
+func (f *Framer) addContent(b []byte) {
+	f.blockLen += int64(len(b))
+	if f.over {
+		f.lineLen += int64(len(b))
+		if room := f.headCap() - int64(len(f.buf)); room > 0 {
+			f.buf = append(f.buf, b[:min(room, int64(len(b)))]...)
+		}
+		return
+	}
+	f.buf = append(f.buf, b...)
+	if f.blockLen > f.max {
+		f.toOver()
+	}
+}
+
+// addTerm appends line-ending bytes to a held block.
+func (f *Framer) addTerm(b []byte) {
+	f.blockLen += int64(len(b))
+	if f.over {
+		return
+	}
+	f.buf = append(f.buf, b...)
+	f.lineOff = len(f.buf)
+	if f.blockLen > f.max {
+		f.toOver()
+	}
+}
+
+// toOver drops a held block's bytes once it exceeds the maximum size,
+// keeping only the head of its current line.
+func (f *Framer) toOver() {
+	f.over = true
+	f.scratch = f.scratch[:0]
+	f.comSpans = f.comSpans[:0]
+	part := f.buf[f.lineOff:]
+	f.lineLen = int64(len(part))
+	h := copy(f.buf, part[:min(int64(len(part)), f.headCap())])
+	f.buf = f.buf[:h]
+	f.lineOff = 0
+}
+
+// endLine parses the now complete current line of a held block.
+func (f *Framer) endLine() {
+	if f.over {
+		f.line(f.buf, 0, len(f.buf), f.lineLen > f.max)
+		f.buf = f.buf[:0]
+		f.lineLen = 0
+		return
+	}
+	f.line(f.buf, f.lineOff, len(f.buf), int64(len(f.buf)-f.lineOff) > f.max)
+	f.lineOff = len(f.buf)
+}
+
+// line processes the non-empty line base[ls:le]. Unless the block is over,
+// base starts at the block's first byte. long says the line is longer than
+// the maximum event size (only possible in an oversized block; then base
+// may hold just its head).
+func (f *Framer) line(base []byte, ls, le int, long bool) {
+	rec := !f.over && int64(le) <= f.max
+	line := base[ls:le]
+	if len(line) >= 5 && string(line[:5]) == "data:" {
+		vs := ls + 5
+		if vs < le && base[vs] == ' ' {
+			vs++
+		}
+		f.addData(base, vs, le, rec)
+		return
+	}
+	if line[0] == ':' {
+		if rec {
+			f.comSpans = append(f.comSpans, span{ls + 1, le})
+		}
+		return
+	}
+	name := line
+	vs := le
+	if c := bytes.IndexByte(line, ':'); c >= 0 {
+		name = line[:c]
+		vs = ls + c + 1
+		if vs < le && base[vs] == ' ' {
+			vs++
+		}
+	}
+	val := base[vs:le]
+	switch string(name) {
+	case "data":
+		f.addData(base, vs, le, rec)
+	case "event":
+		f.hasType = true
+		f.typeBuf = f.typeBuf[:0]
+		if !long {
+			f.typeBuf = append(f.typeBuf, val...)
+		}
+	case "id":
+		if long || bytes.IndexByte(val, 0) >= 0 {
+			return
+		}
+		f.hasID = true
+		f.idBuf = append(f.idBuf[:0], val...)
+	case "retry":
+		if long {
+			return
+		}
+		if r, ok := parseRetry(val); ok {
+			f.retry = r
+			f.hasRetry = true
+		}
+	default:
+		f.unknown++
+	}
+}
+
+func (f *Framer) addData(base []byte, vs, le int, rec bool) {
+	f.nData++
+	if !rec {
+		return
+	}
+	switch f.nData {
+	case 1:
+		f.data0 = span{vs, le}
+	case 2:
+		f.scratch = append(f.scratch[:0], base[f.data0.s:f.data0.e]...)
+		f.scratch = append(f.scratch, '\n')
+		fallthrough
+	default:
+		f.scratch = append(f.scratch, base[vs:le]...)
+		f.scratch = append(f.scratch, '\n')
+	}
+}
+
+// parseRetry accepts a non-empty run of ASCII digits that fits an int64.
+func parseRetry(v []byte) (int64, bool) {
+	if len(v) == 0 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		d := int64(c - '0')
+		if n > (math.MaxInt64-d)/10 {
+			return 0, false
+		}
+		n = n*10 + d
+	}
+	return n, true
+}
+
+// emitHeld emits the held block and forgets it.
+func (f *Framer) emitHeld(truncated bool, emit func(*Event)) {
+	f.emitBlock(f.buf, f.blockOff, f.blockLen, truncated, f.over, emit)
+	f.resetBlock()
+}
+
+// emitBlock fills the reused Event from the parsed fields. base holds the
+// block's bytes unless over.
+func (f *Framer) emitBlock(base []byte, off, size int64, truncated, over bool, emit func(*Event)) {
+	over = over || size > f.max
+	ev := &f.ev
+	*ev = Event{
+		Offset:    off,
+		Size:      size,
+		HasType:   f.hasType,
+		HasData:   f.nData > 0,
+		HasID:     f.hasID,
+		HasRetry:  f.hasRetry,
+		Retry:     f.retry,
+		Unknown:   f.unknown,
+		Truncated: truncated,
+		Oversized: over,
+	}
+	if f.hasType {
+		ev.Type = f.typeString(f.typeBuf)
+	}
+	if f.hasID {
+		if f.lastID != string(f.idBuf) {
+			f.lastID = string(f.idBuf)
+		}
+		ev.ID = f.lastID
+	}
+	ev.LastEventID = f.lastID
+	if !over {
+		ev.Raw = base[:size]
+		switch {
+		case f.nData == 1:
+			if f.data0.e > f.data0.s {
+				ev.Data = base[f.data0.s:f.data0.e]
+			}
+		case f.nData > 1:
+			ev.Data = f.scratch[:len(f.scratch)-1]
+		}
+		if len(f.comSpans) > 0 {
+			f.comments = f.comments[:0]
+			for _, s := range f.comSpans {
+				f.comments = append(f.comments, base[s.s:s.e])
+			}
+			ev.Comments = f.comments
+		}
+	}
+	emit(ev)
+}
+
+// typeString converts an event type to a string, reusing recent values so
+// that a repeated type does not allocate.
+func (f *Framer) typeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	for i := range f.types {
+		if f.types[i] == string(b) {
+			return f.types[i]
+		}
+	}
+	s := string(b)
+	if len(s) <= 64 {
+		f.types[f.typeNext] = s
+		f.typeNext = (f.typeNext + 1) % len(f.types)
+	}
+	return s
+}

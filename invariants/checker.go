@@ -1,0 +1,528 @@
+package invariants
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"framescope/decode"
+)
+
+// Default timing bounds (RULES.md "Timing").
+const (
+	DefaultIdle = 30 * time.Second
+	DefaultTTFE = 2 * time.Second
+)
+
+// Options configure a Checker.
+type Options struct {
+	// Registry, when set, enables the status-unregistered/-deprecated/
+	// -suppressed rules.
+	Registry *Registry
+	// Idle is the idle-gap window (0 = DefaultIdle, negative = off).
+	Idle time.Duration
+	// TTFE is the time-to-first-event bound (0 = DefaultTTFE, negative = off).
+	TTFE time.Duration
+	// SyntheticFraming says the SSE framing was rebuilt (e.g. from NDJSON
+	// frames), so a missing event: line says nothing about the server.
+	SyntheticFraming bool
+}
+
+// EndKind is how the stream ended.
+type EndKind string
+
+const (
+	EndEOF       EndKind = "eof"
+	EndError     EndKind = "error"
+	EndCancelled EndKind = "cancelled" // the client (user) ended it
+)
+
+// End describes the end of the stream.
+type End struct {
+	Kind    EndKind
+	Detail  string
+	At      time.Duration
+	HasTime bool
+}
+
+// Turn is the checker's summary of one turn (the JSON report's turns[]).
+type Turn struct {
+	ResponseID    string
+	FirstFrame    int
+	LastFrame     int
+	Terminal      decode.Terminality
+	TerminalFrame int
+	Done          bool
+	Frames        int
+}
+
+// Checker checks frames incrementally: Observe each frame as it arrives,
+// then End once. Alarms come out as soon as they are decidable.
+type Checker struct {
+	opts Options
+	out  []Alarm // alarms of the current call (reused)
+	all  Counts
+
+	turns []Turn
+	cur   *turnState // the latest turn; nil before the first frame
+
+	frames      int
+	lastArrival time.Duration
+	haveArrival bool
+	ended       bool
+}
+
+type turnState struct {
+	idx         int
+	closed      bool // its [DONE] arrived (or the stream ended)
+	sawRIDFrame bool
+	rid         string
+	haveRID     bool
+	version     string
+	haveVersion bool
+	lastTS      time.Time
+	haveTS      bool
+
+	tools      map[string]*toolState
+	toolOrder  []string
+	comps      map[string]*compState
+	compOrder  []string
+	unackError int // frame index of a non-terminal error not yet followed by text; -1 none
+}
+
+type toolState struct {
+	name, typ string
+	frame     int
+	done      bool
+}
+
+type compState struct {
+	typ    string
+	key    decode.Raw
+	frame  int
+	loaded bool
+}
+
+// New returns a checker.
+func New(opts Options) *Checker {
+	if opts.Idle == 0 {
+		opts.Idle = DefaultIdle
+	}
+	if opts.TTFE == 0 {
+		opts.TTFE = DefaultTTFE
+	}
+	return &Checker{opts: opts}
+}
+
+// Counts returns the tally of every alarm raised so far.
+func (c *Checker) Counts() Counts { return c.all }
+
+// Turns returns the turns seen so far. The slice is owned by the checker.
+func (c *Checker) Turns() []Turn { return c.turns }
+
+// Frames returns the number of frames observed.
+func (c *Checker) Frames() int { return c.frames }
+
+func (c *Checker) raise(rule string, sev Severity, frame int, format string, args ...any) {
+	a := Alarm{Rule: rule, Severity: sev, Frame: frame, Turn: -1}
+	if len(args) == 0 {
+		a.Message = format
+	} else {
+		a.Message = fmt.Sprintf(format, args...)
+	}
+	if c.cur != nil {
+		a.Turn = c.cur.idx
+		a.ResponseID = c.cur.rid
+	}
+	c.out = append(c.out, a)
+	c.all.Add(sev)
+}
+
+// HTTP checks the response of a live or HAR source. Call it before the
+// first frame. The returned slice is valid until the next call.
+func (c *Checker) HTTP(status int, contentType string) []Alarm {
+	c.out = c.out[:0]
+	if status < 200 || status > 299 {
+		c.raise("http-status", SevError, NoFrame, "HTTP status %d is not 2xx", status)
+	}
+	mt := strings.ToLower(strings.TrimSpace(contentType))
+	if i := strings.IndexByte(mt, ';'); i >= 0 {
+		mt = strings.TrimSpace(mt[:i])
+	}
+	if mt != "text/event-stream" {
+		if contentType == "" {
+			c.raise("content-type", SevWarn, NoFrame, "the response has no Content-Type (want text/event-stream)")
+		} else {
+			c.raise("content-type", SevWarn, NoFrame, "Content-Type is %q, not text/event-stream", contentType)
+		}
+	}
+	return c.out
+}
+
+// Truncated reports an SSE event the stream ended in before its blank
+// line: clients discard it, so its frame never existed for them.
+func (c *Checker) Truncated(ev *decode.Event) []Alarm {
+	c.out = c.out[:0]
+	c.raise("sse-truncated", SevWarn, NoFrame,
+		"the stream ended inside an SSE event at byte %d (%d bytes without the closing blank line); a client discards it", ev.Offset, ev.Size)
+	return c.out
+}
+
+// CaptureProblem reports damage in the capture file itself.
+func (c *Checker) CaptureProblem(msg string) []Alarm {
+	c.out = c.out[:0]
+	c.raise("capture-corrupt", SevError, NoFrame, "%s", msg)
+	return c.out
+}
+
+// Observe checks one frame. The returned slice is valid until the next call.
+func (c *Checker) Observe(f *decode.Frame) []Alarm {
+	c.out = c.out[:0]
+	c.frames++
+
+	c.checkFraming(f)
+
+	// Turn segmentation (RULES.md): a turn starts at the first frame of the
+	// stream or the first frame after a [DONE]; after [DONE] a frame with
+	// the same response_id still belongs to the closed turn.
+	newTurn := false
+	if c.cur == nil {
+		newTurn = true
+	} else if c.cur.closed {
+		rid, ok := f.ResponseID.Str()
+		newTurn = f.Done || !f.Decoded() || !ok || !c.cur.haveRID || rid != c.cur.rid
+	}
+	if newTurn {
+		c.startTurn(f)
+	}
+	t := c.cur
+	turn := &c.turns[t.idx]
+	turn.LastFrame = f.Index
+	turn.Frames++
+	terminalBefore := turn.Terminal
+
+	c.checkTiming(f, newTurn, terminalBefore)
+
+	if f.Done {
+		c.observeDone(f)
+		return c.out
+	}
+	if terminalBefore != decode.NotTerminal || t.closed {
+		if terminalBefore != decode.NotTerminal {
+			c.raise("after-terminal", SevError, f.Index, "%s frame after the turn's terminal %s at frame %d",
+				frameLabel(f), terminalBefore, turn.TerminalFrame)
+		} else {
+			c.raise("after-terminal", SevError, f.Index, "%s frame after the turn's [DONE]", frameLabel(f))
+		}
+	}
+	if !f.Decoded() {
+		return c.out
+	}
+	open := terminalBefore == decode.NotTerminal && !t.closed
+
+	c.checkEnvelope(f, t, open)
+	c.checkVocabulary(f)
+	c.checkPayload(f, t, open)
+
+	if term := f.Terminal(); term != decode.NotTerminal {
+		if terminalBefore != decode.NotTerminal {
+			c.raise("terminal-duplicate", SevError, f.Index, "second terminal frame (%s) after %s at frame %d",
+				term, terminalBefore, turn.TerminalFrame)
+		} else if !t.closed {
+			turn.Terminal = term
+			turn.TerminalFrame = f.Index
+			c.settleAtTerminal(f, t, term)
+		}
+	}
+	c.checkClientDivergence(f)
+	return c.out
+}
+
+// End closes the stream. The returned slice is valid until the next call.
+func (c *Checker) End(e End) []Alarm {
+	c.out = c.out[:0]
+	if c.ended {
+		return c.out
+	}
+	c.ended = true
+	if c.cur == nil {
+		sev := SevError
+		if e.Kind == EndCancelled {
+			sev = SevInfo
+		}
+		c.raise("terminal-missing", sev, NoFrame, "the stream ended (%s) before any frame arrived", endLabel(e))
+		return c.out
+	}
+	t := c.cur
+	turn := &c.turns[t.idx]
+	if !t.closed {
+		if turn.Terminal == decode.NotTerminal && e.HasTime && c.haveArrival && c.opts.Idle > 0 {
+			if gap := e.At - c.lastArrival; gap > c.opts.Idle {
+				c.raise("idle-gap", SevWarn, NoFrame, "no frame for %s before the stream ended (%s) while the turn was open (idle window %s)",
+					fmtDur(gap), endLabel(e), c.opts.Idle)
+			}
+		}
+		if turn.Terminal != decode.NotTerminal {
+			c.raise("done-missing", SevWarn, NoFrame, "the stream ended (%s) after the terminal %s at frame %d without [DONE]",
+				endLabel(e), turn.Terminal, turn.TerminalFrame)
+		}
+		c.closeTurn(t, e.Kind == EndCancelled, endLabel(e))
+	}
+	return c.out
+}
+
+func (c *Checker) startTurn(f *decode.Frame) {
+	c.turns = append(c.turns, Turn{FirstFrame: f.Index, TerminalFrame: NoFrame})
+	c.cur = &turnState{idx: len(c.turns) - 1, unackError: -1}
+}
+
+func (c *Checker) observeDone(f *decode.Frame) {
+	t := c.cur
+	turn := &c.turns[t.idx]
+	turn.Done = true
+	if turn.Terminal == decode.NotTerminal {
+		c.raise("done-early", SevError, f.Index, "[DONE] arrived but the turn has no terminal frame")
+	}
+	c.closeTurn(t, false, "[DONE] at frame "+fmt.Sprint(f.Index))
+}
+
+// closeTurn raises the per-turn absences once the turn can get no more
+// frames: at its [DONE] or at the end of the stream.
+func (c *Checker) closeTurn(t *turnState, clientEnded bool, how string) {
+	t.closed = true
+	turn := &c.turns[t.idx]
+	if turn.Terminal == decode.NotTerminal {
+		sev := SevError
+		msg := "the turn ended (%s) without a terminal frame (completed, error with is_final: true, or cancelled)"
+		if clientEnded {
+			sev = SevInfo
+			msg = "the client ended the turn (%s) before a terminal frame; per §5.6 its cancelled frame is observable only upstream"
+		}
+		c.raise("terminal-missing", sev, NoFrame, msg, how)
+	}
+	if !t.sawRIDFrame {
+		c.raise("response-id-frame", SevWarn, NoFrame, "the turn has no response_id frame")
+	}
+	if t.unackError >= 0 {
+		c.raise("error-unacknowledged", SevWarn, NoFrame,
+			"the non-terminal error at frame %d was never followed by a text frame: the user was never told", t.unackError)
+	}
+}
+
+func (c *Checker) checkFraming(f *decode.Frame) {
+	if f.InvalidUTF8 {
+		c.raise("frame-utf8", SevError, f.Index, "the frame's bytes are not valid UTF-8")
+	}
+	size := int64(len(f.Data))
+	if f.Oversized {
+		size = f.Size
+	}
+	switch {
+	case size > 1<<20:
+		c.raise("frame-size", SevError, f.Index, "frame data is %s, over the 1 MiB hard limit (NFR-7 asks ≤ 256 KiB)", fmtBytes(size))
+	case size > 256<<10:
+		c.raise("frame-size", SevWarn, f.Index, "frame data is %s, over the 256 KiB target of NFR-7", fmtBytes(size))
+	}
+	switch f.Problem {
+	case decode.ProblemNotJSON:
+		c.raise("frame-json", SevError, f.Index, "data is not JSON (%s)", f.ProblemDetail)
+	case decode.ProblemNotObject:
+		c.raise("frame-json", SevError, f.Index, "%s", f.ProblemDetail)
+	}
+}
+
+func (c *Checker) checkTiming(f *decode.Frame, newTurn bool, terminalBefore decode.Terminality) {
+	if !f.HasArrival {
+		return
+	}
+	if f.Index == 0 && c.opts.TTFE > 0 && f.Arrival > c.opts.TTFE {
+		c.raise("ttfe", SevWarn, f.Index, "first frame arrived %s after the response started (bound %s)", fmtDur(f.Arrival), c.opts.TTFE)
+	}
+	if c.haveArrival && !newTurn && !c.cur.closed && terminalBefore == decode.NotTerminal && c.opts.Idle > 0 {
+		if gap := f.Arrival - c.lastArrival; gap > c.opts.Idle && !isIdleTimeoutCancel(f) {
+			c.raise("idle-gap", SevWarn, f.Index, "no frame for %s while the turn was open (idle window %s)", fmtDur(gap), c.opts.Idle)
+		}
+	}
+	c.lastArrival = f.Arrival
+	c.haveArrival = true
+}
+
+// isIdleTimeoutCancel: the relay's own IDLE_TIMEOUT cancellation arrives
+// after a silent window by design (NFR-6) — that gap is the relay doing its
+// job, not a missing idle timeout.
+func isIdleTimeoutCancel(f *decode.Frame) bool {
+	if !f.Decoded() || f.Type() != decode.TypeCancelled {
+		return false
+	}
+	return f.ErrorInfo().Code == "IDLE_TIMEOUT"
+}
+
+func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
+	var missing []string
+	check := func(name string, v decode.Raw) {
+		switch s, ok := v.Str(); {
+		case v == nil:
+			missing = append(missing, name+" absent")
+		case !ok:
+			missing = append(missing, name+" not a string")
+		case s == "":
+			missing = append(missing, name+" empty")
+		}
+	}
+	check("event_type", f.EventType)
+	check("version", f.Version)
+	check("timestamp", f.Timestamp)
+	check("response_id", f.ResponseID)
+	if len(missing) > 0 {
+		c.raise("envelope-missing", SevError, f.Index, "envelope incomplete: %s", strings.Join(missing, ", "))
+	}
+
+	if ts, ok := f.Timestamp.NonEmptyStr(); ok {
+		if when, ok := ParseTimestamp(ts); !ok {
+			c.raise("envelope-timestamp", SevError, f.Index, "timestamp %q is not an ISO-8601 date-time", clip(ts, 60))
+		} else {
+			if t.haveTS && when.Before(t.lastTS) {
+				c.raise("timestamp-order", SevWarn, f.Index, "timestamp %s is earlier than the previous frame's %s",
+					ts, t.lastTS.Format("2006-01-02T15:04:05.000Z07:00"))
+			}
+			t.lastTS, t.haveTS = when, true
+		}
+	}
+	if v, ok := f.Version.NonEmptyStr(); ok && v != "0.4" && v != "0.5" {
+		c.raise("version-unknown", SevWarn, f.Index, "version %q is neither \"0.4\" nor \"0.5\"", clip(v, 40))
+	}
+
+	turn := &c.turns[t.idx]
+	if rid, ok := f.ResponseID.NonEmptyStr(); ok {
+		switch {
+		case !t.haveRID:
+			t.rid, t.haveRID = rid, true
+			turn.ResponseID = rid
+			// Alarms raised earlier in this call belong to the turn too.
+			for i := range c.out {
+				if c.out[i].Turn == t.idx && c.out[i].ResponseID == "" {
+					c.out[i].ResponseID = rid
+				}
+			}
+		case open && rid != t.rid:
+			c.raise("envelope-drift", SevError, f.Index, "response_id %q differs from the turn's %q", clip(rid, 60), clip(t.rid, 60))
+		}
+	}
+	if v, ok := f.Version.NonEmptyStr(); ok {
+		switch {
+		case !t.haveVersion:
+			t.version, t.haveVersion = v, true
+		case open && v != t.version:
+			c.raise("envelope-drift", SevError, f.Index, "version %q differs from the turn's %q", clip(v, 40), clip(t.version, 40))
+		}
+	}
+
+	if f.HasType {
+		if et, ok := f.EventType.Str(); ok && et != f.Event.Type {
+			c.raise("sse-event-mismatch", SevError, f.Index, "SSE event: %q but event_type %q", clip(f.Event.Type, 40), clip(et, 40))
+		}
+	} else if !f.IsV04() && !c.opts.SyntheticFraming {
+		c.raise("sse-event-missing", SevInfo, f.Index, "v0.5 frame without an SSE event: line (data-only framing)")
+	}
+}
+
+func (c *Checker) checkVocabulary(f *decode.Frame) {
+	et, ok := f.EventType.NonEmptyStr()
+	if !ok {
+		return
+	}
+	if et == decode.TypeSupportContent {
+		c.raise("internal-leak", SevError, f.Index, "internal-only event type support_content reached the wire (R-6)")
+	}
+	switch {
+	case decode.IsMCPLifecycle(et):
+		c.raise("event-deprecated", SevInfo, f.Index, "%s is a legacy MCP lifecycle frame, deprecating in Phase 6", et)
+	case !decode.KnownType(et):
+		c.raise("event-unknown", SevInfo, f.Index, "event_type %q is not in the v0.5 vocabulary; clients ignore it", clip(et, 60))
+	}
+}
+
+func (c *Checker) checkClientDivergence(f *decode.Frame) {
+	if f.IsV04() {
+		return
+	}
+	switch f.Type() {
+	case decode.TypeStatus:
+		c.raise("client-divergence", SevInfo, f.Index, "a v0.4 client ignores status frames (unknown type); a v0.5 client shows the status line")
+	case decode.TypeCancelled:
+		c.raise("client-divergence", SevInfo, f.Index, "a v0.4 client ignores cancelled (unknown type) and sees the stream end without a terminal; a v0.5 client ends the turn as cancelled")
+	case decode.TypeError:
+		if e := f.ErrorInfo(); e.HasIsFinal && !e.IsFinal {
+			c.raise("client-divergence", SevInfo, f.Index, "a v0.4 client ends the turn at this error; a v0.5 client honours is_final: false and keeps reading (AC-12)")
+		}
+	}
+}
+
+// settleAtTerminal raises what the terminal frame makes certain: tools
+// still open and placeholders never filled.
+func (c *Checker) settleAtTerminal(f *decode.Frame, t *turnState, term decode.Terminality) {
+	sev := SevError
+	if term != decode.TerminalCompleted {
+		sev = SevWarn
+	}
+	for _, id := range t.toolOrder {
+		if tool := t.tools[id]; !tool.done {
+			c.raise("tool-unfinished", sev, f.Index, "tool_call %q (%s) from frame %d has no tool_completed at the terminal %s",
+				clip(id, 60), clip(tool.name, 60), tool.frame, term)
+		}
+	}
+	for _, id := range t.compOrder {
+		if comp := t.comps[id]; !comp.loaded {
+			c.raise("component-unfilled", sev, f.Index, "placeholder %q (data_loading at frame %d) got no data_loaded before the terminal %s",
+				clip(id, 60), comp.frame, term)
+		}
+	}
+}
+
+func frameLabel(f *decode.Frame) string {
+	if !f.Decoded() {
+		return "undecodable"
+	}
+	if et, ok := f.EventType.NonEmptyStr(); ok {
+		return clip(et, 40)
+	}
+	return "untyped"
+}
+
+func endLabel(e End) string {
+	switch e.Kind {
+	case EndError:
+		if e.Detail != "" {
+			return "transport error: " + clip(e.Detail, 80)
+		}
+		return "transport error"
+	case EndCancelled:
+		return "cancelled by the client"
+	}
+	return "EOF"
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xc0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func fmtDur(d time.Duration) string {
+	return d.Round(time.Millisecond).String()
+}
+
+func fmtBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,425 @@
+package invariants
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"framescope/decode"
+)
+
+// errorCodes is the §5.7 taxonomy: codes on error frames plus the v0.4
+// cancellation codes.
+var errorCodes = []string{
+	"INTERNAL_ERROR", "RATE_LIMIT_ERROR", "SUB_AGENT_FAILED", "CCS_ENVELOPE_ERROR",
+	"PARTIAL_FAN_OUT", "IDLE_TIMEOUT", "REQUEST_CANCELLED",
+}
+
+// ccsReasons is the PS6 reason enum an Axis-2 error composes from.
+var ccsReasons = map[string]bool{
+	"upstream_unavailable": true, "upstream_timeout": true, "upstream_partial": true,
+	"unauthorized": true, "invalid_request": true,
+}
+
+var statusIDPattern = regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$`)
+
+func knownErrorCode(code string) bool {
+	for _, c := range errorCodes {
+		if c == code {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
+	idx := f.Index
+	switch f.Type() {
+	case decode.TypeResponseID:
+		if open {
+			turn := &c.turns[t.idx]
+			switch {
+			case t.sawRIDFrame:
+				c.raise("response-id-frame", SevWarn, idx, "repeated response_id frame")
+			case turn.FirstFrame != idx:
+				c.raise("response-id-frame", SevWarn, idx, "the response_id frame is not the turn's first frame (the turn began at frame %d)", turn.FirstFrame)
+			}
+			t.sawRIDFrame = true
+		}
+
+	case decode.TypeText, decode.TypeReasoning:
+		chunk := f.Chunk()
+		s, ok := chunk.Str()
+		if !ok {
+			what := "missing"
+			if chunk != nil {
+				what = "not a string"
+			}
+			c.raise("text-malformed", SevError, idx, "%s frame's chunk is %s", f.Type(), what)
+		}
+		if f.Type() == decode.TypeText {
+			if ok {
+				for _, code := range errorCodes {
+					if strings.Contains(s, code) {
+						c.raise("error-code-in-text", SevWarn, idx, "text chunk shows the error code %s to the user", code)
+						break
+					}
+				}
+			}
+			if open {
+				t.unackError = -1
+			}
+		}
+
+	case decode.TypeEpisode:
+		if _, ok := f.Get("episode_id").NonEmptyStr(); !ok {
+			c.raise("episode-malformed", SevWarn, idx, "episode frame without a non-empty episode_id")
+		}
+
+	case decode.TypeUsage:
+		c.checkUsage(f)
+
+	case decode.TypeStatus:
+		c.checkStatus(f)
+
+	case decode.TypeToolCall, decode.TypeToolCompleted:
+		c.checkTool(f, t, open)
+
+	case decode.TypeDataLoading, decode.TypeDataLoaded:
+		c.checkData(f, t, open)
+
+	case decode.TypeComponent:
+		var missing []string
+		if f.Chunk() == nil {
+			missing = append(missing, "chunk")
+		}
+		if !f.ToolCall().Present {
+			missing = append(missing, "tool_call")
+		}
+		if len(missing) > 0 {
+			c.raise("component-malformed", SevError, idx, "component frame without %s", strings.Join(missing, " and "))
+		}
+		if where := findEnvelope(f.Chunk()); where != "" {
+			c.raise("envelope-leak", SevError, idx, "component chunk carries PS6 envelope metadata: %s", where)
+		}
+
+	case decode.TypeError:
+		c.checkError(f, t, open)
+
+	case decode.TypeCancelled:
+		e := f.ErrorInfo()
+		switch {
+		case !e.HasCode:
+			c.raise("cancel-code", SevError, idx, "cancelled frame without an error.code string")
+		case e.Code != "IDLE_TIMEOUT" && e.Code != "REQUEST_CANCELLED":
+			c.raise("cancel-code", SevError, idx, "cancelled frame's error.code %q is not IDLE_TIMEOUT or REQUEST_CANCELLED", clip(e.Code, 40))
+		}
+	}
+}
+
+func (c *Checker) checkUsage(f *decode.Frame) {
+	u := f.Usage()
+	var bad []string
+	count := func(name string, v decode.Raw, required bool) (int64, bool) {
+		if v == nil {
+			if required {
+				bad = append(bad, name+" missing")
+			}
+			return 0, false
+		}
+		n, ok := v.Int()
+		if !ok || n < 0 {
+			bad = append(bad, name+" is "+clip(string(v), 30)+", not a non-negative integer")
+			return 0, false
+		}
+		return n, true
+	}
+	in, okIn := count("input_tokens", u.Input, true)
+	out, okOut := count("output_tokens", u.Output, true)
+	total, okTotal := count("total_tokens", u.Total, true)
+	count("reasoning_tokens", u.Reasoning, false)
+	count("cached_tokens", u.Cached, false)
+	if okIn && okOut && okTotal && total != in+out {
+		bad = append(bad, "total_tokens "+itoa(total)+" ≠ input_tokens + output_tokens = "+itoa(in+out))
+	}
+	if len(bad) > 0 {
+		c.raise("usage-malformed", SevWarn, f.Index, "usage: %s", strings.Join(bad, "; "))
+	}
+}
+
+func (c *Checker) checkStatus(f *decode.Frame) {
+	s := f.Status()
+	if !s.HasEventID || !s.HasMessage {
+		var missing []string
+		if !s.HasEventID {
+			missing = append(missing, "data.event_id")
+		}
+		if !s.HasMessage {
+			missing = append(missing, "data.message")
+		}
+		c.raise("status-malformed", SevError, f.Index, "status frame without a non-empty %s", strings.Join(missing, " or "))
+	}
+	if !s.HasEventID {
+		return
+	}
+	if !statusIDPattern.MatchString(s.EventID) {
+		c.raise("status-prose", SevError, f.Index, "data.event_id %q is prose, not a registry identifier", clip(s.EventID, 60))
+	}
+	if reg := c.opts.Registry; reg != nil {
+		e, ok := reg.Lookup(s.EventID)
+		switch {
+		case !ok:
+			c.raise("status-unregistered", SevError, f.Index, "data.event_id %q is not in the registry", clip(s.EventID, 60))
+		default:
+			if e.Lifecycle == "deprecated" {
+				c.raise("status-deprecated", SevWarn, f.Index, "the registry marks %q deprecated (%s)", s.EventID, e.File)
+			}
+			if e.Policy == "suppress" {
+				c.raise("status-suppressed", SevWarn, f.Index, "the registry's policy for %q is suppress, yet it reached the wire (%s)", s.EventID, e.File)
+			}
+		}
+	}
+}
+
+func (c *Checker) checkTool(f *decode.Frame, t *turnState, open bool) {
+	tc := f.ToolCall()
+	if !tc.Valid {
+		what := "missing"
+		if tc.Present {
+			what = "lacks a non-empty string id, name or type"
+		}
+		c.raise("tool-malformed", SevError, f.Index, "%s frame's tool_call %s", f.Type(), what)
+	}
+	if !open || tc.ID == "" {
+		return
+	}
+	if t.tools == nil {
+		t.tools = make(map[string]*toolState)
+	}
+	prev := t.tools[tc.ID]
+	if f.Type() == decode.TypeToolCall {
+		if prev != nil {
+			c.raise("tool-duplicate", SevError, f.Index, "tool_call id %q already used at frame %d", clip(tc.ID, 60), prev.frame)
+			return
+		}
+		t.tools[tc.ID] = &toolState{name: tc.Name, typ: tc.Type, frame: f.Index}
+		t.toolOrder = append(t.toolOrder, tc.ID)
+		return
+	}
+	if prev == nil {
+		c.raise("tool-orphan", SevError, f.Index, "tool_completed %q has no earlier tool_call in the turn", clip(tc.ID, 60))
+		return
+	}
+	var diff []string
+	if tc.Name != "" && prev.name != "" && tc.Name != prev.name {
+		diff = append(diff, "name "+quote(tc.Name)+" ≠ "+quote(prev.name))
+	}
+	if tc.Type != "" && prev.typ != "" && tc.Type != prev.typ {
+		diff = append(diff, "type "+quote(tc.Type)+" ≠ "+quote(prev.typ))
+	}
+	if len(diff) > 0 {
+		c.raise("tool-mismatch", SevError, f.Index, "tool_completed %q differs from its tool_call at frame %d: %s",
+			clip(tc.ID, 60), prev.frame, strings.Join(diff, ", "))
+	}
+	prev.done = true
+}
+
+func (c *Checker) checkData(f *decode.Frame, t *turnState, open bool) {
+	d := f.DataRef()
+	loaded := f.Type() == decode.TypeDataLoaded
+	var bad []string
+	if d.Raw.Kind() != decode.KindObject {
+		bad = append(bad, "no data object")
+	} else {
+		if !d.HasID {
+			bad = append(bad, "no data.id")
+		}
+		if !d.HasType {
+			bad = append(bad, "no data.type")
+		}
+		if loaded && d.ItemCount < 0 {
+			bad = append(bad, "data.items is not an array")
+		}
+	}
+	if len(bad) > 0 {
+		c.raise("component-malformed", SevError, f.Index, "%s: %s", f.Type(), strings.Join(bad, ", "))
+	}
+	if where := findEnvelope(d.Raw); where != "" {
+		c.raise("envelope-leak", SevError, f.Index, "%s carries PS6 envelope metadata: %s", f.Type(), where)
+	}
+	if !open || !d.HasID {
+		return
+	}
+	if t.comps == nil {
+		t.comps = make(map[string]*compState)
+	}
+	prev := t.comps[d.ID]
+	if !loaded {
+		if prev == nil {
+			t.comps[d.ID] = &compState{typ: d.Type, key: cloneRaw(d.Key), frame: f.Index}
+			t.compOrder = append(t.compOrder, d.ID)
+		}
+		return
+	}
+	if prev == nil {
+		c.raise("component-unannounced", SevWarn, f.Index, "data_loaded %q has no earlier data_loading", clip(d.ID, 60))
+		return
+	}
+	var diff []string
+	if d.HasType && prev.typ != "" && d.Type != prev.typ {
+		diff = append(diff, "type "+quote(d.Type)+" ≠ "+quote(prev.typ))
+	}
+	if !jsonEqual(d.Key, prev.key) {
+		diff = append(diff, "key differs")
+	}
+	if len(diff) > 0 {
+		c.raise("component-mismatch", SevWarn, f.Index, "data_loaded %q differs from its data_loading at frame %d: %s",
+			clip(d.ID, 60), prev.frame, strings.Join(diff, ", "))
+	}
+	prev.loaded = true
+}
+
+func (c *Checker) checkError(f *decode.Frame, t *turnState, open bool) {
+	idx := f.Index
+	e := f.ErrorInfo()
+	v05 := !f.IsV04()
+	switch {
+	case e.Error.Kind() != decode.KindObject:
+		c.raise("error-malformed", SevError, idx, "error frame without an error object")
+	case !e.HasCode || e.Code == "":
+		c.raise("error-malformed", SevError, idx, "error frame without an error.code string")
+	}
+	if v05 && !e.HasIsFinal {
+		what := "lacks"
+		if f.Get("is_final") != nil {
+			what = "has a non-boolean"
+		}
+		c.raise("error-is-final", SevError, idx, "v0.5 error frame %s is_final (FR-17); read as terminal", what)
+	}
+	if e.HasCode && e.Code != "" {
+		code := e.Code
+		if !knownErrorCode(code) {
+			c.raise("error-code-unknown", SevWarn, idx, "error.code %q is outside the §5.7 taxonomy", clip(code, 40))
+		}
+		if v05 && (code == "IDLE_TIMEOUT" || code == "REQUEST_CANCELLED") {
+			c.raise("error-legacy-cancel", SevWarn, idx, "v0.5 error frame carries %s; v0.5 signals cancellation with a cancelled frame", code)
+		}
+		c.checkErrorPayload(f, e)
+		if (code == "CCS_ENVELOPE_ERROR" || code == "PARTIAL_FAN_OUT") && e.HasIsFinal && e.IsFinal {
+			c.raise("error-terminality", SevWarn, idx, "%s is a non-terminal axis (followed by text + completed), yet is_final is true", code)
+		}
+	}
+	if where := findErrorLeak(f); where != "" {
+		c.raise("error-leak", SevError, idx, "error frame leaks %s", where)
+	}
+	if open && e.HasIsFinal && !e.IsFinal && !f.IsV04() && t.unackError < 0 {
+		t.unackError = idx
+	}
+}
+
+func (c *Checker) checkErrorPayload(f *decode.Frame, e decode.ErrorInfo) {
+	idx := f.Index
+	switch e.Code {
+	case "SUB_AGENT_FAILED":
+		if _, ok := e.Error.Get("sub_agent_id").NonEmptyStr(); !ok {
+			c.raise("error-payload", SevError, idx, "SUB_AGENT_FAILED without error.sub_agent_id")
+		}
+	case "CCS_ENVELOPE_ERROR":
+		_, okE := e.Error.Get("enricher_id").NonEmptyStr()
+		reason, okR := e.Error.Get("reason").NonEmptyStr()
+		if !okE || !okR {
+			var missing []string
+			if !okE {
+				missing = append(missing, "enricher_id")
+			}
+			if !okR {
+				missing = append(missing, "reason")
+			}
+			c.raise("error-payload", SevError, idx, "CCS_ENVELOPE_ERROR without error.%s", strings.Join(missing, " and error."))
+		}
+		if okR && !ccsReasons[reason] {
+			c.raise("error-reason-unknown", SevWarn, idx, "CCS_ENVELOPE_ERROR reason %q is outside the PS6 enum", clip(reason, 40))
+		}
+	case "PARTIAL_FAN_OUT":
+		failed := e.Error.Get("failed")
+		if failed.Kind() != decode.KindArray || failed.Len() == 0 {
+			c.raise("error-payload", SevError, idx, "PARTIAL_FAN_OUT without a non-empty error.failed array")
+			return
+		}
+		n, bad := 0, -1
+		failed.Elements(func(v decode.Raw) bool {
+			if !axisShaped(v) {
+				bad = n
+				return false
+			}
+			n++
+			return true
+		})
+		if bad >= 0 {
+			c.raise("error-payload", SevError, idx, "PARTIAL_FAN_OUT error.failed[%d] is neither Axis-1 {sub_agent_id} nor Axis-2 {enricher_id, reason} shaped", bad)
+		}
+	}
+}
+
+// axisShaped: an Axis-1 record names its sub-agent; an Axis-2 record its
+// enricher and reason.
+func axisShaped(v decode.Raw) bool {
+	if v.Kind() != decode.KindObject {
+		return false
+	}
+	if _, ok := v.Get("sub_agent_id").NonEmptyStr(); ok {
+		return true
+	}
+	_, okE := v.Get("enricher_id").NonEmptyStr()
+	_, okR := v.Get("reason").NonEmptyStr()
+	return okE && okR
+}
+
+// jsonEqual compares two JSON values by meaning (member order and
+// whitespace do not matter). Both absent is equal.
+func jsonEqual(a, b decode.Raw) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+func cloneRaw(r decode.Raw) decode.Raw {
+	if r == nil {
+		return nil
+	}
+	return append(decode.Raw(nil), r...)
+}
+
+func quote(s string) string { return `"` + clip(s, 40) + `"` }
+
+func itoa(n int64) string {
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}

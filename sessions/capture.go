@@ -1,0 +1,76 @@
+// Package sessions holds everything that touches the disk or the network:
+// capture readers and writers, live connections, the session library and
+// the replay server.
+package sessions
+
+import "time"
+
+// Kind names a capture format, found by sniffing the content.
+type Kind string
+
+const (
+	KindSSE    Kind = "sse"    // raw text/event-stream bytes
+	KindJSONL  Kind = "jsonl"  // framescope JSONL capture
+	KindHAR    Kind = "har"    // HAR 1.2 export
+	KindNDJSON Kind = "ndjson" // one frame object per line
+)
+
+// Meta describes where a capture's bytes came from.
+type Meta struct {
+	Name string // the path as the user gave it ("-" for stdin)
+	Kind Kind
+
+	URL    string
+	Method string
+	// HTTP is true when the source knows the HTTP response (live, JSONL
+	// capture with a status, HAR): Status and ContentType are then meaningful
+	// for the http-status / content-type rules.
+	HTTP            bool
+	Status          int
+	ContentType     string
+	RequestHeaders  map[string]string
+	ResponseHeaders map[string]string
+	StartedAt       time.Time
+
+	// Synthetic is true when the SSE bytes were rebuilt from decoded frames
+	// (NDJSON), so SSE framing facts such as a missing `event:` line are
+	// not evidence about the server.
+	Synthetic bool
+	// Timed is true when chunks carry arrival times.
+	Timed bool
+}
+
+// Chunk is a run of bytes as read from the source, with its arrival time
+// (seconds since the response started) when the source knows it.
+type Chunk struct {
+	Data    []byte
+	T       time.Duration
+	HasTime bool
+	// Line is the 1-based line of the capture file the chunk came from
+	// (0 when the format has no lines worth naming, e.g. raw SSE).
+	Line int
+}
+
+// EndKind is how a stream ended.
+type EndKind string
+
+const (
+	EndEOF       EndKind = "eof"
+	EndError     EndKind = "error"
+	EndCancelled EndKind = "cancelled"
+)
+
+// End is how and when a capture's stream ended.
+type End struct {
+	Kind    EndKind
+	Detail  string // the error text for EndError
+	T       time.Duration
+	HasTime bool
+}
+
+// Problem is a defect found while reading a capture (a broken JSONL line,
+// an undecodable b64 chunk, a truncated file). Reading goes on past it.
+type Problem struct {
+	Line    int // 1-based line in the capture file, 0 when not line-based
+	Message string
+}

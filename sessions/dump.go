@@ -1,0 +1,148 @@
+package sessions
+
+import (
+	"bufio"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Dump writes a capture's decoded frames, one per line: NDJSON records
+// (which `open`/`check` read back) or aligned text that also shows comments,
+// data-less blocks and truncated tails. Nothing from the input reaches the
+// output unescaped.
+func Dump(c Capture, w io.Writer, ndjson bool) (*Result, error) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var line []byte
+	res, err := Run(c, invariants.Options{}, Handler{
+		OnItem: func(it Item) {
+			line = line[:0]
+			if ndjson {
+				if it.Frame == nil {
+					return
+				}
+				line = appendDumpRecord(line, it.Frame)
+			} else {
+				line = appendDumpText(line, it)
+			}
+			bw.Write(line)
+		},
+	})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return res, err
+}
+
+func appendDumpRecord(b []byte, f *decode.Frame) []byte {
+	b = append(b, `{"index":`...)
+	b = strconv.AppendInt(b, int64(f.Index), 10)
+	b = append(b, `,"offset":`...)
+	b = strconv.AppendInt(b, f.Offset, 10)
+	b = append(b, `,"size":`...)
+	b = strconv.AppendInt(b, f.Size, 10)
+	b = append(b, `,"arrival":`...)
+	if f.HasArrival {
+		b = strconv.AppendFloat(b, f.Arrival.Seconds(), 'f', -1, 64)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"event":`...)
+	if f.HasType {
+		b = decode.AppendJSONString(b, f.Event.Type)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"id":`...)
+	if f.HasID {
+		b = decode.AppendJSONString(b, f.ID)
+	} else {
+		b = append(b, "null"...)
+	}
+	if f.HasRetry {
+		b = append(b, `,"retry":`...)
+		b = strconv.AppendInt(b, f.Retry, 10)
+	}
+	if len(f.Comments) > 0 {
+		b = append(b, `,"comments":[`...)
+		for i, cm := range f.Comments {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = decode.AppendJSONString(b, string(cm))
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"data":`...)
+	b = decode.AppendJSONString(b, string(f.Data))
+	if !utf8.Valid(f.Data) {
+		// JSON strings cannot carry invalid UTF-8: keep the exact bytes.
+		b = append(b, `,"data_b64":"`...)
+		b = base64.StdEncoding.AppendEncode(b, f.Data)
+		b = append(b, '"')
+	}
+	if f.Problem != decode.ProblemNone {
+		b = append(b, `,"problem":`...)
+		b = decode.AppendJSONString(b, f.Problem.String()+": "+f.ProblemDetail)
+	}
+	return append(b, "}\n"...)
+}
+
+func appendDumpText(b []byte, it Item) []byte {
+	ev := it.Event
+	arrival := "       -"
+	if it.HasArrival {
+		arrival = fmt.Sprintf("%8s", "+"+fmtSeconds(it.Arrival))
+	}
+	for _, cm := range ev.Comments {
+		b = fmt.Appendf(b, "%6s %s  :%s\n", "", arrival, decode.SanitizeBytes(cm))
+	}
+	switch {
+	case ev.Truncated:
+		b = fmt.Appendf(b, "%6s %s  !! truncated: the input ended inside an event at byte %d (%d bytes, no blank line); not dispatched\n", "!", arrival, ev.Offset, ev.Size)
+		if len(ev.Raw) > 0 {
+			b = fmt.Appendf(b, "%6s %s     %s\n", "", "        ", Excerpt(ev.Raw, 200))
+		}
+		return b
+	case it.Frame == nil:
+		if ev.HasID || ev.HasRetry || ev.HasType || ev.Unknown > 0 {
+			b = fmt.Appendf(b, "%6s %s  (block without data: not dispatched)%s\n", "-", arrival, blockFields(ev))
+		}
+		return b
+	}
+	f := it.Frame
+	event := "-"
+	if f.HasType {
+		event = decode.Sanitize(f.Event.Type)
+		if event == "" {
+			event = `""`
+		}
+	}
+	b = fmt.Appendf(b, "%6d %s  %-16s%s  ", f.Index, arrival, event, blockFields(ev))
+	if f.Oversized {
+		return fmt.Appendf(b, "<oversized event: %d bytes not kept>\n", f.Size)
+	}
+	b = decode.AppendSanitized(b, string(f.Data))
+	return append(b, '\n')
+}
+
+func blockFields(ev *decode.Event) string {
+	s := ""
+	if ev.HasID {
+		s += " id=" + decode.Sanitize(ev.ID)
+	}
+	if ev.HasRetry {
+		s += " retry=" + strconv.FormatInt(ev.Retry, 10)
+	}
+	return s
+}
+
+func fmtSeconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + "s"
+}

@@ -1,0 +1,342 @@
+package sessions
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// HAREntry describes one SSE entry of a HAR.
+type HAREntry struct {
+	Index    int // 0-based among the HAR's SSE entries (OpenOptions.Entry)
+	Position int // 0-based position in log.entries
+	Method   string
+	URL      string
+	Status   int
+}
+
+// String is a one-line description, safe to print.
+func (e HAREntry) String() string {
+	return fmt.Sprintf("%d  %s %s  %d", e.Index, clean(e.Method), clean(e.URL), e.Status)
+}
+
+// EntryError is returned when OpenOptions.Entry names no SSE entry of a HAR.
+type EntryError struct {
+	Name    string
+	Entry   int
+	Entries []HAREntry
+}
+
+func (e *EntryError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: entry %d is out of range: the HAR has %d SSE entr", clean(e.Name), e.Entry, len(e.Entries))
+	if len(e.Entries) == 1 {
+		b.WriteString("y:")
+	} else {
+		b.WriteString("ies:")
+	}
+	for _, en := range e.Entries {
+		b.WriteString("\n  ")
+		b.WriteString(en.String())
+	}
+	return b.String()
+}
+
+// HAREntries lists the SSE entries of the HAR file name ("-" reads
+// opts.Stdin), for --entry help and errors.
+func HAREntries(name string, opts OpenOptions) ([]HAREntry, error) {
+	var r io.Reader
+	if name == "-" {
+		if opts.Stdin == nil {
+			return nil, errors.New("-: no standard input to read")
+		}
+		r = opts.Stdin
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, openError(name, err)
+		}
+		defer f.Close()
+		r = f
+	}
+	return HAREntriesReader(name, r)
+}
+
+// HAREntriesReader is HAREntries on an already-open stream.
+func HAREntriesReader(name string, r io.Reader) ([]HAREntry, error) {
+	br := bufio.NewReaderSize(r, sniffSize)
+	kind, err := sniff(name, br)
+	if err != nil {
+		return nil, err
+	}
+	if kind != KindHAR {
+		return nil, fmt.Errorf("%s: not a HAR file (it looks like a %s capture)", clean(name), kind)
+	}
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, readError(name, err)
+	}
+	doc, err := parseHAR(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return doc.sse, nil
+}
+
+type harHeader struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+type harEntry struct {
+	StartedDateTime string `json:"startedDateTime"`
+	Request         struct {
+		Method  string      `json:"method"`
+		URL     string      `json:"url"`
+		Headers []harHeader `json:"headers"`
+	} `json:"request"`
+	Response struct {
+		Status  float64     `json:"status"`
+		Headers []harHeader `json:"headers"`
+		Content struct {
+			MimeType string  `json:"mimeType"`
+			Text     *string `json:"text"`
+			Encoding string  `json:"encoding"`
+		} `json:"content"`
+	} `json:"response"`
+}
+
+// isSSE: a text/event-stream response, or a request that asked for one.
+func (e *harEntry) isSSE() bool {
+	if isEventStream(e.Response.Content.MimeType) {
+		return true
+	}
+	for _, h := range e.Response.Headers {
+		if strings.EqualFold(strings.TrimSpace(h.Name), "Content-Type") && isEventStream(h.Value) {
+			return true
+		}
+	}
+	for _, h := range e.Request.Headers {
+		if !strings.EqualFold(strings.TrimSpace(h.Name), "Accept") {
+			continue
+		}
+		for _, part := range strings.Split(h.Value, ",") {
+			mt, _, _ := strings.Cut(part, ";")
+			if strings.EqualFold(strings.TrimSpace(mt), "text/event-stream") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isEventStream(ct string) bool {
+	ct = strings.TrimSpace(ct)
+	const es = "text/event-stream"
+	return len(ct) >= len(es) && strings.EqualFold(ct[:len(es)], es)
+}
+
+type harDoc struct {
+	entries []harEntry
+	errs    []error // per entry: a field of the wrong type (the rest was read)
+	sse     []HAREntry
+}
+
+// parseHAR decodes a whole HAR and finds its SSE entries.
+func parseHAR(name string, data []byte) (*harDoc, error) {
+	var top struct {
+		Log *struct {
+			Entries []json.RawMessage `json:"entries"`
+		} `json:"log"`
+	}
+	data = bytes.TrimPrefix(data, utf8BOM)
+	if err := json.Unmarshal(data, &top); err != nil {
+		var se *json.SyntaxError
+		keys, _, _ := topLevelKeys(bytes.TrimLeft(data, " \t\r\n"))
+		sawLog := false
+		for _, k := range keys {
+			sawLog = sawLog || k == "log"
+		}
+		switch {
+		case !sawLog:
+			return nil, notRecognised(name)
+		case errors.As(err, &se) && strings.Contains(se.Error(), "unexpected end"):
+			return nil, fmt.Errorf("%s: invalid JSON in HAR: it ends too early (truncated?)", clean(name))
+		case errors.As(err, &se):
+			return nil, fmt.Errorf("%s:%d: invalid JSON in HAR: %s", clean(name), lineAt(data, se.Offset), clean(err.Error()))
+		}
+		if top.Log == nil || top.Log.Entries == nil {
+			return nil, fmt.Errorf("%s: HAR without a log.entries array (%s)", clean(name), clean(err.Error()))
+		}
+		// A type error elsewhere (e.g. in log.pages): entries were read.
+	}
+	if top.Log == nil {
+		return nil, notRecognised(name)
+	}
+	if top.Log.Entries == nil {
+		return nil, fmt.Errorf("%s: HAR without a log.entries array", clean(name))
+	}
+	doc := &harDoc{
+		entries: make([]harEntry, len(top.Log.Entries)),
+		errs:    make([]error, len(top.Log.Entries)),
+	}
+	for i, raw := range top.Log.Entries {
+		e := &doc.entries[i]
+		if err := json.Unmarshal(raw, e); err != nil {
+			doc.errs[i] = err
+			var te *json.UnmarshalTypeError
+			if !errors.As(err, &te) {
+				continue // not an object: not an entry
+			}
+		}
+		if e.isSSE() {
+			doc.sse = append(doc.sse, HAREntry{
+				Index:    len(doc.sse),
+				Position: i,
+				Method:   e.Request.Method,
+				URL:      e.Request.URL,
+				Status:   int(e.Response.Status),
+			})
+		}
+	}
+	if len(doc.sse) == 0 {
+		return nil, fmt.Errorf("%s: no SSE entry in the HAR (%d entries; none has a text/event-stream response or an Accept: text/event-stream request)", clean(name), len(doc.entries))
+	}
+	return doc, nil
+}
+
+// lineAt is the 1-based line of byte offset off.
+func lineAt(data []byte, off int64) int {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	if off < 0 {
+		off = 0
+	}
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+// harCapture yields one HAR entry's response body as a single chunk.
+type harCapture struct {
+	meta    Meta
+	body    []byte
+	sent    bool
+	entries []HAREntry
+	probs   problemList
+}
+
+func newHARCapture(name string, data []byte, entry int) (*harCapture, error) {
+	doc, err := parseHAR(name, data)
+	if err != nil {
+		return nil, err
+	}
+	c := &harCapture{entries: doc.sse}
+	if entry < -1 || entry >= len(doc.sse) {
+		return nil, &EntryError{Name: name, Entry: entry, Entries: doc.sse}
+	}
+	if entry == -1 {
+		entry = 0
+		if len(doc.sse) > 1 {
+			c.probs.add(0, "the HAR has %d SSE entries; showing entry 0 (%s %s); choose another with --entry",
+				len(doc.sse), cleanShort(doc.sse[0].Method, 20), cleanShort(doc.sse[0].URL, 200))
+		}
+	}
+	sel := doc.sse[entry]
+	e := &doc.entries[sel.Position]
+	what := fmt.Sprintf("entry %d (%s %s)", entry, cleanShort(e.Request.Method, 20), cleanShort(e.Request.URL, 200))
+	if err := doc.errs[sel.Position]; err != nil {
+		c.probs.add(0, "%s: a field has an unexpected type (%s); it was ignored", what, clean(err.Error()))
+	}
+
+	m := &c.meta
+	*m = Meta{
+		Name:            name,
+		Kind:            KindHAR,
+		URL:             e.Request.URL,
+		Method:          e.Request.Method,
+		HTTP:            true,
+		Status:          int(e.Response.Status),
+		RequestHeaders:  headerMapOf(e.Request.Headers),
+		ResponseHeaders: headerMapOf(e.Response.Headers),
+	}
+	if ct, ok := headerLookup(m.ResponseHeaders, "Content-Type"); ok {
+		m.ContentType = ct
+	} else {
+		m.ContentType = e.Response.Content.MimeType
+	}
+	if s := e.StartedDateTime; s != "" {
+		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+			m.StartedAt = t
+		} else {
+			c.probs.add(0, "%s: startedDateTime %s is not an RFC 3339 time", what, cleanShort(s, 60))
+		}
+	}
+
+	ct := e.Response.Content
+	switch {
+	case ct.Text == nil:
+		c.probs.add(0, "%s has no response body in the HAR (content.text is missing; the browser may not have saved it)", what)
+	case strings.EqualFold(strings.TrimSpace(ct.Encoding), "base64"):
+		b, err := decodeBase64(nil, *ct.Text)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: response body is not valid base64: %s", clean(name), what, clean(err.Error()))
+		}
+		c.body = b
+	default:
+		if ct.Encoding != "" {
+			c.probs.add(0, "%s: unknown content encoding %s; body taken as text", what, cleanShort(ct.Encoding, 40))
+		}
+		c.body = []byte(*ct.Text)
+	}
+	return c, nil
+}
+
+// headerMapOf folds HAR headers into a map; repeated names (compared
+// case-insensitively) are joined with ", " under the first spelling.
+func headerMapOf(hs []harHeader) map[string]string {
+	if len(hs) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(hs))
+	spelling := make(map[string]string, len(hs)) // lower case → first spelling
+	for _, h := range hs {
+		name := h.Name
+		if first, ok := spelling[strings.ToLower(name)]; ok {
+			name = first
+		} else {
+			spelling[strings.ToLower(name)] = name
+		}
+		if v, ok := out[name]; ok {
+			out[name] = v + ", " + h.Value
+		} else {
+			out[name] = h.Value
+		}
+	}
+	return out
+}
+
+func (c *harCapture) Meta() Meta { return c.meta }
+
+// Entries lists the HAR's SSE entries (the one shown is Meta's).
+func (c *harCapture) Entries() []HAREntry { return c.entries }
+
+func (c *harCapture) Next() (Chunk, error) {
+	if c.sent || len(c.body) == 0 {
+		c.sent = true
+		return Chunk{}, io.EOF
+	}
+	c.sent = true
+	return Chunk{Data: c.body}, nil
+}
+
+func (c *harCapture) End() End { return End{Kind: EndEOF} }
+
+func (c *harCapture) TakeProblems() []Problem { return c.probs.take() }
+
+func (c *harCapture) Close() error { return nil }

@@ -1,0 +1,211 @@
+package sessions
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+	"time"
+)
+
+// ndjsonCapture turns NDJSON frames (one PC3 frame object per line, or the
+// records of `framescope dump --format ndjson`) back into SSE bytes, one
+// chunk per line. The SSE framing is rebuilt, so Meta.Synthetic is set.
+type ndjsonCapture struct {
+	meta   Meta
+	lr     lineReader
+	closer io.Closer
+	probs  problemList
+
+	out     []byte // the current chunk's bytes
+	pending bool   // out holds the first chunk, read while opening
+	pendCh  Chunk
+
+	lastT float64
+	haveT bool
+	end   End
+	done  bool
+}
+
+func newNDJSONCapture(name string, br *bufio.Reader, closer io.Closer) (*ndjsonCapture, error) {
+	c := &ndjsonCapture{
+		meta:   Meta{Name: name, Kind: KindNDJSON, Synthetic: true},
+		lr:     lineReader{br: br},
+		closer: closer,
+		end:    End{Kind: EndEOF},
+	}
+	// Read the first record now: whether it carries a time decides
+	// Meta.Timed.
+	ch, err := c.next()
+	if err == nil {
+		c.pending, c.pendCh = true, ch
+		c.meta.Timed = ch.HasTime
+	}
+	return c, nil
+}
+
+func (c *ndjsonCapture) Meta() Meta { return c.meta }
+
+func (c *ndjsonCapture) Next() (Chunk, error) {
+	if c.pending {
+		c.pending = false
+		return c.pendCh, nil
+	}
+	return c.next()
+}
+
+func (c *ndjsonCapture) next() (Chunk, error) {
+	for !c.done {
+		line, err := c.lr.next()
+		ln := c.lr.line
+		if err == errLineTooLong {
+			c.probs.add(ln, "line is longer than %d MiB; skipped", maxLineSize>>20)
+			continue
+		}
+		if err != nil {
+			c.done = true
+			if err != io.EOF {
+				c.probs.add(ln, "read error: %s", clean(err.Error()))
+				c.end = End{Kind: EndError, Detail: "read error: " + clean(err.Error())}
+			}
+			c.probs.finish()
+			break
+		}
+		if ln == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		return c.convert(ln, line), nil
+	}
+	return Chunk{}, io.EOF
+}
+
+var (
+	doneLine    = []byte("[DONE]")
+	sseDoneLine = []byte("data: [DONE]")
+	sseDone     = []byte("data: [DONE]\n\n")
+)
+
+// convert rebuilds the SSE bytes of one NDJSON line.
+func (c *ndjsonCapture) convert(ln int, line []byte) Chunk {
+	ch := Chunk{Line: ln}
+	if bytes.Equal(line, doneLine) || bytes.Equal(line, sseDoneLine) || bytes.Equal(line, []byte("data:[DONE]")) {
+		c.out = append(c.out[:0], sseDone...)
+		ch.Data = c.out
+		return ch
+	}
+
+	var obj map[string]json.RawMessage
+	err := json.Unmarshal(line, &obj)
+	if err != nil || obj == nil {
+		if err == nil || json.Valid(line) {
+			c.probs.add(ln, "not a JSON object; passed on as a data line")
+		} else {
+			c.probs.add(ln, "invalid JSON (%s); passed on as a data line", clean(err.Error()))
+		}
+		c.out = appendDataLines(c.out[:0], line)
+		c.out = append(c.out, '\n')
+		ch.Data = c.out
+		return ch
+	}
+
+	ch.T, ch.HasTime = c.arrival(ln, obj)
+
+	rawData, hasData := obj["data"]
+	_, hasIndex := obj["index"]
+	var data string
+	if hasIndex && hasData && json.Unmarshal(rawData, &data) == nil {
+		// A `framescope dump --format ndjson` record.
+		c.out = c.out[:0]
+		if rawEv, ok := obj["event"]; ok && string(rawEv) != "null" {
+			var ev string
+			if err := json.Unmarshal(rawEv, &ev); err != nil {
+				c.probs.add(ln, "\"event\" is not a string; its JSON text is used")
+				ev = string(rawEv)
+			}
+			if i := bytes.IndexAny([]byte(ev), "\r\n"); i >= 0 {
+				c.probs.add(ln, "\"event\" contains a line break; it is replaced by a space")
+				ev = string(bytes.Map(func(r rune) rune {
+					if r == '\r' || r == '\n' {
+						return ' '
+					}
+					return r
+				}, []byte(ev)))
+			}
+			c.out = append(c.out, "event: "...)
+			c.out = append(c.out, ev...)
+			c.out = append(c.out, '\n')
+		}
+		c.out = appendDataLines(c.out, []byte(data))
+		c.out = append(c.out, '\n')
+		ch.Data = c.out
+		return ch
+	}
+
+	// A plain frame object: the line is the data.
+	c.out = appendDataLines(c.out[:0], line)
+	c.out = append(c.out, '\n')
+	ch.Data = c.out
+	return ch
+}
+
+// arrival reads a record's numeric "t" or "arrival" (seconds).
+func (c *ndjsonCapture) arrival(ln int, obj map[string]json.RawMessage) (d time.Duration, ok bool) {
+	for _, key := range [...]string{"t", "arrival"} {
+		raw, present := obj[key]
+		if !present || len(raw) == 0 || !(raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')) {
+			continue
+		}
+		f, msg := seconds(raw)
+		if msg != "" {
+			c.probs.add(ln, "%q: %s; line taken without an arrival time", key, msg)
+			return 0, false
+		}
+		if c.haveT && f < c.lastT {
+			c.probs.add(ln, "%q goes back in time (%s after %s); line taken without an arrival time", key,
+				strconv.FormatFloat(f, 'f', -1, 64), strconv.FormatFloat(c.lastT, 'f', -1, 64))
+			return 0, false
+		}
+		c.lastT, c.haveT = f, true
+		return secondsDuration(f), true
+	}
+	return 0, false
+}
+
+// appendDataLines appends one `data: ` line per line of s (split at CR LF,
+// CR or LF, as an SSE parser would).
+func appendDataLines(dst, s []byte) []byte {
+	for {
+		i := bytes.IndexAny(s, "\r\n")
+		if i < 0 {
+			break
+		}
+		dst = append(dst, "data: "...)
+		dst = append(dst, s[:i]...)
+		dst = append(dst, '\n')
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		s = s[i+1:]
+	}
+	dst = append(dst, "data: "...)
+	dst = append(dst, s...)
+	return append(dst, '\n')
+}
+
+func (c *ndjsonCapture) End() End { return c.end }
+
+func (c *ndjsonCapture) TakeProblems() []Problem { return c.probs.take() }
+
+func (c *ndjsonCapture) Close() error {
+	if c.closer == nil {
+		return nil
+	}
+	err := c.closer.Close()
+	c.closer = nil
+	return err
+}

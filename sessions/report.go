@@ -1,0 +1,283 @@
+package sessions
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Report is the result of checking one input: the `check --format json`
+// object of RULES.md (a stable interface) plus what the text and JUnit
+// formats need.
+type Report struct {
+	Source string
+	Format Kind
+	Frames int
+	Turns  []invariants.Turn
+	Alarms []ReportAlarm
+	Counts invariants.Counts
+	End    End
+}
+
+// ReportAlarm is an alarm with a one-line excerpt of its frame.
+type ReportAlarm struct {
+	invariants.Alarm
+	Excerpt string // sanitized; "" for alarms without a frame
+}
+
+// Check runs the pipeline over a capture and collects the report.
+func Check(c Capture, opts invariants.Options) (*Report, error) {
+	rep := &Report{Source: c.Meta().Name, Format: c.Meta().Kind}
+	add := func(as []invariants.Alarm, excerpt string) {
+		for _, a := range as {
+			ra := ReportAlarm{Alarm: a}
+			if a.Frame != invariants.NoFrame {
+				ra.Excerpt = excerpt
+			}
+			rep.Alarms = append(rep.Alarms, ra)
+		}
+	}
+	res, err := Run(c, opts, Handler{
+		OnItem: func(it Item) {
+			if len(it.Alarms) == 0 {
+				return
+			}
+			ex := ""
+			if it.Frame != nil {
+				ex = Excerpt(it.Frame.Data, 100)
+			}
+			add(it.Alarms, ex)
+		},
+		OnAlarms: func(as []invariants.Alarm) { add(as, "") },
+	})
+	if res != nil {
+		rep.Frames = res.Frames
+		rep.Turns = append([]invariants.Turn(nil), res.Turns...)
+		rep.Counts = res.Counts
+		rep.End = res.End
+	}
+	return rep, err
+}
+
+// Excerpt returns a sanitized one-line excerpt of at most n runes.
+func Excerpt(data []byte, n int) string {
+	s := decode.SanitizeBytes(data)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// WriteJSON writes the report as one line of JSON (RULES.md shape; extra
+// keys: format, end).
+func (r *Report) WriteJSON(w io.Writer) error {
+	var b []byte
+	b = append(b, `{"source":`...)
+	b = decode.AppendJSONString(b, r.Source)
+	b = append(b, `,"format":`...)
+	b = decode.AppendJSONString(b, string(r.Format))
+	b = append(b, `,"frames":`...)
+	b = strconv.AppendInt(b, int64(r.Frames), 10)
+	b = append(b, `,"turns":[`...)
+	for i, t := range r.Turns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"response_id":`...)
+		b = appendNullableString(b, t.ResponseID)
+		b = append(b, `,"first_frame":`...)
+		b = strconv.AppendInt(b, int64(t.FirstFrame), 10)
+		b = append(b, `,"last_frame":`...)
+		b = strconv.AppendInt(b, int64(t.LastFrame), 10)
+		b = append(b, `,"terminal":`...)
+		b = appendNullableString(b, t.Terminal.String())
+		b = append(b, `,"done":`...)
+		b = strconv.AppendBool(b, t.Done)
+		b = append(b, '}')
+	}
+	b = append(b, `],"alarms":[`...)
+	for i, a := range r.Alarms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"rule":`...)
+		b = decode.AppendJSONString(b, a.Rule)
+		b = append(b, `,"severity":`...)
+		b = decode.AppendJSONString(b, string(a.Severity))
+		b = append(b, `,"frame":`...)
+		if a.Frame == invariants.NoFrame {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendInt(b, int64(a.Frame), 10)
+		}
+		b = append(b, `,"response_id":`...)
+		b = appendNullableString(b, a.ResponseID)
+		b = append(b, `,"message":`...)
+		b = decode.AppendJSONString(b, a.Message)
+		b = append(b, '}')
+	}
+	b = append(b, `],"counts":`...)
+	counts, _ := json.Marshal(r.Counts)
+	b = append(b, counts...)
+	b = append(b, `,"end":`...)
+	b = decode.AppendJSONString(b, endText(r.End))
+	b = append(b, "}\n"...)
+	_, err := w.Write(b)
+	return err
+}
+
+func appendNullableString(b []byte, s string) []byte {
+	if s == "" {
+		return append(b, "null"...)
+	}
+	return decode.AppendJSONString(b, s)
+}
+
+func endText(e End) string {
+	if e.Kind == EndError && e.Detail != "" {
+		return "error: " + e.Detail
+	}
+	if e.Kind == "" {
+		return string(EndEOF)
+	}
+	return string(e.Kind)
+}
+
+// WriteText writes a human report: a summary line, then the alarms grouped
+// by turn. Every string from the input is sanitized.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	s := decode.Sanitize
+	fmt.Fprintf(&b, "%s: %s, %d frames, %d turns, ended %s — %d error, %d warn, %d info\n",
+		s(r.Source), r.Format, r.Frames, len(r.Turns), s(endText(r.End)), r.Counts.Error, r.Counts.Warn, r.Counts.Info)
+	group := func(turn int) []ReportAlarm {
+		var out []ReportAlarm
+		for _, a := range r.Alarms {
+			if a.Turn == turn {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	writeAlarms := func(as []ReportAlarm) {
+		for _, a := range as {
+			frame := "    -"
+			if a.Frame != invariants.NoFrame {
+				frame = fmt.Sprintf("%5d", a.Frame)
+			}
+			fmt.Fprintf(&b, "  %s  %-5s  %-22s %s\n", frame, a.Severity, a.Rule, s(a.Message))
+			if a.Excerpt != "" {
+				fmt.Fprintf(&b, "  %5s  %5s  %-22s │ %s\n", "", "", "", a.Excerpt)
+			}
+		}
+	}
+	if as := group(-1); len(as) > 0 {
+		b.WriteString("stream\n")
+		writeAlarms(as)
+	}
+	for i, t := range r.Turns {
+		rid := t.ResponseID
+		if rid == "" {
+			rid = "(no response_id)"
+		}
+		term := t.Terminal.String()
+		if term == "" {
+			term = "no terminal"
+		}
+		done := ""
+		if t.Done {
+			done = " + [DONE]"
+		}
+		as := group(i)
+		fmt.Fprintf(&b, "turn %d  %s  frames %d–%d  %s%s  (%d alarms)\n", i, s(rid), t.FirstFrame, t.LastFrame, term, done, len(as))
+		writeAlarms(as)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteJUnit writes JUnit XML: one testsuite per input, one testcase per
+// turn; a turn fails when an alarm reaches failOn.
+func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
+	type failure struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Body    string `xml:",chardata"`
+	}
+	type testcase struct {
+		Name      string   `xml:"name,attr"`
+		Classname string   `xml:"classname,attr"`
+		Failure   *failure `xml:"failure,omitempty"`
+		SystemOut string   `xml:"system-out,omitempty"`
+	}
+	type testsuite struct {
+		XMLName  xml.Name   `xml:"testsuite"`
+		Name     string     `xml:"name,attr"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Cases    []testcase `xml:"testcase"`
+	}
+	suite := testsuite{Name: decode.Sanitize(r.Source)}
+	class := "framescope." + decode.Sanitize(r.Source)
+	mk := func(name string, turn int) testcase {
+		tc := testcase{Name: decode.Sanitize(name), Classname: class}
+		var fails, notes bytes.Buffer
+		nFail := 0
+		first := ""
+		for _, a := range r.Alarms {
+			if a.Turn != turn {
+				continue
+			}
+			line := fmt.Sprintf("frame %s: %s %s: %s\n", frameText(a.Frame), a.Severity, a.Rule, decode.Sanitize(a.Message))
+			if a.Severity.Rank() >= failOn.Rank() {
+				nFail++
+				if first == "" {
+					first = a.Rule
+				}
+				fails.WriteString(line)
+			} else {
+				notes.WriteString(line)
+			}
+		}
+		if nFail > 0 {
+			tc.Failure = &failure{Message: fmt.Sprintf("%d alarm(s), first %s", nFail, first), Type: first, Body: fails.String()}
+			suite.Failures++
+		}
+		tc.SystemOut = notes.String()
+		return tc
+	}
+	for _, a := range r.Alarms {
+		if a.Turn == -1 {
+			suite.Cases = append(suite.Cases, mk("stream", -1))
+			break
+		}
+	}
+	for i, t := range r.Turns {
+		rid := t.ResponseID
+		if rid == "" {
+			rid = "(no response_id)"
+		}
+		suite.Cases = append(suite.Cases, mk(fmt.Sprintf("turn %d %s", i, rid), i))
+	}
+	suite.Tests = len(suite.Cases)
+	out, err := xml.MarshalIndent(suite, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", out)
+	return err
+}
+
+func frameText(i int) string {
+	if i == invariants.NoFrame {
+		return "-"
+	}
+	return strconv.Itoa(i)
+}
