@@ -169,7 +169,7 @@ type Member struct {
 
 // ScanObject validates data as exactly one JSON value and, when it is an
 // object, appends its members to dst. It reports whether the value is an
-// object; a syntax error returns a *JSONError.
+// object; a syntax error returns a *JSONError and appends nothing.
 func ScanObject(data []byte, dst []Member) ([]Member, bool, error) {
 	i := skipWS(data, 0)
 	if i >= len(data) {
@@ -185,15 +185,16 @@ func ScanObject(data []byte, dst []Member) ([]Member, bool, error) {
 		}
 		return dst, false, nil
 	}
+	start := len(dst)
 	end, err := scanMembers(data, i, func(k []byte, kEsc bool, v Raw) bool {
 		dst = append(dst, Member{Key: k, KeyEsc: kEsc, Value: v})
 		return true
 	})
 	if err != nil {
-		return dst, false, err
+		return dst[:start], false, err
 	}
 	if j := skipWS(data, end); j != len(data) {
-		return dst, false, &JSONError{Offset: j, Msg: "unexpected " + quoteChar(data[j]) + " after top-level value"}
+		return dst[:start], false, &JSONError{Offset: j, Msg: "unexpected " + quoteChar(data[j]) + " after top-level value"}
 	}
 	return dst, true, nil
 }

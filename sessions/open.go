@@ -288,6 +288,14 @@ func kindFromKeys(obj map[string]json.RawMessage) Kind {
 	if _, ok := obj["log"]; ok {
 		return KindHAR
 	}
+	// A framescope JSONL capture whose header line is missing.
+	if _, ok := obj["t"]; ok {
+		for _, k := range [...]string{"data", "b64", "end"} {
+			if _, ok := obj[k]; ok {
+				return KindJSONL
+			}
+		}
+	}
 	return ""
 }
 

@@ -29,6 +29,9 @@ type jsonlCapture struct {
 
 	data []byte // the current chunk's bytes
 
+	pending   []byte // a first line that was a chunk, not a header
+	pendingLn int
+
 	lastT   float64
 	haveT   bool
 	end     End
@@ -62,13 +65,18 @@ func newJSONLCapture(name string, br *bufio.Reader, closer io.Closer) (*jsonlCap
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		c.parseHeader(c.lr.line, line)
+		if !c.parseHeader(c.lr.line, line) {
+			c.pending = append([]byte(nil), line...)
+			c.pendingLn = c.lr.line
+		}
 		break
 	}
 	return c, nil
 }
 
-func (c *jsonlCapture) parseHeader(ln int, line []byte) {
+// parseHeader reads the header line into Meta. It returns false when the
+// line is no header but a chunk line (the header is missing).
+func (c *jsonlCapture) parseHeader(ln int, line []byte) bool {
 	var h map[string]json.RawMessage
 	if err := json.Unmarshal(line, &h); err != nil || h == nil {
 		msg := "not a JSON object"
@@ -76,7 +84,11 @@ func (c *jsonlCapture) parseHeader(ln int, line []byte) {
 			msg = "invalid JSON: " + clean(err.Error())
 		}
 		c.probs.add(ln, "capture header: %s; header fields ignored", msg)
-		return
+		return true
+	}
+	if _, ok := h["framescope_capture"]; !ok {
+		c.probs.add(ln, "no capture header line ({\"framescope_capture\":1,...}); the capture's start may be missing")
+		return false
 	}
 	m := &c.meta
 
@@ -112,6 +124,7 @@ func (c *jsonlCapture) parseHeader(ln int, line []byte) {
 			m.StartedAt = t
 		}
 	}
+	return true
 }
 
 func isStatusString(s string) bool {
@@ -181,6 +194,13 @@ func (c *jsonlCapture) headerMap(ln int, h map[string]json.RawMessage, key strin
 func (c *jsonlCapture) Meta() Meta { return c.meta }
 
 func (c *jsonlCapture) Next() (Chunk, error) {
+	if c.pending != nil {
+		line, ln := c.pending, c.pendingLn
+		c.pending = nil
+		if ch, ok := c.parseLine(ln, line); ok {
+			return ch, nil
+		}
+	}
 	for !c.done {
 		line, err := c.lr.next()
 		ln := c.lr.line

@@ -1,0 +1,161 @@
+package decode
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestScanObject(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		isObj   bool
+		wantErr bool
+		keys    []string
+	}{
+		{"object", `{"a":1,"b":"x"}`, true, false, []string{"a", "b"}},
+		{"spaces", " \t\r\n{ \"a\" : [1, 2, {\"c\": null}] , \"b\":true }\n", true, false, []string{"a", "b"}},
+		{"empty object", `{}`, true, false, nil},
+		{"escaped key", `{"event\u005ftype":"text"}`, true, false, []string{`event\u005ftype`}},
+		{"array", `[1,2]`, false, false, nil},
+		{"string", `"hello"`, false, false, nil},
+		{"number", `-12.5e+3`, false, false, nil},
+		{"literal", `null`, false, false, nil},
+		{"empty", ``, false, true, nil},
+		{"trailing comma", `{"a":1,}`, false, true, nil},
+		{"missing colon", `{"a" 1}`, false, true, nil},
+		{"unterminated", `{"a":"x`, false, true, nil},
+		{"trailing garbage", `{"a":1} x`, false, true, nil},
+		{"two values", `{} {}`, false, true, nil},
+		{"control char in string", "{\"a\":\"x\x01\"}", false, true, nil},
+		{"bad escape", `{"a":"\q"}`, false, true, nil},
+		{"bad unicode escape", `{"a":"\u12g4"}`, false, true, nil},
+		{"leading zero", `{"a":01}`, false, true, nil},
+		{"bare minus", `{"a":-}`, false, true, nil},
+		{"bad fraction", `{"a":1.}`, false, true, nil},
+		{"bad exponent", `{"a":1e}`, false, true, nil},
+		{"bad literal", `{"a":tru}`, false, true, nil},
+		{"single quotes", `{'a':1}`, false, true, nil},
+		{"unclosed array", `{"a":[1,2}`, false, true, nil},
+		{"mismatched close", `{"a":[1,2}]`, false, true, nil},
+		{"done sentinel", `[DONE]`, false, true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			members, isObj, err := ScanObject([]byte(tt.in), nil)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
+			}
+			if isObj != tt.isObj {
+				t.Fatalf("isObj = %v, want %v", isObj, tt.isObj)
+			}
+			var keys []string
+			for _, m := range members {
+				keys = append(keys, string(m.Key))
+			}
+			if strings.Join(keys, ",") != strings.Join(tt.keys, ",") {
+				t.Fatalf("keys = %v, want %v", keys, tt.keys)
+			}
+			if valid := json.Valid([]byte(tt.in)); valid == (err != nil) {
+				t.Fatalf("disagrees with encoding/json: Valid=%v err=%v", valid, err)
+			}
+		})
+	}
+}
+
+func TestRawAccessors(t *testing.T) {
+	r := Raw(`{"s":"a\"b\u00e9\ud83d\ude00","n":42,"f":1.5,"neg":-3,"b":false,"z":null,"arr":[1,{"x":2},[3]],"o":{"k":"v"},"s":"last"}`)
+	if s, ok := r.Get("s").Str(); !ok || s != "last" {
+		t.Errorf("duplicate key: got %q, want last (last wins)", s)
+	}
+	if n, ok := r.Get("n").Int(); !ok || n != 42 {
+		t.Errorf("n = %d %v", n, ok)
+	}
+	if _, ok := r.Get("f").Int(); ok {
+		t.Error("1.5 read as an integer")
+	}
+	if n, ok := r.Get("neg").Int(); !ok || n != -3 {
+		t.Errorf("neg = %d", n)
+	}
+	if v, ok := r.Get("b").Bool(); !ok || v {
+		t.Errorf("b = %v %v", v, ok)
+	}
+	if k := r.Get("z").Kind(); k != KindNull {
+		t.Errorf("z kind %c", k)
+	}
+	if n := r.Get("arr").Len(); n != 3 {
+		t.Errorf("arr len %d", n)
+	}
+	if s, _ := r.Get("o").Get("k").Str(); s != "v" {
+		t.Errorf("o.k = %q", s)
+	}
+	if r.Get("missing") != nil || r.Get("n").Get("x") != nil {
+		t.Error("absent member not nil")
+	}
+	if s, _ := Raw(`"a\"b\u00e9\ud83d\ude00\ud800x\n\/"`).Str(); s != "a\"bé😀\ufffdx\n/" {
+		t.Errorf("unquote = %q", s)
+	}
+	var keys []string
+	Raw(`{"a\u0062":1,"c":2}`).Members(func(k string, v Raw) bool { keys = append(keys, k); return true })
+	if strings.Join(keys, ",") != "ab,c" {
+		t.Errorf("members %v", keys)
+	}
+}
+
+func TestScanDeepNesting(t *testing.T) {
+	const depth = 200000
+	deep := `{"a":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}`
+	if _, ok, err := ScanObject([]byte(deep), nil); err != nil || !ok {
+		t.Fatalf("deep nesting: ok=%v err=%v", ok, err)
+	}
+	unclosed := `{"a":` + strings.Repeat(`{"b":[`, depth)
+	if _, _, err := ScanObject([]byte(unclosed), nil); err == nil {
+		t.Fatal("unclosed deep nesting accepted")
+	}
+	n := 0
+	Walk([]byte(deep), func(Token) bool { n++; return true })
+	if n != 2*depth+3 {
+		t.Fatalf("walk visited %d tokens, want %d", n, 2*depth+3)
+	}
+}
+
+func TestWalk(t *testing.T) {
+	var got []string
+	Walk([]byte(`{"a":[1,"x",{"b":true}],"c":null}`), func(tok Token) bool {
+		got = append(got, string(tok.Raw))
+		return true
+	})
+	want := `{ "a" [ 1 "x" { "b" true } ] "c" null }`
+	if strings.Join(got, " ") != want {
+		t.Fatalf("walk = %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+func FuzzScanObject(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":1}`, `[1,2]`, `"x"`, `{"a":{"b":[1,2,{"c":"\u00e9"}]}}`, `{"a":1,}`, `{"a`, `nul`, `-0.5e-3`, "{\"a\":\"\x00\"}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		members, isObj, err := ScanObject(data, nil)
+		if valid := json.Valid(data); valid != (err == nil) {
+			t.Fatalf("ScanObject err=%v but json.Valid=%v for %q", err, valid, data)
+		}
+		if err != nil {
+			return
+		}
+		var v any
+		_ = json.Unmarshal(data, &v)
+		m, isMap := v.(map[string]any)
+		if isMap != isObj {
+			t.Fatalf("isObj=%v, encoding/json map=%v", isObj, isMap)
+		}
+		for _, mem := range members {
+			k := unquote(append(append([]byte{'"'}, mem.Key...), '"'))
+			if _, ok := m[k]; !ok {
+				t.Fatalf("key %q not in encoding/json's map", k)
+			}
+		}
+		Walk(data, func(Token) bool { return true })
+	})
+}
