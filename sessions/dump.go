@@ -49,7 +49,7 @@ func appendDumpRecord(b []byte, f *decode.Frame) []byte {
 	b = strconv.AppendInt(b, f.Size, 10)
 	b = append(b, `,"arrival":`...)
 	if f.HasArrival {
-		b = strconv.AppendFloat(b, f.Arrival.Seconds(), 'f', -1, 64)
+		b = appendSeconds(b, f.Arrival)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -145,4 +145,24 @@ func blockFields(ev *decode.Event) string {
 
 func fmtSeconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + "s"
+}
+
+// appendSeconds writes d in seconds as an exact decimal (no float noise:
+// 2.5043, not 2.5042999999999997).
+func appendSeconds(b []byte, d time.Duration) []byte {
+	if d < 0 {
+		b = append(b, '-')
+		d = -d
+	}
+	b = strconv.AppendInt(b, int64(d/time.Second), 10)
+	frac := int64(d % time.Second)
+	if frac == 0 {
+		return b
+	}
+	digits := []byte(strconv.FormatInt(frac+1e9, 10)[1:])
+	for len(digits) > 0 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+	}
+	b = append(b, '.')
+	return append(b, digits...)
 }

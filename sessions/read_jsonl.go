@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // jsonlTruncated is End.Detail for a JSONL capture without an end line.
@@ -27,7 +29,8 @@ type jsonlCapture struct {
 	closer io.Closer
 	probs  problemList
 
-	data []byte // the current chunk's bytes
+	data    []byte // the current chunk's bytes
+	scratch []byte // unescaped strings of the current line
 
 	pending   []byte // a first line that was a chunk, not a header
 	pendingLn int
@@ -222,41 +225,30 @@ func (c *jsonlCapture) Next() (Chunk, error) {
 	return Chunk{}, io.EOF
 }
 
+// jsonlLine is a chunk or end line's fields.
+type jsonlLine struct {
+	t                       []byte // the raw JSON of "t"; nil when absent
+	hasData, hasB64, hasEnd bool
+	dataOK, b64OK, endOK    bool   // the value is a string
+	data, b64, end          []byte // the strings' contents
+}
+
 // parseLine decodes one chunk or end line; ok says whether it yields bytes.
 func (c *jsonlCapture) parseLine(ln int, line []byte) (Chunk, bool) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(line, &obj); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			c.probs.add(ln, "not a JSON object; line skipped")
-		} else {
-			c.probs.add(ln, "invalid JSON: %s; line skipped", clean(err.Error()))
+	var l jsonlLine
+	var ok bool
+	if l, c.scratch, ok = fastJSONLLine(line, c.scratch); !ok {
+		if l, ok = c.slowJSONLLine(ln, line); !ok {
+			return Chunk{}, false
 		}
-		return Chunk{}, false
 	}
-	if obj == nil {
-		c.probs.add(ln, "not a JSON object; line skipped")
-		return Chunk{}, false
-	}
-	if _, ok := obj["framescope_capture"]; ok {
-		c.probs.add(ln, "a second capture header; line skipped")
-		return Chunk{}, false
-	}
-
-	rawData, hasData := obj["data"]
-	rawB64, hasB64 := obj["b64"]
-	rawEnd, hasEnd := obj["end"]
-	if !hasData && !hasB64 && !hasEnd {
-		c.probs.add(ln, "unknown line shape: expected \"data\", \"b64\" or \"end\" (has %s); line skipped", keyList(obj))
-		return Chunk{}, false
-	}
-	if hasData && hasB64 {
+	if l.hasData && l.hasB64 {
 		c.probs.add(ln, "line has both \"data\" and \"b64\"; line skipped")
 		return Chunk{}, false
 	}
 
 	// Arrival time: a bad one is reported; the bytes are still shown, untimed.
-	t, tmsg := seconds(obj["t"])
+	t, tmsg := seconds(l.t)
 	hasT := tmsg == ""
 	if hasT && c.haveT && t < c.lastT {
 		tmsg = fmt.Sprintf("\"t\" goes back in time (%s after %s)", strconv.FormatFloat(t, 'f', -1, 64), strconv.FormatFloat(c.lastT, 'f', -1, 64))
@@ -272,37 +264,34 @@ func (c *jsonlCapture) parseLine(ln int, line []byte) (Chunk, bool) {
 		c.probs.add(ln, "line after the end line (line %d)", c.endLine)
 	}
 
-	if hasEnd {
-		var s string
-		if err := json.Unmarshal(rawEnd, &s); err != nil {
+	if l.hasEnd {
+		if !l.endOK {
 			c.probs.add(ln, "\"end\" is not a string; end line ignored")
 		} else if !c.sawEnd {
-			c.end = parseEnd(s)
+			c.end = parseEnd(string(l.end))
 			if hasT {
 				c.end.T, c.end.HasTime = secondsDuration(t), true
 			}
 			c.sawEnd, c.endLine = true, ln
 		}
-		if hasData || hasB64 {
+		if l.hasData || l.hasB64 {
 			c.probs.add(ln, "end line also carries stream bytes; they are shown")
 		}
 	}
 
 	switch {
-	case hasData:
-		var s string
-		if err := json.Unmarshal(rawData, &s); err != nil {
+	case l.hasData:
+		if !l.dataOK {
 			c.probs.add(ln, "\"data\" is not a string; line skipped")
 			return Chunk{}, false
 		}
-		c.data = append(c.data[:0], s...)
-	case hasB64:
-		var s string
-		if err := json.Unmarshal(rawB64, &s); err != nil {
+		c.data = append(c.data[:0], l.data...)
+	case l.hasB64:
+		if !l.b64OK {
 			c.probs.add(ln, "\"b64\" is not a string; line skipped")
 			return Chunk{}, false
 		}
-		b, err := decodeBase64(c.data[:0], s)
+		b, err := decodeBase64(c.data[:0], string(l.b64))
 		if err != nil {
 			c.probs.add(ln, "\"b64\" is not valid base64 (%s); line skipped", clean(err.Error()))
 			return Chunk{}, false
@@ -319,6 +308,288 @@ func (c *jsonlCapture) parseLine(ln int, line []byte) (Chunk, bool) {
 		ch.T = secondsDuration(t)
 	}
 	return ch, true
+}
+
+// slowJSONLLine decodes a line with encoding/json, reporting what is wrong
+// with it; ok is false when the line is skipped.
+func (c *jsonlCapture) slowJSONLLine(ln int, line []byte) (l jsonlLine, ok bool) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(line, &obj); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			c.probs.add(ln, "not a JSON object; line skipped")
+		} else {
+			c.probs.add(ln, "invalid JSON: %s; line skipped", clean(err.Error()))
+		}
+		return l, false
+	}
+	if obj == nil {
+		c.probs.add(ln, "not a JSON object; line skipped")
+		return l, false
+	}
+	if _, ok := obj["framescope_capture"]; ok {
+		c.probs.add(ln, "a second capture header; line skipped")
+		return l, false
+	}
+	str := func(key string) (has, isString bool, val []byte) {
+		raw, has := obj[key]
+		if !has {
+			return false, false, nil
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return true, false, nil
+		}
+		return true, true, []byte(s)
+	}
+	l.hasData, l.dataOK, l.data = str("data")
+	l.hasB64, l.b64OK, l.b64 = str("b64")
+	l.hasEnd, l.endOK, l.end = str("end")
+	if !l.hasData && !l.hasB64 && !l.hasEnd {
+		c.probs.add(ln, "unknown line shape: expected \"data\", \"b64\" or \"end\" (has %s); line skipped", keyList(obj))
+		return l, false
+	}
+	l.t = obj["t"]
+	return l, true
+}
+
+// fastJSONLLine decodes the common, well-formed shape of a line — an object
+// of "t" (a number) and "data", "b64" or "end" (strings) — without
+// encoding/json. It gives the same result as slowJSONLLine; ok false means
+// "not sure: ask encoding/json", never "bad line". Strings are slices of
+// line or of buf (grown and returned).
+func fastJSONLLine(line, buf []byte) (l jsonlLine, _ []byte, ok bool) {
+	if cap(buf) < len(line) {
+		buf = make([]byte, 0, len(line)) // never reallocated below: slices stay valid
+	}
+	buf = buf[:0]
+	p := skipJSONSpace(line, 0)
+	if p >= len(line) || line[p] != '{' {
+		return l, buf, false
+	}
+	p = skipJSONSpace(line, p+1)
+	for {
+		if p >= len(line) || line[p] != '"' {
+			return l, buf, false
+		}
+		k := p + 1
+		for k < len(line) && line[k] != '"' && line[k] != '\\' && line[k] >= 0x20 {
+			k++
+		}
+		if k >= len(line) || line[k] != '"' {
+			return l, buf, false
+		}
+		key := string(line[p+1 : k])
+		p = skipJSONSpace(line, k+1)
+		if p >= len(line) || line[p] != ':' {
+			return l, buf, false
+		}
+		p = skipJSONSpace(line, p+1)
+		var val []byte
+		var has *bool
+		switch key {
+		case "t":
+			if l.t != nil {
+				return l, buf, false
+			}
+			n := scanJSONNumber(line, p)
+			if n == p {
+				return l, buf, false
+			}
+			l.t, p = line[p:n], n
+		case "data", "b64", "end":
+			var np int
+			var sok bool
+			val, buf, np, sok = scanJSONString(line, p, buf)
+			if !sok {
+				return l, buf, false
+			}
+			p = np
+			switch key {
+			case "data":
+				has, l.data, l.dataOK = &l.hasData, val, true
+			case "b64":
+				has, l.b64, l.b64OK = &l.hasB64, val, true
+			default:
+				has, l.end, l.endOK = &l.hasEnd, val, true
+			}
+			if *has {
+				return l, buf, false // a repeated key
+			}
+			*has = true
+		default:
+			return l, buf, false
+		}
+		p = skipJSONSpace(line, p)
+		if p >= len(line) {
+			return l, buf, false
+		}
+		if line[p] == ',' {
+			p = skipJSONSpace(line, p+1)
+			continue
+		}
+		if line[p] != '}' {
+			return l, buf, false
+		}
+		break
+	}
+	if skipJSONSpace(line, p+1) != len(line) || !(l.hasData || l.hasB64 || l.hasEnd) {
+		return l, buf, false
+	}
+	return l, buf, true
+}
+
+func skipJSONSpace(b []byte, p int) int {
+	for p < len(b) && (b[p] == ' ' || b[p] == '\t' || b[p] == '\r' || b[p] == '\n') {
+		p++
+	}
+	return p
+}
+
+// scanJSONNumber returns the end of the JSON number at p (p when none).
+func scanJSONNumber(b []byte, p int) int {
+	i := p
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return p
+	}
+	if i < len(b) && b[i] == '.' {
+		j := i + 1
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		if j == i+1 {
+			return p
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		j := i + 1
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		k := j
+		for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+			k++
+		}
+		if k == j {
+			return p
+		}
+		i = k
+	}
+	return i
+}
+
+// scanJSONString decodes the JSON string at p: its contents (a slice of b
+// when there is no escape, else appended to buf), buf, the position after
+// it, and ok false for anything unusual (invalid UTF-8, a lone surrogate).
+func scanJSONString(b []byte, p int, buf []byte) (val, _ []byte, next int, ok bool) {
+	if p >= len(b) || b[p] != '"' {
+		return nil, buf, p, false
+	}
+	i := p + 1
+	for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+		i++
+	}
+	if i < len(b) && b[i] == '"' {
+		val = b[p+1 : i]
+		if !utf8.Valid(val) {
+			return nil, buf, p, false
+		}
+		return val, buf, i + 1, true
+	}
+	start := len(buf)
+	buf = append(buf, b[p+1:i]...)
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c == '"':
+			val = buf[start:]
+			if !utf8.Valid(val) {
+				return nil, buf, p, false
+			}
+			return val, buf, i + 1, true
+		case c < 0x20:
+			return nil, buf, p, false
+		case c != '\\':
+			buf = append(buf, c)
+			i++
+			continue
+		}
+		if i+1 >= len(b) {
+			return nil, buf, p, false
+		}
+		switch e := b[i+1]; e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := hex4(b, i+2)
+			if !ok {
+				return nil, buf, p, false
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if i+1 >= len(b) || b[i] != '\\' || b[i+1] != 'u' {
+					return nil, buf, p, false
+				}
+				r2, ok := hex4(b, i+2)
+				if !ok {
+					return nil, buf, p, false
+				}
+				r = utf16.DecodeRune(r, r2)
+				if r == utf8.RuneError {
+					return nil, buf, p, false
+				}
+				i += 6
+			}
+			buf = utf8.AppendRune(buf, r)
+			continue
+		default:
+			return nil, buf, p, false
+		}
+		i += 2
+	}
+	return nil, buf, p, false
+}
+
+func hex4(b []byte, p int) (rune, bool) {
+	if p+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[p : p+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 // parseEnd maps an end line's text to an End.

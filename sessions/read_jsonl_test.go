@@ -291,3 +291,25 @@ func TestJSONLEndLineCarryingData(t *testing.T) {
 		t.Errorf("problems %v", d.probs)
 	}
 }
+
+// A capture whose header line was lost is still read, with a problem.
+func TestJSONLMissingHeader(t *testing.T) {
+	in := "\n" + `{"t":0.1,"data":"data: 1\n\n"}` + "\n" + `{"t":0.2,"data":"data: 2\n\n"}` + "\n" + `{"t":0.3,"end":"cancelled"}` + "\n"
+	c, err := openString(t, in, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := c.Meta(); m.Kind != KindJSONL || m.HTTP || !m.Timed {
+		t.Errorf("meta %+v", m)
+	}
+	d := drain(t, c)
+	if string(d.data) != "data: 1\n\ndata: 2\n\n" || d.end.Kind != EndCancelled {
+		t.Errorf("data %q end %+v", d.data, d.end)
+	}
+	if len(d.probs) != 1 || d.probs[0].Line != 2 || !strings.Contains(d.probs[0].Message, "no capture header") {
+		t.Errorf("problems %v", d.probs)
+	}
+	if d.chunks[0].Line != 2 || d.chunks[0].T != 100*time.Millisecond {
+		t.Errorf("first chunk %+v", d.chunks[0])
+	}
+}

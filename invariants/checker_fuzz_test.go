@@ -1,0 +1,43 @@
+package invariants
+
+import (
+	"testing"
+
+	"framescope/decode"
+)
+
+func FuzzChecker(f *testing.F) {
+	f.Add([]byte(newTurn("r").open().f("text", `"chunk":"x"`).completed().done().String()), false)
+	f.Add([]byte(newTurn("r").open().f("error", `"error":{"code":"PARTIAL_FAN_OUT","failed":[{}]},"is_final":false`).done().done().String()), true)
+	f.Add([]byte("data: {\"event_type\":\"data_loaded\",\"data\":{\"items\":[{\"payload\":1,\"status\":2}]}}\n\ndata: [DONE]\n\n"), false)
+	f.Fuzz(func(t *testing.T, stream []byte, cancelled bool) {
+		c := New(Options{})
+		var dec decode.Decoder
+		check := func(as []Alarm) {
+			for _, a := range as {
+				if _, ok := LookupRule(a.Rule); !ok {
+					t.Fatalf("unknown rule %q", a.Rule)
+				}
+				if a.Frame < NoFrame || a.Frame >= dec.NextIndex() {
+					t.Fatalf("alarm %s on frame %d of %d", a.Rule, a.Frame, dec.NextIndex())
+				}
+			}
+		}
+		fm := decode.NewFramer()
+		emit := func(ev *decode.Event) {
+			if ev.Dispatched() {
+				check(c.Observe(dec.Decode(ev, 0, false)))
+			}
+		}
+		fm.Feed(stream, emit)
+		fm.Close(emit)
+		end := End{Kind: EndEOF}
+		if cancelled {
+			end.Kind = EndCancelled
+		}
+		check(c.End(end))
+		if n := len(c.Turns()); dec.NextIndex() > 0 && n == 0 {
+			t.Fatal("frames but no turn")
+		}
+	})
+}

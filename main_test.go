@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// binary is the real framescope executable, built once for the end-to-end
+// tests: the rule captures are checked through exactly what users run.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "framescope-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "framescope")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build failed: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type cliResult struct {
+	stdout, stderr string
+	code           int
+}
+
+func runCLI(t *testing.T, stdin string, args ...string) cliResult {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return cliResult{out.String(), errb.String(), code}
+}
+
+type jsonReport struct {
+	Source string `json:"source"`
+	Frames int    `json:"frames"`
+	Turns  []struct {
+		ResponseID *string `json:"response_id"`
+		FirstFrame int     `json:"first_frame"`
+		LastFrame  int     `json:"last_frame"`
+		Terminal   *string `json:"terminal"`
+		Done       bool    `json:"done"`
+	} `json:"turns"`
+	Alarms []struct {
+		Rule       string  `json:"rule"`
+		Severity   string  `json:"severity"`
+		Frame      *int    `json:"frame"`
+		ResponseID *string `json:"response_id"`
+		Message    string  `json:"message"`
+	} `json:"alarms"`
+	Counts map[string]int `json:"counts"`
+}
+
+func parseReports(t *testing.T, out string) []jsonReport {
+	t.Helper()
+	var reps []jsonReport
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var r jsonReport
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("report line is not JSON: %v\n%s", err, sc.Text())
+		}
+		reps = append(reps, r)
+	}
+	return reps
+}
+
+func alarmLines(r jsonReport) []string {
+	var got []string
+	for _, a := range r.Alarms {
+		fr := "-"
+		if a.Frame != nil {
+			fr = fmt.Sprint(*a.Frame)
+		}
+		got = append(got, a.Rule+" "+a.Severity+" "+fr)
+	}
+	sort.Strings(got)
+	return got
+}
+
+// TestRuleCaptures checks every testdata/rules capture through the real
+// binary against its .want file: the complete list of alarms.
+func TestRuleCaptures(t *testing.T) {
+	wants, _ := filepath.Glob("testdata/rules/*.want")
+	if len(wants) == 0 {
+		t.Skip("no rule captures")
+	}
+	fired := map[string]bool{}
+	for _, wantFile := range wants {
+		capture := strings.TrimSuffix(wantFile, ".want")
+		t.Run(filepath.Base(capture), func(t *testing.T) {
+			raw, err := os.ReadFile(wantFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"check", "--format", "json"}
+			var want []string
+			for _, line := range strings.Split(string(raw), "\n") {
+				line = strings.TrimSpace(line)
+				switch {
+				case line == "":
+				case line == "# registry":
+					args = append(args, "--registry", "testdata/rules/registry")
+				case strings.HasPrefix(line, "# idle "):
+					args = append(args, "--idle", strings.TrimPrefix(line, "# idle "))
+				case strings.HasPrefix(line, "# ttfe "):
+					args = append(args, "--ttfe", strings.TrimPrefix(line, "# ttfe "))
+				case strings.HasPrefix(line, "#"):
+				default:
+					want = append(want, strings.Join(strings.Fields(line), " "))
+				}
+			}
+			sort.Strings(want)
+			res := runCLI(t, "", append(args, capture)...)
+			reps := parseReports(t, res.stdout)
+			if len(reps) != 1 {
+				t.Fatalf("want one report, got %d (exit %d, stderr %q)", len(reps), res.code, res.stderr)
+			}
+			got := alarmLines(reps[0])
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("alarms differ\n got:  %s\n want: %s", strings.Join(got, " | "), strings.Join(want, " | "))
+			}
+			wantCode := 0
+			if reps[0].Counts["error"] > 0 {
+				wantCode = 1
+			}
+			if res.code != wantCode {
+				t.Errorf("exit %d, want %d", res.code, wantCode)
+			}
+			if strings.Contains(filepath.Base(capture), ".fires") {
+				fired[strings.SplitN(filepath.Base(capture), ".", 2)[0]] = true
+			}
+		})
+	}
+	t.Run("every rule fires", func(t *testing.T) {
+		for _, r := range ruleNames() {
+			if !fired[r] {
+				t.Errorf("rule %s has no testdata/rules/%s.fires capture that passes", r, r)
+			}
+		}
+	})
+}
+
+func ruleNames() []string {
+	// The RULES.md catalog (the public interface); framescope's own extra
+	// rules are tested in invariants.
+	return strings.Fields(`frame-json frame-utf8 frame-size sse-event-mismatch sse-event-missing http-status content-type
+		envelope-missing envelope-timestamp envelope-drift version-unknown event-unknown event-deprecated internal-leak timestamp-order
+		terminal-missing terminal-duplicate after-terminal done-early done-missing response-id-frame
+		error-malformed error-is-final error-code-unknown error-legacy-cancel error-payload error-reason-unknown error-terminality
+		error-leak error-unacknowledged error-code-in-text cancel-code
+		tool-malformed tool-orphan tool-unfinished tool-mismatch tool-duplicate
+		component-malformed component-unfilled component-unannounced component-mismatch envelope-leak
+		status-malformed status-prose status-unregistered status-deprecated status-suppressed
+		text-malformed usage-malformed episode-malformed idle-gap ttfe client-divergence`)
+}
+
+func TestExampleCaptures(t *testing.T) {
+	res := runCLI(t, "", "check", "--format", "json",
+		"testdata/examples/example-happy.sse", "testdata/examples/example-happy.jsonl",
+		"testdata/examples/example-axis2-recovered.sse", "testdata/examples/example-broken.sse")
+	if res.code != 1 {
+		t.Fatalf("exit %d, want 1 (the broken capture has errors); stderr %q", res.code, res.stderr)
+	}
+	reps := parseReports(t, res.stdout)
+	if len(reps) != 4 {
+		t.Fatalf("want 4 NDJSON reports, got %d", len(reps))
+	}
+	for _, r := range reps[:3] {
+		if r.Counts["error"]+r.Counts["warn"] != 0 {
+			t.Errorf("%s: want clean, got %v", r.Source, alarmLines(r))
+		}
+		if len(r.Turns) != 1 || r.Turns[0].Terminal == nil || *r.Turns[0].Terminal != "completed" || !r.Turns[0].Done {
+			t.Errorf("%s: turns %+v", r.Source, r.Turns)
+		}
+	}
+	if reps[0].Frames != 13 || reps[1].Frames != 13 || reps[2].Frames != 8 {
+		t.Errorf("frames %d %d %d", reps[0].Frames, reps[1].Frames, reps[2].Frames)
+	}
+	broken := strings.Join(alarmLines(reps[3]), ",")
+	for _, w := range []string{"status-prose error 2", "tool-unfinished error 5", "component-unfilled error 5", "after-terminal error 6", "response-id-frame warn -"} {
+		if !strings.Contains(broken, w) {
+			t.Errorf("broken capture lacks %q: %s", w, broken)
+		}
+	}
+}
+
+func TestCheckExitCodesAndFormats(t *testing.T) {
+	happy := "testdata/examples/example-happy.sse"
+	if r := runCLI(t, "", "check", happy); r.code != 0 || !strings.Contains(r.stdout, "13 frames") {
+		t.Errorf("happy text: exit %d\n%s", r.code, r.stdout)
+	}
+	if r := runCLI(t, "", "check", "--fail-on", "info", happy); r.code != 1 {
+		t.Errorf("--fail-on info: exit %d, want 1 (status frames raise client-divergence info)", r.code)
+	}
+	if r := runCLI(t, "", "check", "--fail-on", "bogus", happy); r.code != 2 {
+		t.Errorf("bad --fail-on: exit %d", r.code)
+	}
+	if r := runCLI(t, "", "check", "--nope", happy); r.code != 2 {
+		t.Errorf("unknown flag: exit %d", r.code)
+	}
+	if r := runCLI(t, "", "check"); r.code != 2 {
+		t.Errorf("no args: exit %d", r.code)
+	}
+	r := runCLI(t, "", "check", "testdata/examples/missing.sse", happy)
+	if r.code != 2 || !strings.Contains(r.stderr, "missing.sse") || !strings.Contains(r.stdout, "13 frames") {
+		t.Errorf("unreadable input: exit %d stderr %q stdout %q", r.code, r.stderr, r.stdout)
+	}
+	stdin, _ := os.ReadFile("testdata/examples/example-broken.sse")
+	r = runCLI(t, string(stdin), "check", "--format", "junit", "-")
+	if r.code != 1 || !strings.Contains(r.stdout, "<testsuites>") || !strings.Contains(r.stdout, `<failure message="4 alarm(s)`) {
+		t.Errorf("junit from stdin: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+func TestDump(t *testing.T) {
+	r := runCLI(t, "", "dump", "--format", "ndjson", "testdata/examples/example-happy.jsonl")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 13 {
+		t.Fatalf("want 13 records, got %d", len(lines))
+	}
+	var rec struct {
+		Index   int      `json:"index"`
+		Arrival *float64 `json:"arrival"`
+		Event   *string  `json:"event"`
+		Data    string   `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(lines[12]), &rec); err != nil || rec.Data != "[DONE]" || rec.Arrival == nil || *rec.Arrival != 2.5043 {
+		t.Fatalf("last record %s (%v)", lines[12], err)
+	}
+	// The NDJSON dump reads back as a capture with the same frames and alarms.
+	dir := t.TempDir()
+	dumped := filepath.Join(dir, "dump.ndjson")
+	if err := os.WriteFile(dumped, []byte(r.stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := parseReports(t, runCLI(t, "", "check", "--format", "json", "testdata/examples/example-broken.sse").stdout)
+	brokenDump := runCLI(t, "", "dump", "--format", "ndjson", "testdata/examples/example-broken.sse").stdout
+	if err := os.WriteFile(dumped, []byte(brokenDump), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := parseReports(t, runCLI(t, "", "check", "--format", "json", dumped).stdout)
+	if strings.Join(alarmLines(a[0]), ",") != strings.Join(alarmLines(b[0]), ",") {
+		t.Errorf("round trip changed alarms:\n%v\n%v", alarmLines(a[0]), alarmLines(b[0]))
+	}
+
+	text := runCLI(t, "", "dump", "testdata/examples/example-happy.sse")
+	if text.code != 0 || !strings.Contains(text.stdout, "tool_completed") {
+		t.Fatalf("text dump: %d %s", text.code, text.stdout)
+	}
+}
+
+// TestHostileOutputIsTerminalSafe: nothing from a frame may reach the
+// terminal as an escape sequence, in any output format.
+func TestHostileOutputIsTerminalSafe(t *testing.T) {
+	hostile := "event: text\x1b]52;c;aGk=\x07\n" +
+		"data: {\"event_type\":\"te\\u001bxt\x1b[2J\",\"version\":\"0.5\\u009b\",\"timestamp\":\"\u202e2026\",\"response_id\":\"r\x1b[31m\u200b\",\"chunk\":\"\x1b[H\xc2\x9b\xff\"}\n\n" +
+		": comment \x1b[5m\u2066\n" +
+		"event: status\ndata: {\"event_type\":\"status\",\"version\":\"0.5\",\"timestamp\":\"2026-05-15T18:00:00Z\",\"response_id\":\"r\",\"data\":{\"event_id\":\"\\u001b[31mred\",\"message\":\"\\u202eevil\"}}\n\n" +
+		"data: \x1b]0;title\x07\n\n"
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hostile\x1b[1m.sse")
+	if err := os.WriteFile(path, []byte(hostile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"check", path}, {"check", "--format", "json", path}, {"check", "--format", "junit", path},
+		{"dump", path}, {"dump", "--format", "ndjson", path}, {"check", path + ".missing"},
+	} {
+		r := runCLI(t, "", args...)
+		for name, out := range map[string]string{"stdout": r.stdout, "stderr": r.stderr} {
+			for i, c := range []byte(out) {
+				if c == 0x1b || c == 0x07 || c == 0x9b || (c < 0x20 && c != '\n' && c != '\t') {
+					t.Fatalf("%v %s has control byte %#x at %d: %q", args, name, c, i, out)
+				}
+			}
+			for _, bad := range []string{"\u009b", "\u202e", "\u2066", "\u200b"} {
+				if strings.Contains(out, bad) {
+					t.Fatalf("%v %s contains %U: %q", args, name, []rune(bad)[0], out)
+				}
+			}
+		}
+	}
+}
