@@ -70,7 +70,32 @@ func FuzzOpenJSONL(f *testing.F) {
 	f.Add([]byte(`{"framescope_capture":1}` + "\n" + `{"t":0.1,"b64":"//79"}` + "\n"))
 	f.Add([]byte(`{"framescope_capture":3,"status":"x"}` + "\n" + `{"t":-1,"end":"error: boom"}` + "\n{}\n[]\n"))
 	f.Add([]byte(`{"framescope_capture":1,"url":"\u001b]0;x\u0007"}` + "\n" + `{"t":1e400}` + "\n" + `{"t":1,"data":` + "\n"))
-	f.Fuzz(func(t *testing.T, in []byte) { fuzzCapture(t, in, -1) })
+	f.Add([]byte(`{"t":1,"data":"a\u00e9\ud83d\ude00\ud800\n\/\"","end":"x"}` + "\n" + `{ "t" : -0.5e+3 , "b64" : "eA==" }`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		fuzzCapture(t, in, -1)
+		for _, line := range bytes.Split(in, []byte("\n")) {
+			checkFastJSONL(t, line)
+		}
+	})
+}
+
+// checkFastJSONL: when the fast line decoder answers, encoding/json agrees.
+func checkFastJSONL(t *testing.T, line []byte) {
+	fast, _, ok := fastJSONLLine(line, nil)
+	if !ok {
+		return
+	}
+	var c jsonlCapture
+	slow, ok := c.slowJSONLLine(1, line)
+	if !ok {
+		t.Fatalf("fast decoder accepted %q; encoding/json: %v", line, c.probs.take())
+	}
+	if !bytes.Equal(fast.t, slow.t) ||
+		fast.hasData != slow.hasData || fast.dataOK != slow.dataOK || !bytes.Equal(fast.data, slow.data) ||
+		fast.hasB64 != slow.hasB64 || fast.b64OK != slow.b64OK || !bytes.Equal(fast.b64, slow.b64) ||
+		fast.hasEnd != slow.hasEnd || fast.endOK != slow.endOK || !bytes.Equal(fast.end, slow.end) {
+		t.Fatalf("%q: fast %+v, encoding/json %+v", line, fast, slow)
+	}
 }
 
 func FuzzOpenHAR(f *testing.F) {

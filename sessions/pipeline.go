@@ -74,7 +74,9 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 		case ev.Dispatched():
 			item.Frame = dec.Decode(ev, chunk.T, chunk.HasTime)
 			item.Alarms = chk.Observe(item.Frame)
-		case ev.Truncated:
+		case ev.Truncated && ev.HasData:
+			// Only a lost event matters; a trailing comment without its
+			// blank line carries nothing a client would dispatch.
 			item.Alarms = chk.Truncated(ev)
 		}
 		if h.OnItem != nil {

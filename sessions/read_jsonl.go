@@ -235,6 +235,12 @@ type jsonlLine struct {
 
 // parseLine decodes one chunk or end line; ok says whether it yields bytes.
 func (c *jsonlCapture) parseLine(ln int, line []byte) (Chunk, bool) {
+	if cap(c.scratch) > 1<<20 {
+		c.scratch = nil // do not keep a huge line's buffers
+	}
+	if cap(c.data) > 1<<20 {
+		c.data = nil
+	}
 	var l jsonlLine
 	var ok bool
 	if l, c.scratch, ok = fastJSONLLine(line, c.scratch); !ok {

@@ -313,3 +313,30 @@ func TestJSONLMissingHeader(t *testing.T) {
 		t.Errorf("first chunk %+v", d.chunks[0])
 	}
 }
+
+func TestFastJSONLLine(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		ok   bool
+	}{
+		{`{"t":0.5,"data":"event: x\ndata: {\"a\":\"\u00e9\"}\n\n"}`, true},
+		{` { "t" : 1e-3 , "end" : "error: boom" } `, true},
+		{`{"b64":"eA==","t":0}`, true},
+		{`{"t":1,"data":"\ud83d\ude00 \/ \b\f\r\t"}`, true},
+		{`{"t":1,"data":"lone \ud800"}`, false},
+		{`{"t":1,"data":"x","data":"y"}`, false},
+		{`{"t":1,"data":"x","extra":1}`, false},
+		{`{"t":01,"data":"x"}`, false},
+		{`{"t":1,"data":null}`, false},
+		{`{"t":1}`, false},
+		{`{"t":1,"data":"x"} trailing`, false},
+		{"{\"t\":1,\"data\":\"bad \xff utf8\"}", false},
+		{`{"t":1,"data":"x"`, false},
+	} {
+		_, _, ok := fastJSONLLine([]byte(tc.line), nil)
+		if ok != tc.ok {
+			t.Errorf("%s: ok %v", tc.line, ok)
+		}
+		checkFastJSONL(t, []byte(tc.line))
+	}
+}

@@ -68,6 +68,9 @@ func Check(c Capture, opts invariants.Options) (*Report, error) {
 
 // Excerpt returns a sanitized one-line excerpt of at most n runes.
 func Excerpt(data []byte, n int) string {
+	if max := 4*n + 4; len(data) > max {
+		data = data[:max] // enough for n runes; never sanitize megabytes for a line
+	}
 	s := decode.SanitizeBytes(data)
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
