@@ -479,6 +479,15 @@ func (f *Framer) line(base []byte, ls, le int, long bool) {
 		f.addData(base, vs, le, rec)
 		return
 	}
+	if len(line) >= 6 && string(line[:6]) == "event:" && !long {
+		vs := ls + 6
+		if vs < le && base[vs] == ' ' {
+			vs++
+		}
+		f.hasType = true
+		f.typeBuf = append(f.typeBuf[:0], base[vs:le]...)
+		return
+	}
 	if line[0] == ':' {
 		if rec {
 			f.comSpans = append(f.comSpans, span{ls + 1, le})
@@ -571,21 +580,16 @@ func (f *Framer) emitHeld(truncated bool, emit func(*Event)) {
 func (f *Framer) emitBlock(base []byte, off, size int64, truncated, over bool, emit func(*Event)) {
 	over = over || size > f.max
 	ev := &f.ev
-	*ev = Event{
-		Offset:    off,
-		Size:      size,
-		HasType:   f.hasType,
-		HasData:   f.nData > 0,
-		HasID:     f.hasID,
-		HasRetry:  f.hasRetry,
-		Retry:     f.retry,
-		Unknown:   f.unknown,
-		Truncated: truncated,
-		Oversized: over,
-	}
+	// Field by field: cheaper than assigning a whole Event literal.
+	ev.Offset = off
+	ev.Size = size
+	ev.HasType = f.hasType
+	ev.Type = ""
 	if f.hasType {
 		ev.Type = f.typeString(f.typeBuf)
 	}
+	ev.HasID = f.hasID
+	ev.ID = ""
 	if f.hasID {
 		if f.lastID != string(f.idBuf) {
 			f.lastID = string(f.idBuf)
@@ -593,6 +597,15 @@ func (f *Framer) emitBlock(base []byte, off, size int64, truncated, over bool, e
 		ev.ID = f.lastID
 	}
 	ev.LastEventID = f.lastID
+	ev.HasRetry = f.hasRetry
+	ev.Retry = f.retry
+	ev.Unknown = f.unknown
+	ev.Truncated = truncated
+	ev.Oversized = over
+	ev.HasData = f.nData > 0
+	ev.Raw = nil
+	ev.Data = nil
+	ev.Comments = nil
 	if !over {
 		ev.Raw = base[:size]
 		switch {

@@ -523,3 +523,32 @@ func TestFramerZeroAllocs(t *testing.T) {
 		t.Errorf("%.1f allocations per run, want 0", allocs)
 	}
 }
+
+// An oversized block must not make the framer buffer it: memory stays
+// around the maximum event size however long the block and its lines are.
+func TestFramerOversizedMemoryBounded(t *testing.T) {
+	const max = 4 << 10
+	f := NewFramer()
+	f.SetMaxEventSize(max)
+	var got []Event
+	emit := func(e *Event) { got = append(got, e.Clone()) }
+	chunk := 3000
+	feed := func(s []byte) {
+		for off := 0; off < len(s); off += chunk {
+			f.Feed(s[off:min(off+chunk, len(s))], emit)
+		}
+	}
+	feed([]byte("event: big\ndata: "))
+	feed(bytes.Repeat([]byte("q"), 2<<20)) // one 2 MiB line
+	feed([]byte("\n"))
+	feed(bytes.Repeat([]byte("data: short line\n: and a comment\n"), 50000))
+	feed([]byte("id: 42\n\ndata: after\n\n"))
+	f.Close(emit)
+	if len(got) != 2 || !got[0].Oversized || got[0].Type != "big" || got[0].ID != "42" || string(got[1].Data) != "after" {
+		t.Fatalf("got\n%s", describe(got))
+	}
+	limit := 4*max + 2*chunk
+	if c := cap(f.buf) + cap(f.scratch) + 16*cap(f.comSpans) + 24*cap(f.comments); c > limit {
+		t.Errorf("framer holds %d bytes of buffers for an oversized block, want <= %d", c, limit)
+	}
+}

@@ -109,6 +109,7 @@ func FuzzOpenHAR(f *testing.F) {
 func FuzzOpenNDJSON(f *testing.F) {
 	f.Add([]byte(`{"event_type":"text","version":"0.5","chunk":"hi"}` + "\n[DONE]\n"))
 	f.Add([]byte(`{"index":0,"event":"text","data":"{}\n{}","t":0.5}` + "\nnot json\n\r\n"))
+	f.Add([]byte(`{"index":0,"offset":3,"size":9,"arrival":0.25,"event":"t","id":"7","retry":25,"comments":[" hi"],"data":"caf\ufffd","data_b64":"Y2Fm6Q=="}` + "\n"))
 	f.Add([]byte(`{"index":1,"event":{"x":1},"data":"","arrival":-3}` + "\n" + `{"index":2,"data":"x","arrival":1e999}`))
 	f.Fuzz(func(t *testing.T, in []byte) { fuzzCapture(t, in, -1) })
 }

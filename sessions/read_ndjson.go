@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -120,28 +121,7 @@ func (c *ndjsonCapture) convert(ln int, line []byte) Chunk {
 	var data string
 	if hasIndex && hasData && json.Unmarshal(rawData, &data) == nil {
 		// A `framescope dump --format ndjson` record.
-		c.out = c.out[:0]
-		if rawEv, ok := obj["event"]; ok && string(rawEv) != "null" {
-			var ev string
-			if err := json.Unmarshal(rawEv, &ev); err != nil {
-				c.probs.add(ln, "\"event\" is not a string; its JSON text is used")
-				ev = string(rawEv)
-			}
-			if i := bytes.IndexAny([]byte(ev), "\r\n"); i >= 0 {
-				c.probs.add(ln, "\"event\" contains a line break; it is replaced by a space")
-				ev = string(bytes.Map(func(r rune) rune {
-					if r == '\r' || r == '\n' {
-						return ' '
-					}
-					return r
-				}, []byte(ev)))
-			}
-			c.out = append(c.out, "event: "...)
-			c.out = append(c.out, ev...)
-			c.out = append(c.out, '\n')
-		}
-		c.out = appendDataLines(c.out, []byte(data))
-		c.out = append(c.out, '\n')
+		c.out = c.appendDumpRecord(c.out[:0], ln, obj, data)
 		ch.Data = c.out
 		return ch
 	}
@@ -151,6 +131,78 @@ func (c *ndjsonCapture) convert(ln int, line []byte) Chunk {
 	c.out = append(c.out, '\n')
 	ch.Data = c.out
 	return ch
+}
+
+// appendDumpRecord rebuilds the SSE block of a `framescope dump --format
+// ndjson` record: its comments, event, id and retry fields, then its data
+// (the exact bytes of "data_b64" when present), one `data:` line per line.
+func (c *ndjsonCapture) appendDumpRecord(b []byte, ln int, obj map[string]json.RawMessage, data string) []byte {
+	if raw, ok := obj["comments"]; ok && string(raw) != "null" {
+		var cms []string
+		if err := json.Unmarshal(raw, &cms); err != nil {
+			c.probs.add(ln, "\"comments\" is not a list of strings; ignored")
+		}
+		for _, cm := range cms {
+			for _, l := range splitLines(cm) {
+				b = append(b, ':')
+				b = append(b, l...)
+				b = append(b, '\n')
+			}
+		}
+	}
+	b = c.appendField(b, ln, obj, "event")
+	b = c.appendField(b, ln, obj, "id")
+	if raw, ok := obj["retry"]; ok && string(raw) != "null" {
+		if n, err := strconv.ParseUint(string(raw), 10, 63); err == nil {
+			b = append(b, "retry: "...)
+			b = strconv.AppendUint(b, n, 10)
+			b = append(b, '\n')
+		} else {
+			c.probs.add(ln, "\"retry\" is not a whole number of milliseconds; ignored")
+		}
+	}
+	d := []byte(data)
+	if raw, ok := obj["data_b64"]; ok && string(raw) != "null" {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			c.probs.add(ln, "\"data_b64\" is not a string; \"data\" is used")
+		} else if db, err := decodeBase64(nil, s); err != nil {
+			c.probs.add(ln, "\"data_b64\" is not valid base64 (%s); \"data\" is used", clean(err.Error()))
+		} else {
+			d = db
+		}
+	}
+	b = appendDataLines(b, d)
+	return append(b, '\n')
+}
+
+// appendField writes `key: value` for a string field of a dump record
+// (absent or null: nothing).
+func (c *ndjsonCapture) appendField(b []byte, ln int, obj map[string]json.RawMessage, key string) []byte {
+	raw, ok := obj[key]
+	if !ok || string(raw) == "null" {
+		return b
+	}
+	var v string
+	if err := json.Unmarshal(raw, &v); err != nil {
+		c.probs.add(ln, "%q is not a string; its JSON text is used", key)
+		v = string(raw)
+	}
+	if strings.ContainsAny(v, "\r\n") {
+		c.probs.add(ln, "%q contains a line break; it is replaced by a space", key)
+		v = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(v)
+	}
+	b = append(b, key...)
+	b = append(b, ": "...)
+	b = append(b, v...)
+	return append(b, '\n')
+}
+
+// splitLines splits s at CR LF, CR or LF.
+func splitLines(s string) []string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return strings.Split(s, "\n")
 }
 
 // arrival reads a record's numeric "t" or "arrival" (seconds).

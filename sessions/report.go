@@ -51,7 +51,7 @@ func Check(c Capture, opts invariants.Options) (*Report, error) {
 			}
 			ex := ""
 			if it.Frame != nil {
-				ex = Excerpt(it.Frame.Data, 100)
+				ex = Excerpt([]byte(it.Frame.PayloadExcerpt(400)), 100)
 			}
 			add(it.Alarms, ex)
 		},
@@ -170,13 +170,14 @@ func (r *Report) WriteText(w io.Writer) error {
 		return out
 	}
 	writeAlarms := func(as []ReportAlarm) {
-		for _, a := range as {
+		for i, a := range as {
 			frame := "    -"
 			if a.Frame != invariants.NoFrame {
 				frame = fmt.Sprintf("%5d", a.Frame)
 			}
 			fmt.Fprintf(&b, "  %s  %-5s  %-22s %s\n", frame, a.Severity, a.Rule, s(a.Message))
-			if a.Excerpt != "" {
+			// One excerpt per frame, after its last alarm.
+			if a.Excerpt != "" && (i+1 == len(as) || as[i+1].Frame != a.Frame) {
 				fmt.Fprintf(&b, "  %5s  %5s  %-22s │ %s\n", "", "", "", a.Excerpt)
 			}
 		}
