@@ -1,5 +1,7 @@
 package decode
 
+import "strings"
+
 // Typed views of the per-event payloads of WIRE.md. Each reads the frame's
 // members on demand, so frames the checker does not inspect cost nothing.
 
@@ -41,13 +43,10 @@ func KnownType(t string) bool {
 	return false
 }
 
-// IsMCPLifecycle reports the legacy MCP lifecycle types (deprecating, Phase 6).
+// IsMCPLifecycle reports the legacy MCP lifecycle types (mcp_*, deprecating
+// in Phase 6).
 func IsMCPLifecycle(t string) bool {
-	switch t {
-	case TypeMCPListToolsStart, TypeMCPListToolsDone, TypeMCPSessionStart, TypeMCPSessionProg:
-		return true
-	}
-	return false
+	return strings.HasPrefix(t, "mcp_")
 }
 
 // ToolCall is the `tool_call` object of tool_call, tool_completed and

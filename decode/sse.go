@@ -613,7 +613,7 @@ func (f *Framer) emitBlock(base []byte, off, size int64, truncated, over bool, e
 			if f.data0.e > f.data0.s {
 				ev.Data = base[f.data0.s:f.data0.e]
 			}
-		case f.nData > 1:
+		case f.nData > 1 && len(f.scratch) > 0:
 			ev.Data = f.scratch[:len(f.scratch)-1]
 		}
 		if len(f.comSpans) > 0 {

@@ -87,7 +87,15 @@ type turnState struct {
 	toolOrder  []string
 	comps      map[string]*compState
 	compOrder  []string
-	unackError int // frame index of a non-terminal error not yet followed by text; -1 none
+	// firstSoftError is the first non-terminal error of the turn (-1 none);
+	// sawText says the turn carried a text frame. AC-3 does not pin the
+	// apology's order relative to the error, so any text acknowledges it.
+	firstSoftError int
+	sawText        bool
+	// doneJustNow: the previous frame was this turn's [DONE]. A [DONE] that
+	// follows late frames of a closed turn repeats its sentinel; only a
+	// [DONE] right after a [DONE] opens a new (empty) turn.
+	doneJustNow bool
 }
 
 type toolState struct {
@@ -189,8 +197,12 @@ func (c *Checker) Observe(f *decode.Frame) []Alarm {
 	if c.cur == nil {
 		newTurn = true
 	} else if c.cur.closed {
-		rid, ok := f.ResponseID.Str()
-		newTurn = f.Done || !f.Decoded() || !ok || !c.cur.haveRID || rid != c.cur.rid
+		if f.Done {
+			newTurn = c.cur.doneJustNow
+		} else {
+			rid, ok := f.ResponseID.Str()
+			newTurn = !f.Decoded() || !ok || !c.cur.haveRID || rid != c.cur.rid
+		}
 	}
 	if newTurn {
 		c.startTurn(f)
@@ -202,6 +214,7 @@ func (c *Checker) Observe(f *decode.Frame) []Alarm {
 	terminalBefore := turn.Terminal
 
 	c.checkTiming(f, newTurn, terminalBefore)
+	t.doneJustNow = f.Done
 
 	if f.Done {
 		c.observeDone(f)
@@ -273,12 +286,15 @@ func (c *Checker) End(e End) []Alarm {
 
 func (c *Checker) startTurn(f *decode.Frame) {
 	c.turns = append(c.turns, Turn{FirstFrame: f.Index, TerminalFrame: NoFrame})
-	c.cur = &turnState{idx: len(c.turns) - 1, unackError: -1}
+	c.cur = &turnState{idx: len(c.turns) - 1, firstSoftError: -1}
 }
 
 func (c *Checker) observeDone(f *decode.Frame) {
 	t := c.cur
 	turn := &c.turns[t.idx]
+	if t.closed {
+		return // a repeated sentinel of a turn already closed
+	}
 	turn.Done = true
 	if turn.Terminal == decode.NotTerminal {
 		c.raise("done-early", SevError, f.Index, "[DONE] arrived but the turn has no terminal frame")
@@ -303,9 +319,9 @@ func (c *Checker) closeTurn(t *turnState, clientEnded bool, how string) {
 	if !t.sawRIDFrame {
 		c.raise("response-id-frame", SevWarn, NoFrame, "the turn has no response_id frame")
 	}
-	if t.unackError >= 0 {
+	if t.firstSoftError >= 0 && !t.sawText {
 		c.raise("error-unacknowledged", SevWarn, NoFrame,
-			"the non-terminal error at frame %d was never followed by a text frame: the user was never told", t.unackError)
+			"the turn has a non-terminal error (frame %d) but no text frame: the user was never told", t.firstSoftError)
 	}
 }
 
@@ -434,11 +450,11 @@ func (c *Checker) checkVocabulary(f *decode.Frame) {
 	if et == decode.TypeSupportContent {
 		c.raise("internal-leak", SevError, f.Index, "internal-only event type support_content reached the wire (R-6)")
 	}
-	switch {
-	case decode.IsMCPLifecycle(et):
-		c.raise("event-deprecated", SevInfo, f.Index, "%s is a legacy MCP lifecycle frame, deprecating in Phase 6", et)
-	case !decode.KnownType(et):
+	if !decode.KnownType(et) {
 		c.raise("event-unknown", SevInfo, f.Index, "event_type %q is not in the v0.5 vocabulary; clients ignore it", clip(et, 60))
+	}
+	if decode.IsMCPLifecycle(et) {
+		c.raise("event-deprecated", SevInfo, f.Index, "%s is a legacy MCP lifecycle frame, deprecating in Phase 6", clip(et, 60))
 	}
 }
 

@@ -98,10 +98,18 @@ func TestCheckerRules(t *testing.T) {
 			f("error", `"error":{"code":"CCS_ENVELOPE_ERROR","enricher_id":"offers","reason":"upstream_timeout"},"is_final":false`).
 			f("text", `"chunk":"Sorry, I could not load offers."`).completed().done().String(),
 			[]string{divergence + " 1"}},
-		{"non-final error unacknowledged", newTurn("r1").open().f("text", `"chunk":"Looking"`).
+		{"non-final error unacknowledged", newTurn("r1").open().f("reasoning", `"chunk":"Looking"`).
 			f("error", `"error":{"code":"CCS_ENVELOPE_ERROR","enricher_id":"offers","reason":"upstream_timeout"},"is_final":false`).
 			completed().done().String(),
 			[]string{divergence + " 2", "error-unacknowledged warn -"}},
+		{"apology before the error acknowledges it (AC-3)", newTurn("r1").open().f("text", `"chunk":"I could not load that."`).
+			f("error", `"error":{"code":"CCS_ENVELOPE_ERROR","enricher_id":"offers","reason":"upstream_timeout"},"is_final":false`).
+			completed().done().String(),
+			[]string{divergence + " 2"}},
+		{"late frame then repeated done stays in the closed turn", newTurn("r1").open().completed().done().f("text", `"chunk":"x"`).done().String(),
+			[]string{"after-terminal error 3"}},
+		{"mcp prefix is deprecated", newTurn("r1").open().f("mcp_tool_ping", "").completed().done().String(),
+			[]string{"event-deprecated info 1", "event-unknown info 1"}},
 		{"non-final error then EOF", newTurn("r1").open().
 			f("error", `"error":{"code":"PARTIAL_FAN_OUT","failed":[{"sub_agent_id":"shop"}]},"is_final":false`).String(),
 			[]string{divergence + " 1", "error-unacknowledged warn -", "terminal-missing error -"}},

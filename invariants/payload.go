@@ -69,7 +69,7 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 				}
 			}
 			if open {
-				t.unackError = -1
+				t.sawText = true
 			}
 		}
 
@@ -314,8 +314,8 @@ func (c *Checker) checkError(f *decode.Frame, t *turnState, open bool) {
 	if where := findErrorLeak(f); where != "" {
 		c.raise("error-leak", SevError, idx, "error frame leaks %s", where)
 	}
-	if open && e.HasIsFinal && !e.IsFinal && !f.IsV04() && t.unackError < 0 {
-		t.unackError = idx
+	if open && f.Terminal() == decode.NotTerminal && t.firstSoftError < 0 {
+		t.firstSoftError = idx
 	}
 }
 
@@ -360,6 +360,16 @@ func (c *Checker) checkErrorPayload(f *decode.Frame, e decode.ErrorInfo) {
 		if bad >= 0 {
 			c.raise("error-payload", SevError, idx, "PARTIAL_FAN_OUT error.failed[%d] is neither Axis-1 {sub_agent_id} nor Axis-2 {enricher_id, reason} shaped", bad)
 		}
+		// Axis-2 records inside the fan-out compose from the same PS6 enum.
+		i := 0
+		failed.Elements(func(v decode.Raw) bool {
+			if reason, ok := v.Get("reason").NonEmptyStr(); ok && !ccsReasons[reason] {
+				c.raise("error-reason-unknown", SevWarn, idx, "PARTIAL_FAN_OUT error.failed[%d] reason %q is outside the PS6 enum", i, clip(reason, 40))
+				return false
+			}
+			i++
+			return true
+		})
 	}
 }
 
