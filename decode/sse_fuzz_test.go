@@ -82,5 +82,17 @@ func FuzzFramer(f *testing.F) {
 				t.Fatalf("bytewise, input %q max %d:\ngot\n%swant\n%s", in, m, describe(got), describe(want))
 			}
 		}
+		// Changing the maximum between Feeds must not break anything.
+		fr := NewFramer()
+		got = got[:0]
+		emit := func(e *Event) { got = append(got, e.Clone()) }
+		prev := 0
+		for _, c := range append(randomCuts(r, len(in)), len(in)) {
+			fr.SetMaxEventSize(int64(r.IntN(64)))
+			fr.Feed(in[prev:c], emit)
+			prev = c
+		}
+		fr.Close(emit)
+		checkOffsets(t, in, got)
 	})
 }
