@@ -23,7 +23,7 @@ var Catalog = []Rule{
 	{"sse-truncated", SevWarn, "§5.5", "the stream ended in the middle of an SSE event (no blank line): a client discards it"},
 	{"http-status", SevError, "—", "the HTTP response status is not 2xx"},
 	{"content-type", SevWarn, "—", "the HTTP Content-Type is not text/event-stream"},
-	{"capture-corrupt", SevError, "—", "the capture file itself is damaged (a line could not be read), so bytes may be missing"},
+	{"capture-corrupt", SevWarn, "—", "the capture file itself is damaged (a line could not be read), so bytes may be missing"},
 	// Envelope and vocabulary
 	{"envelope-missing", SevError, "FR-2", "event_type, version, timestamp or response_id is absent, empty, or not a string"},
 	{"envelope-timestamp", SevError, "FR-2", "timestamp is not an ISO-8601 / RFC 3339 date-time"},

@@ -179,7 +179,7 @@ func (c *Checker) Truncated(ev *decode.Event) []Alarm {
 // CaptureProblem reports damage in the capture file itself.
 func (c *Checker) CaptureProblem(msg string) []Alarm {
 	c.out = c.out[:0]
-	c.raise("capture-corrupt", SevError, NoFrame, "%s", msg)
+	c.raise("capture-corrupt", SevWarn, NoFrame, "%s", msg)
 	return c.out
 }
 

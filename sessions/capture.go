@@ -73,4 +73,7 @@ type End struct {
 type Problem struct {
 	Line    int // 1-based line in the capture file, 0 when not line-based
 	Message string
+	// Note marks a remark that is not damage (e.g. which HAR entry was
+	// chosen): it is shown to the user but raises no alarm.
+	Note bool
 }

@@ -432,6 +432,11 @@ func (p *problemList) add(line int, format string, args ...any) {
 	p.list = append(p.list, Problem{Line: line, Message: fmt.Sprintf(format, args...)})
 }
 
+// note records an informational remark (not damage).
+func (p *problemList) note(format string, args ...any) {
+	p.list = append(p.list, Problem{Message: fmt.Sprintf(format, args...), Note: true})
+}
+
 // finish reports how many problems were not kept; call once at the end.
 func (p *problemList) finish() {
 	if p.suppressed > 0 {

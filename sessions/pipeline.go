@@ -33,6 +33,8 @@ type Handler struct {
 	// OnAlarms is called with alarms that belong to no block: the HTTP
 	// response, capture damage and the end of the stream.
 	OnAlarms func([]invariants.Alarm)
+	// OnNote is called with remarks about the capture that are not alarms.
+	OnNote func(string)
 }
 
 // Result summarises a finished run.
@@ -88,6 +90,12 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 			msg := p.Message
 			if p.Line > 0 {
 				msg = meta.Name + ":" + strconv.Itoa(p.Line) + ": " + msg
+			}
+			if p.Note {
+				if h.OnNote != nil {
+					h.OnNote(msg)
+				}
+				continue
 			}
 			alarmsOut(chk.CaptureProblem(msg))
 		}

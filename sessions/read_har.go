@@ -243,7 +243,7 @@ func newHARCapture(name string, data []byte, entry int) (*harCapture, error) {
 	if entry == -1 {
 		entry = 0
 		if len(doc.sse) > 1 {
-			c.probs.add(0, "the HAR has %d SSE entries; showing entry 0 (%s %s); choose another with --entry",
+			c.probs.note("the HAR has %d SSE entries; showing entry 0 (%s %s); choose another with --entry",
 				len(doc.sse), cleanShort(doc.sse[0].Method, 20), cleanShort(doc.sse[0].URL, 200))
 		}
 	}

@@ -24,6 +24,7 @@ type Report struct {
 	Alarms []ReportAlarm
 	Counts invariants.Counts
 	End    End
+	Notes  []string // remarks about the capture that are not alarms
 }
 
 // ReportAlarm is an alarm with a one-line excerpt of its frame.
@@ -56,6 +57,7 @@ func Check(c Capture, opts invariants.Options) (*Report, error) {
 			add(it.Alarms, ex)
 		},
 		OnAlarms: func(as []invariants.Alarm) { add(as, "") },
+		OnNote:   func(n string) { rep.Notes = append(rep.Notes, n) },
 	})
 	if res != nil {
 		rep.Frames = res.Frames
@@ -131,6 +133,16 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	b = append(b, counts...)
 	b = append(b, `,"end":`...)
 	b = decode.AppendJSONString(b, endText(r.End))
+	if len(r.Notes) > 0 {
+		b = append(b, `,"notes":[`...)
+		for i, n := range r.Notes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = decode.AppendJSONString(b, n)
+		}
+		b = append(b, ']')
+	}
 	b = append(b, "}\n"...)
 	_, err := w.Write(b)
 	return err
@@ -160,6 +172,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	s := decode.Sanitize
 	fmt.Fprintf(&b, "%s: %s, %d frames, %d turns, ended %s — %d error, %d warn, %d info\n",
 		s(r.Source), r.Format, r.Frames, len(r.Turns), s(endText(r.End)), r.Counts.Error, r.Counts.Warn, r.Counts.Info)
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", s(n))
+	}
 	group := func(turn int) []ReportAlarm {
 		var out []ReportAlarm
 		for _, a := range r.Alarms {
