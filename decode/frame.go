@@ -79,7 +79,43 @@ func (f *Frame) Get(key string) Raw {
 
 // Type returns the frame's event_type when it is a string ("" otherwise).
 func (f *Frame) Type() string {
-	s, _ := f.EventType.Str()
+	r := f.EventType
+	if len(r) < 2 || r[0] != '"' {
+		return ""
+	}
+	switch string(r[1 : len(r)-1]) {
+	case TypeText:
+		return TypeText
+	case TypeResponseID:
+		return TypeResponseID
+	case TypeEpisode:
+		return TypeEpisode
+	case TypeThinking:
+		return TypeThinking
+	case TypeReasoning:
+		return TypeReasoning
+	case TypeToolCall:
+		return TypeToolCall
+	case TypeToolCompleted:
+		return TypeToolCompleted
+	case TypeDataLoading:
+		return TypeDataLoading
+	case TypeDataLoaded:
+		return TypeDataLoaded
+	case TypeComponent:
+		return TypeComponent
+	case TypeUsage:
+		return TypeUsage
+	case TypeStatus:
+		return TypeStatus
+	case TypeError:
+		return TypeError
+	case TypeCompleted:
+		return TypeCompleted
+	case TypeCancelled:
+		return TypeCancelled
+	}
+	s, _ := r.Str()
 	return s
 }
 
@@ -147,7 +183,7 @@ func (f *Frame) decode() {
 		f.ProblemDetail = "event exceeds the framer's size limit; its bytes were not kept"
 		return
 	}
-	f.InvalidUTF8 = !utf8.Valid(f.Raw) || !utf8.Valid(f.Data)
+	f.InvalidUTF8 = !utf8.Valid(f.Raw) // Data is made of Raw's bytes split at ASCII
 	if string(f.Data) == DoneSentinel {
 		f.Done = true
 		return

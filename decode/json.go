@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
@@ -60,6 +61,24 @@ func (r Raw) Str() (string, bool) {
 	}
 	return unquote(r), true
 }
+
+// StrEq reports whether the value is a JSON string equal to s, without
+// allocating when it has no escapes.
+func (r Raw) StrEq(s string) bool {
+	if len(r) < 2 || r[0] != '"' {
+		return false
+	}
+	in := r[1 : len(r)-1]
+	for _, c := range in {
+		if c == '\\' {
+			return unquote(r) == s
+		}
+	}
+	return string(in) == s
+}
+
+// IsNonEmptyStr reports whether the value is a non-empty JSON string.
+func (r Raw) IsNonEmptyStr() bool { return len(r) > 2 && r[0] == '"' }
 
 // NonEmptyStr returns the string and true only for a non-empty JSON string.
 func (r Raw) NonEmptyStr() (string, bool) {
@@ -285,12 +304,27 @@ var strSafe = func() (t [256]bool) {
 	return t
 }()
 
+const (
+	swarLo = 0x0101010101010101
+	swarHi = 0x8080808080808080
+)
+
 // scanString validates the string starting at data[i] ('"') and returns the
 // index past its closing quote and whether it contains escapes.
 func scanString(data []byte, i int) (int, bool, error) {
 	i++
 	esc := false
 	for {
+		// 8 bytes at a time while none is '"', '\\' or a control byte.
+		for i+8 <= len(data) {
+			x := binary.LittleEndian.Uint64(data[i:])
+			q := x ^ (swarLo * '"')
+			b := x ^ (swarLo * '\\')
+			if ((q-swarLo)&^q|(b-swarLo)&^b|(x-swarLo*0x20)&^x)&swarHi != 0 {
+				break
+			}
+			i += 8
+		}
 		for i < len(data) && strSafe[data[i]] {
 			i++
 		}

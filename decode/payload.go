@@ -93,10 +93,22 @@ func (f *Frame) DataRef() DataRef {
 	if raw.Kind() != KindObject {
 		return d
 	}
-	d.ID, d.HasID = raw.Get("id").NonEmptyStr()
-	d.Type, d.HasType = raw.Get("type").NonEmptyStr()
-	d.Key = raw.Get("key")
-	d.Items = raw.Get("items")
+	var id, typ Raw
+	_ = eachMember(raw, func(k []byte, kEsc bool, v Raw) bool {
+		switch {
+		case keyEquals(k, kEsc, "id"):
+			id = v
+		case keyEquals(k, kEsc, "type"):
+			typ = v
+		case keyEquals(k, kEsc, "key"):
+			d.Key = v
+		case keyEquals(k, kEsc, "items"):
+			d.Items = v
+		}
+		return true
+	})
+	d.ID, d.HasID = id.NonEmptyStr()
+	d.Type, d.HasType = typ.NonEmptyStr()
 	d.ItemCount = d.Items.Len()
 	return d
 }

@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"time"
@@ -83,10 +84,10 @@ type turnState struct {
 	lastTS      time.Time
 	haveTS      bool
 
-	tools      map[string]*toolState
-	toolOrder  []string
-	comps      map[string]*compState
-	compOrder  []string
+	tools     map[string]*toolState
+	toolOrder []string
+	comps     map[string]*compState
+	compOrder []string
 	// firstSoftError is the first non-terminal error of the turn (-1 none);
 	// sawText says the turn carried a text frame. AC-3 does not pin the
 	// apology's order relative to the error, so any text acknowledges it.
@@ -376,12 +377,12 @@ func isIdleTimeoutCancel(f *decode.Frame) bool {
 func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
 	var missing []string
 	check := func(name string, v decode.Raw) {
-		switch s, ok := v.Str(); {
+		switch {
 		case v == nil:
 			missing = append(missing, name+" absent")
-		case !ok:
+		case v.Kind() != decode.KindString:
 			missing = append(missing, name+" not a string")
-		case s == "":
+		case len(v) == 2:
 			missing = append(missing, name+" empty")
 		}
 	}
@@ -393,23 +394,33 @@ func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
 		c.raise("envelope-missing", SevError, f.Index, "envelope incomplete: %s", strings.Join(missing, ", "))
 	}
 
-	if ts, ok := f.Timestamp.NonEmptyStr(); ok {
-		if when, ok := ParseTimestamp(ts); !ok {
-			c.raise("envelope-timestamp", SevError, f.Index, "timestamp %q is not an ISO-8601 date-time", clip(ts, 60))
+	if f.Timestamp.IsNonEmptyStr() {
+		when, ok := time.Time{}, false
+		if bytes.IndexByte(f.Timestamp, '\\') < 0 {
+			when, ok = ParseTimestampBytes(f.Timestamp[1 : len(f.Timestamp)-1])
+		} else {
+			s, _ := f.Timestamp.Str()
+			when, ok = ParseTimestamp(s)
+		}
+		ts := func() string { s, _ := f.Timestamp.Str(); return s }
+		if !ok {
+			c.raise("envelope-timestamp", SevError, f.Index, "timestamp %q is not an ISO-8601 date-time", clip(ts(), 60))
 		} else {
 			if t.haveTS && when.Before(t.lastTS) {
 				c.raise("timestamp-order", SevWarn, f.Index, "timestamp %s is earlier than the previous frame's %s",
-					ts, t.lastTS.Format("2006-01-02T15:04:05.000Z07:00"))
+					ts(), t.lastTS.Format("2006-01-02T15:04:05.000Z07:00"))
 			}
 			t.lastTS, t.haveTS = when, true
 		}
 	}
-	if v, ok := f.Version.NonEmptyStr(); ok && v != "0.4" && v != "0.5" {
+	if f.Version.IsNonEmptyStr() && !f.Version.StrEq("0.4") && !f.Version.StrEq("0.5") {
+		v, _ := f.Version.Str()
 		c.raise("version-unknown", SevWarn, f.Index, "version %q is neither \"0.4\" nor \"0.5\"", clip(v, 40))
 	}
 
 	turn := &c.turns[t.idx]
-	if rid, ok := f.ResponseID.NonEmptyStr(); ok {
+	if f.ResponseID.IsNonEmptyStr() && !(t.haveRID && f.ResponseID.StrEq(t.rid)) {
+		rid, _ := f.ResponseID.Str()
 		switch {
 		case !t.haveRID:
 			t.rid, t.haveRID = rid, true
@@ -424,7 +435,8 @@ func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
 			c.raise("envelope-drift", SevError, f.Index, "response_id %q differs from the turn's %q", clip(rid, 60), clip(t.rid, 60))
 		}
 	}
-	if v, ok := f.Version.NonEmptyStr(); ok {
+	if f.Version.IsNonEmptyStr() && !(t.haveVersion && f.Version.StrEq(t.version)) {
+		v, _ := f.Version.Str()
 		switch {
 		case !t.haveVersion:
 			t.version, t.haveVersion = v, true
@@ -434,7 +446,8 @@ func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
 	}
 
 	if f.HasType {
-		if et, ok := f.EventType.Str(); ok && et != f.Event.Type {
+		if f.EventType.Kind() == decode.KindString && !f.EventType.StrEq(f.Event.Type) {
+			et, _ := f.EventType.Str()
 			c.raise("sse-event-mismatch", SevError, f.Index, "SSE event: %q but event_type %q", clip(f.Event.Type, 40), clip(et, 40))
 		}
 	} else if !f.IsV04() && !c.opts.SyntheticFraming {
@@ -443,8 +456,8 @@ func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
 }
 
 func (c *Checker) checkVocabulary(f *decode.Frame) {
-	et, ok := f.EventType.NonEmptyStr()
-	if !ok {
+	et := f.Type()
+	if et == "" {
 		return
 	}
 	if et == decode.TypeSupportContent {

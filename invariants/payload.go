@@ -51,7 +51,11 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 
 	case decode.TypeText, decode.TypeReasoning:
 		chunk := f.Chunk()
-		s, ok := chunk.Str()
+		ok := chunk.Kind() == decode.KindString
+		s := ""
+		if ok && (bytes.IndexByte(chunk, '_') >= 0 || bytes.Contains(chunk, []byte(`\u`))) { // every error code has an underscore
+			s, _ = chunk.Str()
+		}
 		if !ok {
 			what := "missing"
 			if chunk != nil {

@@ -7,7 +7,12 @@ import "time"
 // fraction, and an optional zone (Z or ±hh:mm / ±hhmm; without one the
 // time is read as UTC). It is hand-rolled because time.Parse with layouts
 // costs more than the rest of a frame's check.
-func ParseTimestamp(s string) (time.Time, bool) {
+func ParseTimestamp(s string) (time.Time, bool) { return parseTimestamp(s) }
+
+// ParseTimestampBytes is ParseTimestamp on bytes, without a copy.
+func ParseTimestampBytes(b []byte) (time.Time, bool) { return parseTimestamp(b) }
+
+func parseTimestamp[T string | []byte](s T) (time.Time, bool) {
 	n := len(s)
 	if n < 19 {
 		return time.Time{}, false

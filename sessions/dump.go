@@ -112,7 +112,14 @@ func appendDumpText(b []byte, it Item) []byte {
 		return b
 	case it.Frame == nil:
 		if ev.HasID || ev.HasRetry || ev.HasType || ev.Unknown > 0 {
-			b = fmt.Appendf(b, "%6s %s  (block without data: not dispatched)%s\n", "-", arrival, blockFields(ev))
+			extra := blockFields(ev)
+			if ev.HasType {
+				extra = " event=" + decode.Sanitize(ev.Type) + extra
+			}
+			if ev.Unknown > 0 {
+				extra += fmt.Sprintf(" (%d unknown field lines)", ev.Unknown)
+			}
+			b = fmt.Appendf(b, "%6s %s  (block without data: not dispatched)%s\n", "-", arrival, extra)
 		}
 		return b
 	}

@@ -32,7 +32,7 @@ type envelope struct {
 // A typical text frame: 250 bytes of data.
 var textFrame = []byte(`{"event_type":"text","version":"0.5","timestamp":"2026-05-15T18:00:06.789Z","response_id":"resp_42e06a462aa0c13b95dd4c7a152f73b6d9126624276254e4","chunk":"Here are three offers near you: 10% off coffee, 2x points on fuel and \"Bonus 500 pts\" café"}`)
 
-// One of each common frame shape, as in a turn (154–388 bytes).
+// One of each common frame shape, as in a turn (151–351 bytes, mean 226).
 var mixFrames = [][]byte{
 	[]byte(`{"event_type":"response_id","version":"0.5","timestamp":"2026-05-15T18:00:05.781Z","response_id":"resp_42e06a462aa0c13b95dd4c7a152f73b6d9126624276254e4"}`),
 	[]byte(`{"event_type":"status","version":"0.5","timestamp":"2026-05-15T18:00:05.851Z","response_id":"resp_42e06a462aa0c13b95dd4c7a152f73b6d9126624276254e4","data":{"event_id":"searching_offers","message":"Searching for offers..."}}`),
@@ -177,9 +177,9 @@ var approaches = []approach{
 	}},
 }
 
-// BenchmarkEnvelope: one op is one frame. "text" is a single 250-byte text
-// frame; "mix" cycles through one of each common shape (mean 232 bytes),
-// so its MB/s is the meaningful number and ns/op is per frame.
+// BenchmarkEnvelope: in "text" one op is one 250-byte text frame; in "mix"
+// one op is one frame of each common shape (8 frames, mean 226 bytes), and
+// ns/frame is the per-frame cost.
 func BenchmarkEnvelope(b *testing.B) {
 	mixBytes := 0
 	for _, f := range mixFrames {
@@ -244,18 +244,46 @@ func TestApproachesAgree(t *testing.T) {
 
 	bad := []string{
 		`null`, `[1,2]`, `"s"`, `42`, ``, `  `,
-		`{"event_type":"text"`,                              // cut off
-		`{"event_type":"text"}}`,                            // trailing garbage
-		`{"event_type":"text"} {"a":1}`,                     // two values
+		`{"event_type":"text"`,                             // cut off
+		`{"event_type":"text"}}`,                           // trailing garbage
+		`{"event_type":"text"} {"a":1}`,                    // two values
 		`{"event_type":"text","chunk":"a` + "\x01" + `b"}`, // raw control character
-		`{"event_type":"text","x":[1,2,}`,                   // broken in a skipped member
-		`{"event_type":"text","x":{"a" 1}}`,                 // missing colon in a skipped member
-		`{"event_type":"text","x":"\q"}`,                    // bad escape in a skipped member
-		`{"event_type":"text","x":01}`,                      // leading zero in a skipped member
-		`{"event_type":"text","x":tru}`,                     // bad literal in a skipped member
-		`{"event_type":"text",}`,                            // trailing comma
-		`{event_type:"text"}`,                               // unquoted key
+		`{"event_type":"text","x":[1,2,}`,                  // broken in a skipped member
+		`{"event_type":"text","x":{"a" 1}}`,                // missing colon in a skipped member
+		`{"event_type":"text","x":"\q"}`,                   // bad escape in a skipped member
+		`{"event_type":"text","x":01}`,                     // leading zero in a skipped member
+		`{"event_type":"text","x":tru}`,                    // bad literal in a skipped member
+		`{"event_type":"text",}`,                           // trailing comma
+		`{event_type:"text"}`,                              // unquoted key
+		`{"event_type":"text","x":"\u12G4"}`,               // bad \u escape in a skipped member
+		`{"event_type":"text","x":1.}`,                     // bad fraction in a skipped member
+		`{"event_type":"text","x":-}`,                      // bare minus in a skipped member
+		`{"event_type":"text","x":1e}`,                     // bad exponent in a skipped member
+		`{"event_type":"text","x":[[[{"a":"b}]]]}`,         // unterminated nested string
+		`{"event_type":"text","x":[[[[[[[[1]]]]]]]}`,       // unbalanced nesting
 	}
+	// A repeated key: encoding/json and framescope take the last one.
+	dup := []byte(`{"event_type":"first","version":"0.5","event_type":"last"}`)
+	{
+		var e envelope
+		var members []decode.Member
+		if _, err := scanStrings(dup, members, &e); err != nil || e.EventType != "last" {
+			t.Errorf("framescope on a repeated key: %q %v", e.EventType, err)
+		}
+		for name, fn := range map[string]func([]byte, *envelope) error{
+			"encoding-json": stdUnmarshal, "gjson": gjsonGet, "goccy-go-json": goccyUnmarshal,
+		} {
+			e = envelope{}
+			err := fn(dup, &e)
+			switch {
+			case err != nil || e.EventType != "last" && name == "encoding-json":
+				t.Errorf("%s on a repeated key: %q %v", name, e.EventType, err)
+			case e.EventType != "last":
+				t.Logf("divergence: %s takes %q from a repeated key (encoding/json: the last)", name, e.EventType)
+			}
+		}
+	}
+
 	for _, d := range bad {
 		data := []byte(d)
 		var members []decode.Member
