@@ -37,7 +37,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case errors.As(err, &ee):
 		return ee.code
 	default:
-		fmt.Fprintln(stderr, "framescope:", decode.Sanitize(err.Error()))
+		fmt.Fprintln(stderr, "framescope:", decode.SanitizeMultiline(err.Error()))
 		return 2
 	}
 }
@@ -103,7 +103,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 			for _, name := range args {
 				rep, err := checkOne(name, stdin, fl.entry, opts)
 				if rep == nil {
-					fmt.Fprintln(stderr, "framescope:", decode.Sanitize(err.Error()))
+					fmt.Fprintln(stderr, "framescope:", decode.SanitizeMultiline(err.Error()))
 					code = 2
 					continue
 				}
