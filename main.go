@@ -4,10 +4,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -54,7 +59,9 @@ live endpoint — and checks it against the wire contract (the rule catalog).`,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newCheckCmd(stdin, stdout, stderr), newDumpCmd(stdin, stdout, stderr), newRulesCmd(stdout))
+	root.AddCommand(newCheckCmd(stdin, stdout, stderr), newDumpCmd(stdin, stdout, stderr), newRulesCmd(stdout),
+		newConnectCmd("connect", stdin, stdout, stderr), newConnectCmd("record", stdin, stdout, stderr),
+		newSessionsCmd(stdout), newServeCmd(stdout, stderr), newDemoCmd(stdout, stderr))
 	return root
 }
 
@@ -199,4 +206,268 @@ func newRulesCmd(stdout io.Writer) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// liveFlags are the flags of the commands that open a live connection.
+type liveFlags struct {
+	method, data, record  string
+	headers, redact       []string
+	insecure, keepSecrets bool
+	noSave                bool
+	connectTimeout        time.Duration
+	registry              string
+	idle, ttfe            time.Duration
+	quiet                 bool
+}
+
+func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
+	f := cmd.Flags()
+	f.StringVarP(&fl.method, "request", "X", "", "HTTP method (default GET, or POST with -d)")
+	f.StringArrayVarP(&fl.headers, "header", "H", nil, "request header 'Name: value' (repeatable)")
+	f.StringVarP(&fl.data, "data", "d", "", "request body: DATA, @FILE or @- for stdin")
+	f.BoolVarP(&fl.insecure, "insecure", "k", false, "skip TLS certificate verification")
+	f.DurationVar(&fl.connectTimeout, "connect-timeout", 30*time.Second, "limit for connecting and receiving the response headers")
+	f.StringArrayVar(&fl.redact, "redact", nil, "also redact this header `NAME` in recordings (repeatable)")
+	f.BoolVar(&fl.keepSecrets, "keep-secrets", false, "record Authorization, Cookie and other credentials as they are")
+	f.BoolVar(&fl.noSave, "no-save", false, "do not save the session in the session library")
+	f.StringVar(&fl.registry, "registry", "", "status-event registry `DIR`")
+	f.DurationVar(&fl.idle, "idle", invariants.DefaultIdle, "idle-gap window")
+	f.DurationVar(&fl.ttfe, "ttfe", invariants.DefaultTTFE, "time-to-first-event bound")
+	if record {
+		f.StringVarP(&fl.record, "output", "o", "", "capture `FILE` to write (framescope JSONL)")
+		_ = cmd.MarkFlagRequired("output")
+		f.BoolVarP(&fl.quiet, "quiet", "q", false, "print only the check summary, not every frame")
+	} else {
+		f.StringVar(&fl.record, "record", "", "also write the capture to `FILE` (framescope JSONL)")
+	}
+}
+
+func (fl *liveFlags) options(url string, stdin io.Reader) (sessions.LiveOptions, error) {
+	opts := sessions.LiveOptions{
+		Connect: sessions.ConnectOptions{
+			URL: url, Method: fl.method, Headers: fl.headers, Insecure: fl.insecure,
+			ConnectTimeout: fl.connectTimeout, Redact: fl.redact, KeepSecrets: fl.keepSecrets,
+		},
+		RecordPath: fl.record,
+		Check:      invariants.Options{Idle: fl.idle, TTFE: fl.ttfe},
+	}
+	if fl.data != "" {
+		body, err := readData(fl.data, stdin)
+		if err != nil {
+			return opts, err
+		}
+		opts.Connect.Body = body
+	}
+	if fl.registry != "" {
+		reg, err := invariants.LoadRegistry(fl.registry)
+		if err != nil {
+			return opts, err
+		}
+		opts.Check.Registry = reg
+	}
+	if !fl.noSave {
+		lib, err := sessions.DefaultLibrary()
+		if err != nil {
+			return opts, fmt.Errorf("session library: %w (use --no-save)", err)
+		}
+		opts.Library = lib
+	}
+	return opts, nil
+}
+
+// readData resolves curl's -d forms: DATA, @FILE, @- (stdin).
+func readData(arg string, stdin io.Reader) ([]byte, error) {
+	switch {
+	case arg == "@-":
+		return io.ReadAll(stdin)
+	case strings.HasPrefix(arg, "@"):
+		b, err := os.ReadFile(arg[1:])
+		if err != nil {
+			return nil, fmt.Errorf("-d %s: %w", arg, err)
+		}
+		return b, nil
+	}
+	return []byte(arg), nil
+}
+
+func newConnectCmd(name string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var fl liveFlags
+	cmd := &cobra.Command{
+		Use:   name + " URL",
+		Short: "Connect to a live SSE endpoint, print frames and alarms as they arrive, save the session",
+		Long: `Send one request (never retried: a turn stream is one-shot), print every frame and
+alarm as it arrives, and end with the check report. Ctrl-C cancels the stream (the
+client-disconnect path, recorded as "cancelled"). The session is saved in the
+session library (see: framescope sessions) unless --no-save.`,
+		Example: `  framescope connect http://127.0.0.1:8080/api/chat -d @req.json -H 'Authorization: Bearer $TOKEN'
+  framescope record http://127.0.0.1:8080/api/chat -d '{"message":"hi"}' -o turn.jsonl`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := fl.options(args[0], stdin)
+			if err != nil {
+				return err
+			}
+			opts.Source = name
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			return runLive(ctx, opts, stdout, stderr, name == "record" && fl.quiet)
+		},
+	}
+	if name == "record" {
+		cmd.Short = "Record a live SSE stream to a capture file (headless) and print the check summary"
+	}
+	fl.register(cmd, name == "record")
+	return cmd
+}
+
+// runLive runs a live session and prints it: the response line, every frame
+// with its alarms as they arrive (unless quiet), then the report.
+func runLive(ctx context.Context, opts sessions.LiveOptions, stdout, stderr io.Writer, quiet bool) error {
+	var line []byte
+	printAlarms := func(as []invariants.Alarm) {
+		for _, a := range as {
+			fmt.Fprintf(stdout, "%6s   ! %-5s %s: %s\n", "", a.Severity, a.Rule, decode.Sanitize(a.Message))
+		}
+	}
+	h := sessions.Handler{OnAlarms: printAlarms}
+	if !quiet {
+		h.OnItem = func(it sessions.Item) {
+			line = sessions.AppendItemText(line[:0], it)
+			stdout.Write(line)
+			printAlarms(it.Alarms)
+		}
+	}
+	opts.OnResponse = func(r sessions.ResponseInfo) {
+		method := opts.Connect.Method
+		if method == "" {
+			method = "GET"
+			if opts.Connect.Body != nil {
+				method = "POST"
+			}
+		}
+		fmt.Fprintf(stderr, "%s %s → %s %s %s\n", method, decode.Sanitize(opts.Connect.URL), decode.Sanitize(r.Proto),
+			decode.Sanitize(r.StatusText), decode.Sanitize(r.ContentType))
+		if len(r.ErrorBody) > 0 {
+			fmt.Fprintf(stderr, "response body (first %d bytes):\n%s\n", len(r.ErrorBody), decode.SanitizeMultiline(string(r.ErrorBody)))
+		}
+	}
+	res, err := sessions.RunLive(ctx, opts, h)
+	if res == nil {
+		return err
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "framescope:", decode.Sanitize(err.Error()))
+	}
+	if res.Report != nil {
+		if werr := res.Report.WriteText(stdout); werr != nil {
+			return werr
+		}
+	}
+	if res.RecordPath != "" {
+		fmt.Fprintf(stderr, "recorded to %s\n", decode.Sanitize(res.RecordPath))
+	}
+	if res.SessionID != "" {
+		fmt.Fprintf(stderr, "saved as session %s (framescope check @%s)\n", res.SessionID, res.SessionID)
+	}
+	if res.Report != nil && res.Report.Counts.Reaches(invariants.SevError) {
+		return exitError{1}
+	}
+	return nil
+}
+
+func newSessionsCmd(stdout io.Writer) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "List saved live sessions, newest first (open one with @ID or @last)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lib, err := sessions.DefaultLibrary()
+			if err != nil {
+				return err
+			}
+			list, err := lib.List()
+			if err != nil {
+				return err
+			}
+			switch format {
+			case "json":
+				return sessions.WriteSessionJSON(stdout, list)
+			case "table":
+				return sessions.WriteSessionTable(stdout, list)
+			}
+			return fmt.Errorf("--format %q: want table or json", format)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "table", "output format: table or json")
+	cmd.AddCommand(&cobra.Command{
+		Use:   "rm ID...",
+		Short: "Remove saved sessions (capture and metadata)",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lib, err := sessions.DefaultLibrary()
+			if err != nil {
+				return err
+			}
+			for _, id := range args {
+				if err := lib.Remove(id); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "removed %s\n", decode.Sanitize(id))
+			}
+			return nil
+		},
+	})
+	return cmd
+}
+
+func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
+	var speed float64
+	var noSave, quiet bool
+	cmd := &cobra.Command{
+		Use:   "demo [SCENARIO]",
+		Short: "Run a built-in scenario through the reference relay and the live path",
+		Long: "Start the reference relay in-process on a loopback port, connect to it through the\n" +
+			"live path and check the turn. Scenarios: " + strings.Join(sessions.ScenarioNames(), ", ") + ".",
+		Args:      cobra.MaximumNArgs(1),
+		ValidArgs: sessions.ScenarioNames(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := "happy"
+			if len(args) == 1 {
+				name = args[0]
+			}
+			relay, err := sessions.NewRelay(sessions.RelayOptions{Scenario: name, Speed: speed})
+			if err != nil {
+				return err
+			}
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			srv := &http.Server{Handler: relay}
+			go srv.Serve(ln)
+			defer srv.Close()
+			opts := sessions.LiveOptions{
+				Connect: sessions.ConnectOptions{URL: "http://" + ln.Addr().String() + "/api/chat", Method: "POST",
+					Body: []byte(`{"message":"demo"}`), Headers: []string{"Content-Type: application/json"}},
+				Source: "demo:" + name,
+			}
+			if !noSave {
+				if lib, err := sessions.DefaultLibrary(); err == nil {
+					opts.Library = lib
+				}
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			return runLive(ctx, opts, stdout, stderr, quiet)
+		},
+	}
+	cmd.Flags().Float64Var(&speed, "speed", 1, "scenario timing scale (2 = twice as fast, 0 = no pauses)")
+	cmd.Flags().BoolVar(&noSave, "no-save", false, "do not save the session in the session library")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print only the check report")
+	return cmd
+}
+
+func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
+	return &cobra.Command{Use: "serve", Hidden: true}
 }

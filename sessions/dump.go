@@ -29,7 +29,7 @@ func Dump(c Capture, w io.Writer, ndjson bool) (*Result, error) {
 				}
 				line = appendDumpRecord(line, it.Frame)
 			} else {
-				line = appendDumpText(line, it)
+				line = AppendItemText(line, it)
 			}
 			bw.Write(line)
 		},
@@ -94,7 +94,9 @@ func appendDumpRecord(b []byte, f *decode.Frame) []byte {
 	return append(b, "}\n"...)
 }
 
-func appendDumpText(b []byte, it Item) []byte {
+// AppendItemText appends the one-line text form of an item (dump's text
+// format; also the live view of connect), every input string sanitized.
+func AppendItemText(b []byte, it Item) []byte {
 	ev := it.Event
 	arrival := "       -"
 	if it.HasArrival {

@@ -61,6 +61,13 @@ func Open(name string, opts OpenOptions) (Capture, error) {
 		}
 		return OpenReader(name, opts.Stdin, opts)
 	}
+	if strings.HasPrefix(name, "@") {
+		path, err := ResolveRef(name) // a session of the library: @last, @ID, @prefix
+		if err != nil {
+			return nil, err
+		}
+		name = path
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, openError(name, err)

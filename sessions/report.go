@@ -25,6 +25,7 @@ type Report struct {
 	Counts invariants.Counts
 	End    End
 	Notes  []string // remarks about the capture that are not alarms
+	Bytes  int64    // stream bytes read
 }
 
 // ReportAlarm is an alarm with a one-line excerpt of its frame.
@@ -35,6 +36,12 @@ type ReportAlarm struct {
 
 // Check runs the pipeline over a capture and collects the report.
 func Check(c Capture, opts invariants.Options) (*Report, error) {
+	return CheckWith(c, opts, Handler{})
+}
+
+// CheckWith is Check that also hands every item, alarm and note to h as it
+// happens (live views print frames while the report is collected).
+func CheckWith(c Capture, opts invariants.Options, h Handler) (*Report, error) {
 	rep := &Report{Source: c.Meta().Name, Format: c.Meta().Kind}
 	add := func(as []invariants.Alarm, excerpt string) {
 		for _, a := range as {
@@ -47,6 +54,9 @@ func Check(c Capture, opts invariants.Options) (*Report, error) {
 	}
 	res, err := Run(c, opts, Handler{
 		OnItem: func(it Item) {
+			if h.OnItem != nil {
+				h.OnItem(it)
+			}
 			if len(it.Alarms) == 0 {
 				return
 			}
@@ -56,14 +66,25 @@ func Check(c Capture, opts invariants.Options) (*Report, error) {
 			}
 			add(it.Alarms, ex)
 		},
-		OnAlarms: func(as []invariants.Alarm) { add(as, "") },
-		OnNote:   func(n string) { rep.Notes = append(rep.Notes, n) },
+		OnAlarms: func(as []invariants.Alarm) {
+			if h.OnAlarms != nil {
+				h.OnAlarms(as)
+			}
+			add(as, "")
+		},
+		OnNote: func(n string) {
+			if h.OnNote != nil {
+				h.OnNote(n)
+			}
+			rep.Notes = append(rep.Notes, n)
+		},
 	})
 	if res != nil {
 		rep.Frames = res.Frames
 		rep.Turns = append([]invariants.Turn(nil), res.Turns...)
 		rep.Counts = res.Counts
 		rep.End = res.End
+		rep.Bytes = res.Bytes
 	}
 	return rep, err
 }

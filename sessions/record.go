@@ -1,0 +1,412 @@
+package sessions
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// RecordOptions tunes Record.
+type RecordOptions struct {
+	// Redact names headers (case-insensitive) whose values are replaced by
+	// "[redacted]", on top of defaultRedact.
+	Redact []string
+	// KeepSecrets records every header as it was.
+	KeepSecrets bool
+}
+
+// redactedValue replaces a secret header's value.
+const redactedValue = "[redacted]"
+
+// defaultRedact are the headers that carry credentials.
+var defaultRedact = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"}
+
+// redactHeaders returns a copy of h with the values of secret headers
+// replaced, and the names (as in h, sorted) that were redacted. Values
+// that were already redacted (upstream) are listed too. keep disables it.
+func redactHeaders(h map[string]string, extra []string, keep bool) (map[string]string, []string) {
+	if h == nil {
+		return nil, nil
+	}
+	out := make(map[string]string, len(h))
+	var names []string
+	for k, v := range h {
+		secret := false
+		if !keep {
+			for _, list := range [2][]string{defaultRedact, extra} {
+				for _, name := range list {
+					if strings.EqualFold(strings.TrimSpace(name), k) {
+						secret = true
+					}
+				}
+			}
+		}
+		if secret {
+			v = redactedValue
+		}
+		if v == redactedValue {
+			names = append(names, k)
+		}
+		out[k] = v
+	}
+	sort.Strings(names)
+	return out, names
+}
+
+// Record returns a Capture that passes every chunk of c through unchanged
+// and appends it to w as a framescope JSONL capture: the header line first
+// (from c.Meta(), written now), then one line per chunk, written and
+// flushed as it arrives — so a killed process leaves a valid capture up to
+// its last chunk — then the end line when c ends (or "cancelled" when the
+// capture is closed before its end). Bytes that are not valid UTF-8 are
+// written as {"t":…,"b64":…}.
+//
+// w is not closed (pass an *os.File from RecordFile and close it after the
+// Capture). A failed write stops the recording, never the stream: it is
+// reported once by TakeProblems (as a note) and by Err.
+func Record(c Capture, w io.Writer, opts RecordOptions) Capture {
+	r := &Recorder{
+		c:     c,
+		w:     w,
+		bw:    bufio.NewWriterSize(w, 64<<10),
+		start: time.Now(),
+		meta:  c.Meta(),
+	}
+	r.writeHeader(opts)
+	return r
+}
+
+// Recorder is the Capture Record returns.
+type Recorder struct {
+	c     Capture
+	w     io.Writer
+	bw    *bufio.Writer
+	start time.Time
+	meta  Meta
+
+	mu       sync.Mutex // guards the writer and what follows
+	line     []byte
+	lastT    time.Duration
+	endDone  bool
+	err      error
+	reported bool
+	chunks   int
+}
+
+// RecordFile creates (or truncates) the file a recording goes to, readable
+// and writable by its owner only: captures can hold private data.
+func RecordFile(path string) (io.WriteCloser, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("recording to %s: %w", clean(path), unwrapPath(err))
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() != 0o600 {
+		f.Chmod(0o600) // an existing file keeps its mode otherwise
+	}
+	return f, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func (r *Recorder) writeHeader(opts RecordOptions) {
+	m := r.meta
+	reqH, reqRed := redactHeaders(m.RequestHeaders, opts.Redact, opts.KeepSecrets)
+	respH, respRed := redactHeaders(m.ResponseHeaders, opts.Redact, opts.KeepSecrets)
+	started := m.StartedAt
+	if started.IsZero() {
+		started = r.start
+	}
+	b := []byte(`{"framescope_capture":1`)
+	if m.URL != "" {
+		b = append(b, `,"url":`...)
+		b = appendJSONText(b, []byte(m.URL))
+	}
+	if m.Method != "" {
+		b = append(b, `,"method":`...)
+		b = appendJSONText(b, []byte(m.Method))
+	}
+	if m.HTTP {
+		b = append(b, `,"status":`...)
+		b = strconv.AppendInt(b, int64(m.Status), 10)
+	}
+	for _, h := range []struct {
+		key string
+		m   map[string]string
+	}{{"request_headers", reqH}, {"response_headers", respH}} {
+		if h.m == nil {
+			continue
+		}
+		b = append(b, `,"`+h.key+`":`...)
+		b = appendJSONMap(b, h.m)
+	}
+	b = append(b, `,"started_at":"`...)
+	b = started.UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z07:00")
+	b = append(b, '"')
+	red := mergeNames(reqRed, respRed)
+	if len(red) > 0 {
+		b = append(b, `,"redacted":[`...)
+		for i, n := range red {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONText(b, []byte(n))
+		}
+		b = append(b, ']')
+	}
+	b = append(b, "}\n"...)
+	r.mu.Lock()
+	r.writeLine(b)
+	r.mu.Unlock()
+}
+
+// mergeNames is the sorted union of two name lists, case-insensitively.
+func mergeNames(a, b []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range append(append([]string(nil), a...), b...) {
+		k := strings.ToLower(n)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func appendJSONMap(b []byte, m map[string]string) []byte {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONText(b, []byte(k))
+		b = append(b, ':')
+		b = appendJSONText(b, []byte(m[k]))
+	}
+	return append(b, '}')
+}
+
+// appendJSONText appends a JSON string for text that need not round-trip
+// exactly (header names and values): invalid UTF-8 becomes U+FFFD.
+func appendJSONText(b, s []byte) []byte {
+	if utf8.Valid(s) {
+		return appendJSONString(b, s)
+	}
+	v, _ := json.Marshal(string(s)) // replaces invalid bytes with U+FFFD
+	return append(b, v...)
+}
+
+// appendJSONString appends s, valid UTF-8, as a JSON string that decodes
+// to exactly s. Control characters, DEL, the C1 controls and U+2028/U+2029
+// are escaped, so a capture is safe to print and to paste into JavaScript.
+func appendJSONString(b, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < 0x7f {
+			i++
+			continue
+		}
+		if c >= 0x80 {
+			r, size := utf8.DecodeRune(s[i:])
+			if !(r >= 0x80 && r <= 0x9f) && r != '\u2028' && r != '\u2029' {
+				i += size
+				continue
+			}
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendMicros appends d (not negative) as seconds with six decimals,
+// exactly: 0.003100, 12.000250.
+func appendMicros(b []byte, d time.Duration) []byte {
+	us := int64((d + 500*time.Nanosecond) / time.Microsecond)
+	b = strconv.AppendInt(b, us/1e6, 10)
+	frac := us%1e6 + 1e6
+	b = append(b, '.')
+	return append(b, strconv.FormatInt(frac, 10)[1:]...)
+}
+
+// writeLine writes one line and flushes it; the first failure stops the
+// recording. Call with r.mu held.
+func (r *Recorder) writeLine(line []byte) {
+	if r.err != nil {
+		return
+	}
+	if _, err := r.bw.Write(line); err != nil {
+		r.err = err
+		return
+	}
+	if err := r.bw.Flush(); err != nil {
+		r.err = err
+	}
+}
+
+// arrival is a chunk's or the end's time for the capture: its own, or the
+// time since recording started for an untimed source; never going back.
+func (r *Recorder) arrival(t time.Duration, has bool) time.Duration {
+	if !has {
+		t = time.Since(r.start)
+	}
+	if t < r.lastT {
+		t = r.lastT
+	}
+	r.lastT = t
+	return t
+}
+
+func (r *Recorder) writeChunk(ch Chunk) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.endDone {
+		return
+	}
+	t := r.arrival(ch.T, ch.HasTime)
+	b := append(r.line[:0], `{"t":`...)
+	b = appendMicros(b, t)
+	if utf8.Valid(ch.Data) {
+		b = append(b, `,"data":`...)
+		b = appendJSONString(b, ch.Data)
+	} else {
+		b = append(b, `,"b64":"`...)
+		n := base64.StdEncoding.EncodedLen(len(ch.Data))
+		b = append(b, make([]byte, n)...)
+		base64.StdEncoding.Encode(b[len(b)-n:], ch.Data)
+		b = append(b, '"')
+	}
+	b = append(b, "}\n"...)
+	if cap(b) <= 1<<20 {
+		r.line = b // keep the buffer, unless a huge chunk grew it
+	}
+	r.writeLine(b)
+	r.chunks++
+}
+
+func (r *Recorder) writeEnd(e End) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.endDone {
+		return
+	}
+	r.endDone = true
+	t := r.arrival(e.T, e.HasTime)
+	text := string(e.Kind)
+	switch e.Kind {
+	case EndError:
+		text = "error: " + e.Detail
+	case "":
+		text = string(EndEOF)
+	}
+	b := append(r.line[:0], `{"t":`...)
+	b = appendMicros(b, t)
+	b = append(b, `,"end":`...)
+	b = appendJSONText(b, []byte(text))
+	b = append(b, "}\n"...)
+	r.writeLine(b)
+}
+
+// Meta is the recorded capture's Meta, unchanged.
+func (r *Recorder) Meta() Meta { return r.meta }
+
+// Next returns the next chunk of the recorded capture, unchanged, after
+// writing it.
+func (r *Recorder) Next() (Chunk, error) {
+	ch, err := r.c.Next()
+	if err != nil {
+		e := r.c.End()
+		if !errors.Is(err, io.EOF) {
+			e = End{Kind: EndError, Detail: err.Error()}
+		}
+		r.writeEnd(e)
+		return ch, err
+	}
+	r.writeChunk(ch)
+	return ch, nil
+}
+
+// End is the recorded capture's End.
+func (r *Recorder) End() End { return r.c.End() }
+
+// TakeProblems passes the recorded capture's problems on, with a note when
+// the recording failed.
+func (r *Recorder) TakeProblems() []Problem {
+	p := r.c.TakeProblems()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil && !r.reported {
+		r.reported = true
+		p = append(p, Problem{Note: true, Message: fmt.Sprintf(
+			"recording stopped after %d chunks: %s (the stream goes on; the recording keeps what was written)", r.chunks, clean(r.err.Error()))})
+	}
+	return p
+}
+
+// Err is the write error that stopped the recording, if any.
+func (r *Recorder) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// Close closes the recorded capture. A stream closed before its end was
+// cut by the client: the recording ends with a "cancelled" line.
+func (r *Recorder) Close() error {
+	err := r.c.Close()
+	r.mu.Lock()
+	ended := r.endDone
+	r.mu.Unlock()
+	if !ended {
+		e := End{Kind: EndCancelled}
+		if r.meta.Timed && !r.meta.StartedAt.IsZero() {
+			e.T, e.HasTime = time.Since(r.meta.StartedAt), true
+		}
+		r.writeEnd(e)
+	}
+	return err
+}
