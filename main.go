@@ -469,5 +469,118 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
-	return &cobra.Command{Use: "serve", Hidden: true}
+	var (
+		addr, path, speedText, scenario        string
+		loop, allowOrigin, cors, listScenarios bool
+		drop, dup, garble                      []int
+		stalls                                 []string
+		cutAfter, floodFrames                  int
+		idle                                   time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "serve CAPTURE | --scenario NAME",
+		Short: "Replay a capture byte-exact (with faults), or run a built-in scenario, as an SSE server",
+		Long: `Serve a capture to any SSE client (a mobile app, a browser, curl): every request
+(GET or POST) gets a fresh byte-exact replay with the original timing scaled by
+--speed. Fault flags drop, duplicate, cut, stall or garble frames (0-based frame
+indexes). --scenario runs the reference v0.5 relay instead. Binds loopback and
+refuses non-loopback Host/Origin headers unless --allow-origin.`,
+		Example: `  framescope serve bug-123.jsonl --speed max
+  framescope serve turn.sse --cut-after 5 --stall 3s@2
+  framescope serve turn.jsonl --addr 0.0.0.0:7070 --allow-origin     # a phone on the LAN
+  framescope serve --scenario axis2`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if listScenarios {
+				for _, sc := range sessions.Scenarios() {
+					fmt.Fprintf(stdout, "%-8s %s\n", sc.Name, sc.Summary)
+				}
+				return nil
+			}
+			speed, err := sessions.ParseSpeed(speedText)
+			if err != nil {
+				return fmt.Errorf("--speed: %w", err)
+			}
+			var handler http.Handler
+			what := ""
+			switch {
+			case scenario != "" && len(args) == 1:
+				return errors.New("give a CAPTURE or --scenario, not both")
+			case scenario != "":
+				relaySpeed := speed
+				if relaySpeed > 1e9 {
+					relaySpeed = 0
+				}
+				relay, err := sessions.NewRelay(sessions.RelayOptions{Scenario: scenario, Path: path, Speed: relaySpeed,
+					Idle: idle, FloodFrames: floodFrames, Log: stderr})
+				if err != nil {
+					return err
+				}
+				handler = sessions.Guard(relay, allowOrigin, cors)
+				what = "scenario " + scenario
+			case len(args) == 1:
+				rep, err := sessions.LoadReplay(args[0])
+				if err != nil {
+					return err
+				}
+				for _, p := range rep.Problems {
+					fmt.Fprintf(stderr, "framescope: warning: %s\n", decode.Sanitize(p.Message))
+				}
+				faults := sessions.NoFaults()
+				faults.Drop, faults.Dup, faults.Garble, faults.CutAfter = drop, dup, garble, cutAfter
+				for _, s := range stalls {
+					st, err := sessions.ParseStall(s)
+					if err != nil {
+						return fmt.Errorf("--stall %s: %w", s, err)
+					}
+					faults.Stalls = append(faults.Stalls, st)
+				}
+				if err := rep.CheckFaults(faults); err != nil {
+					return err
+				}
+				handler = rep.Handler(sessions.ReplayOptions{Path: path, Speed: speed, Loop: loop,
+					AllowOrigin: allowOrigin, CORS: cors, Faults: faults, Log: stderr})
+				what = fmt.Sprintf("%s (%d frames)", decode.Sanitize(args[0]), rep.Frames)
+			default:
+				return errors.New("give a CAPTURE to replay or --scenario NAME (see --scenarios)")
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+			fmt.Fprintf(stderr, "serving %s at http://%s%s (Ctrl-C to stop)\n", what, ln.Addr(), path)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			go func() {
+				<-ctx.Done()
+				shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				srv.Shutdown(shut)
+				srv.Close()
+			}()
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:7070", "listen address")
+	f.StringVar(&path, "path", sessions.DefaultReplayPath, "URL path to serve")
+	f.StringVar(&speedText, "speed", "1", "timing scale: 1 = as recorded, 2 = twice as fast, max = no pauses")
+	f.BoolVar(&loop, "loop", false, "replay again and again on the same response")
+	f.IntSliceVar(&drop, "drop", nil, "do not send frame `N` (repeatable)")
+	f.IntSliceVar(&dup, "dup", nil, "send frame `N` twice (repeatable)")
+	f.IntVar(&cutAfter, "cut-after", -1, "close the connection abruptly right after frame `N`")
+	f.StringArrayVar(&stalls, "stall", nil, "pause `D@N`: D before frame N (e.g. 5s@3; repeatable)")
+	f.IntSliceVar(&garble, "garble", nil, "corrupt frame `N`'s data (repeatable)")
+	f.BoolVar(&allowOrigin, "allow-origin", false, "serve non-loopback Host and Origin headers (LAN devices)")
+	f.BoolVar(&cors, "cors", false, "send CORS headers for browser clients")
+	f.StringVar(&scenario, "scenario", "", "run a built-in scenario `NAME` through the reference relay")
+	f.BoolVar(&listScenarios, "scenarios", false, "list the built-in scenarios")
+	f.DurationVar(&idle, "idle", 3*time.Second, "scenario relay: idle timeout before it synthesizes cancelled IDLE_TIMEOUT")
+	f.IntVar(&floodFrames, "flood-frames", 50000, "flood scenario: number of text frames")
+	_ = cmd.RegisterFlagCompletionFunc("scenario", cobra.FixedCompletions(sessions.ScenarioNames(), cobra.ShellCompDirectiveNoFileComp))
+	return cmd
 }

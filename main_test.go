@@ -309,3 +309,145 @@ func TestHostileOutputIsTerminalSafe(t *testing.T) {
 		}
 	}
 }
+
+// startServe runs `framescope serve ARGS --addr 127.0.0.1:0` and returns
+// the base URL it prints; the process is killed when the test ends.
+func startServe(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		line := sc.Text()
+		if i := strings.Index(line, "http://"); i >= 0 && strings.HasPrefix(line, "serving ") {
+			url := strings.Fields(line[i:])[0]
+			go func() {
+				for sc.Scan() {
+				}
+			}()
+			return url
+		}
+	}
+	t.Fatalf("serve printed no address")
+	return ""
+}
+
+// chunkBytes concatenates the chunks of a JSONL capture.
+func chunkBytes(t *testing.T, path string) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []byte
+	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if i == 0 {
+			continue
+		}
+		var rec struct {
+			Data *string `json:"data"`
+			B64  []byte  `json:"b64"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("%s line %d: %v", path, i+1, err)
+		}
+		if rec.Data != nil {
+			out = append(out, *rec.Data...)
+		}
+		out = append(out, rec.B64...)
+	}
+	return out
+}
+
+// TestRoundTripServeRecord: capture → serve → record gives the same bytes
+// and the same check report.
+func TestRoundTripServeRecord(t *testing.T) {
+	dir := t.TempDir()
+	for _, capture := range []string{"testdata/examples/example-happy.jsonl", "testdata/examples/example-broken.sse", "testdata/rules/frame-utf8.fires.sse"} {
+		t.Run(filepath.Base(capture), func(t *testing.T) {
+			url := startServe(t, capture, "--speed", "max")
+			out := filepath.Join(dir, filepath.Base(capture)+".rec.jsonl")
+			r := runCLI(t, "", "record", url, "-o", out, "--no-save", "-q")
+			if r.code == 2 {
+				t.Fatalf("record failed: %s", r.stderr)
+			}
+			var want []byte
+			if strings.HasSuffix(capture, ".jsonl") {
+				want = chunkBytes(t, capture)
+			} else {
+				want, _ = os.ReadFile(capture)
+			}
+			if got := chunkBytes(t, out); !bytes.Equal(got, want) {
+				t.Fatalf("recorded bytes differ from the capture (%d vs %d bytes)", len(got), len(want))
+			}
+			a := parseReports(t, runCLI(t, "", "check", "--format", "json", capture).stdout)
+			b := parseReports(t, runCLI(t, "", "check", "--format", "json", "--ttfe", "1h", out).stdout)
+			if strings.Join(alarmLines(a[0]), ",") != strings.Join(alarmLines(b[0]), ",") {
+				t.Errorf("check reports differ:\n capture %v\n replay  %v", alarmLines(a[0]), alarmLines(b[0]))
+			}
+		})
+	}
+}
+
+func TestServeFaultsThroughRecord(t *testing.T) {
+	url := startServe(t, "testdata/examples/example-happy.sse", "--speed", "max", "--drop", "12", "--garble", "4")
+	out := filepath.Join(t.TempDir(), "faulty.jsonl")
+	runCLI(t, "", "record", url, "-o", out, "--no-save", "-q")
+	rep := parseReports(t, runCLI(t, "", "check", "--format", "json", "--ttfe", "1h", out).stdout)[0]
+	got := strings.Join(alarmLines(rep), ",")
+	for _, w := range []string{"frame-json error 4", "done-missing warn -"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("faults not visible: want %q in %s", w, got)
+		}
+	}
+}
+
+func TestDemoScenarios(t *testing.T) {
+	for _, tc := range []struct {
+		scenario string
+		code     int
+		want     string
+	}{
+		{"happy", 0, "15 frames, 1 turns, ended eof — 0 error, 0 warn, 1 info"},
+		{"axis2", 0, "0 error, 0 warn, 2 info"},
+		{"broken", 1, "12 error, 5 warn, 3 info"},
+	} {
+		r := runCLI(t, "", "demo", tc.scenario, "--speed", "0", "--no-save", "-q")
+		if r.code != tc.code || !strings.Contains(r.stdout, tc.want) {
+			t.Errorf("demo %s: exit %d\n%s\n%s", tc.scenario, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+func TestSessionLibraryCommands(t *testing.T) {
+	data := t.TempDir()
+	t.Setenv("FRAMESCOPE_DATA_DIR", data)
+	if r := runCLI(t, "", "demo", "axis2", "--speed", "0", "-q"); r.code != 0 || !strings.Contains(r.stderr, "saved as session") {
+		t.Fatalf("demo: %d %s", r.code, r.stderr)
+	}
+	list := runCLI(t, "", "sessions", "--format", "json")
+	var metas []struct {
+		ID     string `json:"id"`
+		Frames int    `json:"frames"`
+		Source string `json:"source"`
+	}
+	if err := json.Unmarshal([]byte(list.stdout), &metas); err != nil || len(metas) != 1 || metas[0].Frames != 11 || metas[0].Source != "demo:axis2" {
+		t.Fatalf("sessions: %v %s", err, list.stdout)
+	}
+	if r := runCLI(t, "", "check", "@last"); r.code != 0 || !strings.Contains(r.stdout, "11 frames") {
+		t.Fatalf("check @last: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if r := runCLI(t, "", "sessions", "rm", metas[0].ID); r.code != 0 {
+		t.Fatalf("rm: %s", r.stderr)
+	}
+	if r := runCLI(t, "", "check", "@last"); r.code != 2 {
+		t.Fatalf("check @last after rm: exit %d", r.code)
+	}
+}

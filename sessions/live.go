@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"bufio"
+	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
@@ -15,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -126,10 +128,14 @@ type Live struct {
 // DNS, TLS, a redirect loop or the connect timeout. Its message names the
 // URL and what failed.
 func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
+	shown := opts.URL // the URL in messages and Meta: a password in it is hidden
 	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s: %s", clean(opts.URL), fmt.Sprintf(format, args...))
+		return fmt.Errorf("%s: %s", clean(shown), fmt.Sprintf(format, args...))
 	}
 	u, err := url.Parse(opts.URL)
+	if err == nil && !opts.KeepSecrets && hasPassword(u) {
+		shown = u.Redacted()
+	}
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
@@ -195,7 +201,7 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 	reqCtx, cancel := context.WithCancelCause(ctx)
 	var body io.Reader
 	if opts.Body != nil {
-		body = strings.NewReader(string(opts.Body))
+		body = bytes.NewReader(opts.Body)
 	}
 	req, err := http.NewRequestWithContext(reqCtx, method, u.String(), body)
 	if err != nil {
@@ -242,15 +248,18 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		reqHeaders["Host"] = host
 	}
 	respHeaders, _ := redactHeaders(flatHeaders(resp.Header), opts.Redact, opts.KeepSecrets)
-	finalURL := opts.URL
+	finalURL := shown
 	if resp.Request != nil && resp.Request.URL != nil && resp.Request.URL.String() != u.String() {
 		// Redirected: the bytes come from here (and a 302 may have turned
 		// a POST into a GET).
 		finalURL = resp.Request.URL.String()
+		if !opts.KeepSecrets && hasPassword(resp.Request.URL) {
+			finalURL = resp.Request.URL.Redacted()
+		}
 		method = resp.Request.Method
 	}
 	l.meta = Meta{
-		Name:            opts.URL,
+		Name:            shown,
 		Kind:            KindSSE,
 		URL:             finalURL,
 		Method:          method,
@@ -294,7 +303,7 @@ func requestHeaders(opts ConnectOptions) (h http.Header, host string, err error)
 		name, value, ok := strings.Cut(line, ":")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" || !validHeaderName(name) {
-			return nil, "", fmt.Errorf("header %s: want \"Name: value\"", cleanShort(strconvQuote(line), 80))
+			return nil, "", fmt.Errorf("header %s: want \"Name: value\"", cleanShort(strconv.Quote(line), 80))
 		}
 		value = strings.TrimSpace(value)
 		if strings.ContainsAny(value, "\r\n\x00") {
@@ -317,7 +326,7 @@ func requestHeaders(opts ConnectOptions) (h http.Header, host string, err error)
 				continue // q=0: explicitly not acceptable
 			}
 			return nil, "", fmt.Errorf("Accept-Encoding %s: framescope cannot decode %q (it decodes gzip, deflate and identity); drop the header or ask for those only",
-				cleanShort(strconvQuote(strings.Join(v, ", ")), 80), coding)
+				cleanShort(strconv.Quote(strings.Join(v, ", ")), 80), coding)
 		}
 	}
 	if len(h.Values("Accept")) == 0 { // a user's Accept (any case) is kept
@@ -337,7 +346,15 @@ func requestHeaders(opts ConnectOptions) (h http.Header, host string, err error)
 	return h, host, nil
 }
 
-func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
+// hasPassword reports whether a URL carries a password (shown as "xxxxx"
+// unless secrets are kept).
+func hasPassword(u *url.URL) bool {
+	if u.User == nil {
+		return false
+	}
+	_, ok := u.User.Password()
+	return ok
+}
 
 // validHeaderName reports whether s is an HTTP token.
 func validHeaderName(s string) bool {

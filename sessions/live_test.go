@@ -1038,3 +1038,37 @@ func TestLiveHeaderParsing(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveURLPassword: a password in the URL is sent (as Basic auth) but
+// never shown or recorded, unless secrets are kept.
+func TestLiveURLPassword(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		t.Run(fmt.Sprint("keep=", keep), func(t *testing.T) {
+			lvNoLeak(t)
+			gotPass := make(chan string, 1)
+			script := lvScript(lvPieces(lvTurn(1))...)
+			srv := lvServer(t, func(w http.ResponseWriter, r *http.Request) {
+				_, p, _ := r.BasicAuth()
+				gotPass <- p
+				script(w, r)
+			})
+			url := strings.Replace(srv.URL, "http://", "http://user:hunter2@", 1)
+			l := lvConnect(t, ConnectOptions{URL: url, KeepSecrets: keep})
+			if p := <-gotPass; p != "hunter2" {
+				t.Errorf("server got password %q", p)
+			}
+			rec, path := lvRecordPath(t, l, RecordOptions{KeepSecrets: keep})
+			lvDrain(t, rec)
+			m := l.Meta()
+			shown := strings.Contains(m.Name+m.URL, "hunter2")
+			if shown != keep || strings.Contains(string(readFile(t, path)), "hunter2") != keep {
+				t.Errorf("keep %v: Meta %q %q; recording:\n%s", keep, m.Name, m.URL, readFile(t, path))
+			}
+		})
+	}
+	// Nor in an error message.
+	_, err := Connect(context.Background(), ConnectOptions{URL: "ftp://user:hunter2@example.com/"})
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -315,9 +315,7 @@ func (r *Recorder) writeChunk(ch Chunk) {
 		b = appendJSONString(b, ch.Data)
 	} else {
 		b = append(b, `,"b64":"`...)
-		n := base64.StdEncoding.EncodedLen(len(ch.Data))
-		b = append(b, make([]byte, n)...)
-		base64.StdEncoding.Encode(b[len(b)-n:], ch.Data)
+		b = base64.StdEncoding.AppendEncode(b, ch.Data)
 		b = append(b, '"')
 	}
 	b = append(b, "}\n"...)

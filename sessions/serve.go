@@ -61,7 +61,9 @@ type ReplayOptions struct {
 	AllowOrigin bool
 	// CORS adds Access-Control-Allow-Origin (the request's origin) to
 	// responses and answers OPTIONS preflight requests.
-	CORS   bool
+	CORS bool
+	// Faults to inject. Note that the zero Faults cuts after frame 0: use
+	// NoFaults() for none.
 	Faults Faults
 	// Log gets one line per request (nil: no log). Lines are written whole,
 	// one Write each, and never concurrently.
@@ -199,8 +201,7 @@ const replayMaxDrain = 16 << 20
 // replayOutcome is how a replay ended.
 type replayOutcome struct {
 	bytes  int64
-	frames int
-	last   int // index of the last frame sent, -1 for none
+	frames int // frames sent in full
 	passes int
 	how    string
 	cut    bool
@@ -224,6 +225,9 @@ func (h *replayHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	origin := req.Header.Get("Origin")
+	if !headerValueOK(origin) {
+		origin = "" // never echoed
+	}
 	switch req.Method {
 	case http.MethodGet, http.MethodPost, http.MethodHead:
 	case http.MethodOptions:
@@ -275,7 +279,7 @@ func (h *replayHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	p := &replayPlayer{ctx: ctx, w: w, rc: rc, last: -1}
-	p.flush() // the client sees the response start at once
+	p.flush() // the client sees the response start at once (play checks p.err)
 	res := h.play(p)
 	p.stopTimer()
 	h.logResult(start, req, res)
@@ -362,7 +366,10 @@ func (h *replayHandler) play(p *replayPlayer) replayOutcome {
 		if p.err != nil {
 			how += " (" + clean(p.err.Error()) + ")"
 		}
-		return replayOutcome{bytes: p.bytes, frames: p.frames, last: p.last, passes: passes, how: how}
+		return replayOutcome{bytes: p.bytes, frames: p.frames, passes: passes, how: how}
+	}
+	if p.err != nil {
+		return gone(1)
 	}
 	for pass := 1; ; pass++ {
 		base := time.Now()
@@ -401,7 +408,7 @@ func (h *replayHandler) play(p *replayPlayer) replayOutcome {
 			}
 			if o.cut {
 				how := fmt.Sprintf("cut after frame %d", o.last)
-				return replayOutcome{bytes: p.bytes, frames: p.frames, last: p.last, passes: pass, how: how, cut: true}
+				return replayOutcome{bytes: p.bytes, frames: p.frames, passes: pass, how: how, cut: true}
 			}
 		}
 		if !h.fast {
@@ -413,7 +420,7 @@ func (h *replayHandler) play(p *replayPlayer) replayOutcome {
 			return gone(pass)
 		}
 		if !h.opts.Loop {
-			return replayOutcome{bytes: p.bytes, frames: p.frames, last: p.last, passes: pass, how: "eof"}
+			return replayOutcome{bytes: p.bytes, frames: p.frames, passes: pass, how: "eof"}
 		}
 		gap := h.scale(time.Second)
 		if p.bytes == before {

@@ -886,7 +886,8 @@ func TestLoopbackHost(t *testing.T) {
 		"localhost": true, "localhost:7070": true, "LOCALHOST.:1": true, "app.localhost:3000": true,
 		"127.0.0.1": true, "127.0.0.1:7070": true, "127.9.8.7:1": true, "[::1]:7070": true, "[::1]": true,
 		"[::ffff:127.0.0.1]:80": true,
-		"":                      false, "example.com": false, "localhost.example.com:80": false, "192.168.1.20:7070": false,
+		// Not loopback:
+		"": false, "example.com": false, "localhost.example.com:80": false, "192.168.1.20:7070": false,
 		"10.0.0.1": false, "[::2]:80": false, "0.0.0.0:7070": false, "127.0.0.1.nip.io": false,
 	} {
 		if got := loopbackHost(h); got != want {
@@ -1275,4 +1276,23 @@ func TestReplayHTTP2(t *testing.T) {
 		srv.Close()
 	}
 	rpNoHandlerGoroutines(t)
+}
+
+func TestReplayGarbleEmptyDataAcrossChunks(t *testing.T) {
+	stream := []byte("event: a\ndata:\n\n: c\n\nevent: b\ndata: {\"k\":1}\n\n")
+	var chunks [][]byte
+	for i := range stream {
+		chunks = append(chunks, stream[i:i+1])
+	}
+	r := rpReplayOf(chunks)
+	opts := rpFast()
+	opts.Faults.Garble = []int{0}
+	opts.Faults.Dup = []int{0}
+	rec := &rpRecorder{}
+	r.Handler(opts).ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost/api/chat", nil))
+	got := bytes.Join(rec.flushed, nil)
+	want := "event: a\ndata: #garbled\n\nevent: a\ndata: #garbled\n\n: c\n\nevent: b\ndata: {\"k\":1}\n\n"
+	if string(got) != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 }
