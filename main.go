@@ -345,7 +345,7 @@ func runLive(ctx context.Context, opts sessions.LiveOptions, stdout, stderr io.W
 				method = "POST"
 			}
 		}
-		fmt.Fprintf(stderr, "%s %s → %s %s %s\n", method, decode.Sanitize(opts.Connect.URL), decode.Sanitize(r.Proto),
+		fmt.Fprintf(stderr, "%s %s → %s %s %s\n", method, decode.Sanitize(r.URL), decode.Sanitize(r.Proto),
 			decode.Sanitize(r.StatusText), decode.Sanitize(r.ContentType))
 		if len(r.ErrorBody) > 0 {
 			fmt.Fprintf(stderr, "response body (first %d bytes):\n%s\n", len(r.ErrorBody), decode.SanitizeMultiline(string(r.ErrorBody)))

@@ -40,6 +40,8 @@ type ConnectOptions struct {
 
 // ResponseInfo is the HTTP response as the user should see it.
 type ResponseInfo struct {
+	// URL is the request URL for display: a password in it is masked.
+	URL         string
 	Status      int    // 200
 	StatusText  string // "200 OK"
 	Proto       string // "HTTP/1.1"

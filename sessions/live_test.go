@@ -668,7 +668,7 @@ func TestLiveConnectErrors(t *testing.T) {
 			return ConnectOptions{URL: "ftp://example.com/x"}
 		}, []string{"ftp://example.com/x", "unsupported scheme"}},
 		{"DNS", func(t *testing.T) ConnectOptions {
-			return ConnectOptions{URL: "http://no-such-host.invalid/", ConnectTimeout: 5 * time.Second}
+			return ConnectOptions{URL: "http://no-such-host.invalid/", ConnectTimeout: 2 * time.Second}
 		}, []string{"no-such-host.invalid"}},
 	}
 	for _, tc := range tests {

@@ -49,6 +49,7 @@ func RunLive(ctx context.Context, opts LiveOptions, h Handler) (*LiveResult, err
 	defer stop()
 
 	res := &LiveResult{Response: live.Response(), RecordPath: opts.RecordPath}
+	res.Response.URL = live.Meta().Name
 	if opts.OnResponse != nil {
 		opts.OnResponse(res.Response)
 	}
@@ -82,9 +83,10 @@ func RunLive(ctx context.Context, opts LiveOptions, h Handler) (*LiveResult, err
 	res.Report = rep
 	res.Duration = time.Since(started)
 	res.Response = live.Response()
+	res.Response.URL = live.Meta().Name
 	if opts.Library != nil {
 		meta := SessionMeta{
-			ID: res.SessionID, URL: opts.Connect.URL, Method: live.Meta().Method, Source: opts.Source,
+			ID: res.SessionID, URL: live.Meta().Name, Method: live.Meta().Method, Source: opts.Source,
 			StartedAt: started, Duration: res.Duration, Status: res.Response.Status,
 		}
 		if rep != nil {
