@@ -217,7 +217,7 @@ type liveFlags struct {
 	connectTimeout        time.Duration
 	registry              string
 	idle, ttfe            time.Duration
-	quiet                 bool
+	frames                bool
 }
 
 func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
@@ -236,7 +236,7 @@ func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
 	if record {
 		f.StringVarP(&fl.record, "output", "o", "", "capture `FILE` to write (framescope JSONL)")
 		_ = cmd.MarkFlagRequired("output")
-		f.BoolVarP(&fl.quiet, "quiet", "q", false, "print only the check summary, not every frame")
+		f.BoolVar(&fl.frames, "frames", false, "also print every frame as it arrives (default: only the check summary)")
 	} else {
 		f.StringVar(&fl.record, "record", "", "also write the capture to `FILE` (framescope JSONL)")
 	}
@@ -310,7 +310,7 @@ session library (see: framescope sessions) unless --no-save.`,
 			opts.Source = name
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			return runLive(ctx, opts, stdout, stderr, name == "record" && fl.quiet)
+			return runLive(ctx, opts, stdout, stderr, name == "record" && !fl.frames)
 		},
 	}
 	if name == "record" {

@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // binary is the real framescope executable, built once for the end-to-end
@@ -374,7 +376,7 @@ func TestRoundTripServeRecord(t *testing.T) {
 		t.Run(filepath.Base(capture), func(t *testing.T) {
 			url := startServe(t, capture, "--speed", "max")
 			out := filepath.Join(dir, filepath.Base(capture)+".rec.jsonl")
-			r := runCLI(t, "", "record", url, "-o", out, "--no-save", "-q")
+			r := runCLI(t, "", "record", url, "-o", out, "--no-save")
 			if r.code == 2 {
 				t.Fatalf("record failed: %s", r.stderr)
 			}
@@ -399,7 +401,7 @@ func TestRoundTripServeRecord(t *testing.T) {
 func TestServeFaultsThroughRecord(t *testing.T) {
 	url := startServe(t, "testdata/examples/example-happy.sse", "--speed", "max", "--drop", "12", "--garble", "4")
 	out := filepath.Join(t.TempDir(), "faulty.jsonl")
-	runCLI(t, "", "record", url, "-o", out, "--no-save", "-q")
+	runCLI(t, "", "record", url, "-o", out, "--no-save")
 	rep := parseReports(t, runCLI(t, "", "check", "--format", "json", "--ttfe", "1h", out).stdout)[0]
 	got := strings.Join(alarmLines(rep), ",")
 	for _, w := range []string{"frame-json error 4", "done-missing warn -"} {
@@ -450,4 +452,51 @@ func TestSessionLibraryCommands(t *testing.T) {
 	if r := runCLI(t, "", "check", "@last"); r.code != 2 {
 		t.Fatalf("check @last after rm: exit %d", r.code)
 	}
+}
+
+// TestConnectCancel: Ctrl-C during a live turn is the client-disconnect path:
+// the session ends "cancelled" and terminal-missing is only info.
+func TestConnectCancel(t *testing.T) {
+	url := startServe(t, "--scenario", "cancel")
+	out := filepath.Join(t.TempDir(), "cancel.jsonl")
+	cmd := exec.Command(binary, "connect", url, "--no-save", "--record", out)
+	var stdout, stderr lockedBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stdout.String(), "text") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() != 0 || err != nil && !ok {
+		t.Fatalf("connect exit: %v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "ended cancelled") || !strings.Contains(stdout.String(), "terminal-missing") {
+		t.Fatalf("report:\n%s", stdout.String())
+	}
+	rep := parseReports(t, runCLI(t, "", "check", "--format", "json", out).stdout)[0]
+	if got := strings.Join(alarmLines(rep), ","); !strings.Contains(got, "terminal-missing info -") {
+		t.Fatalf("recording check: %s", got)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe to read while a process writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
