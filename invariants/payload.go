@@ -275,7 +275,7 @@ func (c *Checker) checkData(f *decode.Frame, t *turnState, open bool) {
 	if d.HasType && prev.typ != "" && d.Type != prev.typ {
 		diff = append(diff, "type "+quote(d.Type)+" ≠ "+quote(prev.typ))
 	}
-	if !jsonEqual(d.Key, prev.key) {
+	if d.Key != nil && prev.key != nil && !jsonEqual(d.Key, prev.key) {
 		diff = append(diff, "key differs")
 	}
 	if len(diff) > 0 {
