@@ -471,19 +471,20 @@ func (c *Checker) checkVocabulary(f *decode.Frame) {
 	}
 }
 
+// checkClientDivergence runs the frame through both client profiles of the
+// reference machine (client.go) and notes where they part: the frame's row
+// in an open turn leads the v0.4 and the v0.5 client to different states
+// or actions. Frames labelled "0.4" are out of the rule's scope (RULES.md):
+// a v0.4 server's frames mean the same to both clients.
 func (c *Checker) checkClientDivergence(f *decode.Frame) {
 	if f.IsV04() {
 		return
 	}
-	switch f.Type() {
-	case decode.TypeStatus:
-		c.raise("client-divergence", SevInfo, f.Index, "a v0.4 client ignores status frames (unknown type); a v0.5 client shows the status line")
-	case decode.TypeCancelled:
-		c.raise("client-divergence", SevInfo, f.Index, "a v0.4 client ignores cancelled (unknown type) and sees the stream end without a terminal; a v0.5 client ends the turn as cancelled")
-	case decode.TypeError:
-		if e := f.ErrorInfo(); e.HasIsFinal && !e.IsFinal {
-			c.raise("client-divergence", SevInfo, f.Index, "a v0.4 client ends the turn at this error; a v0.5 client honours is_final: false and keeps reading (AC-12)")
-		}
+	if d, ok := ClientDivergence(f); ok {
+		// The message is precomputed per pair of rows: set it after raise
+		// so the hot path formats nothing.
+		c.raise("client-divergence", SevInfo, f.Index, "client-divergence")
+		c.out[len(c.out)-1].Message = d.Message()
 	}
 }
 
