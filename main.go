@@ -20,6 +20,7 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/ui"
 )
 
 // exitError carries an exit status out of a command.
@@ -53,15 +54,53 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Short: "Inspect and check agent chat streams on the PC3 SSE wire (v0.5 and v0.4)",
 		Long: `framescope decodes every frame of a PC3 SSE stream — a recorded capture or a
 live endpoint — and checks it against the wire contract (the rule catalog).`,
+		Example: `  framescope capture.jsonl                     # = framescope open capture.jsonl
+  framescope http://127.0.0.1:8080/api/chat    # = framescope connect URL`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// framescope FILE | - | @ID | URL are shorthands for open / connect.
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			arg := args[0]
+			isURL := strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://")
+			isCapture := arg == "-" || strings.HasPrefix(arg, "@")
+			if !isURL && !isCapture {
+				if _, err := os.Stat(arg); err == nil {
+					isCapture = true
+				}
+			}
+			switch {
+			case len(args) > 1 && (isURL || isCapture):
+				return fmt.Errorf("one FILE or URL at a time (got %d arguments)", len(args))
+			case isURL:
+				var fl liveFlags
+				opts, err := fl.options(arg, stdin)
+				if err != nil {
+					return err
+				}
+				opts.Source = "connect"
+				if !ui.IsTerminal(stdout) {
+					ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+					defer stop()
+					return runLive(ctx, opts, stdout, stderr, false)
+				}
+				return runLiveTUI(arg, opts, stderr)
+			case isCapture:
+				return openTUI(arg, stdin, -1, invariants.Options{})
+			}
+			return fmt.Errorf("unknown command or file %q (see framescope --help)", decode.Sanitize(arg))
+		},
 	}
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newCheckCmd(stdin, stdout, stderr), newDumpCmd(stdin, stdout, stderr), newRulesCmd(stdout),
+	root.AddCommand(newOpenCmd(stdin), newCheckCmd(stdin, stdout, stderr), newDumpCmd(stdin, stdout, stderr), newRulesCmd(stdout),
 		newConnectCmd("connect", stdin, stdout, stderr), newConnectCmd("record", stdin, stdout, stderr),
 		newSessionsCmd(stdout), newServeCmd(stdout, stderr), newDemoCmd(stdout, stderr))
+	root.AddCommand(newReferenceCmd(stdin, stdout, stderr))
 	return root
 }
 
@@ -162,6 +201,77 @@ func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options) 
 	return sessions.Check(c, opts)
 }
 
+func newOpenCmd(stdin io.Reader) *cobra.Command {
+	var (
+		entry      int
+		registry   string
+		idle, ttfe time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "open FILE|-|@ID",
+		Short: "Inspect a capture in the terminal UI (raw SSE, framescope JSONL, HAR, NDJSON)",
+		Long: `Open a capture in the inspector: the timeline of every frame, the selected frame's
+JSON, raw bytes and alarms, and the turn's tools, status and components as of the
+selected frame. - reads stdin; @ID (or @last) opens a saved session.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts := invariants.Options{Idle: idle, TTFE: ttfe}
+			if registry != "" {
+				reg, err := invariants.LoadRegistry(registry)
+				if err != nil {
+					return err
+				}
+				opts.Registry = reg
+			}
+			return openTUI(args[0], stdin, entry, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&entry, "entry", -1, "HAR: which SSE entry to open (0-based; default the first)")
+	f.StringVar(&registry, "registry", "", "status-event registry `DIR`")
+	f.DurationVar(&idle, "idle", invariants.DefaultIdle, "idle-gap window")
+	f.DurationVar(&ttfe, "ttfe", invariants.DefaultTTFE, "time-to-first-event bound")
+	return cmd
+}
+
+// openTUI runs the inspector on a capture.
+func openTUI(name string, stdin io.Reader, entry int, opts invariants.Options) error {
+	c, err := sessions.Open(name, sessions.OpenOptions{Entry: entry, Stdin: stdin})
+	if err != nil {
+		return err
+	}
+	return ui.OpenCapture(name, c, opts, ui.RunOptions{})
+}
+
+// runLiveTUI runs a live session in the inspector, then reports what
+// headless runs report: the recording, the saved session, error alarms.
+func runLiveTUI(title string, opts sessions.LiveOptions, stderr io.Writer) error {
+	out, err := ui.ConnectLive(title, opts, ui.RunOptions{})
+	if err != nil {
+		return err
+	}
+	res := out.Result
+	if res == nil {
+		if out.Err != nil {
+			return out.Err
+		}
+		return nil
+	}
+	if out.Err != nil {
+		fmt.Fprintln(stderr, "framescope:", decode.Sanitize(out.Err.Error()))
+	}
+	if res.RecordPath != "" {
+		fmt.Fprintf(stderr, "recorded to %s\n", decode.Sanitize(res.RecordPath))
+	}
+	if res.SessionID != "" {
+		fmt.Fprintf(stderr, "saved as session %s (framescope check @%s)\n", res.SessionID, res.SessionID)
+	}
+	if res.Report != nil && res.Report.Counts.Reaches(invariants.SevError) {
+		return exitError{1}
+	}
+	return nil
+}
+
 func newDumpCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var format string
 	var entry int
@@ -218,6 +328,7 @@ type liveFlags struct {
 	registry              string
 	idle, ttfe            time.Duration
 	frames                bool
+	headless              bool
 }
 
 func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
@@ -239,6 +350,7 @@ func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
 		f.BoolVar(&fl.frames, "frames", false, "also print every frame as it arrives (default: only the check summary)")
 	} else {
 		f.StringVar(&fl.record, "record", "", "also write the capture to `FILE` (framescope JSONL)")
+		f.BoolVar(&fl.headless, "headless", false, "print frames and the report instead of opening the terminal UI (the default when stdout is not a terminal)")
 	}
 }
 
@@ -294,11 +406,13 @@ func newConnectCmd(name string, stdin io.Reader, stdout, stderr io.Writer) *cobr
 	var fl liveFlags
 	cmd := &cobra.Command{
 		Use:   name + " URL",
-		Short: "Connect to a live SSE endpoint, print frames and alarms as they arrive, save the session",
-		Long: `Send one request (never retried: a turn stream is one-shot), print every frame and
-alarm as it arrives, and end with the check report. Ctrl-C cancels the stream (the
-client-disconnect path, recorded as "cancelled"). The session is saved in the
-session library (see: framescope sessions) unless --no-save.`,
+		Short: "Connect to a live SSE endpoint and inspect the stream as it arrives; save the session",
+		Long: `Send one request (never retried: a turn stream is one-shot) and inspect the stream
+in the terminal UI as it arrives (x cancels the stream, q quits). With --headless,
+or when stdout is not a terminal, print every frame and alarm as it arrives and end
+with the check report; Ctrl-C cancels the stream (the client-disconnect path,
+recorded as "cancelled"). The session is saved in the session library (see:
+framescope sessions) unless --no-save.`,
 		Example: `  framescope connect http://127.0.0.1:8080/api/chat -d @req.json -H 'Authorization: Bearer $TOKEN'
   framescope record http://127.0.0.1:8080/api/chat -d '{"message":"hi"}' -o turn.jsonl`,
 		Args: cobra.ExactArgs(1),
@@ -308,6 +422,9 @@ session library (see: framescope sessions) unless --no-save.`,
 				return err
 			}
 			opts.Source = name
+			if name == "connect" && !fl.headless && ui.IsTerminal(stdout) {
+				return runLiveTUI(args[0], opts, stderr)
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			return runLive(ctx, opts, stdout, stderr, name == "record" && !fl.frames)
@@ -423,12 +540,14 @@ func newSessionsCmd(stdout io.Writer) *cobra.Command {
 
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 	var speed float64
-	var noSave, quiet bool
+	var noSave, quiet, headless bool
 	cmd := &cobra.Command{
 		Use:   "demo [SCENARIO]",
 		Short: "Run a built-in scenario through the reference relay and the live path",
 		Long: "Start the reference relay in-process on a loopback port, connect to it through the\n" +
-			"live path and check the turn. Scenarios: " + strings.Join(sessions.ScenarioNames(), ", ") + ".",
+			"live path and inspect the turn in the terminal UI (headless — frames and the check\n" +
+			"report on stdout — with --headless or when stdout is not a terminal).\n" +
+			"Scenarios: " + strings.Join(sessions.ScenarioNames(), ", ") + ".",
 		Args:      cobra.MaximumNArgs(1),
 		ValidArgs: sessions.ScenarioNames(),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -457,11 +576,15 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 					opts.Library = lib
 				}
 			}
+			if !headless && !quiet && ui.IsTerminal(stdout) {
+				return runLiveTUI("demo "+name, opts, stderr)
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			return runLive(ctx, opts, stdout, stderr, quiet)
 		},
 	}
+	cmd.Flags().BoolVar(&headless, "headless", false, "print frames and the report instead of opening the terminal UI")
 	cmd.Flags().Float64Var(&speed, "speed", 1, "scenario timing scale (2 = twice as fast, 0 = no pauses)")
 	cmd.Flags().BoolVar(&noSave, "no-save", false, "do not save the session in the session library")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print only the check report")
@@ -582,5 +705,66 @@ refuses non-loopback Host/Origin headers unless --allow-origin.`,
 	f.DurationVar(&idle, "idle", 3*time.Second, "scenario relay: idle timeout before it synthesizes cancelled IDLE_TIMEOUT")
 	f.IntVar(&floodFrames, "flood-frames", 50000, "flood scenario: number of text frames")
 	_ = cmd.RegisterFlagCompletionFunc("scenario", cobra.FixedCompletions(sessions.ScenarioNames(), cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func newReferenceCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var format, replay, profile string
+	var entry int
+	var clientIdle time.Duration
+	cmd := &cobra.Command{
+		Use:   "reference [--format md|mermaid|dot|json] | --replay CAPTURE [--profile v0.5|v0.4|both]",
+		Short: "Print the reference client state machine, or run it over a capture frame by frame",
+		Long: `Print the state machine a correct PC3 client follows (and the v0.4 client beside
+it): md is a document to implement from (docs/client-state-machine.md), mermaid a
+stateDiagram-v2, dot a Graphviz graph, json the machine data. md and json carry both
+profiles; mermaid and dot draw --profile (default v0.5).
+
+With --replay, run the machine over a capture (any format): for each frame, the
+transition taken (from → to, action, clause) and the client view when it changed;
+where the v0.4 client diverges, both.`,
+		Example: `  framescope reference --format mermaid > client.mmd
+  framescope reference --replay testdata/examples/example-axis2-recovered.sse`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if replay == "" {
+				p := invariants.ProfileV05
+				switch profile {
+				case "", "both", "v0.5", "0.5":
+				case "v0.4", "0.4":
+					p = invariants.ProfileV04
+				default:
+					return fmt.Errorf("--profile %q: want v0.5, v0.4 or both", profile)
+				}
+				return invariants.RenderReference(stdout, format, p)
+			}
+			if cmd.Flags().Changed("format") {
+				return errors.New("--format prints the machine; --replay prints the run (give one)")
+			}
+			profiles, err := sessions.ParseProfiles(profile)
+			if err != nil {
+				return err
+			}
+			c, err := sessions.Open(replay, sessions.OpenOptions{Entry: entry, Stdin: stdin})
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			opts := sessions.ReferenceOptions{Profiles: profiles, ClientIdle: clientIdle}
+			if _, err := sessions.WriteReferenceReplay(c, opts, stdout); err != nil {
+				fmt.Fprintf(stderr, "framescope: %s: %s\n", decode.Sanitize(replay), decode.Sanitize(err.Error()))
+				return exitError{2}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&format, "format", "md", "machine format: md, mermaid, dot or json")
+	f.StringVar(&replay, "replay", "", "run the machine over `CAPTURE` (raw SSE, JSONL, HAR, NDJSON, @session, - for stdin)")
+	f.StringVar(&profile, "profile", "", "client profile: v0.5, v0.4 or both (replay default both; diagrams default v0.5)")
+	f.IntVar(&entry, "entry", -1, "HAR: which SSE entry to replay (0-based)")
+	f.DurationVar(&clientIdle, "client-idle", 0, "replay: fire the client's idle timer after this long without a frame (timed captures; 0 = off)")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(invariants.ReferenceFormats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"v0.5", "v0.4", "both"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }

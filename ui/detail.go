@@ -1,0 +1,400 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// DetailTab is a view of the selected frame.
+type DetailTab int
+
+const (
+	TabJSON DetailTab = iota
+	TabRaw
+	TabAlarms
+	numTabs
+)
+
+// Detail shows the selected row: pretty JSON (huge arrays folded), the raw
+// SSE bytes with every control visible, and the frame's alarms with the
+// rule's explanation and clause.
+type Detail struct {
+	sh      *shared
+	w, h    int
+	focused bool
+	tab     DetailTab
+	scroll  int
+	expand  bool
+
+	// The rendered body, cached by what it depends on.
+	key   detailKey
+	body  []jline
+	lastR int // the row the scroll position belongs to
+
+	// The selected frame decoded again (SSE fields, problem detail).
+	frameRow int
+	frame    *decode.Frame
+}
+
+type detailKey struct {
+	row, nAlarms int
+	tab          DetailTab
+	w            int
+	expand       bool
+	sty          *Styles
+}
+
+func newDetail(sh *shared) *Detail {
+	return &Detail{sh: sh, lastR: -1, key: detailKey{row: -2}, frameRow: -1}
+}
+
+// decoded returns the selected frame row decoded again (nil for other rows).
+func (d *Detail) decoded(r *Row) *decode.Frame {
+	if r == nil || r.Kind != RowFrame {
+		return nil
+	}
+	if d.frameRow != d.sh.sel || d.frame == nil {
+		d.frameRow, d.frame = d.sh.sel, refetch(r)
+	}
+	return d.frame
+}
+
+func (d *Detail) SetSize(w, h int) { d.w, d.h = w, h }
+func (d *Detail) Focus()           { d.focused = true }
+func (d *Detail) Blur()            { d.focused = false }
+
+func (d *Detail) Title() string {
+	if r := d.row(); r != nil && r.Kind == RowFrame {
+		return fmt.Sprintf("Detail · frame %d", r.Frame)
+	}
+	return "Detail"
+}
+
+func (d *Detail) Keys() help.KeyMap {
+	k := d.sh.keys
+	return bindingHelp{
+		short: []key.Binding{k.NextTab, k.Enter, k.Up, k.Down},
+		full:  [][]key.Binding{{k.NextTab, k.PrevTab, k.Enter, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
+	}
+}
+
+// SetTab selects a tab.
+func (d *Detail) SetTab(t DetailTab) { d.tab = (t + numTabs) % numTabs; d.scroll = 0 }
+
+func (d *Detail) row() *Row {
+	if d.sh.sel < 0 || d.sh.sel >= d.sh.st.Len() {
+		return nil
+	}
+	return d.sh.st.Row(d.sh.sel)
+}
+
+func (d *Detail) bodyHeight() int { return max(d.h-2, 0) }
+
+func (d *Detail) Update(msg tea.Msg) (Pane, tea.Cmd) {
+	k := d.sh.keys
+	d.syncRow()
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.NextTab):
+			d.SetTab(d.tab + 1)
+		case key.Matches(msg, k.PrevTab):
+			d.SetTab(d.tab - 1)
+		case key.Matches(msg, k.Enter):
+			d.expand = !d.expand
+		case key.Matches(msg, k.Up):
+			d.scrollBy(-1)
+		case key.Matches(msg, k.Down):
+			d.scrollBy(1)
+		case key.Matches(msg, k.PageUp):
+			d.scrollBy(-max(d.bodyHeight()-1, 1))
+		case key.Matches(msg, k.PageDown):
+			d.scrollBy(max(d.bodyHeight()-1, 1))
+		case key.Matches(msg, k.Top):
+			d.scroll = 0
+		case key.Matches(msg, k.Bottom):
+			d.scroll = 1 << 30
+			d.scrollBy(0)
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			d.scrollBy(-3)
+		case tea.MouseWheelDown:
+			d.scrollBy(3)
+		}
+	}
+	return d, nil
+}
+
+// syncRow resets the scroll position when the selection moved.
+func (d *Detail) syncRow() {
+	if d.sh.sel != d.lastR {
+		d.lastR = d.sh.sel
+		d.scroll = 0
+		d.expand = false
+	}
+}
+
+func (d *Detail) scrollBy(n int) {
+	body := d.render()
+	d.scroll = min(d.scroll+n, len(body)-d.bodyHeight())
+	d.scroll = max(d.scroll, 0)
+}
+
+// render returns the body lines (wrapped to the pane width), cached.
+func (d *Detail) render() []jline {
+	r := d.row()
+	k := detailKey{row: d.sh.sel, tab: d.tab, w: d.w, expand: d.expand, sty: d.sh.sty}
+	if r != nil {
+		k.nAlarms = len(r.Alarms)
+	}
+	if k == d.key && d.body != nil {
+		return d.body
+	}
+	d.key = k
+	var lines []jline
+	if r != nil {
+		switch d.tab {
+		case TabJSON:
+			lines = d.jsonLines(r)
+		case TabRaw:
+			lines = d.rawLines(r)
+		case TabAlarms:
+			lines = d.alarmLines(r)
+		}
+	}
+	d.body = wrapLines(lines, d.w, d.tab == TabRaw)
+	return d.body
+}
+
+// wrapLines wraps every line to width w: at word boundaries, or exactly
+// at the width (hard: raw bytes, where every byte counts).
+func wrapLines(lines []jline, w int, hard bool) []jline {
+	if w <= 0 {
+		return nil
+	}
+	out := make([]jline, 0, len(lines))
+	for _, l := range lines {
+		if len(l.plain) <= w || ansiWidth(l.plain) <= w {
+			out = append(out, l)
+			continue
+		}
+		var ps, ss []string
+		if hard {
+			ps = strings.Split(ansi.Hardwrap(l.plain, w, true), "\n")
+			ss = strings.Split(ansi.Hardwrap(l.styled, w, true), "\n")
+		} else {
+			ps = wrapPlain(l.plain, w)
+			ss = strings.Split(wordwrap(l.styled, w), "\n")
+		}
+		for i, p := range ps {
+			s := p
+			if i < len(ss) {
+				s = ss[i]
+			}
+			out = append(out, jline{p, s})
+		}
+	}
+	return out
+}
+
+func (d *Detail) jsonLines(r *Row) []jline {
+	sty := d.sh.sty
+	plain := func(s string) jline { return jline{s, sty.Base.Render(s)} }
+	dim := func(s string) jline { return jline{s, sty.Dim.Render(s)} }
+	switch {
+	case r.Kind != RowFrame:
+		out := []jline{dim(kindName(r.Kind))}
+		for _, l := range strings.Split(r.Summary, "\n") {
+			out = append(out, plain(l))
+		}
+		if len(r.Raw) > 0 {
+			out = append(out, dim(""), dim("raw:"))
+			out = append(out, d.rawLines(r)...)
+		}
+		return out
+	case r.Done:
+		return []jline{plain("[DONE]"), dim("the transport-level end-of-stream sentinel (AC-4)")}
+	case r.Oversized:
+		return []jline{dim(fmt.Sprintf("oversized event: %d bytes, not kept (the framer's size limit)", r.Size))}
+	case !r.Decoded:
+		out := []jline{{"frame data is " + r.Problem.String(), sty.SevError.Render("frame data is " + r.Problem.String())}}
+		if fr := d.decoded(r); fr != nil && fr.ProblemDetail != "" {
+			out = append(out, dim(decode.Sanitize(fr.ProblemDetail)))
+		}
+		out = append(out, dim(""))
+		data := r.Data
+		if len(data) > 1<<20 && !d.expand {
+			data = data[:1<<20]
+		}
+		for _, l := range strings.Split(decode.SanitizeMultiline(string(data)), "\n") {
+			out = append(out, plain(l))
+		}
+		return out
+	}
+	return prettyJSON(r.Data, sty, d.expand)
+}
+
+func kindName(k RowKind) string {
+	switch k {
+	case RowComment:
+		return "SSE comment (ignored by clients)"
+	case RowBlock:
+		return "SSE block without data (not dispatched)"
+	case RowTruncated:
+		return "truncated SSE event (the stream ended before its blank line)"
+	case RowNote:
+		return "capture note"
+	}
+	return ""
+}
+
+func (d *Detail) rawLines(r *Row) []jline {
+	sty := d.sh.sty
+	if r.Raw == nil {
+		return []jline{{"(raw bytes not kept)", sty.Dim.Render("(raw bytes not kept)")}}
+	}
+	raw := r.Raw
+	more := 0
+	if len(raw) > 1<<20 && !d.expand {
+		more = len(raw) - 1<<20
+		raw = raw[:1<<20]
+	}
+	head := fmt.Sprintf("offset %d · %d bytes", r.Offset, r.Size)
+	out := []jline{{head, sty.Dim.Render(head)}}
+	parts := strings.SplitAfter(string(raw), "\n")
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		// Every control is shown as an escape; the line feed ends the line.
+		s := decode.Sanitize(strings.TrimSuffix(p, "\n"))
+		if strings.HasSuffix(p, "\n") {
+			s += "⏎"
+		}
+		out = append(out, jline{s, sty.Base.Render(s)})
+	}
+	if more > 0 {
+		s := fmt.Sprintf("… %d more bytes (enter: expand)", more)
+		out = append(out, jline{s, sty.Dim.Render(s)})
+	}
+	return out
+}
+
+func (d *Detail) alarmLines(r *Row) []jline {
+	sty := d.sh.sty
+	st := d.sh.st
+	if len(r.Alarms) == 0 {
+		return []jline{{"no alarm on this row", sty.Dim.Render("no alarm on this row")}}
+	}
+	var out []jline
+	for _, ai := range r.Alarms {
+		a := st.Alarms[ai]
+		out = append(out, alarmExplain(a.Alarm, sty)...)
+		out = append(out, jline{})
+	}
+	return out
+}
+
+// alarmExplain renders an alarm with its rule's clause and explanation.
+func alarmExplain(a invariants.Alarm, sty *Styles) []jline {
+	head := fmt.Sprintf("%s %-5s %s", sevMark(a.Severity), a.Severity, decode.Sanitize(a.Rule))
+	rule, ok := invariants.LookupRule(a.Rule)
+	if ok && rule.Clause != "" {
+		head += "  (" + rule.Clause + ")"
+	}
+	out := []jline{{head, sty.Sev(a.Severity).Render(head)}}
+	msg := "  " + decode.Sanitize(a.Message)
+	out = append(out, jline{msg, sty.Base.Render(msg)})
+	if ok {
+		s := "  rule: " + rule.Summary
+		out = append(out, jline{s, sty.Dim.Render(s)})
+	}
+	return out
+}
+
+func (d *Detail) header(r *Row) string {
+	sty := d.sh.sty
+	if r == nil {
+		return ""
+	}
+	var parts []string
+	if r.Kind == RowFrame {
+		parts = append(parts, fmt.Sprintf("frame %d", r.Frame), r.Type)
+	} else {
+		parts = append(parts, kindName(r.Kind))
+	}
+	if r.HasAt {
+		parts = append(parts, fmtOffset(r.At))
+	}
+	if r.Kind != RowNote && r.Kind != RowComment {
+		parts = append(parts, fmt.Sprintf("%d B", r.Size))
+	}
+	if fr := d.decoded(r); fr != nil {
+		if fr.HasType && decode.Sanitize(fr.Event.Type) != r.Type {
+			parts = append(parts, "event: "+decode.Sanitize(fr.Event.Type))
+		}
+		if fr.HasID {
+			parts = append(parts, "id: "+decode.Sanitize(fr.ID))
+		}
+	}
+	if r.Turn >= 0 {
+		parts = append(parts, fmt.Sprintf("turn %d", r.Turn))
+	}
+	return sty.Bold.Render(cut(strings.Join(parts, " · "), d.w))
+}
+
+func (d *Detail) tabs(r *Row) string {
+	sty := d.sh.sty
+	n := 0
+	if r != nil {
+		n = len(r.Alarms)
+	}
+	names := [numTabs]string{"JSON", "Raw", fmt.Sprintf("Alarms %d", n)}
+	var b strings.Builder
+	for i, name := range names {
+		if i > 0 {
+			b.WriteString(sty.Sep.Render("│"))
+		}
+		if DetailTab(i) == d.tab {
+			b.WriteString(sty.TabActive.Render(" " + name + " "))
+		} else {
+			b.WriteString(sty.TabInactive.Render(" " + name + " "))
+		}
+	}
+	if d.expand {
+		b.WriteString(sty.Dim.Render("  expanded"))
+	}
+	return b.String()
+}
+
+func (d *Detail) View() string {
+	d.syncRow()
+	r := d.row()
+	if r == nil {
+		return block([]string{d.sh.sty.Dim.Render("nothing selected")}, d.w, d.h)
+	}
+	body := d.render()
+	bh := d.bodyHeight()
+	d.scroll = max(min(d.scroll, len(body)-bh), 0)
+	lines := []string{d.header(r), d.tabs(r)}
+	q := d.sh.query
+	for i := d.scroll; i < len(body) && i < d.scroll+bh; i++ {
+		l := body[i]
+		if q != "" && indexFold(l.plain, q) >= 0 {
+			lines = append(lines, highlight(l.plain, q, d.sh.sty.Base.Render, d.sh.sty.Match.Render))
+			continue
+		}
+		lines = append(lines, l.styled)
+	}
+	return block(lines, d.w, d.h)
+}

@@ -1,0 +1,523 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"framescope/decode"
+	"framescope/invariants"
+	"framescope/sessions"
+)
+
+// Batch is what the feeder sends the program: everything the pipeline
+// produced since the previous batch, in order. Nothing is ever dropped:
+// however fast frames arrive, they all travel, just fewer messages.
+type Batch struct {
+	Rows   []Ingest
+	Alarms []AlarmRec
+	Notes  []string
+	Conn   *ConnUpdate
+	End    *EndInfo
+}
+
+// ConnUpdate is a change of the source's connection state.
+type ConnUpdate struct {
+	State      Conn
+	HTTPStatus int
+}
+
+func (b *Batch) empty() bool {
+	return len(b.Rows) == 0 && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil
+}
+
+// batchMsg carries a Batch to Update.
+type batchMsg struct{ b *Batch }
+
+// DefaultBatchInterval bounds the batch rate: at most ~30 messages a second.
+const DefaultBatchInterval = 33 * time.Millisecond
+
+// feeder runs the pipeline on its own goroutine, turns every item into a
+// row (cloning what it keeps: the pipeline's buffers are reused), collects
+// rows between ticks and sends them as one batchMsg.
+type feeder struct {
+	send     func(tea.Msg)
+	interval time.Duration
+
+	mu      sync.Mutex
+	pend    *Batch
+	stopped bool
+
+	wake chan struct{}
+	done chan struct{}
+	sent chan struct{} // closed when the final batch went out
+
+	// Pipeline-goroutine state.
+	nextRow int
+	firstTS time.Time
+	haveTS  bool
+	lastRID string
+}
+
+func newFeeder(send func(tea.Msg), interval time.Duration) *feeder {
+	if interval <= 0 {
+		interval = DefaultBatchInterval
+	}
+	return &feeder{
+		send: send, interval: interval, pend: &Batch{},
+		wake: make(chan struct{}, 1), done: make(chan struct{}), sent: make(chan struct{}),
+	}
+}
+
+// loop sends batches until finish was called and the last batch went out.
+func (f *feeder) loop() {
+	defer close(f.sent)
+	for {
+		select {
+		case <-f.wake:
+		case <-f.done:
+			f.flush()
+			return
+		}
+		f.flush()
+		time.Sleep(f.interval)
+	}
+}
+
+func (f *feeder) flush() {
+	f.mu.Lock()
+	b := f.pend
+	if b.empty() {
+		f.mu.Unlock()
+		return
+	}
+	f.pend = &Batch{}
+	f.mu.Unlock()
+	f.send(batchMsg{b})
+}
+
+func (f *feeder) poke() {
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// stop makes the feeder drop further items (the program is gone).
+func (f *feeder) stop() {
+	f.mu.Lock()
+	f.stopped = true
+	f.mu.Unlock()
+}
+
+// finish records how the stream ended and sends the last batch.
+func (f *feeder) finish(e EndInfo) {
+	f.mu.Lock()
+	f.pend.End = &e
+	f.mu.Unlock()
+	close(f.done)
+}
+
+func (f *feeder) setConn(c ConnUpdate) {
+	f.mu.Lock()
+	f.pend.Conn = &c
+	f.mu.Unlock()
+	f.poke()
+}
+
+// handler is the sessions.Handler that feeds the batches.
+func (f *feeder) handler() sessions.Handler {
+	return sessions.Handler{
+		OnItem: f.onItem,
+		OnAlarms: func(as []invariants.Alarm) {
+			f.mu.Lock()
+			for _, a := range as {
+				f.pend.Alarms = append(f.pend.Alarms, AlarmRec{Alarm: a, Row: -1})
+			}
+			f.mu.Unlock()
+			f.poke()
+		},
+		OnNote: func(n string) {
+			f.mu.Lock()
+			f.pend.Rows = append(f.pend.Rows, Ingest{Row: Row{Kind: RowNote, Summary: decode.Sanitize(n)}})
+			f.nextRow++
+			f.pend.Notes = append(f.pend.Notes, decode.Sanitize(n))
+			f.mu.Unlock()
+			f.poke()
+		},
+	}
+}
+
+// onItem converts one pipeline item (valid only during the call) into rows.
+func (f *feeder) onItem(it sessions.Item) {
+	f.mu.Lock()
+	stopped := f.stopped
+	f.mu.Unlock()
+	if stopped {
+		return
+	}
+	ev := it.Event
+	var rows []Ingest
+	for _, cm := range ev.Comments {
+		rows = append(rows, Ingest{Row: Row{
+			Kind: RowComment, Summary: ":" + decode.SanitizeBytes(cm), At: it.Arrival, HasAt: it.HasArrival,
+		}})
+	}
+	main := -1
+	switch {
+	case it.Frame != nil:
+		rows = append(rows, f.frameRow(it))
+		main = len(rows) - 1
+	case ev.Truncated:
+		r := Row{Kind: RowTruncated, Offset: ev.Offset, Size: ev.Size, Raw: clone(ev.Raw), At: it.Arrival, HasAt: it.HasArrival,
+			Summary: fmt.Sprintf("truncated: the input ended inside an event at byte %d (%d bytes, no blank line); not dispatched", ev.Offset, ev.Size)}
+		rows = append(rows, Ingest{Row: r})
+		main = len(rows) - 1
+	case ev.HasID || ev.HasRetry || ev.HasType || ev.Unknown > 0:
+		s := "block without data: not dispatched"
+		if ev.HasType {
+			s += " event=" + decode.Sanitize(ev.Type)
+		}
+		if ev.HasID {
+			s += " id=" + decode.Sanitize(ev.ID)
+		}
+		if ev.HasRetry {
+			s += " retry=" + strconv.FormatInt(ev.Retry, 10)
+		}
+		if ev.Unknown > 0 {
+			s += fmt.Sprintf(" (%d unknown field lines)", ev.Unknown)
+		}
+		r := Row{Kind: RowBlock, Offset: ev.Offset, Size: ev.Size, Raw: clone(ev.Raw), Summary: s, At: it.Arrival, HasAt: it.HasArrival}
+		rows = append(rows, Ingest{Row: r})
+		main = len(rows) - 1
+	}
+	if len(rows) == 0 && len(it.Alarms) == 0 {
+		return
+	}
+	f.mu.Lock()
+	base := f.nextRow
+	f.pend.Rows = append(f.pend.Rows, rows...)
+	f.nextRow += len(rows)
+	for _, a := range it.Alarms {
+		row := -1
+		if main >= 0 {
+			row = base + main
+		}
+		f.pend.Alarms = append(f.pend.Alarms, AlarmRec{Alarm: a, Row: row})
+	}
+	f.mu.Unlock()
+	f.poke()
+}
+
+func clone(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append(make([]byte, 0, len(b)), b...)
+}
+
+// frameRow builds the row of a dispatched frame: the facts the timeline
+// and the indexes need, computed here so Update only appends.
+func (f *feeder) frameRow(it sessions.Item) Ingest {
+	fr := it.Frame
+	r := Row{
+		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size,
+		Done: fr.Done, Decoded: fr.Decoded(), Terminal: fr.Terminal(),
+		Problem: fr.Problem, InvalidUTF8: fr.InvalidUTF8, Oversized: fr.Oversized,
+	}
+	// Raw and Data in one allocation: Data usually lies inside Raw.
+	if fr.Raw != nil {
+		r.Raw = clone(fr.Raw)
+		if len(fr.Data) < 1<<16 {
+			if i := bytes.Index(r.Raw, fr.Data); i >= 0 {
+				r.Data = r.Raw[i : i+len(fr.Data) : i+len(fr.Data)]
+			}
+		}
+		if r.Data == nil {
+			r.Data = clone(fr.Data)
+		}
+	}
+	if r.Decoded {
+		if rid, ok := fr.ResponseID.Str(); ok {
+			if rid != f.lastRID {
+				f.lastRID = rid // one string for all the frames of a turn
+			}
+			r.RID = f.lastRID
+		}
+	}
+	x := rowExt{arrival: fr.Arrival, hasArrival: fr.HasArrival}
+	// The row's time: arrival, else the envelope timestamp.
+	if fr.HasArrival {
+		r.At, r.HasAt = fr.Arrival, true
+	} else if r.Decoded {
+		if ts, ok := invariants.ParseTimestampBytes(trimQuotes(fr.Timestamp)); ok {
+			if !f.haveTS {
+				f.firstTS, f.haveTS = ts, true
+			}
+			r.At, r.HasAt = ts.Sub(f.firstTS), true
+		}
+	}
+	r.Type = frameType(fr)
+	if r.Decoded {
+		extract(fr, &x)
+	}
+	return Ingest{Row: r, ext: x}
+}
+
+// frameType is the type a frame is listed under (sanitized).
+func frameType(fr *decode.Frame) string {
+	switch {
+	case fr.Done:
+		return "[DONE]"
+	case !fr.Decoded():
+		if fr.HasType {
+			return decode.Sanitize(fr.Event.Type)
+		}
+		return ""
+	}
+	t := fr.Type() // a constant for the known types: no copy
+	switch {
+	case decode.KnownType(t):
+		return t
+	case t != "":
+		return decode.Sanitize(t)
+	case fr.EventType == nil:
+		return "(no event_type)"
+	}
+	return decode.Sanitize(string(fr.EventType))
+}
+
+// extract fills the facts the store's indexes need.
+func extract(fr *decode.Frame, x *rowExt) {
+	switch fr.Type() {
+	case decode.TypeText:
+		if s, ok := fr.Chunk().Str(); ok {
+			x.chunk, x.hasChunk = s, true
+		}
+	case decode.TypeToolCall, decode.TypeToolCompleted, decode.TypeComponent:
+		x.tool = fr.ToolCall()
+	case decode.TypeDataLoading, decode.TypeDataLoaded:
+		if d := fr.DataRef(); d.HasID {
+			x.dataID, x.dataType, x.hasData, x.items = d.ID, d.Type, true, d.ItemCount
+		}
+	case decode.TypeStatus:
+		st := fr.Status()
+		x.statusID, x.statusM = st.EventID, st.Message
+		x.isStatus = st.HasEventID || st.HasMessage
+	}
+}
+
+// frameSummary is the one-line description of a frame (sanitized).
+func frameSummary(fr *decode.Frame) string {
+	switch {
+	case fr.Done:
+		return "end-of-stream sentinel"
+	case fr.Oversized:
+		return fmt.Sprintf("oversized event: %d bytes not kept", fr.Size)
+	case !fr.Decoded():
+		return fr.Problem.String() + ": " + excerpt(fr.Data, 200)
+	}
+	return summarize(fr)
+}
+
+// refetch decodes a stored frame row again (its SSE fields, payload and
+// problem detail are not kept on the row).
+func refetch(r *Row) *decode.Frame {
+	var ev *decode.Event
+	fr := decode.NewFramer()
+	keep := func(e *decode.Event) {
+		if ev == nil && e.Dispatched() {
+			c := e.Clone()
+			ev = &c
+		}
+	}
+	fr.Feed(r.Raw, keep)
+	fr.Close(keep)
+	if ev == nil { // oversized: nothing kept
+		ev = &decode.Event{Offset: r.Offset, Size: r.Size, HasData: true, Oversized: r.Oversized, Data: r.Data}
+	}
+	ev.Offset = r.Offset
+	return decode.DecodeFrame(ev, r.Frame)
+}
+
+// cutString cuts s to at most n bytes at a rune boundary.
+func cutString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+func trimQuotes(b []byte) []byte {
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		return b[1 : len(b)-1]
+	}
+	return b
+}
+
+// excerpt is a sanitized one-line prefix of b (never sanitizing megabytes
+// for one line).
+func excerpt(b []byte, n int) string {
+	if len(b) > 4*n+4 {
+		b = b[:4*n+4]
+	}
+	return decode.SanitizeBytes(b)
+}
+
+// summarize returns a decoded frame's one-line summary (sanitized).
+func summarize(fr *decode.Frame) string {
+	str := func(r decode.Raw) string {
+		s, ok := r.Str()
+		if !ok {
+			return excerpt(r, 80)
+		}
+		return decode.Sanitize(cutString(s, 400))
+	}
+	switch fr.Type() {
+	case decode.TypeText, decode.TypeReasoning:
+		c := fr.Chunk()
+		if c == nil {
+			return "(no chunk)"
+		}
+		return str(c)
+	case decode.TypeToolCall, decode.TypeToolCompleted:
+		tc := fr.ToolCall()
+		if !tc.Present {
+			return "(no tool_call)"
+		}
+		return decode.Sanitize(tc.Name) + "  " + decode.Sanitize(tc.ID)
+	case decode.TypeComponent:
+		tc := fr.ToolCall()
+		s := decode.Sanitize(tc.Name) + "  " + decode.Sanitize(tc.ID)
+		if c := fr.Chunk(); c != nil {
+			s += "  " + excerpt(c, 120)
+		}
+		return s
+	case decode.TypeDataLoading, decode.TypeDataLoaded:
+		d := fr.DataRef()
+		if d.Raw == nil {
+			return "(no data)"
+		}
+		s := decode.Sanitize(d.ID) + "  " + decode.Sanitize(d.Type)
+		if fr.Type() == decode.TypeDataLoaded {
+			if d.ItemCount >= 0 {
+				s += fmt.Sprintf("  %d items", d.ItemCount)
+			}
+		} else if n := d.Key.Get("ids").Len(); n >= 0 {
+			s += fmt.Sprintf("  %d ids", n)
+		}
+		return s
+	case decode.TypeStatus:
+		st := fr.Status()
+		return decode.Sanitize(st.EventID) + "  " + decode.Sanitize(st.Message)
+	case decode.TypeError, decode.TypeCancelled:
+		e := fr.ErrorInfo()
+		s := "(no error.code)"
+		if e.HasCode {
+			s = decode.Sanitize(e.Code)
+		}
+		if e.HasIsFinal {
+			s += "  is_final=" + strconv.FormatBool(e.IsFinal)
+		}
+		if r, ok := e.Error.Get("reason").Str(); ok {
+			s += "  reason=" + decode.Sanitize(r)
+		}
+		return s
+	case decode.TypeEpisode:
+		return str(fr.Get("episode_id"))
+	case decode.TypeResponseID:
+		return decode.Sanitize(fr.RID())
+	case decode.TypeUsage:
+		u := fr.Usage()
+		return "in " + excerpt(u.Input, 20) + "  out " + excerpt(u.Output, 20) + "  total " + excerpt(u.Total, 20)
+	case decode.TypeThinking:
+		if c := fr.Get("content"); c != nil {
+			return str(c)
+		}
+		return ""
+	case decode.TypeCompleted:
+		return "terminal"
+	}
+	return excerpt([]byte(fr.PayloadExcerpt(400)), 200)
+}
+
+// source is something the feeder can run: a capture or a live connection.
+type source struct {
+	name string
+	live bool
+	// run reads the stream to its end, feeding f; it must call f.finish.
+	run func(ctx context.Context, f *feeder)
+}
+
+// captureSource reads a capture file through the pipeline.
+func captureSource(name string, c sessions.Capture, opts invariants.Options) source {
+	return source{name: name, run: func(ctx context.Context, f *feeder) {
+		stop := context.AfterFunc(ctx, func() { c.Close() })
+		defer stop()
+		if m := c.Meta(); m.HTTP {
+			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: m.Status})
+		} else {
+			f.setConn(ConnUpdate{State: ConnOpen})
+		}
+		res, err := sessions.Run(c, opts, f.handler())
+		f.finish(endOf(res, err))
+	}}
+}
+
+func endOf(res *sessions.Result, err error) EndInfo {
+	var e EndInfo
+	if res != nil {
+		e = EndInfo{Kind: string(res.End.Kind), Detail: decode.Sanitize(res.End.Detail), At: res.End.T, HasTime: res.End.HasTime}
+	}
+	if err != nil {
+		e.Kind, e.Detail = "error", decode.Sanitize(err.Error())
+	}
+	if e.Kind == "" {
+		e.Kind = "eof"
+	}
+	return e
+}
+
+// liveSource connects once through sessions.RunLive; the result lands in
+// *out once the run is over.
+func liveSource(name string, opts sessions.LiveOptions, out *LiveOutcome) source {
+	return source{name: name, live: true, run: func(ctx context.Context, f *feeder) {
+		opts.OnResponse = func(r sessions.ResponseInfo) {
+			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: r.Status})
+		}
+		res, err := sessions.RunLive(ctx, opts, f.handler())
+		out.Result, out.Err = res, err
+		var e EndInfo
+		switch {
+		case res == nil:
+			e = EndInfo{Kind: "error", Detail: decode.Sanitize(fmt.Sprint(err))}
+		case res.Report != nil:
+			e = EndInfo{Kind: string(res.Report.End.Kind), Detail: decode.Sanitize(res.Report.End.Detail)}
+			if err != nil && e.Kind != "error" {
+				e.Detail = decode.Sanitize(err.Error())
+			}
+		}
+		if e.Kind == "" {
+			e.Kind = "eof"
+		}
+		if res != nil {
+			e.At, e.HasTime = res.Duration, true
+		}
+		f.finish(e)
+	}}
+}
+
+// LiveOutcome is what a live TUI session produced (for the caller to
+// report once the terminal is back).
+type LiveOutcome struct {
+	Result *sessions.LiveResult
+	Err    error
+}

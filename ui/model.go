@@ -1,0 +1,807 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"framescope/decode"
+)
+
+// Layout thresholds: below these the panes become tabs.
+const (
+	wideMinW = 110
+	wideMinH = 30
+)
+
+// Model is the root model: it owns the store, the layout and the focus,
+// routes keys, and applies the feeder's batches.
+type Model struct {
+	sh     shared
+	keys   KeyMap
+	help   help.Model
+	source string
+
+	w, h     int
+	wide     bool
+	panes    [numPanes]Pane
+	timeline *Timeline
+	detail   *Detail
+	alarms   *Alarms
+	focus    PaneID
+	rects    [numPanes]rect
+	grid     [2][]column // the wide layout: top and bottom rows
+	gridH    [2]int
+
+	showHelp bool
+	// Search: typing is the input line being edited; the query lives in
+	// sh.query once confirmed.
+	typing    bool
+	input     string
+	searchGen int
+	pending   bool  // a search command is running
+	matches   []int // rows, ascending
+	scanned   int   // rows searched so far
+
+	notice string
+
+	// Live sources.
+	live      bool
+	cancel    func()
+	cancelled bool
+	started   time.Time
+	now       time.Time
+	clock     func() time.Time
+
+	darkKnown bool // the styles follow a detected (or forced) background
+	noColor   bool
+}
+
+type rect struct{ x, y, w, h int }
+
+func (r rect) contains(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h }
+
+// Config tunes the model.
+type Config struct {
+	// Dark forces a dark (true) or light (false) palette; nil asks the
+	// terminal for its background (dark until it answers).
+	Dark *bool
+	// NoColor renders without colour (NO_COLOR).
+	NoColor bool
+	// Cancel is called by the cancel key on a live stream (nil: not live).
+	Cancel func()
+	// Now is the clock (tests).
+	Now func() time.Time
+}
+
+// NewModel returns the root model over an empty store.
+func NewModel(source string, live bool, cfg Config) *Model {
+	dark := true
+	if cfg.Dark != nil {
+		dark = *cfg.Dark
+	}
+	now := time.Now
+	if cfg.Now != nil {
+		now = cfg.Now
+	}
+	m := &Model{
+		keys:      DefaultKeyMap(),
+		help:      help.New(),
+		source:    decode.Sanitize(source),
+		live:      live,
+		cancel:    cfg.Cancel,
+		darkKnown: cfg.Dark != nil,
+		noColor:   cfg.NoColor,
+		started:   now(),
+	}
+	m.now = m.started
+	m.sh = shared{st: NewStore(), sty: NewStyles(dark, cfg.NoColor), keys: &m.keys, sel: -1, follow: live}
+	m.help.Styles = m.sh.sty.Help
+	m.clock = now
+	m.sh.liveNow = func() (time.Duration, bool) {
+		if !m.live || m.sh.st.Conn == ConnEnded {
+			return 0, false
+		}
+		return m.now.Sub(m.started), true
+	}
+	if !live || cfg.Cancel == nil {
+		m.keys.Cancel.SetEnabled(false)
+	}
+	m.timeline = newTimeline(&m.sh)
+	m.detail = newDetail(&m.sh)
+	m.alarms = newAlarms(&m.sh)
+	m.panes = [numPanes]Pane{m.timeline, m.detail, m.alarms, newTools(&m.sh), newStatus(&m.sh), newComponents(&m.sh)}
+	m.panes[PaneTimeline].Focus()
+	return m
+}
+
+// Store returns the model's store (tests, the caller after the run).
+func (m *Model) Store() *Store { return m.sh.st }
+
+// Selected returns the selected row (-1 when none).
+func (m *Model) Selected() int { return m.sh.sel }
+
+// Focused returns the focused pane.
+func (m *Model) Focused() PaneID { return m.focus }
+
+// Pane returns one pane.
+func (m *Model) Pane(id PaneID) Pane { return m.panes[id] }
+
+type tickMsg time.Time
+
+func (m *Model) tick() tea.Cmd {
+	return tea.Tick(500*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+func (m *Model) Init() tea.Cmd {
+	var cmds []tea.Cmd
+	if !m.darkKnown {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	if m.live {
+		cmds = append(cmds, m.tick())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) setStyles(s *Styles) {
+	m.sh.sty = s
+	m.help.Styles = s.Help
+}
+
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		if !m.darkKnown {
+			m.darkKnown = true
+			m.setStyles(NewStyles(msg.IsDark(), m.noColor))
+		}
+		return m, nil
+	case tickMsg:
+		m.now = m.clock()
+		if m.sh.st.Conn == ConnEnded {
+			return m, nil
+		}
+		return m, m.tick()
+	case batchMsg:
+		m.applyBatch(msg.b)
+		return m, nil
+	case jumpMsg:
+		m.jump(msg.row)
+		m.setFocus(PaneTimeline)
+		return m, nil
+	case searchDoneMsg:
+		m.searchDone(msg)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.PasteMsg:
+		if m.typing && len(m.input) < 200 {
+			m.input += strings.ReplaceAll(msg.Content, "\n", " ")
+		}
+		return m, nil
+	case tea.MouseWheelMsg:
+		mo := msg.Mouse()
+		if id, ok := m.paneAt(mo.X, mo.Y); ok {
+			return m, m.updatePane(id, msg)
+		}
+	case tea.MouseClickMsg:
+		mo := msg.Mouse()
+		if id, ok := m.paneAt(mo.X, mo.Y); ok {
+			m.setFocus(id)
+			r := m.rects[id]
+			mo.X -= r.x
+			mo.Y -= r.y
+			return m, m.updatePane(id, tea.MouseClickMsg(mo))
+		}
+	}
+	return m, nil
+}
+
+// applyBatch appends a batch, keeps the cursor following the stream when
+// asked, and extends an active search over the new rows.
+func (m *Model) applyBatch(b *Batch) {
+	st := m.sh.st
+	m.now = m.clock()
+	wasBottom := m.timeline.AtBottom()
+	before := st.Len()
+	st.Apply(b)
+	if st.Len() > before {
+		switch {
+		case m.sh.follow && wasBottom:
+			m.timeline.SetCursor(st.Len() - 1)
+		case m.sh.sel < 0:
+			m.timeline.SetCursor(0)
+		default:
+			m.timeline.scrollIntoView()
+		}
+		m.syncSelection()
+	}
+	if m.sh.query != "" && !m.pending {
+		m.scanFrom(m.scanned)
+	}
+}
+
+// syncSelection tells the other panes the cursor moved.
+func (m *Model) syncSelection() {
+	if m.focus != PaneAlarms {
+		m.alarms.selectRow(m.sh.sel)
+	}
+}
+
+func (m *Model) jump(row int) {
+	m.timeline.SetCursor(row)
+	m.syncSelection()
+}
+
+func (m *Model) setFocus(id PaneID) {
+	if id == m.focus {
+		return
+	}
+	m.panes[m.focus].Blur()
+	m.focus = id
+	m.panes[id].Focus()
+}
+
+func (m *Model) updatePane(id PaneID, msg tea.Msg) tea.Cmd {
+	sel := m.sh.sel
+	p, cmd := m.panes[id].Update(msg)
+	m.panes[id] = p
+	if m.sh.sel != sel {
+		m.syncSelection()
+	}
+	return cmd
+}
+
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	m.notice = ""
+	if m.typing {
+		return m.typeSearch(msg)
+	}
+	if m.showHelp {
+		switch {
+		case key.Matches(msg, k.Quit):
+			return tea.Quit
+		case key.Matches(msg, k.Help), msg.String() == "esc":
+			m.showHelp = false
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+		m.help.ShowAll = true
+	case key.Matches(msg, k.NextPane):
+		m.setFocus((m.focus + 1) % numPanes)
+	case key.Matches(msg, k.PrevPane):
+		m.setFocus((m.focus + numPanes - 1) % numPanes)
+	case key.Matches(msg, k.NextAlarm):
+		m.next(1)
+	case key.Matches(msg, k.PrevAlarm):
+		m.next(-1)
+	case key.Matches(msg, k.Follow):
+		m.sh.follow = !m.sh.follow
+		if m.sh.follow {
+			m.jump(m.sh.st.Len() - 1)
+			m.notice = "follow on"
+		} else {
+			m.notice = "follow off"
+		}
+	case key.Matches(msg, k.Search):
+		m.typing = true
+		m.input = ""
+	case key.Matches(msg, k.ClearSearch) && m.sh.query != "":
+		m.clearSearch()
+	case key.Matches(msg, k.Copy):
+		return m.copySelected()
+	case key.Matches(msg, k.Cancel):
+		if m.cancel != nil && m.sh.st.Conn != ConnEnded && !m.cancelled {
+			m.cancelled = true
+			m.notice = "cancelling the stream…"
+			m.cancel()
+		}
+	default:
+		return m.updatePane(m.focus, msg)
+	}
+	return nil
+}
+
+// copySelected puts the selected frame's data (other rows: their bytes)
+// on the clipboard (OSC 52: the terminal gets it base64-encoded).
+func (m *Model) copySelected() tea.Cmd {
+	st := m.sh.st
+	if m.sh.sel < 0 || m.sh.sel >= st.Len() {
+		return nil
+	}
+	r := st.Row(m.sh.sel)
+	data, what := r.Raw, "row"
+	if r.Kind == RowFrame {
+		data, what = r.Data, fmt.Sprintf("frame %d", r.Frame)
+	}
+	if data == nil {
+		data = []byte(r.Summary)
+	}
+	m.notice = fmt.Sprintf("copied %s (%s) to the clipboard", what, fmtBytes(int64(len(data))))
+	return tea.SetClipboard(string(data))
+}
+
+// next moves to the next (dir 1) or previous (dir -1) search hit while a
+// search is active, else to the next or previous row with an alarm.
+func (m *Model) next(dir int) {
+	st := m.sh.st
+	sel := max(m.sh.sel, -1)
+	if m.sh.query != "" {
+		if len(m.matches) == 0 {
+			m.notice = "no match for " + decode.Sanitize(m.sh.query)
+			return
+		}
+		var row int
+		if dir > 0 {
+			k := sort.SearchInts(m.matches, sel+1)
+			if k == len(m.matches) {
+				k = 0
+				m.notice = "search wrapped to the top"
+			}
+			row = m.matches[k]
+		} else {
+			k := sort.SearchInts(m.matches, sel) - 1
+			if k < 0 {
+				k = len(m.matches) - 1
+				m.notice = "search wrapped to the bottom"
+			}
+			row = m.matches[k]
+		}
+		m.jump(row)
+		return
+	}
+	row, ok := st.NextAlarmRow(sel, dir)
+	if !ok {
+		if st.AlarmRowCount() == 0 {
+			m.notice = "no alarms"
+		} else if dir > 0 {
+			m.notice = "no alarm after this row"
+		} else {
+			m.notice = "no alarm before this row"
+		}
+		return
+	}
+	m.jump(row)
+	m.alarms.selectRow(row)
+}
+
+// --- layout ---------------------------------------------------------------------
+
+const headerH = 2
+
+func (m *Model) layout() {
+	w, h := m.w, m.h
+	m.wide = w >= wideMinW && h >= wideMinH
+	m.help.SetWidth(w)
+	bodyH := max(h-headerH-1, 1)
+	if !m.wide {
+		// Tabs: one pane at a time under a tab bar.
+		for id := range m.panes {
+			m.panes[id].SetSize(w, max(bodyH-1, 1))
+			m.rects[id] = rect{0, headerH + 1, w, max(bodyH-1, 1)}
+		}
+		return
+	}
+	topH := bodyH * 62 / 100
+	botH := bodyH - topH
+	leftW := max(w*55/100, 60)
+	m.grid = [2][]column{
+		{{ids: []PaneID{PaneTimeline}, w: leftW}, {ids: []PaneID{PaneDetail}, w: w - leftW - 1}},
+	}
+	// The small panes share the bottom row; below 180 columns status and
+	// components stack in one column so that every pane keeps some width.
+	if w >= 180 {
+		m.grid[1] = splitColumns(w, []int{34, 26, 20, 20},
+			[]PaneID{PaneAlarms}, []PaneID{PaneTools}, []PaneID{PaneStatus}, []PaneID{PaneComponents})
+	} else {
+		m.grid[1] = splitColumns(w, []int{38, 32, 30},
+			[]PaneID{PaneAlarms}, []PaneID{PaneTools}, []PaneID{PaneStatus, PaneComponents})
+	}
+	m.gridH = [2]int{topH, botH}
+	y := headerH
+	for r, cols := range m.grid {
+		x := 0
+		for _, c := range cols {
+			// Each pane: a title line, then its content.
+			py := y
+			for k, id := range c.ids {
+				ph := m.gridH[r] / len(c.ids)
+				if k == len(c.ids)-1 {
+					ph = y + m.gridH[r] - py
+				}
+				m.setRect(id, rect{x, py + 1, c.w, ph - 1})
+				py += ph
+			}
+			x += c.w + 1
+		}
+		y += m.gridH[r]
+	}
+}
+
+// column is one column of a row of the wide layout: panes stacked.
+type column struct {
+	ids []PaneID
+	w   int
+}
+
+// splitColumns shares w (minus separators) between columns by weight.
+func splitColumns(w int, weights []int, ids ...[]PaneID) []column {
+	avail := w - (len(ids) - 1)
+	cols := make([]column, len(ids))
+	x := 0
+	for i := range ids {
+		cw := avail * weights[i] / 100
+		if i == len(ids)-1 {
+			cw = w - x
+		}
+		cols[i] = column{ids: ids[i], w: cw}
+		x += cw + 1
+	}
+	return cols
+}
+
+func (m *Model) setRect(id PaneID, r rect) {
+	r.w, r.h = max(r.w, 1), max(r.h, 1)
+	m.rects[id] = r
+	m.panes[id].SetSize(r.w, r.h)
+}
+
+func (m *Model) paneAt(x, y int) (PaneID, bool) {
+	if !m.wide {
+		if m.rects[m.focus].contains(x, y) {
+			return m.focus, true
+		}
+		return 0, false
+	}
+	for id := range m.panes {
+		if m.rects[id].contains(x, y) {
+			return PaneID(id), true
+		}
+	}
+	return 0, false
+}
+
+// --- view -----------------------------------------------------------------------
+
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "framescope"
+	return v
+}
+
+// Render returns the whole screen as a string (the View's content).
+func (m *Model) Render() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	var out []string
+	out = append(out, m.header()...)
+	bodyH := max(m.h-headerH-1, 1)
+	switch {
+	case m.showHelp:
+		m.help.ShowAll = true
+		out = append(out, strings.Split(block(strings.Split(m.help.FullHelpView(m.fullHelp()), "\n"), m.w, bodyH), "\n")...)
+	case !m.wide:
+		out = append(out, m.tabBar())
+		out = append(out, strings.Split(m.panes[m.focus].View(), "\n")...)
+	default:
+		out = append(out, m.gridRow(0)...)
+		out = append(out, m.gridRow(1)...)
+	}
+	out = append(out, m.footer())
+	for len(out) < m.h {
+		out = append(out, "")
+	}
+	out = out[:m.h]
+	for i := range out {
+		out[i] = fit(out[i], m.w)
+	}
+	return strings.Join(out, "\n")
+}
+
+// gridRow renders one row of the wide layout: columns side by side, each
+// pane under its title line.
+func (m *Model) gridRow(r int) []string {
+	sty := m.sh.sty
+	h := m.gridH[r]
+	cols := m.grid[r]
+	colLines := make([][]string, len(cols))
+	for i, c := range cols {
+		var lines []string
+		for _, id := range c.ids {
+			ts := sty.Title
+			if id == m.focus {
+				ts = sty.TitleFocused
+			}
+			lines = append(lines, ts.Render(fit(" "+m.panes[id].Title(), c.w)))
+			view := strings.Split(m.panes[id].View(), "\n")
+			for y := 0; y < m.rects[id].h; y++ {
+				if y < len(view) {
+					lines = append(lines, fit(view[y], c.w))
+				} else {
+					lines = append(lines, strings.Repeat(" ", c.w))
+				}
+			}
+		}
+		colLines[i] = lines
+	}
+	sep := sty.Sep.Render("│")
+	out := make([]string, h)
+	for y := 0; y < h; y++ {
+		var b strings.Builder
+		for i, c := range cols {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			if y < len(colLines[i]) {
+				b.WriteString(colLines[i][y])
+			} else {
+				b.WriteString(strings.Repeat(" ", c.w))
+			}
+		}
+		out[y] = b.String()
+	}
+	return out
+}
+
+func (m *Model) tabBar() string {
+	sty := m.sh.sty
+	var b strings.Builder
+	for id := range m.panes {
+		name := paneNames[id]
+		switch PaneID(id) {
+		case PaneAlarms:
+			if n := len(m.sh.st.Alarms); n > 0 {
+				name = fmt.Sprintf("%s %d", name, n)
+			}
+		case PaneComponents:
+			if m.w < 90 {
+				name = "Comps"
+			}
+		}
+		if PaneID(id) == m.focus {
+			b.WriteString(sty.TabActive.Render(" " + name + " "))
+		} else {
+			b.WriteString(sty.TabInactive.Render(" " + name + " "))
+		}
+	}
+	rest := m.panes[m.focus].Title()
+	if PaneID(m.focus) != PaneTimeline {
+		rest = m.timeline.Title()
+	}
+	line := b.String()
+	if room := m.w - ansiWidth(line) - 2; room > 8 {
+		line += "  " + sty.Dim.Render(cut(rest, room))
+	}
+	return line
+}
+
+func (m *Model) footer() string {
+	sty := m.sh.sty
+	if m.typing {
+		return sty.Bold.Render("/") + decode.Sanitize(m.input) + sty.Bold.Render("█") +
+			sty.Dim.Render("  enter: search · esc: cancel")
+	}
+	var left string
+	if m.sh.query != "" {
+		s := fmt.Sprintf("/%s: %d rows match", decode.Sanitize(m.sh.query), len(m.matches))
+		if m.pending {
+			s = fmt.Sprintf("/%s: searching…", decode.Sanitize(m.sh.query))
+		}
+		left = sty.MatchMark.Render(s) + sty.Dim.Render(" (n/N, esc)") + "  "
+	}
+	if m.notice != "" {
+		left = sty.Bold.Render(m.notice) + "  " + left
+	}
+	// "? help" and "q quit" always show; the rest is cut to fit before them.
+	right := m.helpItems([]key.Binding{m.keys.Help, m.keys.Quit}, m.w)
+	mid := m.helpItems(m.shortHelp(), m.w-ansiWidth(left)-ansiWidth(right)-3)
+	if mid == "" {
+		return left + right
+	}
+	return left + mid + m.help.Styles.ShortSeparator.Render(" • ") + right
+}
+
+// helpItems renders "key desc • key desc" with as many bindings as fit in
+// w cells ("…" when some were left out).
+func (m *Model) helpItems(bs []key.Binding, w int) string {
+	st := m.help.Styles
+	sep := " • "
+	var b strings.Builder
+	used := 0
+	for i, k := range bs {
+		if !k.Enabled() {
+			continue
+		}
+		h := k.Help()
+		n := ansiWidth(h.Key) + 1 + ansiWidth(h.Desc)
+		if used > 0 {
+			n += ansiWidth(sep)
+		}
+		// Leave room for the ellipsis unless this is the last binding.
+		room := w
+		if i < len(bs)-1 {
+			room -= 2
+		}
+		if used+n > room {
+			if used+2 <= w {
+				b.WriteString(st.Ellipsis.Render(" …"))
+			}
+			break
+		}
+		if used > 0 {
+			b.WriteString(st.ShortSeparator.Render(sep))
+		}
+		b.WriteString(st.ShortKey.Render(h.Key) + " " + st.ShortDesc.Render(h.Desc))
+		used += n
+	}
+	return b.String()
+}
+
+func (m *Model) shortHelp() []key.Binding {
+	k := &m.keys
+	bs := append([]key.Binding{}, m.panes[m.focus].Keys().ShortHelp()...)
+	if k.Cancel.Enabled() && m.sh.st.Conn != ConnEnded {
+		bs = append(bs, k.Cancel)
+	}
+	return append(bs, k.NextPane, k.NextAlarm, k.Search, k.Follow)
+}
+
+func (m *Model) fullHelp() [][]key.Binding {
+	k := &m.keys
+	groups := [][]key.Binding{
+		k.navigation(),
+		{k.NextPane, k.PrevPane, k.Enter, k.NextTab, k.PrevTab},
+		{k.NextAlarm, k.PrevAlarm, k.Search, k.ClearSearch, k.Follow, k.Cancel, k.Copy},
+		{k.Help, k.Quit},
+	}
+	return groups
+}
+
+// header is the two status lines: source and connection, turn; counts,
+// timing and alarm badges.
+func (m *Model) header() []string {
+	st := m.sh.st
+	sty := m.sh.sty
+	sep := sty.Dim.Render(" │ ")
+
+	// Line 1: source, state, turn.
+	l1 := sty.HeaderHi.Render("framescope") + " " + sty.Header.Render(m.source) + sep + m.connText()
+	if turn, _ := m.sh.asOf(); turn >= 0 {
+		l1 += sep + m.turnText(turn)
+	} else if n := len(st.Turns); n > 0 {
+		l1 += sep + m.turnText(n-1)
+	}
+
+	// Line 2: frames, bytes, elapsed, TTFE, alarm badges, follow.
+	l2 := sty.Label.Render("frames ") + fmt.Sprint(st.Frames) +
+		sty.Label.Render("  bytes ") + fmtBytes(st.Bytes) +
+		sty.Label.Render("  elapsed ") + m.elapsed()
+	if st.HasFirstArrival {
+		l2 += sty.Label.Render("  TTFE ") + fmtDur(st.FirstArrival)
+	}
+	c := st.Counts
+	l2 += sep + sty.SevError.Render(fmt.Sprintf("%s %d", sevMark("error"), c.Error)) + " " +
+		sty.SevWarn.Render(fmt.Sprintf("%s %d", sevMark("warn"), c.Warn)) + " " +
+		sty.SevInfo.Render(fmt.Sprintf("%s %d", sevMark("info"), c.Info))
+	if m.sh.follow {
+		if m.timeline.AtBottom() {
+			l2 += sep + sty.Bold.Render("FOLLOW")
+		} else {
+			l2 += sep + sty.Dim.Render("follow (paused: G)")
+		}
+	}
+	return []string{cut(l1, m.w), cut(l2, m.w)}
+}
+
+func (m *Model) connText() string {
+	st := m.sh.st
+	sty := m.sh.sty
+	http := ""
+	if st.HTTPStatus != 0 {
+		http = fmt.Sprintf(" HTTP %d", st.HTTPStatus)
+	}
+	switch st.Conn {
+	case ConnConnecting:
+		if m.live {
+			return sty.SevWarn.Render("connecting…")
+		}
+		return sty.Dim.Render("reading…")
+	case ConnOpen:
+		s := "open"
+		if !m.live {
+			s = "reading"
+		}
+		if m.cancelled {
+			s = "cancelling…"
+		}
+		return sty.TypeLifecycle.Render("● "+s) + http
+	}
+	e := st.End
+	kind, detail := "eof", ""
+	if e != nil {
+		kind, detail = e.Kind, e.Detail
+	}
+	s := "ended: " + kind
+	if detail != "" {
+		s += ": " + detail
+	}
+	es := sty.Dim
+	if kind == "error" || st.HTTPStatus != 0 && (st.HTTPStatus < 200 || st.HTTPStatus > 299) {
+		es = sty.SevError
+	}
+	return es.Render(s) + http
+}
+
+func (m *Model) turnText(t int) string {
+	st := m.sh.st
+	sty := m.sh.sty
+	tr := &st.Turns[t]
+	s := fmt.Sprintf("turn %d/%d", t+1, len(st.Turns))
+	if tr.HasRID {
+		s += " " + decode.Sanitize(tr.RID)
+	}
+	term := "open"
+	tsty := sty.SevWarn
+	switch {
+	case tr.Terminal != decode.NotTerminal:
+		term = tr.Terminal.String()
+		tsty = sty.TypeLifecycle
+		if tr.Terminal != decode.TerminalCompleted {
+			tsty = sty.TypeError
+		}
+		if tr.Done {
+			term += " + [DONE]"
+		}
+	case tr.Done:
+		term = "[DONE] without terminal"
+		tsty = sty.SevError
+	case st.Conn == ConnEnded:
+		term = "no terminal"
+		tsty = sty.SevError
+	}
+	return sty.Header.Render(s) + " " + tsty.Render(term)
+}
+
+func (m *Model) elapsed() string {
+	st := m.sh.st
+	switch {
+	case st.End != nil && st.End.HasTime:
+		return fmtOffset(st.End.At)[1:]
+	case m.live && st.Conn != ConnEnded:
+		return fmtOffset(m.now.Sub(m.started))[1:]
+	case st.hasLastAt:
+		return fmtOffset(st.lastAt)[1:]
+	}
+	return "-"
+}
+
+func fmtBytes(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	case n < 1024*1024*1024:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
+	}
+	return fmt.Sprintf("%.2f GiB", float64(n)/(1024*1024*1024))
+}

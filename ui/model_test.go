@@ -1,0 +1,390 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+func screen(m *Model) string { return ansi.Strip(m.Render()) }
+
+// run executes a command's message chain (tests: jump, search).
+func runCmd(m *Model, cmd tea.Cmd) {
+	for cmd != nil {
+		msg := cmd()
+		if msg == nil {
+			return
+		}
+		if b, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range b {
+				runCmd(m, c)
+			}
+			return
+		}
+		_, cmd = m.Update(msg)
+	}
+}
+
+func pressCmd(m *Model, k string) {
+	_, cmd := m.Update(keyMsg(k))
+	runCmd(m, cmd)
+}
+
+func TestNavigation(t *testing.T) {
+	m := loadModel(t, filepath.Join(examples, "example-happy.jsonl"), 80, 24, true)
+	if m.Selected() != 0 {
+		t.Fatalf("a capture opens at the top, got row %d", m.Selected())
+	}
+	steps := []struct {
+		key  string
+		want int
+	}{
+		{"j", 1}, {"down", 2}, {"k", 1}, {"G", 12}, {"j", 12}, {"g", 0}, {"k", 0}, {"pgdown", 12}, {"pgup", 0},
+	}
+	for _, s := range steps {
+		press(m, s.key)
+		if m.Selected() != s.want {
+			t.Fatalf("after %s: row %d, want %d", s.key, m.Selected(), s.want)
+		}
+	}
+	if !strings.Contains(screen(m), "Timeline 1/13") {
+		t.Errorf("tab bar should show the position:\n%s", screen(m))
+	}
+	// Tab cycles the focus through every pane (tabs at 80×24).
+	for id := PaneDetail; id < numPanes; id++ {
+		press(m, "tab")
+		if m.Focused() != id {
+			t.Fatalf("focus %v, want %v", m.Focused(), id)
+		}
+	}
+	press(m, "tab")
+	press(m, "shift+tab")
+	if m.Focused() != PaneComponents {
+		t.Errorf("shift+tab: focus %v", m.Focused())
+	}
+}
+
+func TestTimeTravelShowsOpenTool(t *testing.T) {
+	m := loadModel(t, filepath.Join(examples, "example-happy.jsonl"), 160, 48, true)
+	press(m, "G")
+	tools := m.Pane(PaneTools)
+	if got := tools.Title(); got != "Tools 1" {
+		t.Errorf("at the end: %q", got)
+	}
+	if v := ansi.Strip(tools.View()); strings.Contains(v, "open") || !strings.Contains(v, "800ms") {
+		t.Errorf("at the end the call is closed (800ms):\n%s", v)
+	}
+	// Back to frame 4: the call is open, its bar ends at the cursor.
+	for m.Selected() > 4 {
+		press(m, "k")
+	}
+	if got := tools.Title(); got != "Tools 1 (1 open)" {
+		t.Errorf("at frame 4: %q", got)
+	}
+	if v := ansi.Strip(tools.View()); !strings.Contains(v, "open") || !strings.Contains(v, "search_offers") || !strings.Contains(v, "▶") {
+		t.Errorf("at frame 4 the call is open:\n%s", v)
+	}
+	press(m, "k")
+	if v := ansi.Strip(tools.View()); !strings.Contains(v, "no tool call yet") {
+		t.Errorf("at frame 3 there is no call yet:\n%s", v)
+	}
+	// Components and status follow the cursor too.
+	press(m, "G")
+	for m.Selected() > 6 {
+		press(m, "k")
+	}
+	if got := m.Pane(PaneComponents).Title(); got != "Components 1 (1 loading)" {
+		t.Errorf("at frame 6: %q", got)
+	}
+	press(m, "j")
+	if got := m.Pane(PaneComponents).Title(); got != "Components 1" {
+		t.Errorf("at frame 7: %q", got)
+	}
+	press(m, "j")
+	v := ansi.Strip(m.Pane(PaneStatus).View())
+	if !strings.Contains(v, "▶ Searching for offers...") || !strings.Contains(v, "Here are some offers") || strings.Contains(v, "near you") {
+		t.Errorf("status as of frame 8:\n%s", v)
+	}
+}
+
+func TestAlarmNavigation(t *testing.T) {
+	m := loadModel(t, filepath.Join(examples, "example-broken.sse"), 160, 48, false)
+	for _, want := range []int{2, 5, 6, 7} {
+		press(m, "n")
+		if m.Selected() != want {
+			t.Fatalf("n: row %d, want %d", m.Selected(), want)
+		}
+	}
+	press(m, "n")
+	if m.Selected() != 7 || !strings.Contains(screen(m), "no alarm after this row") {
+		t.Errorf("n at the last alarm: row %d\n%s", m.Selected(), screen(m))
+	}
+	press(m, "N")
+	if m.Selected() != 6 {
+		t.Errorf("N: row %d", m.Selected())
+	}
+	// The alarms pane follows the cursor; Enter jumps from it.
+	press(m, "tab", "tab")
+	if m.Focused() != PaneAlarms {
+		t.Fatalf("focus %v", m.Focused())
+	}
+	press(m, "g", "j", "j") // third alarm: tool-unfinished at frame 5
+	pressCmd(m, "enter")
+	if m.Selected() != 5 || m.Focused() != PaneTimeline {
+		t.Errorf("enter on an alarm: row %d focus %v", m.Selected(), m.Focused())
+	}
+	// The detail's alarm tab explains the rule with its clause.
+	press(m, "tab", "t", "t")
+	v := ansi.Strip(m.Pane(PaneDetail).View())
+	for _, want := range []string{"tool-unfinished  (FR-15, AC-9)", "component-unfilled  (FR-16, AC-8)", "rule: a tool_call had no tool_completed"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("detail alarms tab lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+func TestSearch(t *testing.T) {
+	m := loadModel(t, filepath.Join(examples, "example-happy.jsonl"), 160, 48, true)
+	press(m, "/")
+	for _, r := range "OFFERS" {
+		press(m, string(r))
+	}
+	press(m, "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
+	for _, r := range "offers" {
+		press(m, string(r))
+	}
+	if !strings.Contains(screen(m), "/offers█") {
+		t.Fatalf("search line:\n%s", screen(m))
+	}
+	pressCmd(m, "enter")
+	if got := fmt.Sprint(m.matches); got != "[3 4 5 8]" {
+		t.Fatalf("matches %s", got)
+	}
+	if m.Selected() != 3 {
+		t.Errorf("first hit: row %d", m.Selected())
+	}
+	for _, want := range []int{4, 5, 8, 3} {
+		press(m, "n")
+		if m.Selected() != want {
+			t.Fatalf("n: row %d, want %d", m.Selected(), want)
+		}
+	}
+	press(m, "N")
+	if m.Selected() != 8 {
+		t.Errorf("N wraps: row %d", m.Selected())
+	}
+	s := screen(m)
+	if !strings.Contains(s, "/offers: 4 rows match") || strings.Count(s, "»") != 4 {
+		t.Errorf("hits are marked:\n%s", s)
+	}
+	// The detail highlights the hit (a styled match in the JSON).
+	if d := m.Pane(PaneDetail).View(); !strings.Contains(d, m.sh.sty.Match.Render("offers")) {
+		t.Errorf("detail does not highlight the hit")
+	}
+	// Esc clears the search: n is the next alarm again.
+	press(m, "esc", "g", "n")
+	if m.sh.query != "" || m.Selected() != 3 {
+		t.Errorf("after esc: query %q row %d", m.sh.query, m.Selected())
+	}
+	// A search with no hit says so.
+	press(m, "/", "z", "z", "z")
+	pressCmd(m, "enter")
+	if !strings.Contains(screen(m), "no match") {
+		t.Errorf("no hit:\n%s", screen(m))
+	}
+}
+
+// splitBatches cuts a finished run into many batches (alarms at the end).
+func splitBatches(t *testing.T, msgs []tea.Msg, per int) []*Batch {
+	var all Batch
+	for _, msg := range msgs {
+		b := msg.(batchMsg).b
+		all.Rows = append(all.Rows, b.Rows...)
+		all.Alarms = append(all.Alarms, b.Alarms...)
+		if b.Conn != nil {
+			all.Conn = b.Conn
+		}
+		if b.End != nil {
+			all.End = b.End
+		}
+	}
+	var out []*Batch
+	for i := 0; i < len(all.Rows); i += per {
+		out = append(out, &Batch{Rows: all.Rows[i:min(i+per, len(all.Rows))]})
+	}
+	out[0].Conn = all.Conn
+	last := out[len(out)-1]
+	last.Alarms, last.End = all.Alarms, all.End
+	return out
+}
+
+func TestFollow(t *testing.T) {
+	msgs := feedAll(t, openSource(t, filepath.Join(examples, "example-happy.jsonl")))
+	batches := splitBatches(t, msgs, 2) // rows 0-1, 2-3, 4-5, …
+	cancels := 0
+	dark := true
+	m := NewModel("live", true, Config{Dark: &dark, Cancel: func() { cancels++ }})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	apply := func(i int) { m.Update(batchMsg{batches[i]}) }
+
+	apply(0)
+	if m.Selected() != 1 || !strings.Contains(screen(m), "FOLLOW") {
+		t.Fatalf("live follows: row %d\n%s", m.Selected(), screen(m))
+	}
+	apply(1)
+	if m.Selected() != 3 {
+		t.Fatalf("follow: row %d", m.Selected())
+	}
+	// Moving up pauses following; new rows do not move the cursor.
+	press(m, "k")
+	apply(2)
+	if m.Selected() != 2 || !strings.Contains(screen(m), "follow (paused: G)") {
+		t.Fatalf("paused: row %d\n%s", m.Selected(), screen(m))
+	}
+	// Back at the bottom, it follows again.
+	press(m, "G")
+	apply(3)
+	if m.Selected() != 7 {
+		t.Fatalf("resumed: row %d", m.Selected())
+	}
+	// f turns following off: even at the bottom the cursor stays.
+	press(m, "f")
+	apply(4)
+	if m.Selected() != 7 {
+		t.Fatalf("follow off: row %d", m.Selected())
+	}
+	// f on again jumps to the bottom.
+	press(m, "f")
+	if m.Selected() != 9 {
+		t.Fatalf("follow on: row %d", m.Selected())
+	}
+	// x cancels the live stream, once.
+	press(m, "x", "x")
+	if cancels != 1 || !strings.Contains(screen(m), "cancelling") {
+		t.Errorf("cancel called %d times\n%s", cancels, screen(m))
+	}
+	for i := 5; i < len(batches); i++ {
+		apply(i)
+	}
+	if m.Selected() != 12 || !strings.Contains(screen(m), "ended: eof") {
+		t.Errorf("end: row %d\n%s", m.Selected(), screen(m))
+	}
+}
+
+func TestMouseWheelAndClick(t *testing.T) {
+	m := loadModel(t, filepath.Join(examples, "example-happy.jsonl"), 160, 48, true)
+	r := m.rects[PaneTimeline]
+	m.Update(tea.MouseWheelMsg{X: r.x + 2, Y: r.y + 2, Button: tea.MouseWheelDown})
+	if m.Selected() != 3 {
+		t.Errorf("wheel: row %d", m.Selected())
+	}
+	m.Update(tea.MouseClickMsg{X: r.x + 2, Y: r.y + 7, Button: tea.MouseLeft})
+	if m.Selected() != 7 {
+		t.Errorf("click: row %d", m.Selected())
+	}
+	d := m.rects[PaneAlarms]
+	m.Update(tea.MouseClickMsg{X: d.x + 1, Y: d.y, Button: tea.MouseLeft})
+	if m.Focused() != PaneAlarms {
+		t.Errorf("click focuses: %v", m.Focused())
+	}
+}
+
+func TestDetailTabsAndFolding(t *testing.T) {
+	items := make([]string, 500)
+	for i := range items {
+		items[i] = fmt.Sprintf(`{"id":"I%d"}`, i)
+	}
+	data := frame("response_id", "r", 0, "") +
+		frame("data_loaded", "r", 1, `,"data":{"id":"d","type":"t","key":{"ids":[]},"items":[`+strings.Join(items, ",")+`]}`)
+	m := NewModel("big", false, Config{})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, msg := range feedAll(t, readerSource(t, "big.sse", data)) {
+		m.Update(msg)
+	}
+	press(m, "j", "tab")
+	d := m.Pane(PaneDetail).(*Detail)
+	body := d.render()
+	var all []string
+	for _, l := range body {
+		all = append(all, l.plain)
+	}
+	text := strings.Join(all, "\n")
+	if !strings.Contains(text, "… 480 more items (enter: expand)") || strings.Contains(text, `"I20"`) {
+		t.Errorf("huge array not folded:\n%s", text)
+	}
+	press(m, "enter")
+	if n := len(d.render()); n < 1500 {
+		t.Errorf("expanded: %d lines", n)
+	}
+	press(m, "G")
+	if !strings.Contains(ansi.Strip(d.View()), `"I499"`) {
+		t.Errorf("bottom of the expanded JSON:\n%s", ansi.Strip(d.View()))
+	}
+	// Raw tab: the bytes as received, line ends visible.
+	press(m, "t")
+	v := ansi.Strip(d.View())
+	if !strings.Contains(v, "event: data_loaded⏎") || !strings.Contains(v, "offset ") {
+		t.Errorf("raw tab:\n%s", v)
+	}
+}
+
+// TestPaneViewsFitTheirSize: every pane renders exactly its size, at
+// every size, whatever is selected.
+func TestPaneViewsFitTheirSize(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {160, 48}, {120, 40}, {200, 60}, {40, 10}} {
+		m := loadModel(t, filepath.Join(examples, "example-broken.sse"), sz[0], sz[1], true)
+		for row := 0; row < 8; row++ {
+			m.timeline.SetCursor(row)
+			s := m.Render()
+			lines := strings.Split(s, "\n")
+			if len(lines) != sz[1] {
+				t.Fatalf("%dx%d: %d lines", sz[0], sz[1], len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w != sz[0] {
+					t.Fatalf("%dx%d row %d: line %d is %d wide: %q", sz[0], sz[1], row, i, w, ansi.Strip(l))
+				}
+			}
+		}
+	}
+}
+
+func TestTinyAndEmpty(t *testing.T) {
+	for _, sz := range [][2]int{{1, 1}, {10, 3}, {30, 5}, {0, 0}} {
+		m := loadModel(t, filepath.Join(examples, "example-broken.sse"), sz[0], sz[1], true)
+		for _, k := range []string{"j", "tab", "t", "enter", "?", "esc", "n", "G", "tab", "tab", "tab", "tab"} {
+			press(m, k)
+			_ = m.Render()
+		}
+	}
+	m := NewModel("empty", false, Config{})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for _, msg := range feedAll(t, readerSource(t, "empty.sse", ": keepalive\n\n")) {
+		m.Update(msg)
+	}
+	press(m, "j", "n", "G", "tab", "t")
+	s := screen(m)
+	if !strings.Contains(s, "frames 0 ") || !strings.Contains(s, ": keepalive") || !strings.Contains(s, "ended: eof") || !strings.Contains(s, "Alarms 1 (1 error") {
+		t.Errorf("empty capture:\n%s", s)
+	}
+}
+
+func TestCopyAndPaste(t *testing.T) {
+	m := loadModel(t, filepath.Join(examples, "example-happy.jsonl"), 120, 40, true)
+	press(m, "j", "j", "j", "j")
+	_, cmd := m.Update(keyMsg("y"))
+	if cmd == nil || !strings.Contains(screen(m), "copied frame 4 (170 B) to the clipboard") {
+		t.Errorf("y:\n%s", screen(m))
+	}
+	// Pasting into the search line (newlines flattened).
+	press(m, "/")
+	m.Update(tea.PasteMsg{Content: "call\n_5"})
+	pressCmd(m, "enter")
+	if m.sh.query != "call _5" {
+		t.Errorf("query %q", m.sh.query)
+	}
+}

@@ -1,0 +1,182 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"framescope/decode"
+)
+
+// Status shows what a v0.5 client displays as of the selected frame: the
+// current status line, the status history of the turn, and the text
+// streamed so far.
+type Status struct {
+	sh      *shared
+	w, h    int
+	focused bool
+	sc      scroller
+}
+
+func newStatus(sh *shared) *Status { return &Status{sh: sh} }
+
+func (s *Status) SetSize(w, h int)  { s.w, s.h = w, h }
+func (s *Status) Focus()            { s.focused = true }
+func (s *Status) Blur()             { s.focused = false }
+func (s *Status) Keys() help.KeyMap { return scrollKeys(s.sh.keys) }
+
+func (s *Status) Title() string {
+	turn, n := s.sh.asOf()
+	if turn < 0 {
+		return "Status"
+	}
+	lo, hi := s.sh.st.StatusesAsOf(turn, n)
+	return fmt.Sprintf("Status %d", hi-lo)
+}
+
+func (s *Status) Update(msg tea.Msg) (Pane, tea.Cmd) {
+	s.sc.update(msg, s.sh.keys)
+	return s, nil
+}
+
+// lines renders the whole pane content (the history is short; the text is
+// cut to what fits).
+func (s *Status) lines() []string {
+	st := s.sh.st
+	sty := s.sh.sty
+	turn, n := s.sh.asOf()
+	if turn < 0 {
+		return []string{sty.Dim.Render("no turn yet")}
+	}
+	lo, hi := st.StatusesAsOf(turn, n)
+	out := []string{sty.Dim.Render(cut(fmt.Sprintf("turn %d · as of frame %d", turn, n), s.w))}
+	if hi == lo {
+		out = append(out, sty.Dim.Render("no status line yet"))
+	} else {
+		cur := &st.Statuses[hi-1]
+		line := "▶ " + decode.Sanitize(cur.Message)
+		out = append(out, sty.TypeStatus.Bold(true).Render(cut(line, s.w)))
+		out = append(out, sty.Dim.Render(cut(fmt.Sprintf("  %s · frame %d", decode.Sanitize(cur.EventID), cur.Frame), s.w)))
+		if hi-lo > 1 {
+			out = append(out, sty.Dim.Render("history:"))
+			first := max(lo, hi-6)
+			if first > lo {
+				out = append(out, sty.Dim.Render(fmt.Sprintf("  … %d earlier", first-lo)))
+			}
+			for i := first; i < hi; i++ {
+				r := &st.Statuses[i]
+				out = append(out, cut(fmt.Sprintf("%5d  %s  %s", r.Frame, decode.Sanitize(r.EventID), decode.Sanitize(r.Message)), s.w))
+			}
+		}
+	}
+	// Only the tail can matter on screen: never copy or sanitize megabytes.
+	text, total, k := st.TextAsOf(turn, n, 8192)
+	out = append(out, "")
+	if k == 0 {
+		out = append(out, sty.Dim.Render("no text yet"))
+		return out
+	}
+	out = append(out, sty.Dim.Render(fmt.Sprintf("text so far (%d frames, %d bytes):", k, total)))
+	if total > len(text) {
+		text = "…" + text
+	}
+	for _, l := range wrapPlain(decode.SanitizeMultiline(text), s.w) {
+		out = append(out, sty.Base.Render(l))
+	}
+	return out
+}
+
+func (s *Status) View() string {
+	lines := s.lines()
+	s.sc.h, s.sc.n = s.h, len(lines)
+	s.sc.by(0)
+	return block(lines[s.sc.top:], s.w, s.h)
+}
+
+// Components shows the turn's placeholders (data_loading → data_loaded)
+// and component frames as of the selected frame.
+type Components struct {
+	sh      *shared
+	w, h    int
+	focused bool
+	sc      scroller
+}
+
+func newComponents(sh *shared) *Components { return &Components{sh: sh} }
+
+func (c *Components) SetSize(w, h int)  { c.w, c.h = w, h }
+func (c *Components) Focus()            { c.focused = true }
+func (c *Components) Blur()             { c.focused = false }
+func (c *Components) Keys() help.KeyMap { return scrollKeys(c.sh.keys) }
+
+func (c *Components) Title() string {
+	turn, n := c.sh.asOf()
+	if turn < 0 {
+		return "Components"
+	}
+	lo, hi := c.sh.st.CompsAsOf(turn, n)
+	loading := 0
+	for i := lo; i < hi; i++ {
+		if sp := &c.sh.st.Comps[i]; sp.Kind == CompPlaceholder && !sp.LoadedAt(n) {
+			loading++
+		}
+	}
+	if loading > 0 {
+		return fmt.Sprintf("Components %d (%d loading)", hi-lo, loading)
+	}
+	return fmt.Sprintf("Components %d", hi-lo)
+}
+
+func (c *Components) Update(msg tea.Msg) (Pane, tea.Cmd) {
+	c.sc.update(msg, c.sh.keys)
+	return c, nil
+}
+
+func (c *Components) View() string {
+	st := c.sh.st
+	sty := c.sh.sty
+	turn, n := c.sh.asOf()
+	if turn < 0 {
+		return block([]string{sty.Dim.Render("no turn yet")}, c.w, c.h)
+	}
+	lo, hi := st.CompsAsOf(turn, n)
+	lines := []string{sty.Dim.Render(cut(fmt.Sprintf("turn %d · as of frame %d", turn, n), c.w))}
+	if hi == lo {
+		lines = append(lines, sty.Dim.Render("no placeholder or component yet"))
+		return block(lines, c.w, c.h)
+	}
+	c.sc.h, c.sc.n = c.h-1, hi-lo
+	c.sc.by(0)
+	for i := lo + c.sc.top; i < hi && len(lines) < c.h; i++ {
+		sp := &st.Comps[i]
+		var mark, state string
+		msty := sty.Base
+		switch {
+		case sp.Kind == CompComponent:
+			mark, state = "◼", fmt.Sprintf("component at %d", sp.Loading)
+			msty = sty.TypeData
+		case sp.Loading < 0:
+			mark, state = "?", fmt.Sprintf("loaded at %d, never announced", sp.Loaded)
+			msty = sty.SevWarn
+		case sp.LoadedAt(n):
+			mark, state = "✓", fmt.Sprintf("loading %d → loaded %d", sp.Loading, sp.Loaded)
+			if sp.Items >= 0 {
+				state += fmt.Sprintf(" · %d items", sp.Items)
+			}
+			msty = sty.TypeLifecycle
+		default:
+			mark, state = "…", fmt.Sprintf("loading since %d", sp.Loading)
+			msty = sty.BarOpen
+		}
+		name := decode.Sanitize(sp.ID) + " " + decode.Sanitize(sp.Type)
+		var b strings.Builder
+		b.WriteString(msty.Render(mark) + " ")
+		nameW := min(max(c.w/2, 10), c.w-2)
+		b.WriteString(sty.Base.Render(fit(name, nameW)) + " ")
+		b.WriteString(sty.Dim.Render(state))
+		lines = append(lines, b.String())
+	}
+	return block(lines, c.w, c.h)
+}

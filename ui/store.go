@@ -1,0 +1,574 @@
+// Package ui is framescope's terminal inspector: a bubbletea program over
+// the one pipeline of package sessions. The data model (Store) is an
+// append-only log of what the pipeline produced, fed in batches by a
+// goroutine (feed.go); the root model (model.go) lays out the panes, each a
+// concrete type with its own key help.
+package ui
+
+import (
+	"sort"
+	"time"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// RowKind says what a timeline row stands for.
+type RowKind uint8
+
+const (
+	RowFrame     RowKind = iota // a dispatched SSE event
+	RowComment                  // an SSE comment line (": keepalive")
+	RowBlock                    // a block without data: not dispatched
+	RowTruncated                // the stream ended inside an event
+	RowNote                     // a remark about the capture (not an alarm)
+)
+
+// Row is one line of the timeline: a frame or another SSE item. Rows are
+// immutable once appended, except Alarms/MaxSev (an alarm raised later may
+// point at an older frame). A row keeps the block's bytes and a few facts;
+// what is shown of it (summary, SSE fields) is derived on demand, for the
+// visible rows only.
+type Row struct {
+	// Raw is the block as received; Data the WHATWG data buffer (usually a
+	// slice of Raw). Nil for oversized events and notes.
+	Raw  []byte
+	Data []byte
+	// Summary is the sanitized description of a non-frame row (frames:
+	// Store.Summary derives it from Data).
+	Summary string
+	// Type is the sanitized event type: the JSON event_type of a decoded
+	// frame, else the SSE event: field ("" when absent).
+	Type string
+	RID  string // response_id (raw; sanitize to show)
+	// Alarms are indexes into Store.Alarms; MaxSev the most severe of them.
+	Alarms []int32
+	MaxSev invariants.Severity
+
+	Offset int64 // byte offset of the block in the stream
+	Size   int64 // bytes on the wire
+	// At is the row's time on the turn's axis: the arrival time when the
+	// source is timed, else the envelope timestamp relative to the first
+	// timestamp of the stream. HasAt is false when neither is known.
+	At time.Duration
+	// Frame is the frame index (RowFrame), or the index of the last frame
+	// before this row (-1 when there is none).
+	Frame int
+	// Turn is the turn the row belongs to (-1 before the first frame).
+	Turn int
+
+	Kind        RowKind
+	Terminal    decode.Terminality
+	Problem     decode.Problem
+	HasAt       bool
+	Done        bool
+	Decoded     bool
+	InvalidUTF8 bool
+	Oversized   bool
+}
+
+// AlarmRec is an alarm and the row it belongs to (-1: the stream).
+type AlarmRec struct {
+	invariants.Alarm
+	Row int
+}
+
+// TurnRec is one turn as the store segments it (the checker's rules: a turn
+// starts at the first frame, and at the first frame after its [DONE] unless
+// that frame repeats the closed turn's response_id).
+type TurnRec struct {
+	Index         int
+	RID           string // raw
+	HasRID        bool
+	FirstRow      int
+	FirstFrame    int
+	LastFrame     int
+	Frames        int
+	Terminal      decode.Terminality
+	TerminalFrame int // -1 until the terminal arrives
+	Done          bool
+	// StartAt / EndAt bound the turn's time axis (HasTime: some row of the
+	// turn has a time).
+	StartAt, EndAt time.Duration
+	HasTime        bool
+
+	// Ranges of the per-turn indexes: [lo, hi) where hi is the next turn's
+	// lo (or the slice's length for the last turn).
+	toolLo, compLo, statusLo, textLo int
+
+	closed      bool
+	doneJustNow bool
+	text        []byte // the turn's text chunks, concatenated (raw)
+	tools       map[string]int
+	comps       map[string]int
+}
+
+// ToolSpan is one tool call: from its tool_call frame to its
+// tool_completed frame (-1 while open). An orphan tool_completed (no
+// earlier tool_call) is a span with Orphan set and Start == End.
+type ToolSpan struct {
+	ID, Name, Type string // raw
+	Turn           int
+	Start, End     int // frame indexes
+	StartAt, EndAt time.Duration
+	HasStart       bool
+	HasEnd         bool // EndAt is meaningful
+	Orphan         bool
+}
+
+// OpenAt reports whether the call is still open as of frame n.
+func (t *ToolSpan) OpenAt(n int) bool { return !t.Orphan && (t.End < 0 || t.End > n) }
+
+// CompKind says whether a CompSpan is a data placeholder or a component frame.
+type CompKind uint8
+
+const (
+	CompPlaceholder CompKind = iota // data_loading → data_loaded
+	CompComponent                   // a component frame (render_* tool path)
+)
+
+// CompSpan is one placeholder (data_loading → data_loaded, sharing data.id)
+// or one component frame. Loading is -1 for a data_loaded nobody announced;
+// Loaded is -1 while the placeholder waits.
+type CompSpan struct {
+	Kind            CompKind
+	ID, Type        string // raw; for components: the tool call id and name
+	Turn            int
+	Loading, Loaded int
+	Items           int // data_loaded items (-1 when not an array)
+	first           int // the frame that created the span (its sort key)
+}
+
+// LoadedAt reports whether the placeholder is filled as of frame n.
+func (c *CompSpan) LoadedAt(n int) bool { return c.Loaded >= 0 && c.Loaded <= n }
+
+// StatusRec is one status frame.
+type StatusRec struct {
+	Frame            int
+	Turn             int
+	EventID, Message string // raw
+}
+
+// textRec marks the end of a text frame's chunk in its turn's text.
+type textRec struct {
+	Frame int
+	End   int
+}
+
+// Conn is the state of the source.
+type Conn uint8
+
+const (
+	ConnConnecting Conn = iota
+	ConnOpen
+	ConnEnded
+)
+
+// Store is the append-only session log. It is owned by the bubbletea
+// goroutine: batches are applied in Update, panes read it in View. Every
+// as-of query is a binary search, never a rescan from frame 0.
+type Store struct {
+	chunks   [][]Row // rows in fixed-size chunks: appending never moves a row
+	n        int
+	frameRow []int // frame index → row
+
+	Alarms    []AlarmRec
+	alarmRows []int // rows with alarms, ascending
+	Counts    invariants.Counts
+
+	Turns    []TurnRec
+	Tools    []ToolSpan
+	Comps    []CompSpan
+	Statuses []StatusRec
+	texts    []textRec
+
+	Notes []string
+	Bytes int64 // stream bytes seen (sum of block sizes)
+
+	// The source: connection state, HTTP status, how it ended.
+	Conn       Conn
+	HTTPStatus int
+	End        *EndInfo
+	// Frames counts dispatched events.
+	Frames int
+	// FirstArrival is the arrival of frame 0 (the TTFE) when timed.
+	FirstArrival    time.Duration
+	HasFirstArrival bool
+
+	lastAt    time.Duration // the last row's At (for gap computation)
+	hasLastAt bool
+}
+
+// EndInfo says how the stream ended.
+type EndInfo struct {
+	Kind    string // eof, error, cancelled
+	Detail  string // sanitized
+	At      time.Duration
+	HasTime bool
+}
+
+// NewStore returns an empty store.
+func NewStore() *Store { return &Store{} }
+
+const chunkRows = 4096
+
+// Len is the number of rows.
+func (s *Store) Len() int { return s.n }
+
+// Row returns row i (0 <= i < Len). The pointer stays valid: rows never move.
+func (s *Store) Row(i int) *Row { return &s.chunks[i/chunkRows][i%chunkRows] }
+
+func (s *Store) push(r *Row) {
+	if s.n%chunkRows == 0 {
+		s.chunks = append(s.chunks, make([]Row, 0, chunkRows))
+	}
+	c := &s.chunks[len(s.chunks)-1]
+	*c = append(*c, *r)
+	s.n++
+}
+
+// snapshot returns a reader of rows [0, Len) that stays valid (and safe to
+// read off the bubbletea goroutine, for the immutable fields) while rows
+// are appended.
+func (s *Store) snapshot() (n int, row func(i int) *Row) {
+	chunks := append([][]Row(nil), s.chunks...)
+	return s.n, func(i int) *Row { return &chunks[i/chunkRows][i%chunkRows] }
+}
+
+// RowOfFrame returns the row of frame n, or -1.
+func (s *Store) RowOfFrame(n int) int {
+	if n < 0 || n >= len(s.frameRow) {
+		return -1
+	}
+	return s.frameRow[n]
+}
+
+// Ingest is one row as the feeder built it, with the payload facts the
+// indexes need (not kept on the row).
+type Ingest struct {
+	Row
+	ext rowExt
+}
+
+type rowExt struct {
+	arrival    time.Duration
+	hasArrival bool
+	tool       decode.ToolCall // tool_call, tool_completed, component
+	dataID     string          // data_loading / data_loaded
+	dataType   string
+	hasData    bool
+	items      int
+	statusID   string
+	statusM    string
+	isStatus   bool
+	chunk      string // text frames
+	hasChunk   bool
+}
+
+// Apply appends a batch. Rows first (so alarms can point at them), then
+// alarms, then the source state.
+func (s *Store) Apply(b *Batch) {
+	for i := range b.Rows {
+		s.appendRow(&b.Rows[i])
+	}
+	for _, a := range b.Alarms {
+		s.addAlarm(a)
+	}
+	s.Notes = append(s.Notes, b.Notes...)
+	if b.Conn != nil {
+		s.Conn = b.Conn.State
+		if b.Conn.HTTPStatus != 0 {
+			s.HTTPStatus = b.Conn.HTTPStatus
+		}
+	}
+	if b.End != nil {
+		s.Conn = ConnEnded
+		e := *b.End
+		s.End = &e
+	}
+}
+
+func (s *Store) appendRow(in *Ingest) {
+	r := in.Row
+	idx := s.n
+	s.Bytes += r.Size
+	r.Turn = len(s.Turns) - 1
+	if r.Kind == RowFrame {
+		r.Frame = s.Frames
+		s.Frames++
+		s.frameRow = append(s.frameRow, idx)
+		if r.Frame == 0 && in.ext.hasArrival {
+			s.FirstArrival, s.HasFirstArrival = in.ext.arrival, true
+		}
+		r.Turn = s.segment(&r, idx)
+		s.push(&r)
+		s.index(idx, &in.ext)
+	} else {
+		r.Frame = s.Frames - 1
+		s.push(&r)
+	}
+	if r.HasAt {
+		s.lastAt, s.hasLastAt = r.At, true
+		if r.Turn >= 0 {
+			t := &s.Turns[r.Turn]
+			if !t.HasTime {
+				t.StartAt, t.EndAt, t.HasTime = r.At, r.At, true
+			} else {
+				if r.At < t.StartAt {
+					t.StartAt = r.At
+				}
+				if r.At > t.EndAt {
+					t.EndAt = r.At
+				}
+			}
+		}
+	}
+}
+
+// segment assigns the frame to a turn, opening a new one when the checker
+// would (see TurnRec), and returns the turn index.
+func (s *Store) segment(r *Row, row int) int {
+	newTurn := len(s.Turns) == 0
+	if !newTurn {
+		cur := &s.Turns[len(s.Turns)-1]
+		if cur.closed {
+			if r.Done {
+				newTurn = cur.doneJustNow
+			} else {
+				newTurn = !r.Decoded || r.RID == "" || !cur.HasRID || r.RID != cur.RID
+			}
+		}
+	}
+	if newTurn {
+		s.Turns = append(s.Turns, TurnRec{
+			Index: len(s.Turns), FirstRow: row, FirstFrame: r.Frame, TerminalFrame: -1,
+			toolLo: len(s.Tools), compLo: len(s.Comps), statusLo: len(s.Statuses), textLo: len(s.texts),
+		})
+	}
+	t := &s.Turns[len(s.Turns)-1]
+	if !t.HasRID && r.Decoded && r.RID != "" {
+		t.RID, t.HasRID = r.RID, true
+	}
+	t.LastFrame = r.Frame
+	t.Frames++
+	switch {
+	case r.Done:
+		if !t.closed {
+			t.Done = true
+			t.closed = true
+		}
+	case r.Terminal != decode.NotTerminal && t.Terminal == decode.NotTerminal && !t.closed:
+		t.Terminal = r.Terminal
+		t.TerminalFrame = r.Frame
+	}
+	t.doneJustNow = r.Done
+	return t.Index
+}
+
+// index records the frame's tool, placeholder, status and text facts.
+func (s *Store) index(row int, x *rowExt) {
+	r := s.Row(row)
+	if r.Turn < 0 || !r.Decoded {
+		return
+	}
+	t := &s.Turns[r.Turn]
+	switch r.Type {
+	case decode.TypeToolCall:
+		if !x.tool.Present || x.tool.ID == "" {
+			return
+		}
+		if t.tools == nil {
+			t.tools = map[string]int{}
+		}
+		t.tools[x.tool.ID] = len(s.Tools)
+		s.Tools = append(s.Tools, ToolSpan{ID: x.tool.ID, Name: x.tool.Name, Type: x.tool.Type, Turn: r.Turn,
+			Start: r.Frame, End: -1, StartAt: r.At, HasStart: r.HasAt})
+	case decode.TypeToolCompleted:
+		if x.tool.ID == "" {
+			return
+		}
+		if i, ok := t.tools[x.tool.ID]; ok && s.Tools[i].End < 0 {
+			sp := &s.Tools[i]
+			sp.End = r.Frame
+			sp.EndAt, sp.HasEnd = r.At, r.HasAt
+			return
+		}
+		s.Tools = append(s.Tools, ToolSpan{ID: x.tool.ID, Name: x.tool.Name, Type: x.tool.Type, Turn: r.Turn,
+			Start: r.Frame, End: r.Frame, StartAt: r.At, HasStart: r.HasAt, EndAt: r.At, HasEnd: r.HasAt, Orphan: true})
+	case decode.TypeDataLoading:
+		if !x.hasData {
+			return
+		}
+		if t.comps == nil {
+			t.comps = map[string]int{}
+		}
+		t.comps[x.dataID] = len(s.Comps)
+		s.Comps = append(s.Comps, CompSpan{Kind: CompPlaceholder, ID: x.dataID, Type: x.dataType, Turn: r.Turn,
+			Loading: r.Frame, Loaded: -1, Items: -1, first: r.Frame})
+	case decode.TypeDataLoaded:
+		if !x.hasData {
+			return
+		}
+		if i, ok := t.comps[x.dataID]; ok && s.Comps[i].Loaded < 0 {
+			s.Comps[i].Loaded = r.Frame
+			s.Comps[i].Items = x.items
+			return
+		}
+		s.Comps = append(s.Comps, CompSpan{Kind: CompPlaceholder, ID: x.dataID, Type: x.dataType, Turn: r.Turn,
+			Loading: -1, Loaded: r.Frame, Items: x.items, first: r.Frame})
+	case decode.TypeComponent:
+		s.Comps = append(s.Comps, CompSpan{Kind: CompComponent, ID: x.tool.ID, Type: x.tool.Name, Turn: r.Turn,
+			Loading: r.Frame, Loaded: r.Frame, Items: -1, first: r.Frame})
+	case decode.TypeStatus:
+		if x.isStatus {
+			s.Statuses = append(s.Statuses, StatusRec{Frame: r.Frame, Turn: r.Turn, EventID: x.statusID, Message: x.statusM})
+		}
+	case decode.TypeText:
+		if x.hasChunk {
+			t.text = append(t.text, x.chunk...)
+			s.texts = append(s.texts, textRec{Frame: r.Frame, End: len(t.text)})
+		}
+	}
+}
+
+func (s *Store) addAlarm(a AlarmRec) {
+	if a.Row < 0 && a.Frame >= 0 {
+		a.Row = s.RowOfFrame(a.Frame)
+	}
+	if a.Row >= s.n {
+		a.Row = -1
+	}
+	i := int32(len(s.Alarms))
+	s.Alarms = append(s.Alarms, a)
+	s.Counts.Add(a.Severity)
+	if a.Row < 0 {
+		return
+	}
+	r := s.Row(a.Row)
+	if len(r.Alarms) == 0 {
+		// Keep alarmRows sorted: usually the row is the newest one.
+		n := len(s.alarmRows)
+		if n == 0 || s.alarmRows[n-1] < a.Row {
+			s.alarmRows = append(s.alarmRows, a.Row)
+		} else {
+			k := sort.SearchInts(s.alarmRows, a.Row)
+			s.alarmRows = append(s.alarmRows, 0)
+			copy(s.alarmRows[k+1:], s.alarmRows[k:])
+			s.alarmRows[k] = a.Row
+		}
+	}
+	r.Alarms = append(r.Alarms, i)
+	if a.Severity.Rank() > r.MaxSev.Rank() {
+		r.MaxSev = a.Severity
+	}
+}
+
+// NextAlarmRow returns the first row after row that carries an alarm
+// (dir > 0), or the last one before it (dir < 0); ok is false when there is
+// none.
+func (s *Store) NextAlarmRow(row, dir int) (int, bool) {
+	if dir > 0 {
+		k := sort.SearchInts(s.alarmRows, row+1)
+		if k < len(s.alarmRows) {
+			return s.alarmRows[k], true
+		}
+		return 0, false
+	}
+	k := sort.SearchInts(s.alarmRows, row) - 1
+	if k >= 0 {
+		return s.alarmRows[k], true
+	}
+	return 0, false
+}
+
+// AlarmRowCount is the number of rows that carry alarms.
+func (s *Store) AlarmRowCount() int { return len(s.alarmRows) }
+
+// TurnOfRow returns the turn a row belongs to (-1 when none).
+func (s *Store) TurnOfRow(row int) int {
+	if row < 0 || row >= s.n {
+		return -1
+	}
+	return s.Row(row).Turn
+}
+
+// turnRange returns [lo, hi) of a per-turn index for turn t.
+func (s *Store) turnRange(t int, lo func(*TurnRec) int, n int) (int, int) {
+	if t < 0 || t >= len(s.Turns) {
+		return 0, 0
+	}
+	a := lo(&s.Turns[t])
+	b := n
+	if t+1 < len(s.Turns) {
+		b = lo(&s.Turns[t+1])
+	}
+	return a, b
+}
+
+// ToolsAsOf returns the tool spans of turn t that had started as of frame
+// n: Tools[lo:hi]. Whether each is still open as of n is ToolSpan.OpenAt(n).
+func (s *Store) ToolsAsOf(t, n int) (lo, hi int) {
+	lo, hi = s.turnRange(t, func(tr *TurnRec) int { return tr.toolLo }, len(s.Tools))
+	k := sort.Search(hi-lo, func(i int) bool { return s.Tools[lo+i].Start > n })
+	return lo, lo + k
+}
+
+// ToolsOfTurn returns the whole range of turn t's tool spans.
+func (s *Store) ToolsOfTurn(t int) (lo, hi int) {
+	return s.turnRange(t, func(tr *TurnRec) int { return tr.toolLo }, len(s.Tools))
+}
+
+// CompsAsOf returns the placeholders and components of turn t created as of
+// frame n: Comps[lo:hi].
+func (s *Store) CompsAsOf(t, n int) (lo, hi int) {
+	lo, hi = s.turnRange(t, func(tr *TurnRec) int { return tr.compLo }, len(s.Comps))
+	k := sort.Search(hi-lo, func(i int) bool { return s.Comps[lo+i].first > n })
+	return lo, lo + k
+}
+
+// StatusesAsOf returns the status frames of turn t up to frame n:
+// Statuses[lo:hi]; the status line as of n is Statuses[hi-1] when hi > lo.
+func (s *Store) StatusesAsOf(t, n int) (lo, hi int) {
+	lo, hi = s.turnRange(t, func(tr *TurnRec) int { return tr.statusLo }, len(s.Statuses))
+	k := sort.Search(hi-lo, func(i int) bool { return s.Statuses[lo+i].Frame > n })
+	return lo, lo + k
+}
+
+// TextAsOf returns the text a client has shown in turn t as of frame n
+// (raw: sanitize to display): its last tail bytes at most (tail <= 0: all),
+// its total length and the number of text frames so far.
+func (s *Store) TextAsOf(t, n, tail int) (string, int, int) {
+	lo, hi := s.turnRange(t, func(tr *TurnRec) int { return tr.textLo }, len(s.texts))
+	k := sort.Search(hi-lo, func(i int) bool { return s.texts[lo+i].Frame > n })
+	if k == 0 {
+		return "", 0, 0
+	}
+	end := s.texts[lo+k-1].End
+	from := 0
+	if tail > 0 && end > tail {
+		from = end - tail
+		for from < end && s.Turns[t].text[from]&0xc0 == 0x80 {
+			from++ // start at a rune boundary
+		}
+	}
+	return string(s.Turns[t].text[from:end]), end, k
+}
+
+// AsOfFrame returns the frame a row stands for in as-of views: the row's
+// frame, or the last frame before a non-frame row.
+func (s *Store) AsOfFrame(row int) int {
+	if row < 0 || row >= s.n {
+		return -1
+	}
+	return s.Row(row).Frame
+}
+
+// Summary returns a row's one-line description (sanitized). Frames derive
+// it from their bytes: call it for visible rows only.
+func (s *Store) Summary(i int) string {
+	r := s.Row(i)
+	if r.Kind != RowFrame {
+		return r.Summary
+	}
+	return frameSummary(refetch(r))
+}

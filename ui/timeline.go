@@ -1,0 +1,334 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Timeline is the frame list: one row per frame or other SSE item. Only the
+// visible rows are rendered, and rendered rows are cached by row and width.
+type Timeline struct {
+	sh      *shared
+	w, h    int
+	top     int // first visible row
+	focused bool
+
+	cache      map[int]cachedRow
+	cacheW     int
+	cacheQuery string
+	cacheSty   *Styles
+	matches    map[int]bool // rows that match the search
+}
+
+type cachedRow struct {
+	s       string
+	nAlarms int
+}
+
+func newTimeline(sh *shared) *Timeline {
+	return &Timeline{sh: sh, cache: map[int]cachedRow{}}
+}
+
+func (t *Timeline) SetSize(w, h int) { t.w, t.h = w, h; t.scrollIntoView() }
+func (t *Timeline) Focus()           { t.focused = true }
+func (t *Timeline) Blur()            { t.focused = false }
+
+func (t *Timeline) Title() string {
+	n := t.sh.st.Len()
+	if n == 0 {
+		return "Timeline"
+	}
+	s := fmt.Sprintf("Timeline %d/%d", t.sh.sel+1, n)
+	if t.sh.st.Frames != n {
+		s += fmt.Sprintf(" (%d frames)", t.sh.st.Frames)
+	}
+	return s
+}
+
+func (t *Timeline) Keys() help.KeyMap {
+	k := t.sh.keys
+	return bindingHelp{
+		short: []key.Binding{k.Up, k.Down, k.Top, k.Bottom},
+		full:  [][]key.Binding{k.navigation()},
+	}
+}
+
+// SetCursor moves the selection to row and scrolls it into view.
+func (t *Timeline) SetCursor(row int) {
+	n := t.sh.st.Len()
+	if n == 0 {
+		t.sh.sel = -1
+		return
+	}
+	t.sh.sel = min(max(row, 0), n-1)
+	t.scrollIntoView()
+}
+
+// AtBottom reports whether the cursor is on the last row (or there is none).
+func (t *Timeline) AtBottom() bool {
+	return t.sh.sel >= t.sh.st.Len()-1
+}
+
+func (t *Timeline) scrollIntoView() {
+	if t.h <= 0 {
+		return
+	}
+	sel := max(t.sh.sel, 0)
+	if sel < t.top {
+		t.top = sel
+	}
+	if sel >= t.top+t.h {
+		t.top = sel - t.h + 1
+	}
+	if maxTop := t.sh.st.Len() - t.h; t.top > maxTop {
+		t.top = max(maxTop, 0)
+	}
+}
+
+func (t *Timeline) move(d int) { t.SetCursor(t.sh.sel + d) }
+
+func (t *Timeline) Update(msg tea.Msg) (Pane, tea.Cmd) {
+	k := t.sh.keys
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Up):
+			t.move(-1)
+		case key.Matches(msg, k.Down):
+			t.move(1)
+		case key.Matches(msg, k.PageUp):
+			t.move(-max(t.h-1, 1))
+		case key.Matches(msg, k.PageDown):
+			t.move(max(t.h-1, 1))
+		case key.Matches(msg, k.Top):
+			t.SetCursor(0)
+		case key.Matches(msg, k.Bottom):
+			t.SetCursor(t.sh.st.Len() - 1)
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			t.move(-3)
+		case tea.MouseWheelDown:
+			t.move(3)
+		}
+	case tea.MouseClickMsg:
+		// y is relative to the pane's content (the root translates).
+		if row := t.top + msg.Y; row < t.sh.st.Len() && msg.Button == tea.MouseLeft {
+			t.SetCursor(row)
+		}
+	}
+	return t, nil
+}
+
+// setMatches replaces the set of rows that match the search.
+func (t *Timeline) setMatches(m map[int]bool) { t.matches = m }
+
+func (t *Timeline) View() string {
+	st := t.sh.st
+	if t.cacheW != t.w || t.cacheQuery != t.sh.query || t.cacheSty != t.sh.sty || len(t.cache) > 4*t.h+64 {
+		clear(t.cache)
+		t.cacheW, t.cacheQuery, t.cacheSty = t.w, t.sh.query, t.sh.sty
+	}
+	lines := make([]string, 0, t.h)
+	if st.Len() == 0 {
+		msg := "waiting for the first frame…"
+		if st.Conn == ConnEnded {
+			msg = "no frames"
+		}
+		lines = append(lines, t.sh.sty.Dim.Render(msg))
+		if e := st.End; e != nil && e.Kind == "error" && e.Detail != "" {
+			for _, l := range wrapPlain(e.Detail, t.w) {
+				lines = append(lines, t.sh.sty.SevError.Render(l))
+			}
+		}
+		return block(lines, t.w, t.h)
+	}
+	for i := t.top; i < st.Len() && len(lines) < t.h; i++ {
+		if i == t.sh.sel {
+			sty := t.sh.sty.SelectedBlur
+			if t.focused {
+				sty = t.sh.sty.Selected
+			}
+			lines = append(lines, sty.Render(fit(t.plainRow(i), t.w)))
+			continue
+		}
+		r := st.Row(i)
+		if c, ok := t.cache[i]; ok && c.nAlarms == len(r.Alarms) {
+			lines = append(lines, c.s)
+			continue
+		}
+		s := t.styledRow(i)
+		t.cache[i] = cachedRow{s: s, nAlarms: len(r.Alarms)}
+		lines = append(lines, s)
+	}
+	return block(lines, t.w, t.h)
+}
+
+// columns of a timeline row, as plain text.
+type rowCols struct {
+	mark, idx, at, gap, typ, summary string
+}
+
+func (t *Timeline) cols(i int) rowCols {
+	st := t.sh.st
+	r := st.Row(i)
+	c := rowCols{mark: sevMark(r.MaxSev)}
+	switch r.Kind {
+	case RowFrame:
+		c.idx = strconv.Itoa(r.Frame)
+	case RowComment:
+		c.idx = "·"
+	case RowBlock:
+		c.idx = "-"
+	case RowTruncated:
+		c.idx = "!"
+	case RowNote:
+		c.idx = "note"
+	}
+	if r.HasAt {
+		c.at = fmtOffset(r.At)
+		if prev, ok := t.prevAt(i); ok {
+			c.gap = fmtGap(r.At - prev)
+		}
+	}
+	c.typ = r.Type
+	if r.Kind != RowFrame {
+		c.typ = ""
+	}
+	c.summary = st.Summary(i)
+	return c
+}
+
+// prevAt is the time of the previous timed frame row before row i.
+func (t *Timeline) prevAt(i int) (time.Duration, bool) {
+	st := t.sh.st
+	for j := i - 1; j >= 0 && j >= i-64; j-- {
+		if r := st.Row(j); r.Kind == RowFrame && r.HasAt {
+			return r.At, true
+		}
+	}
+	return 0, false
+}
+
+// layout returns the column widths for the pane width: idx, at, gap, type
+// (gap is 0 when the pane is narrow).
+func (t *Timeline) layout() (idxW, atW, gapW, typW int) {
+	idxW = max(len(strconv.Itoa(t.sh.st.Frames)), 4)
+	atW, gapW, typW = 9, 7, 14
+	if t.w < 72 {
+		gapW = 0
+	}
+	if t.w < 48 {
+		atW = 0
+		typW = 12
+	}
+	return
+}
+
+func (t *Timeline) plainRow(i int) string {
+	c := t.cols(i)
+	idxW, atW, gapW, typW := t.layout()
+	var b strings.Builder
+	b.WriteString(c.mark)
+	b.WriteString(padLeft(c.idx, idxW))
+	b.WriteString(t.matchMark(i))
+	if atW > 0 {
+		b.WriteString(fit(padLeft(c.at, atW), atW) + " ")
+	}
+	if gapW > 0 {
+		b.WriteString(fit(padLeft(c.gap, gapW), gapW) + " ")
+	}
+	b.WriteString(fit(c.typ, typW) + " ")
+	b.WriteString(c.summary)
+	return b.String()
+}
+
+func (t *Timeline) matchMark(i int) string {
+	if t.matches[i] {
+		return "»"
+	}
+	return " "
+}
+
+func (t *Timeline) styledRow(i int) string {
+	sty := t.sh.sty
+	r := t.sh.st.Row(i)
+	c := t.cols(i)
+	idxW, atW, gapW, typW := t.layout()
+	var b strings.Builder
+	b.WriteString(sty.Sev(r.MaxSev).Render(c.mark))
+	if r.Kind == RowFrame {
+		b.WriteString(sty.Base.Render(padLeft(c.idx, idxW)))
+	} else {
+		b.WriteString(sty.Dim.Render(padLeft(c.idx, idxW)))
+	}
+	if t.matches[i] {
+		b.WriteString(sty.MatchMark.Render("»"))
+	} else {
+		b.WriteByte(' ')
+	}
+	if atW > 0 {
+		b.WriteString(sty.Dim.Render(fit(padLeft(c.at, atW), atW)) + " ")
+	}
+	if gapW > 0 {
+		b.WriteString(sty.Dim.Render(fit(padLeft(c.gap, gapW), gapW)) + " ")
+	}
+	b.WriteString(sty.EventType(r).Render(fit(c.typ, typW)) + " ")
+	used := 1 + idxW + 1 + typW + 1
+	if atW > 0 {
+		used += atW + 1
+	}
+	if gapW > 0 {
+		used += gapW + 1
+	}
+	room := t.w - used
+	summary := cut(c.summary, room)
+	base := sty.Base.Render
+	if r.Kind != RowFrame {
+		base = sty.Dim.Render
+	}
+	b.WriteString(highlight(summary, t.sh.query, base, sty.Match.Render))
+	return fit(b.String(), t.w)
+}
+
+// fmtOffset formats a time since the response started: +1.204s, +2m03.1s.
+func fmtOffset(d time.Duration) string {
+	sign := "+"
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	if d < 100*time.Second {
+		return sign + strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + "s"
+	}
+	m := int(d / time.Minute)
+	s := (d % time.Minute).Seconds()
+	return fmt.Sprintf("%s%dm%04.1fs", sign, m, s)
+}
+
+// fmtGap formats the gap between two frames: +4ms, +800ms, +1.20s, +75s.
+func fmtGap(d time.Duration) string {
+	sign := "+"
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	switch {
+	case d == 0:
+		return sign + "0ms"
+	case d < time.Millisecond:
+		return sign + strconv.FormatInt(int64(d/time.Microsecond), 10) + "µs"
+	case d < time.Second:
+		return sign + strconv.FormatInt(int64(d/time.Millisecond), 10) + "ms"
+	case d < 10*time.Second:
+		return sign + strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "s"
+	case d < 1000*time.Second:
+		return sign + strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return sign + strconv.FormatInt(int64(d/time.Minute), 10) + "m"
+}

@@ -1,0 +1,233 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"framescope/decode"
+)
+
+// scroller is the scroll state of a list pane without a cursor.
+type scroller struct {
+	top, h, n int
+}
+
+func (s *scroller) by(d int) {
+	s.top = max(min(s.top+d, s.n-s.h), 0)
+}
+
+func (s *scroller) update(msg tea.Msg, k *KeyMap) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Up):
+			s.by(-1)
+		case key.Matches(msg, k.Down):
+			s.by(1)
+		case key.Matches(msg, k.PageUp):
+			s.by(-max(s.h-1, 1))
+		case key.Matches(msg, k.PageDown):
+			s.by(max(s.h-1, 1))
+		case key.Matches(msg, k.Top):
+			s.top = 0
+		case key.Matches(msg, k.Bottom):
+			s.by(s.n)
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			s.by(-3)
+		case tea.MouseWheelDown:
+			s.by(3)
+		}
+	}
+}
+
+func scrollKeys(k *KeyMap) help.KeyMap {
+	return bindingHelp{
+		short: []key.Binding{k.Up, k.Down},
+		full:  [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
+	}
+}
+
+// Tools is the waterfall of the turn's tool calls as of the selected frame,
+// against the turn's time axis: calls still open at that frame are marked,
+// calls that start later are not shown yet.
+type Tools struct {
+	sh      *shared
+	w, h    int
+	focused bool
+	sc      scroller
+}
+
+func newTools(sh *shared) *Tools { return &Tools{sh: sh} }
+
+func (t *Tools) SetSize(w, h int) { t.w, t.h = w, h }
+func (t *Tools) Focus()           { t.focused = true }
+func (t *Tools) Blur()            { t.focused = false }
+func (t *Tools) Keys() help.KeyMap {
+	return scrollKeys(t.sh.keys)
+}
+
+func (t *Tools) Title() string {
+	turn, n := t.sh.asOf()
+	if turn < 0 {
+		return "Tools"
+	}
+	lo, hi := t.sh.st.ToolsAsOf(turn, n)
+	open := 0
+	for i := lo; i < hi; i++ {
+		if t.sh.st.Tools[i].OpenAt(n) {
+			open++
+		}
+	}
+	if open > 0 {
+		return fmt.Sprintf("Tools %d (%d open)", hi-lo, open)
+	}
+	return fmt.Sprintf("Tools %d", hi-lo)
+}
+
+func (t *Tools) Update(msg tea.Msg) (Pane, tea.Cmd) {
+	t.sc.update(msg, t.sh.keys)
+	return t, nil
+}
+
+// axis maps a turn's times (or frame indexes, for untimed sources) to
+// columns.
+type axis struct {
+	timed  bool
+	t0, t1 time.Duration
+	f0, f1 int
+	cols   int
+}
+
+func (a axis) col(at time.Duration, hasAt bool, frame int) int {
+	if a.cols <= 1 {
+		return 0
+	}
+	var x float64
+	if a.timed && hasAt {
+		if a.t1 <= a.t0 {
+			return 0
+		}
+		x = float64(at-a.t0) / float64(a.t1-a.t0)
+	} else {
+		if a.f1 <= a.f0 {
+			return 0
+		}
+		x = float64(frame-a.f0) / float64(a.f1-a.f0)
+	}
+	c := int(x*float64(a.cols-1) + 0.5)
+	return min(max(c, 0), a.cols-1)
+}
+
+func (t *Tools) View() string {
+	st := t.sh.st
+	sty := t.sh.sty
+	turn, n := t.sh.asOf()
+	if turn < 0 {
+		return block([]string{sty.Dim.Render("no turn yet")}, t.w, t.h)
+	}
+	tr := &st.Turns[turn]
+	lo, hi := st.ToolsAsOf(turn, n)
+	alo, ahi := st.ToolsOfTurn(turn)
+	row := st.Row(t.sh.sel)
+	head := fmt.Sprintf("turn %d · as of frame %d", turn, n)
+	if row.HasAt {
+		head += " (" + fmtOffset(row.At) + ")"
+	}
+	if later := ahi - hi; later > 0 {
+		head += fmt.Sprintf(" · %d later", later)
+	}
+	lines := []string{sty.Dim.Render(cut(head, t.w))}
+	if hi == lo {
+		msg := "no tool call yet"
+		if ahi == alo {
+			msg = "no tool call in this turn"
+		}
+		lines = append(lines, sty.Dim.Render(msg))
+		return block(lines, t.w, t.h)
+	}
+	labelW := min(max(t.w*2/5, 12), 32)
+	durW := 10
+	barW := t.w - labelW - durW - 2
+	if barW < 4 {
+		labelW = max(t.w-durW-1, 4)
+		barW = 0
+	}
+	curAt, hasCur := t.sh.cursorAt()
+	ax := axis{timed: tr.HasTime, t0: tr.StartAt, t1: tr.EndAt, f0: tr.FirstFrame, f1: tr.LastFrame, cols: barW}
+	if hasCur && curAt > ax.t1 {
+		ax.t1 = curAt // a live stream: the axis runs to now
+	}
+	cur := ax.col(curAt, hasCur, n)
+	t.sc.h, t.sc.n = t.h-1, hi-lo
+	t.sc.by(0)
+	for i := lo + t.sc.top; i < hi && len(lines) < t.h; i++ {
+		sp := &st.Tools[i]
+		open := sp.OpenAt(n)
+		label := decode.Sanitize(sp.Name) + " " + decode.Sanitize(sp.ID)
+		var dur string
+		switch {
+		case sp.Orphan:
+			dur = "orphan"
+		case open:
+			dur = "open"
+			if sp.HasStart && hasCur {
+				dur = "open " + fmtDur(curAt-sp.StartAt)
+			}
+		case sp.HasStart && sp.HasEnd:
+			dur = fmtDur(sp.EndAt - sp.StartAt)
+		default:
+			dur = fmt.Sprintf("%d fr", sp.End-sp.Start)
+		}
+		var b strings.Builder
+		lsty := sty.Base
+		if open {
+			lsty = sty.BarOpen
+		}
+		b.WriteString(lsty.Render(fit(label, labelW)) + " ")
+		if barW > 0 {
+			x0 := ax.col(sp.StartAt, sp.HasStart, sp.Start)
+			x1 := cur
+			if !open {
+				x1 = ax.col(sp.EndAt, sp.HasEnd, sp.End)
+			}
+			x1 = max(x1, x0)
+			for x := 0; x < barW; x++ {
+				switch {
+				case x >= x0 && x <= x1 && sp.Orphan:
+					b.WriteString(sty.SevError.Render("◆"))
+				case x >= x0 && x <= x1 && open && x == x1:
+					b.WriteString(sty.BarOpen.Render("▶"))
+				case x >= x0 && x <= x1 && open:
+					b.WriteString(sty.BarOpen.Render("▒"))
+				case x >= x0 && x <= x1:
+					b.WriteString(sty.Bar.Render("█"))
+				case x == cur:
+					b.WriteString(sty.Cursor.Render("│"))
+				default:
+					b.WriteString(sty.Dim.Render("·"))
+				}
+			}
+			b.WriteString(" ")
+		}
+		dsty := sty.Dim
+		if open {
+			dsty = sty.BarOpen
+		}
+		b.WriteString(dsty.Render(padLeft(cut(dur, durW), durW)))
+		lines = append(lines, b.String())
+	}
+	return block(lines, t.w, t.h)
+}
+
+// fmtDur formats a duration compactly: 4ms, 800ms, 1.20s, 75s.
+func fmtDur(d time.Duration) string {
+	return strings.TrimPrefix(fmtGap(d), "+")
+}
