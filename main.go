@@ -54,7 +54,8 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Short: "Inspect and check agent chat streams on the PC3 SSE wire (v0.5 and v0.4)",
 		Long: `framescope decodes every frame of a PC3 SSE stream — a recorded capture or a
 live endpoint — and checks it against the wire contract (the rule catalog).`,
-		Example: `  framescope capture.jsonl                     # = framescope open capture.jsonl
+		Example: `  framescope                                   # on a terminal: pick a recent session, a scenario, a URL or a file
+  framescope capture.jsonl                     # = framescope open capture.jsonl
   framescope http://127.0.0.1:8080/api/chat    # = framescope connect URL`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -62,7 +63,10 @@ live endpoint — and checks it against the wire contract (the rule catalog).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return cmd.Help()
+				if !ui.IsTerminal(stdout) {
+					return cmd.Help()
+				}
+				return runPicker(stdin, stderr)
 			}
 			arg := args[0]
 			isURL := strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://")
@@ -243,31 +247,91 @@ func openTUI(name string, stdin io.Reader, entry int, opts invariants.Options) e
 	return ui.OpenCapture(name, c, opts, ui.RunOptions{})
 }
 
-// runLiveTUI runs a live session in the inspector, then reports what
-// headless runs report: the recording, the saved session, error alarms.
+// runLiveTUI runs a live session in the inspector (the reconnect key
+// starts more), then reports them.
 func runLiveTUI(title string, opts sessions.LiveOptions, stderr io.Writer) error {
-	out, err := ui.ConnectLive(title, opts, ui.RunOptions{})
+	outs, err := ui.ConnectLive(title, opts, ui.RunOptions{})
 	if err != nil {
 		return err
 	}
-	res := out.Result
-	if res == nil {
-		if out.Err != nil {
-			return out.Err
+	return reportLiveTUI(outs, stderr)
+}
+
+// runDemoTUI runs a demo in the inspector (the scenario and reconnect keys
+// start more sessions), then reports them.
+func runDemoTUI(scenario string, speed float64, noSave bool, stderr io.Writer) error {
+	d := ui.DemoOptions{Scenario: scenario, Speed: speed}
+	if !noSave {
+		if lib, err := sessions.DefaultLibrary(); err == nil {
+			d.Library = lib
 		}
-		return nil
 	}
-	if out.Err != nil {
-		fmt.Fprintln(stderr, "framescope:", decode.Sanitize(out.Err.Error()))
+	outs, err := ui.RunDemo(d, ui.RunOptions{})
+	if err != nil {
+		return err
 	}
-	if res.RecordPath != "" {
-		fmt.Fprintf(stderr, "recorded to %s\n", decode.Sanitize(res.RecordPath))
+	return reportLiveTUI(outs, stderr)
+}
+
+// reportLiveTUI reports, for each session of a TUI run in order, what
+// headless runs report: the recording, the saved session. The exit status
+// is 1 when any session had an error alarm; a last session that could not
+// run at all is the command's error.
+func reportLiveTUI(outs []*ui.LiveOutcome, stderr io.Writer) error {
+	code := 0
+	for i, out := range outs {
+		res := out.Result
+		if res == nil {
+			if out.Err != nil {
+				if i == len(outs)-1 && code == 0 {
+					return out.Err
+				}
+				fmt.Fprintln(stderr, "framescope:", decode.Sanitize(out.Err.Error()))
+			}
+			continue
+		}
+		if out.Err != nil {
+			fmt.Fprintln(stderr, "framescope:", decode.Sanitize(out.Err.Error()))
+		}
+		if res.RecordPath != "" {
+			fmt.Fprintf(stderr, "recorded to %s\n", decode.Sanitize(res.RecordPath))
+		}
+		if res.SessionID != "" {
+			fmt.Fprintf(stderr, "saved as session %s (framescope check @%s)\n", res.SessionID, res.SessionID)
+		}
+		if res.Report != nil && res.Report.Counts.Reaches(invariants.SevError) {
+			code = 1
+		}
 	}
-	if res.SessionID != "" {
-		fmt.Fprintf(stderr, "saved as session %s (framescope check @%s)\n", res.SessionID, res.SessionID)
+	if code != 0 {
+		return exitError{code}
 	}
-	if res.Report != nil && res.Report.Counts.Reaches(invariants.SevError) {
-		return exitError{1}
+	return nil
+}
+
+// runPicker lets the user choose a session, a scenario, a URL or a
+// capture, then runs it as its own command would.
+func runPicker(stdin io.Reader, stderr io.Writer) error {
+	lib, _ := sessions.DefaultLibrary() // none: the picker lists no sessions
+	choice, err := ui.Pick(lib, ui.RunOptions{})
+	if err != nil {
+		return err
+	}
+	switch choice.Kind {
+	case ui.PickSession:
+		return openTUI("@"+choice.Value, stdin, -1, invariants.Options{})
+	case ui.PickPath:
+		return openTUI(choice.Value, stdin, -1, invariants.Options{})
+	case ui.PickScenario:
+		return runDemoTUI(choice.Value, 1, false, stderr)
+	case ui.PickURL:
+		var fl liveFlags
+		opts, err := fl.options(choice.Value, stdin)
+		if err != nil {
+			return err
+		}
+		opts.Source = "connect"
+		return runLiveTUI(choice.Value, opts, stderr)
 	}
 	return nil
 }
@@ -555,6 +619,9 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 			if len(args) == 1 {
 				name = args[0]
 			}
+			if !headless && !quiet && ui.IsTerminal(stdout) {
+				return runDemoTUI(name, speed, noSave, stderr)
+			}
 			relay, err := sessions.NewRelay(sessions.RelayOptions{Scenario: name, Speed: speed})
 			if err != nil {
 				return err
@@ -575,9 +642,6 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 				if lib, err := sessions.DefaultLibrary(); err == nil {
 					opts.Library = lib
 				}
-			}
-			if !headless && !quiet && ui.IsTerminal(stdout) {
-				return runLiveTUI("demo "+name, opts, stderr)
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()

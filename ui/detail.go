@@ -62,7 +62,7 @@ func (d *Detail) decoded(r *Row) *decode.Frame {
 		return nil
 	}
 	if d.frameRow != d.sh.sel || d.frame == nil {
-		d.frameRow, d.frame = d.sh.sel, refetch(r)
+		d.frameRow, d.frame = d.sh.sel, d.sh.st.RowFrame(d.sh.sel)
 	}
 	return d.frame
 }
@@ -217,7 +217,7 @@ func (d *Detail) jsonLines(r *Row) []jline {
 		for _, l := range strings.Split(r.Summary, "\n") {
 			out = append(out, plain(l))
 		}
-		if len(r.Raw) > 0 {
+		if r.hasRaw {
 			out = append(out, dim(""), dim("raw:"))
 			out = append(out, d.rawLines(r)...)
 		}
@@ -232,7 +232,7 @@ func (d *Detail) jsonLines(r *Row) []jline {
 			out = append(out, dim(decode.Sanitize(fr.ProblemDetail)))
 		}
 		out = append(out, dim(""))
-		data := r.Data
+		data := d.decoded(r).Data
 		if len(data) > 1<<20 && !d.expand {
 			data = data[:1<<20]
 		}
@@ -241,7 +241,7 @@ func (d *Detail) jsonLines(r *Row) []jline {
 		}
 		return out
 	}
-	return prettyJSON(r.Data, sty, d.expand)
+	return prettyJSON(d.decoded(r).Data, sty, d.expand)
 }
 
 func kindName(k RowKind) string {
@@ -260,10 +260,10 @@ func kindName(k RowKind) string {
 
 func (d *Detail) rawLines(r *Row) []jline {
 	sty := d.sh.sty
-	if r.Raw == nil {
+	raw := d.sh.st.RowRaw(d.sh.sel) // read back from the stream's bytes
+	if raw == nil {
 		return []jline{{"(raw bytes not kept)", sty.Dim.Render("(raw bytes not kept)")}}
 	}
-	raw := r.Raw
 	more := 0
 	if len(raw) > 1<<20 && !d.expand {
 		more = len(raw) - 1<<20

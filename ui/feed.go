@@ -1,9 +1,9 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -24,6 +24,10 @@ type Batch struct {
 	Notes  []string
 	Conn   *ConnUpdate
 	End    *EndInfo
+	// Src is where the rows' bytes can be read back, Text where the text
+	// frames' chunks are (each set once, in the first batch).
+	Src  byteSource
+	Text *spill
 }
 
 // ConnUpdate is a change of the source's connection state.
@@ -33,7 +37,7 @@ type ConnUpdate struct {
 }
 
 func (b *Batch) empty() bool {
-	return len(b.Rows) == 0 && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil
+	return len(b.Rows) == 0 && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil && b.Src == nil && b.Text == nil
 }
 
 // batchMsg carries a Batch to Update.
@@ -43,8 +47,9 @@ type batchMsg struct{ b *Batch }
 const DefaultBatchInterval = 33 * time.Millisecond
 
 // feeder runs the pipeline on its own goroutine, turns every item into a
-// row (cloning what it keeps: the pipeline's buffers are reused), collects
-// rows between ticks and sends them as one batchMsg.
+// row (copying what it keeps: the pipeline's buffers are reused), collects
+// rows between ticks and sends them as one batchMsg. The blocks' bytes go
+// to the spill (unless the source is a file they can be read back from).
 type feeder struct {
 	send     func(tea.Msg)
 	interval time.Duration
@@ -58,7 +63,12 @@ type feeder struct {
 	sent chan struct{} // closed when the final batch went out
 
 	// Pipeline-goroutine state.
+	spill   *spill     // nil: the bytes are read back from the capture file
+	verify  byteSource // the capture file, until its first block is checked
+	text    *spill     // the text frames' chunks, one after the other
+	textEnd int64
 	nextRow int
+	scratch []Ingest // an item's rows, before they join the batch
 	firstTS time.Time
 	haveTS  bool
 	lastRID string
@@ -96,8 +106,12 @@ func (f *feeder) flush() {
 		f.mu.Unlock()
 		return
 	}
-	f.pend = &Batch{}
+	// The next batch is likely as big as this one: growing the slice row by
+	// row cost a third of the feeder's time at a million frames.
+	f.pend = &Batch{Rows: make([]Ingest, 0, len(b.Rows))}
+	rows := f.nextRow
 	f.mu.Unlock()
+	memBudget(rows)
 	f.send(batchMsg{b})
 }
 
@@ -121,6 +135,43 @@ func (f *feeder) finish(e EndInfo) {
 	f.pend.End = &e
 	f.mu.Unlock()
 	close(f.done)
+}
+
+// keepBytes says where the rows' bytes will be: the capture file itself
+// (file != nil) or a spill the feeder writes. Called once, before the
+// pipeline runs.
+func (f *feeder) keepBytes(file byteSource) {
+	f.verify = file
+	f.text = newSpill()
+	f.mu.Lock()
+	f.pend.Text = f.text
+	f.mu.Unlock()
+	if file == nil {
+		f.spill = newSpill()
+		f.setSrc(f.spill)
+		return
+	}
+	f.setSrc(file)
+}
+
+func (f *feeder) setSrc(src byteSource) {
+	f.mu.Lock()
+	f.pend.Src = src
+	f.mu.Unlock()
+}
+
+// checkFile compares the first block with the capture file at its offset:
+// a capture opened from a reader under the name of some other file must
+// not show that file's bytes. On a mismatch the bytes go to a spill
+// instead (no row with bytes has been sent yet, so none points at the
+// file).
+func (f *feeder) checkFile(off int64, raw []byte) {
+	b := make([]byte, len(raw))
+	if n, _ := f.verify.ReadAt(b, off); n != len(b) || string(b) != string(raw) {
+		f.spill = newSpill()
+		f.setSrc(f.spill)
+	}
+	f.verify = nil
 }
 
 func (f *feeder) setConn(c ConnUpdate) {
@@ -162,7 +213,16 @@ func (f *feeder) onItem(it sessions.Item) {
 		return
 	}
 	ev := it.Event
-	var rows []Ingest
+	if f.text == nil {
+		f.keepBytes(nil) // a source that did not say: spill
+	}
+	if f.verify != nil && ev.Raw != nil {
+		f.checkFile(ev.Offset, ev.Raw)
+	}
+	if f.spill != nil && ev.Raw != nil {
+		f.spill.write(ev.Offset, ev.Raw)
+	}
+	rows := f.scratch[:0]
 	for _, cm := range ev.Comments {
 		rows = append(rows, Ingest{Row: Row{
 			Kind: RowComment, Summary: ":" + decode.SanitizeBytes(cm), At: it.Arrival, HasAt: it.HasArrival,
@@ -174,7 +234,7 @@ func (f *feeder) onItem(it sessions.Item) {
 		rows = append(rows, f.frameRow(it))
 		main = len(rows) - 1
 	case ev.Truncated:
-		r := Row{Kind: RowTruncated, Offset: ev.Offset, Size: ev.Size, Raw: clone(ev.Raw), At: it.Arrival, HasAt: it.HasArrival,
+		r := Row{Kind: RowTruncated, Offset: ev.Offset, Size: ev.Size, hasRaw: ev.Raw != nil, At: it.Arrival, HasAt: it.HasArrival,
 			Summary: fmt.Sprintf("truncated: the input ended inside an event at byte %d (%d bytes, no blank line); not dispatched", ev.Offset, ev.Size)}
 		rows = append(rows, Ingest{Row: r})
 		main = len(rows) - 1
@@ -192,7 +252,7 @@ func (f *feeder) onItem(it sessions.Item) {
 		if ev.Unknown > 0 {
 			s += fmt.Sprintf(" (%d unknown field lines)", ev.Unknown)
 		}
-		r := Row{Kind: RowBlock, Offset: ev.Offset, Size: ev.Size, Raw: clone(ev.Raw), Summary: s, At: it.Arrival, HasAt: it.HasArrival}
+		r := Row{Kind: RowBlock, Offset: ev.Offset, Size: ev.Size, hasRaw: ev.Raw != nil, Summary: s, At: it.Arrival, HasAt: it.HasArrival}
 		rows = append(rows, Ingest{Row: r})
 		main = len(rows) - 1
 	}
@@ -202,6 +262,7 @@ func (f *feeder) onItem(it sessions.Item) {
 	f.mu.Lock()
 	base := f.nextRow
 	f.pend.Rows = append(f.pend.Rows, rows...)
+	f.scratch = rows[:0]
 	f.nextRow += len(rows)
 	for _, a := range it.Alarms {
 		row := -1
@@ -214,43 +275,24 @@ func (f *feeder) onItem(it sessions.Item) {
 	f.poke()
 }
 
-func clone(b []byte) []byte {
-	if b == nil {
-		return nil
-	}
-	return append(make([]byte, 0, len(b)), b...)
-}
-
 // frameRow builds the row of a dispatched frame: the facts the timeline
 // and the indexes need, computed here so Update only appends.
 func (f *feeder) frameRow(it sessions.Item) Ingest {
 	fr := it.Frame
 	r := Row{
-		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size,
+		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size, hasRaw: fr.Raw != nil,
 		Done: fr.Done, Decoded: fr.Decoded(), Terminal: fr.Terminal(),
 		Problem: fr.Problem, InvalidUTF8: fr.InvalidUTF8, Oversized: fr.Oversized,
 	}
-	// Raw and Data in one allocation: Data usually lies inside Raw.
-	if fr.Raw != nil {
-		r.Raw = clone(fr.Raw)
-		if len(fr.Data) < 1<<16 {
-			if i := bytes.Index(r.Raw, fr.Data); i >= 0 {
-				r.Data = r.Raw[i : i+len(fr.Data) : i+len(fr.Data)]
-			}
-		}
-		if r.Data == nil {
-			r.Data = clone(fr.Data)
-		}
-	}
+	x := rowExt{arrival: fr.Arrival, hasArrival: fr.HasArrival}
 	if r.Decoded {
 		if rid, ok := fr.ResponseID.Str(); ok {
 			if rid != f.lastRID {
 				f.lastRID = rid // one string for all the frames of a turn
 			}
-			r.RID = f.lastRID
+			x.rid = f.lastRID
 		}
 	}
-	x := rowExt{arrival: fr.Arrival, hasArrival: fr.HasArrival}
 	// The row's time: arrival, else the envelope timestamp.
 	if fr.HasArrival {
 		r.At, r.HasAt = fr.Arrival, true
@@ -264,7 +306,7 @@ func (f *feeder) frameRow(it sessions.Item) Ingest {
 	}
 	r.Type = frameType(fr)
 	if r.Decoded {
-		extract(fr, &x)
+		f.extract(fr, &x)
 	}
 	return Ingest{Row: r, ext: x}
 }
@@ -292,12 +334,15 @@ func frameType(fr *decode.Frame) string {
 	return decode.Sanitize(string(fr.EventType))
 }
 
-// extract fills the facts the store's indexes need.
-func extract(fr *decode.Frame, x *rowExt) {
+// extract fills the facts the store's indexes need; a text chunk goes to
+// the text spill.
+func (f *feeder) extract(fr *decode.Frame, x *rowExt) {
 	switch fr.Type() {
 	case decode.TypeText:
 		if s, ok := fr.Chunk().Str(); ok {
-			x.chunk, x.hasChunk = s, true
+			f.text.write(f.textEnd, []byte(s))
+			f.textEnd += int64(len(s))
+			x.textEnd, x.hasChunk = f.textEnd, true
 		}
 	case decode.TypeToolCall, decode.TypeToolCompleted, decode.TypeComponent:
 		x.tool = fr.ToolCall()
@@ -325,9 +370,9 @@ func frameSummary(fr *decode.Frame) string {
 	return summarize(fr)
 }
 
-// refetch decodes a stored frame row again (its SSE fields, payload and
-// problem detail are not kept on the row).
-func refetch(r *Row) *decode.Frame {
+// refetch decodes a frame row again from its block's bytes raw (nil when
+// not kept).
+func refetch(r *Row, raw []byte) *decode.Frame {
 	var ev *decode.Event
 	fr := decode.NewFramer()
 	keep := func(e *decode.Event) {
@@ -336,10 +381,10 @@ func refetch(r *Row) *decode.Frame {
 			ev = &c
 		}
 	}
-	fr.Feed(r.Raw, keep)
+	fr.Feed(raw, keep)
 	fr.Close(keep)
 	if ev == nil { // oversized: nothing kept
-		ev = &decode.Event{Offset: r.Offset, Size: r.Size, HasData: true, Oversized: r.Oversized, Data: r.Data}
+		ev = &decode.Event{Offset: r.Offset, Size: r.Size, HasData: true, Oversized: r.Oversized}
 	}
 	ev.Offset = r.Offset
 	return decode.DecodeFrame(ev, r.Frame)
@@ -462,6 +507,8 @@ func captureSource(name string, c sessions.Capture, opts invariants.Options) sou
 	return source{name: name, run: func(ctx context.Context, f *feeder) {
 		stop := context.AfterFunc(ctx, func() { c.Close() })
 		defer stop()
+		file := sseFile(c.Meta())
+		f.keepBytes(file)
 		if m := c.Meta(); m.HTTP {
 			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: m.Status})
 		} else {
@@ -470,6 +517,27 @@ func captureSource(name string, c sessions.Capture, opts invariants.Options) sou
 		res, err := sessions.Run(c, opts, f.handler())
 		f.finish(endOf(res, err))
 	}}
+}
+
+// sseFile opens a raw SSE capture again for reading its blocks back: its
+// stream offsets are its file offsets (the reader passes the bytes through
+// untouched), so it needs no spill. Nil for anything else (stdin, pipes,
+// JSONL/HAR/NDJSON, whose bytes are not the stream's). The descriptor is
+// held for the life of the session; the file is trusted not to be
+// rewritten meanwhile (a short read shows "bytes not kept").
+func sseFile(m sessions.Meta) byteSource {
+	if m.Kind != sessions.KindSSE || m.Name == "" || m.Name == "-" {
+		return nil
+	}
+	fh, err := os.Open(m.Name)
+	if err != nil {
+		return nil
+	}
+	if fi, err := fh.Stat(); err != nil || !fi.Mode().IsRegular() {
+		fh.Close()
+		return nil
+	}
+	return fh
 }
 
 func endOf(res *sessions.Result, err error) EndInfo {
@@ -490,6 +558,7 @@ func endOf(res *sessions.Result, err error) EndInfo {
 // *out once the run is over.
 func liveSource(name string, opts sessions.LiveOptions, out *LiveOutcome) source {
 	return source{name: name, live: true, run: func(ctx context.Context, f *feeder) {
+		f.keepBytes(nil)
 		opts.OnResponse = func(r sessions.ResponseInfo) {
 			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: r.Status})
 		}

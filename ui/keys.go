@@ -20,8 +20,30 @@ type KeyMap struct {
 	PrevTab          key.Binding
 	Cancel           key.Binding
 	Copy             key.Binding
+	Reconnect        key.Binding // live: a new session with the same request
+	Scenario         key.Binding // demo: the scenario picker
 	Help             key.Binding
 	Quit             key.Binding
+
+	// The pickers (session picker, scenario picker): printable keys type
+	// the filter, so they move and choose with these.
+	PickUp, PickDown         key.Binding
+	PickPageUp, PickPageDown key.Binding
+	PickChoose               key.Binding
+	PickBack                 key.Binding // clear the filter, else close
+	PickQuit                 key.Binding
+
+	// Playback, filters and writing captures (playback.go, filter.go, write.go).
+	Play         key.Binding
+	Faster       key.Binding
+	Slower       key.Binding
+	StepBack     key.Binding
+	StepForward  key.Binding
+	Filter       key.Binding
+	AlarmsOnly   key.Binding
+	ClearFilter  key.Binding
+	WriteTurn    key.Binding
+	WriteSession key.Binding
 }
 
 // DefaultKeyMap returns the bindings.
@@ -45,8 +67,29 @@ func DefaultKeyMap() KeyMap {
 		PrevTab:     key.NewBinding(key.WithKeys("T", "["), key.WithHelp("T", "prev tab")),
 		Cancel:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel stream")),
 		Copy:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy frame data")),
+		Reconnect:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
+		Scenario:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scenario")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+
+		PickUp:       key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
+		PickDown:     key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
+		PickPageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PickPageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		PickChoose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		PickBack:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear / back")),
+		PickQuit:     key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+
+		Play:         key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "play/pause")),
+		Faster:       key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
+		Slower:       key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
+		StepBack:     key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "prev frame")),
+		StepForward:  key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next frame")),
+		Filter:       key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "filter types")),
+		AlarmsOnly:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "alarms only")),
+		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		WriteTurn:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write turn")),
+		WriteSession: key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "write session")),
 	}
 }
 

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -33,6 +32,7 @@ type Model struct {
 	timeline *Timeline
 	detail   *Detail
 	alarms   *Alarms
+	client   *Client
 	focus    PaneID
 	rects    [numPanes]rect
 	grid     [2][]column // the wide layout: top and bottom rows
@@ -50,6 +50,12 @@ type Model struct {
 
 	notice string
 
+	// Playback, the timeline filter's type index, and the one-line prompt
+	// of the filter and write keys (playback.go, filter.go, write.go).
+	play   playback
+	types  typeIndex
+	prompt *prompt
+
 	// Live sources.
 	live      bool
 	cancel    func()
@@ -57,6 +63,7 @@ type Model struct {
 	started   time.Time
 	now       time.Time
 	clock     func() time.Time
+	rs        restartState // restarts: the session generation, the scenario picker
 
 	darkKnown bool // the styles follow a detected (or forced) background
 	noColor   bool
@@ -75,6 +82,9 @@ type Config struct {
 	NoColor bool
 	// Cancel is called by the cancel key on a live stream (nil: not live).
 	Cancel func()
+	// Restarter starts a new session on the reconnect and scenario keys
+	// (nil: the source cannot restart).
+	Restarter Restarter
 	// Now is the clock (tests).
 	Now func() time.Time
 }
@@ -112,12 +122,24 @@ func NewModel(source string, live bool, cfg Config) *Model {
 	if !live || cfg.Cancel == nil {
 		m.keys.Cancel.SetEnabled(false)
 	}
+	m.rs = restartState{gen: 1}
+	if live && cfg.Restarter != nil {
+		m.rs.r = cfg.Restarter
+	}
+	m.keys.Reconnect.SetEnabled(m.rs.r != nil)
+	m.keys.Scenario.SetEnabled(m.rs.r != nil && len(m.rs.r.Scenarios()) > 0)
+	m.newPanes()
+	return m
+}
+
+// newPanes builds the panes over the shared state, the timeline focused.
+func (m *Model) newPanes() {
 	m.timeline = newTimeline(&m.sh)
 	m.detail = newDetail(&m.sh)
 	m.alarms = newAlarms(&m.sh)
-	m.panes = [numPanes]Pane{m.timeline, m.detail, m.alarms, newTools(&m.sh), newStatus(&m.sh), newComponents(&m.sh)}
+	m.client = newClient(&m.sh)
+	m.panes = [numPanes]Pane{m.timeline, m.detail, m.alarms, newTools(&m.sh), newStatus(&m.sh), m.client, newComponents(&m.sh)}
 	m.panes[PaneTimeline].Focus()
-	return m
 }
 
 // Store returns the model's store (tests, the caller after the run).
@@ -174,19 +196,40 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.tick()
 	case batchMsg:
 		m.applyBatch(msg.b)
+		return m, m.client.grow()
+	case genBatchMsg:
+		m.applyGenBatch(msg)
+		return m, m.client.grow()
+	case clientGrowMsg:
+		return m, m.client.onGrow()
+	case restartedMsg:
+		m.restarted(msg)
 		return m, nil
 	case jumpMsg:
 		m.jump(msg.row)
+		m.noteHidden(msg.row)
 		m.setFocus(PaneTimeline)
 		return m, nil
 	case searchDoneMsg:
 		m.searchDone(msg)
 		return m, nil
+	case playTickMsg:
+		return m, m.playTick(msg)
+	case writeDoneMsg:
+		m.writeDone(msg)
+		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.PasteMsg:
+		if m.rs.pick != nil {
+			m.rs.pick.paste(msg.Content)
+			return m, nil
+		}
 		if m.typing && len(m.input) < 200 {
 			m.input += strings.ReplaceAll(msg.Content, "\n", " ")
+		}
+		if p := m.prompt; p != nil && p.confirm == "" && !p.busy && len(p.input) < 400 {
+			p.input += strings.ReplaceAll(msg.Content, "\n", " ")
 		}
 		return m, nil
 	case tea.MouseWheelMsg:
@@ -215,6 +258,7 @@ func (m *Model) applyBatch(b *Batch) {
 	wasBottom := m.timeline.AtBottom()
 	before := st.Len()
 	st.Apply(b)
+	m.types.sync(st)
 	if st.Len() > before {
 		switch {
 		case m.sh.follow && wasBottom:
@@ -268,6 +312,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.typing {
 		return m.typeSearch(msg)
 	}
+	if m.prompt != nil {
+		return m.typePrompt(msg)
+	}
+	if m.rs.pick != nil {
+		return m.pickKey(msg)
+	}
 	if m.showHelp {
 		switch {
 		case key.Matches(msg, k.Quit):
@@ -304,8 +354,32 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.input = ""
 	case key.Matches(msg, k.ClearSearch) && m.sh.query != "":
 		m.clearSearch()
+	case key.Matches(msg, k.ClearFilter) && m.timeline.filter.on():
+		m.setFilter(nil, false)
+	case key.Matches(msg, k.Play):
+		return m.togglePlay()
+	case key.Matches(msg, k.Faster):
+		return m.changeSpeed(1)
+	case key.Matches(msg, k.Slower):
+		return m.changeSpeed(-1)
+	case key.Matches(msg, k.StepBack):
+		m.stepFrame(-1)
+	case key.Matches(msg, k.StepForward):
+		m.stepFrame(1)
+	case key.Matches(msg, k.Filter):
+		m.openFilterPrompt()
+	case key.Matches(msg, k.AlarmsOnly):
+		m.toggleAlarmsOnly()
+	case key.Matches(msg, k.WriteTurn):
+		m.openWritePrompt(false)
+	case key.Matches(msg, k.WriteSession):
+		m.openWritePrompt(true)
 	case key.Matches(msg, k.Copy):
 		return m.copySelected()
+	case key.Matches(msg, k.Reconnect):
+		return m.reconnect()
+	case key.Matches(msg, k.Scenario):
+		m.openScenarioPicker()
 	case key.Matches(msg, k.Cancel):
 		if m.cancel != nil && m.sh.st.Conn != ConnEnded && !m.cancelled {
 			m.cancelled = true
@@ -326,9 +400,9 @@ func (m *Model) copySelected() tea.Cmd {
 		return nil
 	}
 	r := st.Row(m.sh.sel)
-	data, what := r.Raw, "row"
+	data, what := st.RowRaw(m.sh.sel), "row"
 	if r.Kind == RowFrame {
-		data, what = r.Data, fmt.Sprintf("frame %d", r.Frame)
+		data, what = st.RowData(m.sh.sel), fmt.Sprintf("frame %d", r.Frame)
 	}
 	if data == nil {
 		data = []byte(r.Summary)
@@ -347,26 +421,10 @@ func (m *Model) next(dir int) {
 			m.notice = "no match for " + decode.Sanitize(m.sh.query)
 			return
 		}
-		var row int
-		if dir > 0 {
-			k := sort.SearchInts(m.matches, sel+1)
-			if k == len(m.matches) {
-				k = 0
-				m.notice = "search wrapped to the top"
-			}
-			row = m.matches[k]
-		} else {
-			k := sort.SearchInts(m.matches, sel) - 1
-			if k < 0 {
-				k = len(m.matches) - 1
-				m.notice = "search wrapped to the bottom"
-			}
-			row = m.matches[k]
-		}
-		m.jump(row)
+		m.nextHit(sel, dir) // over the rows the filter lists (filter.go)
 		return
 	}
-	row, ok := st.NextAlarmRow(sel, dir)
+	row, ok := m.nextListedAlarm(sel, dir)
 	if !ok {
 		if st.AlarmRowCount() == 0 {
 			m.notice = "no alarms"
@@ -390,6 +448,9 @@ func (m *Model) layout() {
 	m.wide = w >= wideMinW && h >= wideMinH
 	m.help.SetWidth(w)
 	bodyH := max(h-headerH-1, 1)
+	if m.rs.pick != nil {
+		m.rs.pick.SetSize(w, bodyH)
+	}
 	if !m.wide {
 		// Tabs: one pane at a time under a tab bar.
 		for id := range m.panes {
@@ -402,7 +463,11 @@ func (m *Model) layout() {
 	botH := bodyH - topH
 	leftW := max(w*55/100, 60)
 	m.grid = [2][]column{
-		{{ids: []PaneID{PaneTimeline}, w: leftW}, {ids: []PaneID{PaneDetail}, w: w - leftW - 1}},
+		{{ids: []PaneID{PaneTimeline}, w: leftW}, {ids: []PaneID{PaneDetail, PaneClient}, w: w - leftW - 1}},
+	}
+	if w >= 180 {
+		// Wide enough for the client pane's own column beside the detail.
+		m.grid[0] = splitColumns(w, []int{45, 27, 28}, []PaneID{PaneTimeline}, []PaneID{PaneDetail}, []PaneID{PaneClient})
 	}
 	// The small panes share the bottom row; below 180 columns status and
 	// components stack in one column so that every pane keeps some width.
@@ -496,6 +561,8 @@ func (m *Model) Render() string {
 	out = append(out, m.header()...)
 	bodyH := max(m.h-headerH-1, 1)
 	switch {
+	case m.rs.pick != nil:
+		out = append(out, strings.Split(m.rs.pick.View(), "\n")...)
 	case m.showHelp:
 		m.help.ShowAll = true
 		out = append(out, strings.Split(block(strings.Split(m.help.FullHelpView(m.fullHelp()), "\n"), m.w, bodyH), "\n")...)
@@ -596,9 +663,15 @@ func (m *Model) tabBar() string {
 
 func (m *Model) footer() string {
 	sty := m.sh.sty
+	if m.rs.pick != nil {
+		return "" // the picker shows its own keys
+	}
 	if m.typing {
 		return sty.Bold.Render("/") + decode.Sanitize(m.input) + sty.Bold.Render("█") +
 			sty.Dim.Render("  enter: search · esc: cancel")
+	}
+	if m.prompt != nil {
+		return m.promptLine()
 	}
 	var left string
 	if m.sh.query != "" {
@@ -662,6 +735,9 @@ func (m *Model) shortHelp() []key.Binding {
 	if k.Cancel.Enabled() && m.sh.st.Conn != ConnEnded {
 		bs = append(bs, k.Cancel)
 	}
+	if k.Reconnect.Enabled() {
+		bs = append(bs, k.Reconnect, k.Scenario)
+	}
 	return append(bs, k.NextPane, k.NextAlarm, k.Search, k.Follow)
 }
 
@@ -671,7 +747,9 @@ func (m *Model) fullHelp() [][]key.Binding {
 		k.navigation(),
 		{k.NextPane, k.PrevPane, k.Enter, k.NextTab, k.PrevTab},
 		{k.NextAlarm, k.PrevAlarm, k.Search, k.ClearSearch, k.Follow, k.Cancel, k.Copy},
-		{k.Help, k.Quit},
+		{k.Play, k.Faster, k.Slower, k.StepBack, k.StepForward},
+		{k.Filter, k.AlarmsOnly, k.ClearFilter, k.WriteTurn, k.WriteSession},
+		{k.Reconnect, k.Scenario, k.Help, k.Quit},
 	}
 	return groups
 }
@@ -684,7 +762,7 @@ func (m *Model) header() []string {
 	sep := sty.Dim.Render(" │ ")
 
 	// Line 1: source, state, turn.
-	l1 := sty.HeaderHi.Render("framescope") + " " + sty.Header.Render(m.source) + sep + m.connText()
+	l1 := sty.HeaderHi.Render("framescope") + " " + sty.Header.Render(m.source) + m.sessionMark() + sep + m.connText()
 	if turn, _ := m.sh.asOf(); turn >= 0 {
 		l1 += sep + m.turnText(turn)
 	} else if n := len(st.Turns); n > 0 {
@@ -702,6 +780,9 @@ func (m *Model) header() []string {
 	l2 += sep + sty.SevError.Render(fmt.Sprintf("%s %d", sevMark("error"), c.Error)) + " " +
 		sty.SevWarn.Render(fmt.Sprintf("%s %d", sevMark("warn"), c.Warn)) + " " +
 		sty.SevInfo.Render(fmt.Sprintf("%s %d", sevMark("info"), c.Info))
+	if s := m.playIndicator(); s != "" {
+		l2 += sep + s
+	}
 	if m.sh.follow {
 		if m.timeline.AtBottom() {
 			l2 += sep + sty.Bold.Render("FOLLOW")

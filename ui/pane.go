@@ -32,11 +32,12 @@ const (
 	PaneAlarms
 	PaneTools
 	PaneStatus
+	PaneClient
 	PaneComponents
 	numPanes
 )
 
-var paneNames = [numPanes]string{"Timeline", "Detail", "Alarms", "Tools", "Status", "Components"}
+var paneNames = [numPanes]string{"Timeline", "Detail", "Alarms", "Tools", "Status", "Client", "Components"}
 
 func (p PaneID) String() string { return paneNames[p] }
 

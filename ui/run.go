@@ -2,13 +2,20 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
+	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
 )
@@ -42,37 +49,148 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 
 // ConnectLive runs the inspector on a live connection (sessions.RunLive:
 // recorded and saved as the options say). The cancel key ends the stream
-// the client-disconnect way; quitting cancels it too and waits (a few
-// seconds at most) for the session to be saved. The outcome is what
-// RunLive returned.
-func ConnectLive(name string, opts sessions.LiveOptions, o RunOptions) (*LiveOutcome, error) {
+// the client-disconnect way; the reconnect key starts a new session with
+// the same request; quitting cancels the stream too and waits (a few
+// seconds at most) for the session to be saved. The outcomes are what
+// RunLive returned, one per session in order.
+func ConnectLive(name string, opts sessions.LiveOptions, o RunOptions) ([]*LiveOutcome, error) {
+	var outs outcomes
+	src := func(gen int, _ string) (source, error) {
+		session := opts
+		session.RecordPath = numberedPath(opts.RecordPath, gen)
+		return liveSource(name, session, outs.add()), nil
+	}
+	_, err := runSessions(name, true, src, nil, o)
+	return outs.list(), err
+}
+
+// DemoOptions is a demo run: a built-in scenario through the reference
+// relay (in-process, on a loopback port) and the live path.
+type DemoOptions struct {
+	Scenario string
+	// Speed scales the scenario's pauses (1 = real time, 0 = none).
+	Speed float64
+	// Library saves each session (nil: not saved).
+	Library *sessions.Library
+}
+
+// RunDemo runs the inspector on a demo. The scenario key switches to
+// another scenario and the reconnect key replays the current one, each a
+// new session. The outcomes are one per session, in order.
+func RunDemo(d DemoOptions, o RunOptions) ([]*LiveOutcome, error) {
+	if _, ok := sessions.LookupScenario(d.Scenario); !ok {
+		return nil, fmt.Errorf("unknown scenario %q (known: %s)", d.Scenario, strings.Join(sessions.ScenarioNames(), ", "))
+	}
+	var outs outcomes
+	_, err := runSessions("demo "+d.Scenario, true, demoSessions(d, &outs), sessions.Scenarios(), o)
+	return outs.list(), err
+}
+
+// demoSessions makes the sources of a demo's sessions: a restart without
+// a scenario replays the current one.
+func demoSessions(d DemoOptions, outs *outcomes) func(gen int, scenario string) (source, error) {
+	current := d.Scenario
+	return func(_ int, scenario string) (source, error) {
+		if scenario == "" {
+			scenario = current
+		}
+		if _, ok := sessions.LookupScenario(scenario); !ok {
+			return source{}, fmt.Errorf("unknown scenario %q", scenario)
+		}
+		current = scenario
+		return demoSource(scenario, d, outs.add()), nil
+	}
+}
+
+// demoSource serves one turn of a scenario on a fresh loopback relay and
+// reads it through the live path.
+func demoSource(scenario string, d DemoOptions, out *LiveOutcome) source {
+	name := "demo " + scenario
+	return source{name: name, live: true, run: func(ctx context.Context, f *feeder) {
+		relay, err := sessions.NewRelay(sessions.RelayOptions{Scenario: scenario, Speed: d.Speed})
+		if err != nil {
+			out.Err = err
+			f.finish(EndInfo{Kind: "error", Detail: decode.Sanitize(err.Error())})
+			return
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			out.Err = err
+			f.finish(EndInfo{Kind: "error", Detail: decode.Sanitize(err.Error())})
+			return
+		}
+		srv := &http.Server{Handler: relay, ReadHeaderTimeout: 10 * time.Second}
+		go srv.Serve(ln)
+		defer srv.Close()
+		opts := sessions.LiveOptions{
+			Connect: sessions.ConnectOptions{URL: "http://" + ln.Addr().String() + "/api/chat", Method: "POST",
+				Body: []byte(`{"message":"demo"}`), Headers: []string{"Content-Type: application/json"}},
+			Source:  "demo:" + scenario,
+			Library: d.Library,
+		}
+		liveSource(name, opts, out).run(ctx, f)
+	}}
+}
+
+// outcomes collects the live outcomes of a program's sessions.
+type outcomes struct {
+	mu  sync.Mutex
+	all []*LiveOutcome
+}
+
+func (o *outcomes) add() *LiveOutcome {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	out := &LiveOutcome{}
-	_, err := runSource(liveSource(name, opts, out), o)
-	return out, err
+	o.all = append(o.all, out)
+	return out
+}
+
+func (o *outcomes) list() []*LiveOutcome {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]*LiveOutcome(nil), o.all...)
+}
+
+// numberedPath is a recording path for session gen: the first session
+// writes path itself, the next ones path-2.ext, path-3.ext, so that a
+// reconnect never overwrites an earlier recording.
+func numberedPath(path string, gen int) string {
+	if path == "" || gen <= 1 {
+		return path
+	}
+	ext := filepath.Ext(path)
+	return fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), gen, ext)
 }
 
 // runSource runs the program over a source until the user quits.
 func runSource(src source, o RunOptions) (*Model, error) {
+	return runSessions(src.name, src.live, func(int, string) (source, error) { return src, nil }, nil, o)
+}
+
+// runSessions runs the program until the user quits: the first session
+// over newSource(1, ""), then, for a live source, every session the user
+// restarts.
+func runSessions(name string, live bool, newSource func(gen int, scenario string) (source, error),
+	scenarios []sessions.Scenario, o RunOptions) (*Model, error) {
 	o.defaults()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	src, err := newSource(1, "")
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{interval: o.BatchInterval, newSource: newSource, scenarios: scenarios}
 	cfg := o.Config
-	if src.live {
-		cfg.Cancel = cancel
+	if live {
+		cfg.Cancel = r.Cancel
+		cfg.Restarter = r
 	}
-	m := NewModel(src.name, src.live, cfg)
+	m := NewModel(name, live, cfg)
 	p := tea.NewProgram(m, o.ProgramOptions...)
-	f := start(ctx, src, p.Send, o.BatchInterval)
-	_, err := p.Run()
-	f.stop()
-	cancel()
-	if src.live {
-		// Let RunLive finish: the session is recorded and saved on the way out.
-		select {
-		case <-f.sent:
-		case <-time.After(5 * time.Second):
-		}
-	}
+	r.send = p.Send
+	r.launch(1, src)
+	_, err = p.Run()
+	// The live session is recorded and saved on the way out (bounded).
+	r.shutdown()
 	return m, err
 }
 

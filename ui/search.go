@@ -53,7 +53,8 @@ func (m *Model) clearSearch() {
 
 // startSearch runs the substring search over every row's bytes in a
 // command (the rows are append-only and their bytes immutable, so the
-// snapshot can be read off the bubbletea goroutine).
+// snapshot can be read off the bubbletea goroutine): the bytes are read
+// back from the store's byte source in large sequential reads.
 func (m *Model) startSearch(q string) tea.Cmd {
 	m.searchGen++
 	gen := m.searchGen
@@ -61,11 +62,12 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	m.matches = nil
 	m.timeline.setMatches(map[int]bool{})
 	m.pending = true
-	n, row := m.sh.st.snapshot()
+	n, row, src := m.sh.st.snapshot()
 	return func() tea.Msg {
 		var hits []int
+		sc := rowScanner{src: src}
 		for i := 0; i < n; i++ {
-			if rowMatches(row(i), q) {
+			if sc.matches(row(i), q) {
 				hits = append(hits, i)
 			}
 		}
@@ -73,15 +75,55 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	}
 }
 
-// rowMatches reads only the fields that never change after append.
-func rowMatches(r *Row, q string) bool {
+// rowScanner reads rows' bytes for the search through a window of the
+// stream: rows come in stream order, so one read serves thousands of rows.
+type rowScanner struct {
+	src  byteSource
+	buf  []byte
+	base int64 // stream offset of buf[0]
+}
+
+// scanWindow is the size of the search's reads.
+const scanWindow = 1 << 20
+
+// raw returns r's block (valid until the next call), nil when not kept.
+func (sc *rowScanner) raw(r *Row) []byte {
+	if !r.hasRaw || sc.src == nil {
+		return nil
+	}
+	if r.Offset >= sc.base && r.Offset+r.Size <= sc.base+int64(len(sc.buf)) {
+		return sc.buf[r.Offset-sc.base : r.Offset-sc.base+r.Size]
+	}
+	want := max(r.Size, scanWindow)
+	if int64(cap(sc.buf)) < want {
+		sc.buf = make([]byte, want)
+	}
+	sc.buf = sc.buf[:want]
+	n, _ := sc.src.ReadAt(sc.buf, r.Offset)
+	sc.buf, sc.base = sc.buf[:n], r.Offset
+	if int64(n) < r.Size {
+		return nil
+	}
+	return sc.buf[:r.Size]
+}
+
+// matches reads only the fields that never change after append. A frame
+// matches on its data buffer; its block is searched first (the data's bytes
+// are in it, and queries never hold a line break), so only candidates are
+// framed again.
+func (sc *rowScanner) matches(r *Row, q string) bool {
 	switch r.Kind {
-	case RowFrame:
-		return containsFold(r.Data, q)
 	case RowNote, RowComment:
 		return indexFold(r.Summary, q) >= 0
 	}
-	return containsFold(r.Raw, q)
+	raw := sc.raw(r)
+	if !containsFold(raw, q) {
+		return false
+	}
+	if r.Kind != RowFrame {
+		return true
+	}
+	return containsFold(refetch(r, raw).Data, q)
 }
 
 func (m *Model) searchDone(msg searchDoneMsg) {
@@ -113,8 +155,9 @@ func (m *Model) searchDone(msg searchDoneMsg) {
 func (m *Model) scanFrom(from int) {
 	st := m.sh.st
 	set := m.timeline.matches
+	sc := rowScanner{src: st.src}
 	for i := from; i < st.Len(); i++ {
-		if rowMatches(st.Row(i), m.sh.query) {
+		if sc.matches(st.Row(i), m.sh.query) {
 			m.matches = append(m.matches, i)
 			if set != nil {
 				set[i] = true

@@ -26,21 +26,18 @@ const (
 
 // Row is one line of the timeline: a frame or another SSE item. Rows are
 // immutable once appended, except Alarms/MaxSev (an alarm raised later may
-// point at an older frame). A row keeps the block's bytes and a few facts;
-// what is shown of it (summary, SSE fields) is derived on demand, for the
-// visible rows only.
+// point at an older frame). A row keeps a few facts and where its block
+// lies in the stream, not the block's bytes: those are read back on demand
+// (Store.RowRaw, RowData, RowFrame), for the visible or selected rows only,
+// so a million-frame session fits the memory budget. The store keeps rows
+// packed (rowRec); a Row is the readable copy Store.Row builds.
 type Row struct {
-	// Raw is the block as received; Data the WHATWG data buffer (usually a
-	// slice of Raw). Nil for oversized events and notes.
-	Raw  []byte
-	Data []byte
 	// Summary is the sanitized description of a non-frame row (frames:
 	// Store.Summary derives it from Data).
 	Summary string
 	// Type is the sanitized event type: the JSON event_type of a decoded
 	// frame, else the SSE event: field ("" when absent).
 	Type string
-	RID  string // response_id (raw; sanitize to show)
 	// Alarms are indexes into Store.Alarms; MaxSev the most severe of them.
 	Alarms []int32
 	MaxSev invariants.Severity
@@ -57,9 +54,12 @@ type Row struct {
 	// Turn is the turn the row belongs to (-1 before the first frame).
 	Turn int
 
-	Kind        RowKind
-	Terminal    decode.Terminality
-	Problem     decode.Problem
+	Kind     RowKind
+	Terminal decode.Terminality
+	Problem  decode.Problem
+	// hasRaw: the block's bytes can be read back at Offset (not for
+	// oversized events, comments and notes).
+	hasRaw      bool
 	HasAt       bool
 	Done        bool
 	Decoded     bool
@@ -98,7 +98,7 @@ type TurnRec struct {
 
 	closed      bool
 	doneJustNow bool
-	text        []byte // the turn's text chunks, concatenated (raw)
+	textStart   int64 // where the turn's text starts in the text spill
 	tools       map[string]int
 	comps       map[string]int
 }
@@ -149,10 +149,11 @@ type StatusRec struct {
 	EventID, Message string // raw
 }
 
-// textRec marks the end of a text frame's chunk in its turn's text.
+// textRec marks the end of a text frame's chunk in the text spill (every
+// turn's text, one after the other).
 type textRec struct {
 	Frame int
-	End   int
+	End   int64
 }
 
 // Conn is the state of the source.
@@ -168,9 +169,12 @@ const (
 // goroutine: batches are applied in Update, panes read it in View. Every
 // as-of query is a binary search, never a rescan from frame 0.
 type Store struct {
-	chunks   [][]Row // rows in fixed-size chunks: appending never moves a row
+	chunks   [][]rowRec // rows in fixed-size chunks: appending never moves a row
 	n        int
-	frameRow []int // frame index → row
+	frameRow []int32 // frame index → row
+	rowTables
+	typeIdx   map[string]uint32
+	rowAlarms map[int32][]int32 // the alarms of rows that have some
 
 	Alarms    []AlarmRec
 	alarmRows []int // rows with alarms, ascending
@@ -197,6 +201,14 @@ type Store struct {
 
 	lastAt    time.Duration // the last row's At (for gap computation)
 	hasLastAt bool
+
+	// src holds the rows' bytes (see byteSource); nil until the feeder
+	// says where they are. text holds the text frames' chunks (unescaped),
+	// written by the feeder: at a million frames they are ~80 MB, read
+	// back for the as-of text (TextAsOf) a window at a time.
+	src     byteSource
+	text    *spill
+	textEnd int64
 }
 
 // EndInfo says how the stream ended.
@@ -215,24 +227,42 @@ const chunkRows = 4096
 // Len is the number of rows.
 func (s *Store) Len() int { return s.n }
 
-// Row returns row i (0 <= i < Len). The pointer stays valid: rows never move.
-func (s *Store) Row(i int) *Row { return &s.chunks[i/chunkRows][i%chunkRows] }
+func (s *Store) rec(i int) *rowRec { return &s.chunks[i/chunkRows][i%chunkRows] }
 
-func (s *Store) push(r *Row) {
+// Row returns a copy of row i (0 <= i < Len), built from its packed form:
+// read it now, do not keep it (a later alarm does not update the copy).
+func (s *Store) Row(i int) *Row {
+	rc := s.rec(i)
+	r := new(Row)
+	s.unpack(rc, r)
+	if rc.sev&sevAlarmed != 0 {
+		r.Alarms = s.rowAlarms[int32(i)]
+		r.MaxSev = sevNames[rc.sev&^sevAlarmed]
+	}
+	return r
+}
+
+func (s *Store) push(rc rowRec) {
 	if s.n%chunkRows == 0 {
-		s.chunks = append(s.chunks, make([]Row, 0, chunkRows))
+		s.chunks = append(s.chunks, make([]rowRec, 0, chunkRows))
 	}
 	c := &s.chunks[len(s.chunks)-1]
-	*c = append(*c, *r)
+	*c = append(*c, rc)
 	s.n++
 }
 
 // snapshot returns a reader of rows [0, Len) that stays valid (and safe to
-// read off the bubbletea goroutine, for the immutable fields) while rows
-// are appended.
-func (s *Store) snapshot() (n int, row func(i int) *Row) {
-	chunks := append([][]Row(nil), s.chunks...)
-	return s.n, func(i int) *Row { return &chunks[i/chunkRows][i%chunkRows] }
+// read off the bubbletea goroutine) while rows are appended, and the source
+// of their bytes. Its rows have the immutable fields only: no Alarms, no
+// MaxSev.
+func (s *Store) snapshot() (n int, row func(i int) *Row, src byteSource) {
+	chunks := append([][]rowRec(nil), s.chunks...)
+	tables := s.rowTables
+	return s.n, func(i int) *Row {
+		r := new(Row)
+		tables.unpack(&chunks[i/chunkRows][i%chunkRows], r)
+		return r
+	}, s.src
 }
 
 // RowOfFrame returns the row of frame n, or -1.
@@ -240,7 +270,7 @@ func (s *Store) RowOfFrame(n int) int {
 	if n < 0 || n >= len(s.frameRow) {
 		return -1
 	}
-	return s.frameRow[n]
+	return int(s.frameRow[n])
 }
 
 // Ingest is one row as the feeder built it, with the payload facts the
@@ -251,6 +281,7 @@ type Ingest struct {
 }
 
 type rowExt struct {
+	rid        string // response_id (raw)
 	arrival    time.Duration
 	hasArrival bool
 	tool       decode.ToolCall // tool_call, tool_completed, component
@@ -261,13 +292,19 @@ type rowExt struct {
 	statusID   string
 	statusM    string
 	isStatus   bool
-	chunk      string // text frames
+	textEnd    int64 // text frames: the chunk's end in the text spill
 	hasChunk   bool
 }
 
 // Apply appends a batch. Rows first (so alarms can point at them), then
 // alarms, then the source state.
 func (s *Store) Apply(b *Batch) {
+	if b.Src != nil {
+		s.src = b.Src
+	}
+	if b.Text != nil {
+		s.text = b.Text
+	}
 	for i := range b.Rows {
 		s.appendRow(&b.Rows[i])
 	}
@@ -296,16 +333,21 @@ func (s *Store) appendRow(in *Ingest) {
 	if r.Kind == RowFrame {
 		r.Frame = s.Frames
 		s.Frames++
-		s.frameRow = append(s.frameRow, idx)
+		s.frameRow = append(s.frameRow, int32(idx))
 		if r.Frame == 0 && in.ext.hasArrival {
 			s.FirstArrival, s.HasFirstArrival = in.ext.arrival, true
 		}
-		r.Turn = s.segment(&r, idx)
-		s.push(&r)
-		s.index(idx, &in.ext)
+		r.Turn = s.segment(&r, in.ext.rid, idx)
+		rc := pack(&r)
+		rc.typ = s.internType(r.Type)
+		s.push(rc)
+		s.index(&r, &in.ext)
 	} else {
 		r.Frame = s.Frames - 1
-		s.push(&r)
+		rc := pack(&r)
+		rc.typ = uint32(len(s.summaries))
+		s.summaries = append(s.summaries, r.Summary)
+		s.push(rc)
 	}
 	if r.HasAt {
 		s.lastAt, s.hasLastAt = r.At, true
@@ -325,9 +367,24 @@ func (s *Store) appendRow(in *Ingest) {
 	}
 }
 
+// internType returns the index of an event type in the types table: a
+// session has a handful of types, so a row needs 4 bytes, not a string.
+func (s *Store) internType(t string) uint32 {
+	if i, ok := s.typeIdx[t]; ok {
+		return i
+	}
+	if s.typeIdx == nil {
+		s.typeIdx = map[string]uint32{}
+	}
+	i := uint32(len(s.types))
+	s.types = append(s.types, t)
+	s.typeIdx[t] = i
+	return i
+}
+
 // segment assigns the frame to a turn, opening a new one when the checker
 // would (see TurnRec), and returns the turn index.
-func (s *Store) segment(r *Row, row int) int {
+func (s *Store) segment(r *Row, rid string, row int) int {
 	newTurn := len(s.Turns) == 0
 	if !newTurn {
 		cur := &s.Turns[len(s.Turns)-1]
@@ -335,7 +392,7 @@ func (s *Store) segment(r *Row, row int) int {
 			if r.Done {
 				newTurn = cur.doneJustNow
 			} else {
-				newTurn = !r.Decoded || r.RID == "" || !cur.HasRID || r.RID != cur.RID
+				newTurn = !r.Decoded || rid == "" || !cur.HasRID || rid != cur.RID
 			}
 		}
 	}
@@ -343,11 +400,12 @@ func (s *Store) segment(r *Row, row int) int {
 		s.Turns = append(s.Turns, TurnRec{
 			Index: len(s.Turns), FirstRow: row, FirstFrame: r.Frame, TerminalFrame: -1,
 			toolLo: len(s.Tools), compLo: len(s.Comps), statusLo: len(s.Statuses), textLo: len(s.texts),
+			textStart: s.textEnd,
 		})
 	}
 	t := &s.Turns[len(s.Turns)-1]
-	if !t.HasRID && r.Decoded && r.RID != "" {
-		t.RID, t.HasRID = r.RID, true
+	if !t.HasRID && r.Decoded && rid != "" {
+		t.RID, t.HasRID = rid, true
 	}
 	t.LastFrame = r.Frame
 	t.Frames++
@@ -366,8 +424,7 @@ func (s *Store) segment(r *Row, row int) int {
 }
 
 // index records the frame's tool, placeholder, status and text facts.
-func (s *Store) index(row int, x *rowExt) {
-	r := s.Row(row)
+func (s *Store) index(r *Row, x *rowExt) {
 	if r.Turn < 0 || !r.Decoded {
 		return
 	}
@@ -425,8 +482,8 @@ func (s *Store) index(row int, x *rowExt) {
 		}
 	case decode.TypeText:
 		if x.hasChunk {
-			t.text = append(t.text, x.chunk...)
-			s.texts = append(s.texts, textRec{Frame: r.Frame, End: len(t.text)})
+			s.textEnd = x.textEnd
+			s.texts = append(s.texts, textRec{Frame: r.Frame, End: x.textEnd})
 		}
 	}
 }
@@ -444,8 +501,9 @@ func (s *Store) addAlarm(a AlarmRec) {
 	if a.Row < 0 {
 		return
 	}
-	r := s.Row(a.Row)
-	if len(r.Alarms) == 0 {
+	rc := s.rec(a.Row)
+	row := int32(a.Row)
+	if rc.sev&sevAlarmed == 0 {
 		// Keep alarmRows sorted: usually the row is the newest one.
 		n := len(s.alarmRows)
 		if n == 0 || s.alarmRows[n-1] < a.Row {
@@ -457,10 +515,15 @@ func (s *Store) addAlarm(a AlarmRec) {
 			s.alarmRows[k] = a.Row
 		}
 	}
-	r.Alarms = append(r.Alarms, i)
-	if a.Severity.Rank() > r.MaxSev.Rank() {
-		r.MaxSev = a.Severity
+	if s.rowAlarms == nil {
+		s.rowAlarms = map[int32][]int32{}
 	}
+	s.rowAlarms[row] = append(s.rowAlarms[row], i)
+	sev := rc.sev &^ sevAlarmed
+	if a.Severity.Rank() > sevNames[sev].Rank() {
+		sev = sevIndex(a.Severity)
+	}
+	rc.sev = sev | sevAlarmed
 }
 
 // NextAlarmRow returns the first row after row that carries an alarm
@@ -489,7 +552,7 @@ func (s *Store) TurnOfRow(row int) int {
 	if row < 0 || row >= s.n {
 		return -1
 	}
-	return s.Row(row).Turn
+	return int(s.rec(row).turn)
 }
 
 // turnRange returns [lo, hi) of a per-turn index for turn t.
@@ -543,15 +606,24 @@ func (s *Store) TextAsOf(t, n, tail int) (string, int, int) {
 	if k == 0 {
 		return "", 0, 0
 	}
+	start := s.Turns[t].textStart
 	end := s.texts[lo+k-1].End
-	from := 0
-	if tail > 0 && end > tail {
-		from = end - tail
-		for from < end && s.Turns[t].text[from]&0xc0 == 0x80 {
-			from++ // start at a rune boundary
+	from := start
+	if tail > 0 && end-start > int64(tail) {
+		from = end - int64(tail)
+	}
+	b := make([]byte, end-from)
+	if s.text != nil {
+		if n, _ := s.text.ReadAt(b, from); n < len(b) {
+			b = b[:0] // the spill failed (disk full): no text to show
 		}
 	}
-	return string(s.Turns[t].text[from:end]), end, k
+	if from > start {
+		for len(b) > 0 && b[0]&0xc0 == 0x80 {
+			b = b[1:] // start at a rune boundary
+		}
+	}
+	return string(b), int(end - start), k
 }
 
 // AsOfFrame returns the frame a row stands for in as-of views: the row's
@@ -560,7 +632,7 @@ func (s *Store) AsOfFrame(row int) int {
 	if row < 0 || row >= s.n {
 		return -1
 	}
-	return s.Row(row).Frame
+	return int(s.rec(row).frame)
 }
 
 // Summary returns a row's one-line description (sanitized). Frames derive
@@ -570,5 +642,46 @@ func (s *Store) Summary(i int) string {
 	if r.Kind != RowFrame {
 		return r.Summary
 	}
-	return frameSummary(refetch(r))
+	return frameSummary(s.RowFrame(i))
+}
+
+// RowRaw returns row i's block as received, read back from the byte
+// source (a fresh slice), or nil when its bytes were not kept: oversized
+// events, comments, notes.
+func (s *Store) RowRaw(i int) []byte {
+	return readRaw(s.src, s.Row(i))
+}
+
+func readRaw(src byteSource, r *Row) []byte {
+	if !r.hasRaw || src == nil {
+		return nil
+	}
+	b := make([]byte, r.Size)
+	if n, err := src.ReadAt(b, r.Offset); n < len(b) {
+		_ = err // the bytes are gone (a capture changed on disk): show none
+		return nil
+	}
+	return b
+}
+
+// RowData returns a frame row's WHATWG data buffer (nil for other rows and
+// oversized frames).
+func (s *Store) RowData(i int) []byte {
+	if s.Row(i).Kind != RowFrame {
+		return nil
+	}
+	return s.RowFrame(i).Data
+}
+
+// RowType returns row i's sanitized event type.
+func (s *Store) RowType(i int) string { return s.Row(i).Type }
+
+// RowFrame decodes frame row i again from its bytes: its SSE fields,
+// payload and problem detail are not kept on the row. Nil for other rows.
+func (s *Store) RowFrame(i int) *decode.Frame {
+	r := s.Row(i)
+	if r.Kind != RowFrame {
+		return nil
+	}
+	return refetch(r, readRaw(s.src, r))
 }

@@ -58,6 +58,12 @@ type Styles struct {
 	BarOpen lipgloss.Style // a call still open as of the cursor
 	Cursor  lipgloss.Style // the cursor's time marker in the waterfall
 
+	// The client pane: the v0.5 client's current state, the v0.4
+	// client's where it differs, the marker of a divergence.
+	ClientNow lipgloss.Style
+	ClientV04 lipgloss.Style
+	Diverge   lipgloss.Style
+
 	Help help.Styles
 }
 
@@ -105,6 +111,7 @@ func NewStyles(dark, noColor bool) *Styles {
 			TypeStatus: n(), TypeError: n().Bold(true), TypeOther: n().Faint(true),
 			JSONKey: n().Bold(true), JSONString: n(), JSONNumber: n(), JSONLit: n(), JSONPunct: n().Faint(true),
 			Bar: n(), BarOpen: n().Bold(true), Cursor: n().Bold(true),
+			ClientNow: n().Bold(true).Reverse(true), ClientV04: n().Underline(true), Diverge: n().Bold(true).Underline(true),
 		}
 		s.Help = help.Styles{
 			ShortKey: n().Bold(true), ShortDesc: n(), ShortSeparator: n().Faint(true), Ellipsis: n().Faint(true),
@@ -153,6 +160,10 @@ func NewStyles(dark, noColor bool) *Styles {
 		Bar:     n().Foreground(p.cyan),
 		BarOpen: n().Foreground(p.orange).Bold(true),
 		Cursor:  n().Foreground(p.accent),
+
+		ClientNow: n().Foreground(p.accent).Background(p.accentBg).Bold(true),
+		ClientV04: n().Foreground(p.orange).Bold(true),
+		Diverge:   n().Foreground(p.magenta).Bold(true),
 	}
 	s.Help = help.DefaultStyles(dark)
 	s.Help.ShortKey = n().Foreground(p.accent)

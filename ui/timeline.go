@@ -16,8 +16,11 @@ import (
 type Timeline struct {
 	sh      *shared
 	w, h    int
-	top     int // first visible row
+	top     int // first visible list position (a row when no filter is on)
 	focused bool
+	// filter, when on, lists only the matching rows: list positions map to
+	// rows through its index (filter.go); nil lists every row.
+	filter *rowFilter
 
 	cache      map[int]cachedRow
 	cacheW     int
@@ -44,6 +47,9 @@ func (t *Timeline) Title() string {
 	if n == 0 {
 		return "Timeline"
 	}
+	if t.filter.on() {
+		return t.filteredTitle()
+	}
 	s := fmt.Sprintf("Timeline %d/%d", t.sh.sel+1, n)
 	if t.sh.st.Frames != n {
 		s += fmt.Sprintf(" (%d frames)", t.sh.st.Frames)
@@ -66,12 +72,25 @@ func (t *Timeline) SetCursor(row int) {
 		t.sh.sel = -1
 		return
 	}
+	if t.filter.on() {
+		// Snap to a listed row; with none listed the cursor stays where it
+		// is (the as-of panes keep their state).
+		if r, ok := t.snap(row); ok {
+			t.sh.sel = r
+		}
+		t.scrollIntoView()
+		return
+	}
 	t.sh.sel = min(max(row, 0), n-1)
 	t.scrollIntoView()
 }
 
 // AtBottom reports whether the cursor is on the last row (or there is none).
 func (t *Timeline) AtBottom() bool {
+	if t.filter.on() {
+		n := t.count()
+		return n == 0 || t.sh.sel >= t.rowAt(n-1)
+	}
 	return t.sh.sel >= t.sh.st.Len()-1
 }
 
@@ -80,18 +99,37 @@ func (t *Timeline) scrollIntoView() {
 		return
 	}
 	sel := max(t.sh.sel, 0)
+	if t.filter.on() {
+		sel, _ = t.posOf(sel)
+	}
 	if sel < t.top {
 		t.top = sel
 	}
 	if sel >= t.top+t.h {
 		t.top = sel - t.h + 1
 	}
-	if maxTop := t.sh.st.Len() - t.h; t.top > maxTop {
+	if maxTop := t.count() - t.h; t.top > maxTop {
 		t.top = max(maxTop, 0)
 	}
 }
 
-func (t *Timeline) move(d int) { t.SetCursor(t.sh.sel + d) }
+// move moves the cursor d listed rows.
+func (t *Timeline) move(d int) {
+	if !t.filter.on() {
+		t.SetCursor(t.sh.sel + d)
+		return
+	}
+	n := t.count()
+	if n == 0 {
+		return
+	}
+	pos, exact := t.posOf(t.sh.sel)
+	if !exact && d > 0 {
+		pos-- // pos is the next listed row: one step down lands on it
+	}
+	t.sh.sel = t.rowAt(min(max(pos+d, 0), n-1))
+	t.scrollIntoView()
+}
 
 func (t *Timeline) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	k := t.sh.keys
@@ -109,7 +147,7 @@ func (t *Timeline) Update(msg tea.Msg) (Pane, tea.Cmd) {
 		case key.Matches(msg, k.Top):
 			t.SetCursor(0)
 		case key.Matches(msg, k.Bottom):
-			t.SetCursor(t.sh.st.Len() - 1)
+			t.SetCursor(t.sh.st.Len() - 1) // snaps to the last listed row
 		}
 	case tea.MouseWheelMsg:
 		switch msg.Button {
@@ -120,8 +158,8 @@ func (t *Timeline) Update(msg tea.Msg) (Pane, tea.Cmd) {
 		}
 	case tea.MouseClickMsg:
 		// y is relative to the pane's content (the root translates).
-		if row := t.top + msg.Y; row < t.sh.st.Len() && msg.Button == tea.MouseLeft {
-			t.SetCursor(row)
+		if pos := t.top + msg.Y; pos < t.count() && msg.Button == tea.MouseLeft {
+			t.SetCursor(t.rowAt(pos))
 		}
 	}
 	return t, nil
@@ -150,7 +188,12 @@ func (t *Timeline) View() string {
 		}
 		return block(lines, t.w, t.h)
 	}
-	for i := t.top; i < st.Len() && len(lines) < t.h; i++ {
+	if t.filter.on() && t.count() == 0 {
+		lines = append(lines, t.sh.sty.Dim.Render("no row matches the filter ("+t.filter.describe()+"); esc clears it"))
+		return block(lines, t.w, t.h)
+	}
+	for p := t.top; p < t.count() && len(lines) < t.h; p++ {
+		i := t.rowAt(p)
 		if i == t.sh.sel {
 			sty := t.sh.sty.SelectedBlur
 			if t.focused {

@@ -1,0 +1,182 @@
+package ui
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"framescope/invariants"
+	"framescope/sessions"
+)
+
+// TestSpillReadsBackWhatWasWritten: blocks written at their offsets read
+// back exactly, from memory and, past spillMemMax, from the file, with
+// reads that straddle the two; gaps read as holes.
+func TestSpillReadsBackWhatWasWritten(t *testing.T) {
+	sp := newSpill()
+	want := make([]byte, 0, spillMemMax+spillMemMax/2)
+	block := []byte(strings.Repeat("data: 0123456789abcdef\n", 40) + "\n")
+	for off := int64(0); len(want) < cap(want)-len(block); {
+		if len(want) == 1000*len(block) {
+			// A gap (an oversized event's bytes were not kept).
+			want = append(want, make([]byte, 100)...)
+			off += 100
+		}
+		sp.write(off, block)
+		want = append(want, block...)
+		off += int64(len(block))
+		block[6]++
+	}
+	if sp.f == nil {
+		t.Fatalf("the spill should have moved to a file past %d bytes", spillMemMax)
+	}
+	for _, tc := range []struct {
+		name    string
+		off, n  int64
+		wantErr bool
+	}{
+		{"start", 0, 1000, false},
+		{"the gap", int64(1000*len(block)) - 10, 120, false},
+		{"straddling file and memory", sp.flushed - 500, 1000, false},
+		{"in memory", sp.flushed + 10, 100, false},
+		{"the last byte", int64(len(want)) - 1, 1, false},
+		{"past the end", int64(len(want)) - 1, 2, true},
+	} {
+		got := make([]byte, tc.n)
+		n, err := sp.ReadAt(got, tc.off)
+		if tc.wantErr {
+			if err == nil {
+				t.Errorf("%s: no error", tc.name)
+			}
+			continue
+		}
+		if err != nil || int64(n) != tc.n || !bytes.Equal(got, want[tc.off:tc.off+tc.n]) {
+			t.Errorf("%s: %d bytes, err %v, equal %v", tc.name, n, err, bytes.Equal(got[:n], want[tc.off:tc.off+int64(n)]))
+		}
+	}
+	// Out of order bytes are not kept (they would land on others).
+	sp.write(0, []byte("xx"))
+	got := make([]byte, 2)
+	if _, err := sp.ReadAt(got, 0); err != nil || !bytes.Equal(got, want[:2]) {
+		t.Errorf("an out-of-order write changed the spill: %q", got)
+	}
+}
+
+// streamBlocks runs a capture through the pipeline alone and returns every
+// block's bytes by offset.
+func streamBlocks(t *testing.T, c sessions.Capture) map[int64][]byte {
+	t.Helper()
+	blocks := map[int64][]byte{}
+	_, err := sessions.Run(c, invariants.Options{}, sessions.Handler{OnItem: func(it sessions.Item) {
+		if it.Event.Raw != nil {
+			blocks[it.Event.Offset] = bytes.Clone(it.Event.Raw)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return blocks
+}
+
+// TestRowBytesAreTheStreamBytes: whatever holds them (the capture file,
+// the spill of a JSONL capture or of a reader), a row's bytes read back
+// are exactly its SSE block, and a frame's data is its data buffer.
+func TestRowBytesAreTheStreamBytes(t *testing.T) {
+	happySSE := filepath.Join(examples, "example-happy.sse")
+	broken := filepath.Join(examples, "example-broken.sse")
+	brokenBytes, err := os.ReadFile(broken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(path string) sessions.Capture {
+		c, err := sessions.Open(path, sessions.OpenOptions{Entry: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	for _, tc := range []struct {
+		name     string
+		src      func() sessions.Capture
+		fromFile bool // read back from the capture file (no spill)
+	}{
+		{"sse file", func() sessions.Capture { return open(broken) }, true},
+		{"jsonl", func() sessions.Capture { return open(filepath.Join(examples, "example-happy.jsonl")) }, false},
+		{"stdin", func() sessions.Capture {
+			c, err := sessions.Open("-", sessions.OpenOptions{Entry: -1, Stdin: bytes.NewReader(brokenBytes)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}, false},
+		// A reader under the name of another file: that file's bytes must
+		// not be shown.
+		{"reader named after another file", func() sessions.Capture {
+			c, err := sessions.OpenReader(happySSE, bytes.NewReader(brokenBytes), sessions.OpenOptions{Entry: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := streamBlocks(t, tc.src())
+			st := storeOf(t, captureSource(tc.name, tc.src(), invariants.Options{}))
+			if _, isSpill := st.src.(*spill); isSpill == tc.fromFile {
+				t.Errorf("bytes kept in %T", st.src)
+			}
+			checked := 0
+			for i := 0; i < st.Len(); i++ {
+				r := st.Row(i)
+				raw := st.RowRaw(i)
+				if !r.hasRaw {
+					if raw != nil {
+						t.Errorf("row %d (kind %d) has bytes %q", i, r.Kind, raw)
+					}
+					continue
+				}
+				if !bytes.Equal(raw, want[r.Offset]) {
+					t.Errorf("row %d at %d: %q, want %q", i, r.Offset, raw, want[r.Offset])
+				}
+				if r.Kind == RowFrame {
+					fr := st.RowFrame(i)
+					if !bytes.Equal(st.RowData(i), fr.Data) || fr.Offset != r.Offset {
+						t.Errorf("frame row %d: data %q", i, st.RowData(i))
+					}
+				}
+				checked++
+			}
+			if checked < 5 {
+				t.Errorf("only %d rows with bytes", checked)
+			}
+		})
+	}
+}
+
+// TestSearchReadsBackRowBytes: the search reads frames' bytes back from the
+// spill and matches on the data buffer, not on the SSE field lines.
+func TestSearchReadsBackRowBytes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(frame("response_id", "r", 0, ""))
+	b.WriteString(frame("text", "r", 1, `,"chunk":"Needle here"`))
+	b.WriteString("event: needle\ndata: {\"event_type\":\"text\",\"version\":\"0.5\",\"response_id\":\"r\",\"chunk\":\"x\"}\n\n")
+	b.WriteString(frame("text", "r", 3, `,"chunk":"hay"`))
+	b.WriteString("id: needle\n\n")
+	st := storeOf(t, readerSource(t, "s.sse", b.String()))
+	n, row, src := st.snapshot()
+	sc := rowScanner{src: src}
+	var hits []int
+	for i := 0; i < n; i++ {
+		if sc.matches(row(i), "needle") {
+			hits = append(hits, i)
+		}
+	}
+	// Row 1's data holds it; row 2 only in its event: line (not data);
+	// row 4 is a block without data (searched as raw bytes).
+	if len(hits) != 2 || hits[0] != 1 || hits[1] != 4 {
+		t.Errorf("hits %v", hits)
+	}
+}
