@@ -25,8 +25,8 @@ func styled(t *testing.T, s string) string {
 	return b.String()
 }
 
-// TestGoldenPanes pins every pane's View() at 80×24 (dark) and 160×48
-// (light), on the broken example with the cursor on frame 3 — a tool call
+// TestGoldenPanes pins every pane's View() at 80×24 and 160×48, dark and
+// light, on the broken example with the cursor on frame 3 — a tool call
 // open, a placeholder loading, a status line, alarms — plus the detail's
 // alarm tab on frame 5 and the whole screen. Each golden has a styled
 // (ANSI-256) and a plain twin: update with go test ./ui -run Golden -update.
@@ -34,7 +34,7 @@ func TestGoldenPanes(t *testing.T) {
 	for _, tc := range []struct {
 		w, h int
 		dark bool
-	}{{80, 24, true}, {160, 48, false}} {
+	}{{80, 24, true}, {80, 24, false}, {160, 48, true}, {160, 48, false}} {
 		theme := "light"
 		if tc.dark {
 			theme = "dark"

@@ -20,6 +20,7 @@ type KeyMap struct {
 	PrevTab          key.Binding
 	Cancel           key.Binding
 	Copy             key.Binding
+	Zoom             key.Binding // the focused pane fills the body (and back)
 	Reconnect        key.Binding // live: a new session with the same request
 	Scenario         key.Binding // demo: the scenario picker
 	Help             key.Binding
@@ -67,6 +68,7 @@ func DefaultKeyMap() KeyMap {
 		PrevTab:     key.NewBinding(key.WithKeys("T", "["), key.WithHelp("T", "prev tab")),
 		Cancel:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel stream")),
 		Copy:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy frame data")),
+		Zoom:        key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom pane")),
 		Reconnect:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
 		Scenario:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scenario")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),

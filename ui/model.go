@@ -39,6 +39,7 @@ type Model struct {
 	gridH    [2]int
 
 	showHelp bool
+	zoomed   bool // z: one pane fills the body (tab layout) on a wide screen
 	// Search: typing is the input line being edited; the query lives in
 	// sh.query once confirmed.
 	typing    bool
@@ -341,6 +342,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.next(1)
 	case key.Matches(msg, k.PrevAlarm):
 		m.next(-1)
+	case key.Matches(msg, k.Zoom):
+		m.zoomed = !m.zoomed
+		m.layout()
+		if m.zoomed {
+			m.notice = "zoomed: " + m.focus.String() + " (tab switches pane, z back to the grid)"
+		}
 	case key.Matches(msg, k.Follow):
 		m.sh.follow = !m.sh.follow
 		if m.sh.follow {
@@ -425,13 +432,26 @@ func (m *Model) next(dir int) {
 		return
 	}
 	row, ok := m.nextListedAlarm(sel, dir)
+	if !ok && st.AlarmRowCount() > 0 {
+		// Wrap around, as search hits do: n from the last alarm goes back
+		// to the first one.
+		from := -1
+		if dir < 0 {
+			from = st.Len()
+		}
+		if row, ok = m.nextListedAlarm(from, dir); ok {
+			if dir > 0 {
+				m.notice = "alarms wrapped to the top"
+			} else {
+				m.notice = "alarms wrapped to the bottom"
+			}
+		}
+	}
 	if !ok {
 		if st.AlarmRowCount() == 0 {
 			m.notice = "no alarms"
-		} else if dir > 0 {
-			m.notice = "no alarm after this row"
 		} else {
-			m.notice = "no alarm before this row"
+			m.notice = "no alarm among the listed rows"
 		}
 		return
 	}
@@ -445,7 +465,9 @@ const headerH = 2
 
 func (m *Model) layout() {
 	w, h := m.w, m.h
-	m.wide = w >= wideMinW && h >= wideMinH
+	// Zoomed: the tab layout, whatever the size — the focused pane gets the
+	// whole body (the wide grid gives the Client and Detail panes a dozen rows).
+	m.wide = w >= wideMinW && h >= wideMinH && !m.zoomed
 	m.help.SetWidth(w)
 	bodyH := max(h-headerH-1, 1)
 	if m.rs.pick != nil {
@@ -745,7 +767,7 @@ func (m *Model) fullHelp() [][]key.Binding {
 	k := &m.keys
 	groups := [][]key.Binding{
 		k.navigation(),
-		{k.NextPane, k.PrevPane, k.Enter, k.NextTab, k.PrevTab},
+		{k.NextPane, k.PrevPane, k.Zoom, k.Enter, k.NextTab, k.PrevTab},
 		{k.NextAlarm, k.PrevAlarm, k.Search, k.ClearSearch, k.Follow, k.Cancel, k.Copy},
 		{k.Play, k.Faster, k.Slower, k.StepBack, k.StepForward},
 		{k.Filter, k.AlarmsOnly, k.ClearFilter, k.WriteTurn, k.WriteSession},

@@ -119,9 +119,13 @@ func TestAlarmNavigation(t *testing.T) {
 			t.Fatalf("n: row %d, want %d", m.Selected(), want)
 		}
 	}
-	press(m, "n")
-	if m.Selected() != 7 || !strings.Contains(screen(m), "no alarm after this row") {
+	press(m, "n") // wraps, as search hits do
+	if m.Selected() != 2 || !strings.Contains(screen(m), "alarms wrapped to the top") {
 		t.Errorf("n at the last alarm: row %d\n%s", m.Selected(), screen(m))
+	}
+	press(m, "N")
+	if m.Selected() != 7 || !strings.Contains(screen(m), "alarms wrapped to the bottom") {
+		t.Errorf("N at the first alarm: row %d", m.Selected())
 	}
 	press(m, "N")
 	if m.Selected() != 6 {
@@ -386,5 +390,31 @@ func TestCopyAndPaste(t *testing.T) {
 	pressCmd(m, "enter")
 	if m.sh.query != "call _5" {
 		t.Errorf("query %q", m.sh.query)
+	}
+}
+
+// TestZoom: z gives the focused pane the whole body on a wide screen (the
+// tab layout) and z again restores the grid.
+func TestZoom(t *testing.T) {
+	m := loadModel(t, filepath.Join(examples, "example-axis2-recovered.sse"), 160, 48, true)
+	if !m.wide {
+		t.Fatal("160×48 should start in the wide grid")
+	}
+	press(m, "tab")
+	focus := m.Focused()
+	gridW := m.rects[focus].w
+	press(m, "z")
+	if m.wide || m.Focused() != focus {
+		t.Fatalf("after z: wide %v, focus %v (want tabs on %v)", m.wide, m.Focused(), focus)
+	}
+	if r := m.rects[focus]; r.w != 160 || r.w <= gridW {
+		t.Errorf("zoomed pane is %d wide (grid %d), want 160", r.w, gridW)
+	}
+	if !strings.Contains(m.Render(), " Timeline ") || !strings.Contains(m.Render(), " Client ") {
+		t.Errorf("zoomed screen has no tab bar:\n%s", m.Render())
+	}
+	press(m, "z")
+	if !m.wide || m.rects[focus].w != gridW {
+		t.Errorf("z again: wide %v, pane width %d (want grid %d)", m.wide, m.rects[focus].w, gridW)
 	}
 }
