@@ -387,10 +387,10 @@ func (d *Detail) View() string {
 	bh := d.bodyHeight()
 	d.scroll = max(min(d.scroll, len(body)-bh), 0)
 	lines := []string{d.header(r), d.tabs(r)}
-	q := d.sh.query
+	q := d.sh.match
 	for i := d.scroll; i < len(body) && i < d.scroll+bh; i++ {
 		l := body[i]
-		if q != "" && indexFold(l.plain, q) >= 0 {
+		if !q.empty() && q.matchString(l.plain) {
 			lines = append(lines, highlight(l.plain, q, d.sh.sty.Base.Render, d.sh.sty.Match.Render))
 			continue
 		}

@@ -690,7 +690,7 @@ func (m *Model) footer() string {
 	}
 	if m.typing {
 		return sty.Bold.Render("/") + decode.Sanitize(m.input) + sty.Bold.Render("█") +
-			sty.Dim.Render("  enter: search · esc: cancel")
+			sty.Dim.Render("  enter: search · esc: cancel · re:PATTERN for a regular expression")
 	}
 	if m.prompt != nil {
 		return m.promptLine()

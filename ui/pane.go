@@ -48,8 +48,9 @@ type shared struct {
 	st     *Store
 	sty    *Styles
 	keys   *KeyMap
-	sel    int    // selected row (-1 when the store is empty)
-	query  string // active search ("" none)
+	sel    int     // selected row (-1 when the store is empty)
+	query  string  // active search ("" none)
+	match  matcher // query compiled (matcher.go)
 	follow bool
 	// liveNow is the time since the response started while a live stream
 	// is open (ok false otherwise): the "now" of open calls at the bottom.
@@ -157,20 +158,23 @@ func wrapPlain(s string, w int) []string {
 // highlight marks every case-insensitive occurrence of q in a plain
 // (unstyled) string with style st applied via fn; the rest is rendered by
 // base.
-func highlight(s, q string, base, hi func(...string) string) string {
-	if q == "" {
+func highlight(s string, m matcher, base, hi func(...string) string) string {
+	if m.empty() {
 		return base(s)
 	}
 	var b strings.Builder
 	for {
-		i := indexFold(s, q)
+		i, j := m.find(s)
 		if i < 0 {
 			b.WriteString(base(s))
 			return b.String()
 		}
 		b.WriteString(base(s[:i]))
-		b.WriteString(hi(s[i : i+len(q)]))
-		s = s[i+len(q):]
+		b.WriteString(hi(s[i:j]))
+		s = s[j:]
+		if s == "" {
+			return b.String()
+		}
 	}
 }
 

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"sort"
+
+	"framescope/decode"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -45,6 +47,7 @@ func (m *Model) typeSearch(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) clearSearch() {
 	m.searchGen++
 	m.sh.query = ""
+	m.sh.match = matcher{}
 	m.matches = nil
 	m.scanned = 0
 	m.pending = false
@@ -56,9 +59,14 @@ func (m *Model) clearSearch() {
 // snapshot can be read off the bubbletea goroutine): the bytes are read
 // back from the store's byte source in large sequential reads.
 func (m *Model) startSearch(q string) tea.Cmd {
+	mt, err := newMatcher(q)
+	if err != nil {
+		m.notice = "search: " + decode.Sanitize(err.Error())
+		return nil
+	}
 	m.searchGen++
 	gen := m.searchGen
-	m.sh.query = q
+	m.sh.query, m.sh.match = q, mt
 	m.matches = nil
 	m.timeline.setMatches(map[int]bool{})
 	m.pending = true
@@ -67,7 +75,7 @@ func (m *Model) startSearch(q string) tea.Cmd {
 		var hits []int
 		sc := rowScanner{src: src}
 		for i := 0; i < n; i++ {
-			if sc.matches(row(i), q) {
+			if sc.matches(row(i), mt) {
 				hits = append(hits, i)
 			}
 		}
@@ -108,22 +116,26 @@ func (sc *rowScanner) raw(r *Row) []byte {
 }
 
 // matches reads only the fields that never change after append. A frame
-// matches on its data buffer; its block is searched first (the data's bytes
-// are in it, and queries never hold a line break), so only candidates are
-// framed again.
-func (sc *rowScanner) matches(r *Row, q string) bool {
+// matches on its data buffer; for a substring its block is searched first
+// (the data's bytes are in it, and queries never hold a line break), so
+// only candidates are framed again. A regular expression may anchor or
+// span lines, so it is run on the data buffer itself.
+func (sc *rowScanner) matches(r *Row, q matcher) bool {
 	switch r.Kind {
 	case RowNote, RowComment:
-		return indexFold(r.Summary, q) >= 0
+		return q.matchString(r.Summary)
 	}
 	raw := sc.raw(r)
-	if !containsFold(raw, q) {
+	if q.re == nil && !q.matchBytes(raw) {
 		return false
 	}
 	if r.Kind != RowFrame {
-		return true
+		return q.re == nil || q.matchBytes(raw)
 	}
-	return containsFold(refetch(r, raw).Data, q)
+	if raw == nil {
+		return false
+	}
+	return q.matchBytes(refetch(r, raw).Data)
 }
 
 func (m *Model) searchDone(msg searchDoneMsg) {
@@ -157,7 +169,7 @@ func (m *Model) scanFrom(from int) {
 	set := m.timeline.matches
 	sc := rowScanner{src: st.src}
 	for i := from; i < st.Len(); i++ {
-		if sc.matches(st.Row(i), m.sh.query) {
+		if sc.matches(st.Row(i), m.sh.match) {
 			m.matches = append(m.matches, i)
 			if set != nil {
 				set[i] = true

@@ -167,16 +167,22 @@ func TestSearchReadsBackRowBytes(t *testing.T) {
 	b.WriteString("id: needle\n\n")
 	st := storeOf(t, readerSource(t, "s.sse", b.String()))
 	n, row, src := st.snapshot()
-	sc := rowScanner{src: src}
-	var hits []int
-	for i := 0; i < n; i++ {
-		if sc.matches(row(i), "needle") {
-			hits = append(hits, i)
+	for _, q := range []string{"needle", "re:ne+dle"} {
+		mt, err := newMatcher(q)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	// Row 1's data holds it; row 2 only in its event: line (not data);
-	// row 4 is a block without data (searched as raw bytes).
-	if len(hits) != 2 || hits[0] != 1 || hits[1] != 4 {
-		t.Errorf("hits %v", hits)
+		sc := rowScanner{src: src}
+		var hits []int
+		for i := 0; i < n; i++ {
+			if sc.matches(row(i), mt) {
+				hits = append(hits, i)
+			}
+		}
+		// Row 1's data holds it; row 2 only in its event: line (not data);
+		// row 4 is a block without data (searched as raw bytes).
+		if len(hits) != 2 || hits[0] != 1 || hits[1] != 4 {
+			t.Errorf("%s: hits %v", q, hits)
+		}
 	}
 }

@@ -337,7 +337,7 @@ func (t *Timeline) styledRow(i int) string {
 	if r.Kind != RowFrame {
 		base = sty.Dim.Render
 	}
-	b.WriteString(highlight(summary, t.sh.query, base, sty.Match.Render))
+	b.WriteString(highlight(summary, t.sh.match, base, sty.Match.Render))
 	return fit(b.String(), t.w)
 }
 
