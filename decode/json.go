@@ -548,7 +548,22 @@ func unquote(q []byte) string {
 	if !hasEsc {
 		return string(s)
 	}
-	out := make([]byte, 0, len(s))
+	return string(appendUnquoted(make([]byte, 0, len(s)), q))
+}
+
+// AppendStr appends the decoded value of a JSON string to dst without an
+// intermediate string (a client appending text chunks to its bubble);
+// ok is false, and dst unchanged, when the value is not a string.
+func (r Raw) AppendStr(dst []byte) ([]byte, bool) {
+	if r.Kind() != KindString {
+		return dst, false
+	}
+	return appendUnquoted(dst, r), true
+}
+
+// appendUnquoted appends the decoded validated JSON string literal q.
+func appendUnquoted(out, q []byte) []byte {
+	s := q[1 : len(q)-1]
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c != '\\' {
@@ -588,7 +603,7 @@ func unquote(q []byte) string {
 		}
 		i += 2
 	}
-	return string(out)
+	return out
 }
 
 func hex4(b []byte) uint16 {

@@ -159,3 +159,20 @@ func FuzzScanObject(f *testing.F) {
 		Walk(data, func(Token) bool { return true })
 	})
 }
+
+// TestAppendStr: AppendStr appends what Str returns, and leaves dst alone
+// for a value that is not a string.
+func TestAppendStr(t *testing.T) {
+	for _, lit := range []string{`""`, `"plain"`, `"a\"b\u00e9\ud83d\ude00\ud800x\n\/"`, `"\\\t"`} {
+		want, _ := Raw(lit).Str()
+		got, ok := Raw(lit).AppendStr([]byte("pre:"))
+		if !ok || string(got) != "pre:"+want {
+			t.Errorf("%s: %q %v, want %q", lit, got, ok, "pre:"+want)
+		}
+	}
+	for _, v := range []string{`1`, `null`, `{"a":"b"}`, ``} {
+		if got, ok := Raw(v).AppendStr([]byte("x")); ok || string(got) != "x" {
+			t.Errorf("%q: %q %v", v, got, ok)
+		}
+	}
+}

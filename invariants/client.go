@@ -1451,8 +1451,8 @@ func (r *ClientRun) applyRegion(rs RegionStep, f *decode.Frame) {
 			v.Rev++
 		}
 	case ActAppendText:
-		if s, _ := f.Chunk().Str(); s != "" {
-			v.text = append(v.text, s...)
+		n := len(v.text)
+		if v.text, _ = f.Chunk().AppendStr(v.text); len(v.text) > n {
 			v.Rev++
 		}
 	case ActRenderComponent:

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -24,9 +23,6 @@ type Client struct {
 	w, h    int
 	focused bool
 	sc      scroller
-
-	tr      clientTrack
-	growing bool // a clientGrowMsg is on its way
 
 	// The machines as of the cursor, and their rendering, cached.
 	snapKey  clientSnapKey
@@ -72,188 +68,6 @@ func (c *Client) View() string {
 	return block(lines[c.sc.top:], c.w, c.h)
 }
 
-// --- the machines over the store -------------------------------------------------
-
-// clientEvery is the distance in frames between two checkpoints: showing
-// any frame replays fewer than this many frames from the nearest one.
-const clientEvery = 256
-
-// clientGrowChunk is how many frames one clientGrowMsg reads into the
-// checkpoints (a few milliseconds of Update).
-const clientGrowChunk = 1024
-
-// clientSyncMax is how far past the checkpoints the pane reads frames
-// right away when the cursor gets there first; farther, it says it is
-// still reading until the checkpoints catch up.
-const clientSyncMax = 2 * clientGrowChunk
-
-// clientCompactH is the pane height below which the regions show only
-// their current sub-states.
-const clientCompactH = 24
-
-// clientPair is a v0.5 and a v0.4 run fed the same inputs.
-type clientPair struct{ v05, v04 *invariants.ClientRun }
-
-func newClientPair() clientPair {
-	return clientPair{invariants.NewClientRun(invariants.ProfileV05), invariants.NewClientRun(invariants.ProfileV04)}
-}
-
-// fork copies both runs; checkpoints are only ever forked, never stepped.
-func (p clientPair) fork() clientPair { return clientPair{p.v05.Fork(), p.v04.Fork()} }
-
-func (p clientPair) transport(ev invariants.TransportEvent) (s05, s04 invariants.Step) {
-	return p.v05.TransportShared(ev), p.v04.TransportShared(ev)
-}
-
-func (p clientPair) step(f *decode.Frame) (s05, s04 invariants.Step) {
-	return p.v05.StepShared(f), p.v04.StepShared(f)
-}
-
-// clientFrame decodes frame row i for the machines, the way the store
-// decodes a row's frame for every other as-of view.
-func clientFrame(st *Store, i int) *decode.Frame { return st.RowFrame(i) }
-
-// httpFailed reports a response status that is not 2xx.
-func httpFailed(st *Store) bool {
-	return st.HTTPStatus != 0 && (st.HTTPStatus < 200 || st.HTTPStatus > 299)
-}
-
-// startClients feeds the transport events that come before any frame: the
-// request, then the response's status once it is known (bodyBegan: a 2xx
-// response's body began).
-func startClients(st *Store, bodyBegan bool) clientPair {
-	p := newClientPair()
-	p.transport(invariants.TransportEvent{Input: invariants.InConnect})
-	switch {
-	case httpFailed(st):
-		p.transport(invariants.TransportEvent{Input: invariants.InHTTPError, Detail: fmt.Sprintf("HTTP %d", st.HTTPStatus)})
-	case bodyBegan:
-		p.transport(invariants.TransportEvent{Input: invariants.InFirstByte})
-	}
-	return p
-}
-
-// endEvent is the transport event of how the stream ended.
-func endEvent(e *EndInfo) invariants.TransportEvent {
-	switch e.Kind {
-	case string(invariants.EndError):
-		return invariants.TransportEvent{Input: invariants.InTransportError, Detail: e.Detail}
-	case string(invariants.EndCancelled):
-		return invariants.TransportEvent{Input: invariants.InUserCancel}
-	}
-	return invariants.TransportEvent{Input: invariants.InEOF}
-}
-
-// clientTrack runs both machines over the store's frames once, keeping a
-// fork of both runs every clientEvery frames, plus the frames where the
-// v0.4 client diverges and those the v0.5 client has no row for.
-type clientTrack struct {
-	st       *Store // the store the track belongs to (a restart replaces it)
-	httpFail bool   // how the runs were started
-	cps      []clientPair
-	front    clientPair // the runs after frontN frames
-	frontN   int
-	frontRow int   // the next row to read
-	origins  []int // frames where the v0.4 client diverges, ascending
-	viols    []int // frames the v0.5 client has no transition for
-}
-
-// sync starts the track over when the store or the response status
-// changed.
-func (t *clientTrack) sync(st *Store) {
-	if t.st == st && t.cps != nil && t.httpFail == httpFailed(st) {
-		return
-	}
-	*t = clientTrack{st: st, httpFail: httpFailed(st)}
-	t.front = startClients(st, true)
-	t.cps = []clientPair{t.front.fork()}
-}
-
-// extend reads frames until frontN reaches upto or the store's end.
-func (t *clientTrack) extend(upto int) {
-	st := t.st
-	for t.frontN < upto && t.frontRow < st.Len() {
-		i := t.frontRow
-		t.frontRow++
-		if st.Row(i).Kind != RowFrame {
-			continue
-		}
-		f := clientFrame(st, i)
-		s05, s04 := t.front.step(f)
-		if s05.Violation {
-			t.viols = append(t.viols, t.frontN)
-		}
-		if _, ok := clientDiverges(f, &s05, &s04); ok {
-			t.origins = append(t.origins, t.frontN)
-		}
-		t.frontN++
-		if t.frontN%clientEvery == 0 {
-			t.cps = append(t.cps, t.front.fork())
-		}
-	}
-}
-
-// at returns both runs after frames [0, want), replaying from the nearest
-// checkpoint; ok is false when the track has not read that far.
-func (t *clientTrack) at(want int) (clientPair, bool) {
-	if want > t.frontN {
-		return clientPair{}, false
-	}
-	k := want / clientEvery
-	p := t.cps[k].fork()
-	for n := k * clientEvery; n < want; n++ {
-		p.step(clientFrame(t.st, t.st.RowOfFrame(n)))
-	}
-	return p, true
-}
-
-// clientDiverges reports a frame the two clients read differently where
-// the difference starts: the profiles' rows for it differ
-// (invariants.ClientDivergence) and so did the rows they really took.
-func clientDiverges(f *decode.Frame, s05, s04 *invariants.Step) (invariants.Divergence, bool) {
-	if !stepsDiffer(s05, s04) {
-		return invariants.Divergence{}, false
-	}
-	return invariants.ClientDivergence(f)
-}
-
-func stepsDiffer(a, b *invariants.Step) bool {
-	if a.To != b.To || a.Violation != b.Violation {
-		return true
-	}
-	x, y := a.Actions(), b.Actions()
-	if len(x) != len(y) {
-		return true
-	}
-	for i := range x {
-		if x[i] != y[i] {
-			return true
-		}
-	}
-	return false
-}
-
-// grow asks for the next chunk of frames to be read into the checkpoints
-// (after a batch arrived, and after each chunk until the track caught up).
-func (c *Client) grow() tea.Cmd {
-	c.tr.sync(c.sh.st)
-	if c.growing || c.tr.frontN >= c.sh.st.Frames {
-		return nil
-	}
-	c.growing = true
-	return func() tea.Msg { return clientGrowMsg{} }
-}
-
-// clientGrowMsg reads one more chunk of frames into the client track.
-type clientGrowMsg struct{}
-
-func (c *Client) onGrow() tea.Cmd {
-	c.growing = false
-	c.tr.sync(c.sh.st)
-	c.tr.extend(c.tr.frontN + clientGrowChunk)
-	return c.grow()
-}
-
 // --- the state as of the cursor -----------------------------------------------
 
 // clientSnap is both machines as of the selected frame.
@@ -287,7 +101,6 @@ type clientSnapKey struct {
 // current returns the machines as of the cursor (cached).
 func (c *Client) current() *clientSnap {
 	st := c.sh.st
-	c.tr.sync(st)
 	sel := c.sh.sel
 	frame := st.AsOfFrame(sel)
 	if sel < 0 {
@@ -311,35 +124,30 @@ func (c *Client) current() *clientSnap {
 
 func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 	st := c.sh.st
-	tr := &c.tr
+	x := &st.client
 	s := &clientSnap{frame: frame, lastOrigin: -1, firstOrigin: -1, lastViol: -1}
 	var p clientPair
 	if frame < 0 {
 		// Before any frame: the request and what the store knows of the
 		// response so far.
-		p = startClients(st, st.Frames > 0 || st.Conn == ConnOpen)
+		p = startClientPair(st.HTTPStatus, st.Frames > 0 || st.Conn == ConnOpen)
 	} else {
-		// A little past the checkpoints, read on now; farther, the grow
-		// messages get there (without one on its way, read on now too).
-		if want := frame + 1; want > tr.frontN && want-tr.frontN <= clientSyncMax || !c.growing {
-			tr.extend(want)
-		}
 		var ok bool
-		if p, ok = tr.at(frame + 1); !ok {
-			s.read = tr.frontN
+		if p, ok = x.at(st, frame+1); !ok {
+			s.read = x.n
 			return s
 		}
 		s.hasStep = true
 		s.s05, s.s04 = p.v05.Last(), p.v04.Last()
-		if k := sort.SearchInts(tr.origins, frame+1); k > 0 {
-			s.lastOrigin, s.firstOrigin, s.nOrigin = tr.origins[k-1], tr.origins[0], k
+		if k := upTo(x.origins, frame); k > 0 {
+			s.lastOrigin, s.firstOrigin, s.nOrigin = x.origins[k-1], x.origins[0], k
 			if s.lastOrigin == frame {
 				s.origin = true
-				s.div, _ = invariants.ClientDivergence(clientFrame(st, st.RowOfFrame(frame)))
+				s.div, _ = invariants.ClientDivergence(st.RowFrame(st.RowOfFrame(frame)))
 			}
 		}
-		if k := sort.SearchInts(tr.viols, frame+1); k > 0 {
-			s.nViol, s.lastViol = k, tr.viols[k-1]
+		if k := upTo(x.viols, frame); k > 0 {
+			s.nViol, s.lastViol = k, x.viols[k-1]
 		}
 	}
 	if withEnd {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"framescope/invariants"
 )
 
 var axis2 = filepath.Join(examples, "example-axis2-recovered.sse")
@@ -294,10 +297,10 @@ func TestClientCheckpoints(t *testing.T) {
 	m := loadModel(t, writeSSE(t, evs), 160, 48, true)
 	st := m.Store()
 	// The reference: both runs fed every frame, a view string per frame.
-	ref := startClients(st, true)
+	ref := startClientPair(st.HTTPStatus, true)
 	var want05, want04 []string
 	for n := 0; n < st.Frames; n++ {
-		ref.step(clientFrame(st, st.RowOfFrame(n)))
+		ref.step(st.RowFrame(st.RowOfFrame(n)))
 		want05 = append(want05, ref.v05.View().String())
 		want04 = append(want04, ref.v04.View().String())
 	}
@@ -319,67 +322,67 @@ func TestClientCheckpoints(t *testing.T) {
 			t.Errorf("frame %d v0.4:\n%s\nwant\n%s", n, got, want04[n])
 		}
 	}
-	if len(m.client.tr.cps) < 3 {
-		t.Errorf("%d checkpoints for %d frames", len(m.client.tr.cps), st.Frames)
+	if want := st.Frames/clientEvery + 1; len(st.client.cps) != want || st.client.n != st.Frames {
+		t.Errorf("%d checkpoints over %d of %d frames, want %d", len(st.client.cps), st.client.n, st.Frames, want)
 	}
 }
 
-// TestClientGrowsInChunks: the track reads the frames a chunk per message,
-// and a cursor far past what it has read says so instead of reading
-// everything at once.
-func TestClientGrowsInChunks(t *testing.T) {
-	n := clientSyncMax + 3*clientGrowChunk
+// TestClientCheckpointsWhileStreaming: the machines run on the pipeline
+// goroutine and their checkpoints arrive with the batches — no command, no
+// reading in Update — while the pane replays from them on the UI goroutine
+// (run with -race: the front run and the checkpoints share no bytes they
+// write).
+func TestClientCheckpointsWhileStreaming(t *testing.T) {
+	n := 5*clientEvery + 17
 	evs := []string{sseFrame("response_id", "r1", "")}
 	for i := 0; i < n; i++ {
-		evs = append(evs, sseFrame("text", "r1", `"chunk":"x"`))
+		evs = append(evs, sseFrame("text", "r1", fmt.Sprintf(`"chunk":"w%d "`, i)))
 	}
-	m := NewModel("x", false, Config{Now: func() time.Time { return fixedNow }})
+	path := writeSSE(t, evs)
+	m := NewModel("x", false, Config{})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-	var cmd tea.Cmd
-	for _, msg := range feedAll(t, openSource(t, writeSSE(t, evs))) {
-		if _, c := m.Update(msg); c != nil {
-			cmd = c
+	msgs := make(chan tea.Msg, 4)
+	f := newFeeder(func(msg tea.Msg) { msgs <- msg }, time.Microsecond)
+	go f.loop()
+	go func() { openSource(t, path).run(context.Background(), f) }()
+	go func() { <-f.sent; close(msgs) }()
+	rnd := rand.New(rand.NewSource(2))
+	for msg := range msgs {
+		if _, cmd := m.Update(msg); cmd != nil {
+			t.Fatalf("a batch returned a command (%T): the machines must not run in Update", cmd())
+		}
+		st := m.Store()
+		if st.client.n != st.Frames {
+			t.Fatalf("after a batch the machines read %d of %d frames", st.client.n, st.Frames)
+		}
+		if st.Frames > 0 {
+			m.timeline.SetCursor(st.RowOfFrame(rnd.Intn(st.Frames)))
+			_ = m.client.View()
+			if s := m.client.current(); !s.ready {
+				t.Fatalf("frame %d not ready", s.frame)
+			}
 		}
 	}
-	if cmd == nil {
-		t.Fatal("no grow command after the batches")
-	}
+	st := m.Store()
 	press(m, "G")
-	if got := m.client.Title(); got != "Client v0.5 · reading…" {
-		t.Errorf("at the end before the track read it: %q", got)
+	want := 0
+	for i := 0; i < n; i++ {
+		want += len(fmt.Sprintf("w%d ", i))
 	}
-	msgs := 0
-	for cmd != nil {
-		msg := cmd()
-		if _, ok := msg.(clientGrowMsg); !ok {
-			t.Fatalf("grow sent %T", msg)
-		}
-		msgs++
-		_, cmd = m.Update(msg)
+	if got := m.client.current().v05.View().TextLen(); got != want {
+		t.Errorf("the bubble holds %d bytes at the end, want the whole turn's %d", got, want)
 	}
-	if want := (m.Store().Frames + clientGrowChunk - 1) / clientGrowChunk; msgs != want {
-		t.Errorf("%d grow messages, want %d", msgs, want)
+	if len(st.client.cps) != st.Frames/clientEvery+1 {
+		t.Errorf("%d checkpoints for %d frames", len(st.client.cps), st.Frames)
 	}
 	if got := m.client.Title(); got != "Client v0.5 · ended_without_terminal (connection_lost)" {
 		t.Errorf("at the end: %q", got)
 	}
 }
 
-// growAll runs the grow messages the batches asked for (loadModel drops
-// the commands) until the track has read every frame; it returns how many
-// ran.
-func growAll(m *Model) int {
-	m.client.growing = false
-	k := 0
-	for cmd := m.client.grow(); cmd != nil; k++ {
-		_, cmd = m.Update(cmd())
-	}
-	return k
-}
-
 // BenchmarkClientPaneCursor moves the cursor to random frames of a
-// ~200k-frame turn and renders the pane (the checkpoints built first, as
-// the grow messages build them while the stream loads).
+// ~200k-frame turn and renders the pane (the checkpoints came with the
+// batches, built on the pipeline goroutine).
 func BenchmarkClientPaneCursor(b *testing.B) {
 	const n = 200_000
 	var sb strings.Builder
@@ -393,8 +396,8 @@ func BenchmarkClientPaneCursor(b *testing.B) {
 		b.Fatal(err)
 	}
 	m := loadModel(b, p, 160, 48, true)
-	if chunks := growAll(m); chunks < n/clientGrowChunk {
-		b.Fatalf("%d grow messages for %d frames", chunks, n)
+	if st := m.Store(); st.client.n != st.Frames {
+		b.Fatalf("the machines read %d of %d frames", st.client.n, st.Frames)
 	}
 	rows := m.Store().Len()
 	rnd := rand.New(rand.NewSource(1))
@@ -404,5 +407,35 @@ func BenchmarkClientPaneCursor(b *testing.B) {
 		m.timeline.SetCursor(rnd.Intn(rows))
 		m.syncSelection()
 		_ = m.client.View()
+	}
+}
+
+// TestStepsDifferMatchesActions: the allocation-free action walk of
+// stepsDiffer agrees with Step.Actions on every step of the examples,
+// both profiles.
+func TestStepsDifferMatchesActions(t *testing.T) {
+	for _, name := range []string{"example-axis2-recovered.sse", "example-broken.sse", "example-happy.jsonl"} {
+		m := loadModel(t, filepath.Join(examples, name), 80, 24, true)
+		st := m.Store()
+		p := startClientPair(st.HTTPStatus, true)
+		for n := 0; n < st.Frames; n++ {
+			s05, s04 := p.step(st.RowFrame(st.RowOfFrame(n)))
+			for _, s := range []*invariants.Step{&s05, &s04} {
+				want := s.Actions()
+				if actionCount(s) != len(want) {
+					t.Fatalf("%s frame %d: %d actions, want %v", name, n, actionCount(s), want)
+				}
+				for i, a := range want {
+					if actionAt(s, i) != a {
+						t.Errorf("%s frame %d: action %d is %s, want %s", name, n, i, actionAt(s, i), a)
+					}
+				}
+			}
+			a5, a4 := s05.Actions(), s04.Actions()
+			slow := s05.To != s04.To || s05.Violation != s04.Violation || !reflect.DeepEqual(a5, a4)
+			if stepsDiffer(&s05, &s04) != slow {
+				t.Errorf("%s frame %d: stepsDiffer %v, want %v", name, n, !slow, slow)
+			}
+		}
 	}
 }

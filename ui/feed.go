@@ -28,6 +28,9 @@ type Batch struct {
 	// frames' chunks are (each set once, in the first batch).
 	Src  byteSource
 	Text *spill
+	// Client is the reference client machines' run over the batch's frames
+	// (client_track.go); nil when the batch has no frame.
+	Client *clientIndex
 }
 
 // ConnUpdate is a change of the source's connection state.
@@ -37,7 +40,7 @@ type ConnUpdate struct {
 }
 
 func (b *Batch) empty() bool {
-	return len(b.Rows) == 0 && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil && b.Src == nil && b.Text == nil
+	return len(b.Rows) == 0 && b.Client == nil && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil && b.Src == nil && b.Text == nil
 }
 
 // batchMsg carries a Batch to Update.
@@ -72,6 +75,8 @@ type feeder struct {
 	firstTS time.Time
 	haveTS  bool
 	lastRID string
+	client  clientFeed // the reference client machines (client_track.go)
+	status  int        // the HTTP status (under mu: set by setConn)
 }
 
 func newFeeder(send func(tea.Msg), interval time.Duration) *feeder {
@@ -177,6 +182,9 @@ func (f *feeder) checkFile(off int64, raw []byte) {
 func (f *feeder) setConn(c ConnUpdate) {
 	f.mu.Lock()
 	f.pend.Conn = &c
+	if c.HTTPStatus != 0 {
+		f.status = c.HTTPStatus
+	}
 	f.mu.Unlock()
 	f.poke()
 }
@@ -260,6 +268,13 @@ func (f *feeder) onItem(it sessions.Item) {
 		return
 	}
 	f.mu.Lock()
+	if it.Frame != nil {
+		// Under the lock: the steps land in the pending batch.
+		if f.pend.Client == nil {
+			f.pend.Client = &clientIndex{}
+		}
+		f.client.step(it.Frame, f.status, f.pend.Client)
+	}
 	base := f.nextRow
 	f.pend.Rows = append(f.pend.Rows, rows...)
 	f.scratch = rows[:0]

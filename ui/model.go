@@ -197,12 +197,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.tick()
 	case batchMsg:
 		m.applyBatch(msg.b)
-		return m, m.client.grow()
+		return m, nil
 	case genBatchMsg:
 		m.applyGenBatch(msg)
-		return m, m.client.grow()
-	case clientGrowMsg:
-		return m, m.client.onGrow()
+		return m, nil
 	case restartedMsg:
 		m.restarted(msg)
 		return m, nil

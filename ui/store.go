@@ -175,6 +175,7 @@ type Store struct {
 	rowTables
 	typeIdx   map[string]uint32
 	rowAlarms map[int32][]int32 // the alarms of rows that have some
+	client    clientIndex       // the reference client machines' checkpoints (client_track.go)
 
 	Alarms    []AlarmRec
 	alarmRows []int // rows with alarms, ascending
@@ -307,6 +308,9 @@ func (s *Store) Apply(b *Batch) {
 	}
 	for i := range b.Rows {
 		s.appendRow(&b.Rows[i])
+	}
+	if b.Client != nil {
+		s.client.add(b.Client)
 	}
 	for _, a := range b.Alarms {
 		s.addAlarm(a)

@@ -1,0 +1,199 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// The reference client machines are run once over the stream, on the
+// pipeline goroutine, next to the checker: the feeder already holds every
+// decoded frame there, so stepping both machines costs no second decode
+// and no time in Update. Every clientEvery frames it forks both runs into
+// a checkpoint that travels to the store with the batch; the Client pane
+// then shows any frame by forking the nearest checkpoint and replaying at
+// most clientEvery-1 frames.
+//
+// Checkpoints are never stepped: a fork shares only the bubble's text (and
+// cards) with the run it came from, up to the length it had, and the run
+// only ever appends past that (invariants/client_clone.go) — so the pipeline
+// goroutine stepping its front run and the UI goroutine reading a
+// checkpoint never touch the same bytes.
+
+// clientEvery is the distance in frames between two checkpoints.
+const clientEvery = 256
+
+// clientCompactH is the pane height below which the regions show only
+// their current sub-states.
+const clientCompactH = 24
+
+// clientPair is a v0.5 and a v0.4 run fed the same inputs.
+type clientPair struct{ v05, v04 *invariants.ClientRun }
+
+func newClientPair() clientPair {
+	return clientPair{invariants.NewClientRun(invariants.ProfileV05), invariants.NewClientRun(invariants.ProfileV04)}
+}
+
+// fork copies both runs.
+func (p clientPair) fork() clientPair { return clientPair{p.v05.Fork(), p.v04.Fork()} }
+
+func (p clientPair) transport(ev invariants.TransportEvent) (s05, s04 invariants.Step) {
+	return p.v05.TransportShared(ev), p.v04.TransportShared(ev)
+}
+
+func (p clientPair) step(f *decode.Frame) (s05, s04 invariants.Step) {
+	return p.v05.StepShared(f), p.v04.StepShared(f)
+}
+
+func httpStatusFailed(status int) bool { return status != 0 && (status < 200 || status > 299) }
+
+// startClientPair feeds the transport events that come before any frame:
+// the request, then the response's status once it is known (bodyBegan: a
+// 2xx response's body began).
+func startClientPair(status int, bodyBegan bool) clientPair {
+	p := newClientPair()
+	p.transport(invariants.TransportEvent{Input: invariants.InConnect})
+	switch {
+	case httpStatusFailed(status):
+		p.transport(invariants.TransportEvent{Input: invariants.InHTTPError, Detail: fmt.Sprintf("HTTP %d", status)})
+	case bodyBegan:
+		p.transport(invariants.TransportEvent{Input: invariants.InFirstByte})
+	}
+	return p
+}
+
+// clientIndex is what the store keeps of the machines' run: checkpoints
+// (cps[k] = both runs after k*clientEvery frames), the frames where the
+// v0.4 client starts reading the turn otherwise, and the frames the v0.5
+// client has no row for. n is the number of frames read.
+type clientIndex struct {
+	cps     []clientPair
+	origins []int
+	viols   []int
+	n       int
+}
+
+// add appends what the feeder read since its last batch.
+func (x *clientIndex) add(b *clientIndex) {
+	x.cps = append(x.cps, b.cps...)
+	x.origins = append(x.origins, b.origins...)
+	x.viols = append(x.viols, b.viols...)
+	x.n = b.n
+}
+
+// at returns both runs after frames [0, want) of st, replaying from the
+// nearest checkpoint; ok is false when the index has not read that far.
+func (x *clientIndex) at(st *Store, want int) (clientPair, bool) {
+	if want > x.n || want/clientEvery >= len(x.cps) {
+		return clientPair{}, false
+	}
+	k := want / clientEvery
+	p := x.cps[k].fork()
+	for n := k * clientEvery; n < want; n++ {
+		p.step(st.RowFrame(st.RowOfFrame(n)))
+	}
+	return p, true
+}
+
+// upTo returns how many of the sorted frame indexes are ≤ frame.
+func upTo(frames []int, frame int) int { return sort.SearchInts(frames, frame+1) }
+
+// clientFeed is the pipeline goroutine's side: the front runs, stepped
+// once per frame; what they yield goes into the pending batch.
+type clientFeed struct {
+	front   clientPair
+	started bool
+	n       int // frames read
+}
+
+// step reads one frame into out (the pending batch's part). The frame is
+// valid only during the call: the machines keep copies of what they show,
+// never the frame's bytes. status is the HTTP status known when the first
+// frame arrives.
+func (cf *clientFeed) step(f *decode.Frame, status int, out *clientIndex) {
+	if !cf.started {
+		cf.front = startClientPair(status, true)
+		out.cps = append(out.cps, cf.front.fork())
+		cf.started = true
+	}
+	s05, s04 := cf.front.step(f)
+	if s05.Violation {
+		out.viols = append(out.viols, cf.n)
+	}
+	if _, ok := clientDiverges(f, &s05, &s04); ok {
+		out.origins = append(out.origins, cf.n)
+	}
+	cf.n++
+	out.n = cf.n
+	if cf.n%clientEvery == 0 {
+		out.cps = append(out.cps, cf.front.fork())
+	}
+}
+
+// clientDiverges reports a frame the two clients read differently where
+// the difference starts: the profiles' rows for it differ
+// (invariants.ClientDivergence) and so did the rows they really took.
+func clientDiverges(f *decode.Frame, s05, s04 *invariants.Step) (invariants.Divergence, bool) {
+	if !stepsDiffer(s05, s04) {
+		return invariants.Divergence{}, false
+	}
+	return invariants.ClientDivergence(f)
+}
+
+// endEvent is the transport event of how the stream ended.
+func endEvent(e *EndInfo) invariants.TransportEvent {
+	switch e.Kind {
+	case string(invariants.EndError):
+		return invariants.TransportEvent{Input: invariants.InTransportError, Detail: e.Detail}
+	case string(invariants.EndCancelled):
+		return invariants.TransportEvent{Input: invariants.InUserCancel}
+	}
+	return invariants.TransportEvent{Input: invariants.InEOF}
+}
+
+func stepsDiffer(a, b *invariants.Step) bool {
+	if a.To != b.To || a.Violation != b.Violation {
+		return true
+	}
+	// The actions, top-level first (Step.Actions without its allocation:
+	// this runs on every frame of the stream).
+	na, nb := actionCount(a), actionCount(b)
+	if na != nb {
+		return true
+	}
+	for i := 0; i < na; i++ {
+		if actionAt(a, i) != actionAt(b, i) {
+			return true
+		}
+	}
+	return false
+}
+
+func actionCount(s *invariants.Step) int {
+	n := len(s.Regions)
+	if s.Via != nil {
+		n++
+	}
+	if s.Transition != nil {
+		n++
+	}
+	return n
+}
+
+func actionAt(s *invariants.Step, i int) invariants.Action {
+	if s.Via != nil {
+		if i == 0 {
+			return s.Via.Action
+		}
+		i--
+	}
+	if s.Transition != nil {
+		if i == 0 {
+			return s.Transition.Action
+		}
+		i--
+	}
+	return s.Regions[i].Transition.Action
+}
