@@ -96,6 +96,9 @@ type clientSnapKey struct {
 	conn       Conn
 	httpStatus int
 	frames     int // before frame 0 only: whether the body began
+	// indexed is how far the machines' index reaches up to this frame: the
+	// divergence and violation marks come from it.
+	indexed int
 }
 
 // current returns the machines as of the cursor (cached).
@@ -106,7 +109,8 @@ func (c *Client) current() *clientSnap {
 	if sel < 0 {
 		frame = -1
 	}
-	k := clientSnapKey{st: st, frame: frame, conn: st.Conn, httpStatus: st.HTTPStatus}
+	k := clientSnapKey{st: st, frame: frame, conn: st.Conn, httpStatus: st.HTTPStatus,
+		indexed: min(st.client.n, frame+1)}
 	// The stream's end belongs to the last row.
 	if st.End != nil && (sel == st.Len()-1 || st.Len() == 0) {
 		k.end, k.endKind = true, st.End.Kind

@@ -83,14 +83,29 @@ func (x *clientIndex) add(b *clientIndex) {
 	x.n = b.n
 }
 
+// clientCatchUp is how many frames past its index the pane replays itself
+// (the machines' goroutine runs a moment behind the rows: a live stream's
+// newest frame is shown at once, not after the next batch).
+const clientCatchUp = 2048
+
 // at returns both runs after frames [0, want) of st, replaying from the
-// nearest checkpoint; ok is false when the index has not read that far.
+// nearest checkpoint (at most clientEvery+clientCatchUp frames); ok is false
+// when the machines are farther behind than that.
 func (x *clientIndex) at(st *Store, want int) (clientPair, bool) {
-	if want > x.n || want/clientEvery >= len(x.cps) {
+	if want > st.Frames {
 		return clientPair{}, false
 	}
-	k := want / clientEvery
-	p := x.cps[k].fork()
+	k := min(want/clientEvery, len(x.cps)-1)
+	if want-max(k, 0)*clientEvery > clientEvery+clientCatchUp {
+		return clientPair{}, false
+	}
+	var p clientPair
+	if k < 0 {
+		// No checkpoint yet: the first is the runs before any frame.
+		k, p = 0, startClientPair(st.HTTPStatus, true)
+	} else {
+		p = x.cps[k].fork()
+	}
 	for n := k * clientEvery; n < want; n++ {
 		p.step(st.RowFrame(st.RowOfFrame(n)))
 	}

@@ -75,8 +75,8 @@ type feeder struct {
 	firstTS time.Time
 	haveTS  bool
 	lastRID string
-	client  clientFeed // the reference client machines (client_track.go)
-	status  int        // the HTTP status (under mu: set by setConn)
+	clients *clientRunner // the reference client machines (client_feed.go; under mu)
+	status  int           // the HTTP status (under mu: set by setConn)
 }
 
 func newFeeder(send func(tea.Msg), interval time.Duration) *feeder {
@@ -136,6 +136,7 @@ func (f *feeder) stop() {
 
 // finish records how the stream ended and sends the last batch.
 func (f *feeder) finish(e EndInfo) {
+	f.finishClients()
 	f.mu.Lock()
 	f.pend.End = &e
 	f.mu.Unlock()
@@ -269,11 +270,7 @@ func (f *feeder) onItem(it sessions.Item) {
 	}
 	f.mu.Lock()
 	if it.Frame != nil {
-		// Under the lock: the steps land in the pending batch.
-		if f.pend.Client == nil {
-			f.pend.Client = &clientIndex{}
-		}
-		f.client.step(it.Frame, f.status, f.pend.Client)
+		f.queueClient(it.Frame)
 	}
 	base := f.nextRow
 	f.pend.Rows = append(f.pend.Rows, rows...)

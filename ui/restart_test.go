@@ -308,8 +308,11 @@ func TestE2EDemoScenarioPicker(t *testing.T) {
 	}, teatest.WithDuration(e2eTimeout))
 	tm.Type("axis1")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	// The picker's own text names SUB_AGENT_FAILED too: wait for the
+	// timeline's row of the error frame, and for session 2 to have ended.
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("SUB_AGENT_FAILED")) && bytes.Contains(b, []byte("session 2"))
+		return bytes.Contains(b, []byte("is_final=true")) && bytes.Contains(b, []byte("session 2")) &&
+			bytes.Contains(b, []byte("ended: eof"))
 	}, teatest.WithDuration(e2eTimeout))
 	fm := finalModel(t, tm)
 	st := fm.Store()
