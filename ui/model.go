@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
+	"framescope/invariants"
 )
 
 // Layout thresholds: below these the panes become tabs.
@@ -88,6 +89,9 @@ type Config struct {
 	Restarter Restarter
 	// Now is the clock (tests).
 	Now func() time.Time
+	// Registry is the status-event registry the session is checked
+	// against (--registry): the Status pane shows its verdict per frame.
+	Registry *invariants.Registry
 }
 
 // NewModel returns the root model over an empty store.
@@ -111,7 +115,7 @@ func NewModel(source string, live bool, cfg Config) *Model {
 		started:   now(),
 	}
 	m.now = m.started
-	m.sh = shared{st: NewStore(), sty: NewStyles(dark, cfg.NoColor), keys: &m.keys, sel: -1, follow: live}
+	m.sh = shared{st: NewStore(), sty: NewStyles(dark, cfg.NoColor), keys: &m.keys, sel: -1, follow: live, registry: cfg.Registry}
 	m.help.Styles = m.sh.sty.Help
 	m.clock = now
 	m.sh.liveNow = func() (time.Duration, bool) {

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"framescope/invariants"
 )
 
 // Pane is one area of the screen. Every pane is a concrete type over the
@@ -52,6 +54,9 @@ type shared struct {
 	query  string  // active search ("" none)
 	match  matcher // query compiled (matcher.go)
 	follow bool
+	// registry is the status-event registry given with --registry (nil:
+	// none); the Status pane shows its verdicts.
+	registry *invariants.Registry
 	// liveNow is the time since the response started while a live stream
 	// is open (ok false otherwise): the "now" of open calls at the bottom.
 	liveNow func() (time.Duration, bool)

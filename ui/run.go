@@ -43,6 +43,9 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 	if name == "-" {
 		name = "(stdin)"
 	}
+	if o.Registry == nil {
+		o.Registry = check.Registry
+	}
 	_, err := runSource(captureSource(name, c, check), o)
 	return err
 }
@@ -55,6 +58,9 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 // RunLive returned, one per session in order.
 func ConnectLive(name string, opts sessions.LiveOptions, o RunOptions) ([]*LiveOutcome, error) {
 	var outs outcomes
+	if o.Registry == nil {
+		o.Registry = opts.Check.Registry
+	}
 	src := func(gen int, _ string) (source, error) {
 		session := opts
 		session.RecordPath = numberedPath(opts.RecordPath, gen)

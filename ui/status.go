@@ -58,7 +58,16 @@ func (s *Status) lines() []string {
 		cur := &st.Statuses[hi-1]
 		line := "▶ " + decode.Sanitize(cur.Message)
 		out = append(out, sty.TypeStatus.Bold(true).Render(cut(line, s.w)))
-		out = append(out, sty.Dim.Render(cut(fmt.Sprintf("  %s · frame %d", decode.Sanitize(cur.EventID), cur.Frame), s.w)))
+		facts := fmt.Sprintf("  %s · frame %d%s", decode.Sanitize(cur.EventID), cur.Frame, s.timeOf(cur.Frame))
+		if k := s.runningAt(turn, cur.Frame); k >= 2 {
+			// Concurrent sub-agents behind one status frame: what the
+			// batch policy renders (AC-2).
+			facts += fmt.Sprintf(" · covers %d concurrent calls (AC-2 batch)", k)
+		}
+		out = append(out, sty.Dim.Render(cut(facts, s.w)))
+		if v, style := s.verdict(cur.EventID); v != "" {
+			out = append(out, style(cut("  registry: "+v, s.w)))
+		}
 		if hi-lo > 1 {
 			out = append(out, sty.Dim.Render("history:"))
 			first := max(lo, hi-6)
@@ -67,7 +76,11 @@ func (s *Status) lines() []string {
 			}
 			for i := first; i < hi; i++ {
 				r := &st.Statuses[i]
-				out = append(out, cut(fmt.Sprintf("%5d  %s  %s", r.Frame, decode.Sanitize(r.EventID), decode.Sanitize(r.Message)), s.w))
+				l := fmt.Sprintf("%5d%s  %s → %s", r.Frame, s.timeOf(r.Frame), decode.Sanitize(r.EventID), decode.Sanitize(r.Message))
+				if v, _ := s.verdict(r.EventID); v != "" && !strings.HasPrefix(v, "✓") {
+					l += "  [" + v + "]"
+				}
+				out = append(out, cut(l, s.w))
 			}
 		}
 	}
@@ -86,6 +99,54 @@ func (s *Status) lines() []string {
 		out = append(out, sty.Base.Render(l))
 	}
 	return out
+}
+
+// timeOf is " · +1.234s" for a frame with a time on the turn's axis.
+func (s *Status) timeOf(frame int) string {
+	st := s.sh.st
+	row := st.RowOfFrame(frame)
+	if row < 0 {
+		return ""
+	}
+	if r := st.Row(row); r.HasAt {
+		return fmt.Sprintf(" · +%.3fs", r.At.Seconds())
+	}
+	return ""
+}
+
+// runningAt counts the tool calls open when the frame arrived.
+func (s *Status) runningAt(turn, frame int) int {
+	st := s.sh.st
+	lo, hi := st.ToolsAsOf(turn, frame)
+	k := 0
+	for i := lo; i < hi; i++ {
+		if st.Tools[i].OpenAt(frame) {
+			k++
+		}
+	}
+	return k
+}
+
+// verdict is what the registry (--registry) says of an event_id, styled by
+// how bad it is; "" without a registry. The same facts raise the
+// status-unregistered / -deprecated / -suppressed alarms.
+func (s *Status) verdict(id string) (string, func(...string) string) {
+	reg, sty := s.sh.registry, s.sh.sty
+	if reg == nil {
+		return "", nil
+	}
+	e, ok := reg.Lookup(id)
+	if !ok {
+		return "✖ not in the registry", sty.SevError.Render
+	}
+	where := fmt.Sprintf(" (%s:%d)", decode.Sanitize(e.File), e.Line)
+	switch {
+	case e.Lifecycle == "deprecated":
+		return "▲ deprecated" + where, sty.SevWarn.Render
+	case e.Policy == "suppress":
+		return "▲ policy suppress: should never reach the wire" + where, sty.SevWarn.Render
+	}
+	return "✓ " + decode.Sanitize(e.Policy) + " · " + decode.Sanitize(e.Lifecycle) + where, sty.Dim.Render
 }
 
 func (s *Status) View() string {
