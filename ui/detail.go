@@ -348,7 +348,7 @@ func (d *Detail) header(r *Row) string {
 		}
 	}
 	if r.Turn >= 0 {
-		parts = append(parts, fmt.Sprintf("turn %d", r.Turn))
+		parts = append(parts, fmt.Sprintf("turn %d", r.Turn+1))
 	}
 	return sty.Bold.Render(cut(strings.Join(parts, " · "), d.w))
 }

@@ -418,3 +418,22 @@ func TestZoom(t *testing.T) {
 		t.Errorf("z again: wide %v, pane width %d (want grid %d)", m.wide, m.rects[focus].w, gridW)
 	}
 }
+
+// TestTurnBoundaryVisible: the first frame of every later turn on the
+// stream is marked in the timeline, and the panes number turns from 1 as
+// the header does.
+func TestTurnBoundaryVisible(t *testing.T) {
+	m := loadModel(t, filepath.Join("..", "testdata", "rules", "component-unannounced.fires-2.sse"), 120, 34, true)
+	s := screen(m)
+	if strings.Count(s, "▸ resp_unann") != 1 || !strings.Contains(s, "turn 2 ▸ resp_unann_b") {
+		t.Errorf("turn boundary not marked:\n%s", s)
+	}
+	m.timeline.SetCursor(m.Store().RowOfFrame(6))
+	m.syncSelection()
+	s = screen(m)
+	for _, want := range []string{"turn 2/2", "· turn 2", "turn 2 · as of frame 6"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+}

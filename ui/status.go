@@ -51,7 +51,7 @@ func (s *Status) lines() []string {
 		return []string{sty.Dim.Render("no turn yet")}
 	}
 	lo, hi := st.StatusesAsOf(turn, n)
-	out := []string{sty.Dim.Render(cut(fmt.Sprintf("turn %d · as of frame %d", turn, n), s.w))}
+	out := []string{sty.Dim.Render(cut(fmt.Sprintf("turn %d · as of frame %d", turn+1, n), s.w))}
 	if hi == lo {
 		out = append(out, sty.Dim.Render("no status line yet"))
 	} else {
@@ -203,7 +203,7 @@ func (c *Components) View() string {
 		return block([]string{sty.Dim.Render("no turn yet")}, c.w, c.h)
 	}
 	lo, hi := st.CompsAsOf(turn, n)
-	lines := []string{sty.Dim.Render(cut(fmt.Sprintf("turn %d · as of frame %d", turn, n), c.w))}
+	lines := []string{sty.Dim.Render(cut(fmt.Sprintf("turn %d · as of frame %d", turn+1, n), c.w))}
 	if hi == lo {
 		lines = append(lines, sty.Dim.Render("no placeholder or component yet"))
 		return block(lines, c.w, c.h)

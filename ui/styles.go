@@ -34,6 +34,7 @@ type Styles struct {
 	SelectedBlur lipgloss.Style // the cursor row when the pane is not focused
 	Match        lipgloss.Style // a search hit
 	MatchMark    lipgloss.Style
+	TurnMark     lipgloss.Style // "turn 2 ▸" on the first frame of a turn
 
 	SevError lipgloss.Style
 	SevWarn  lipgloss.Style
@@ -105,7 +106,7 @@ func NewStyles(dark, noColor bool) *Styles {
 			Title: n().Faint(true), TitleFocused: n().Bold(true).Underline(true),
 			TabActive: n().Bold(true).Reverse(true), TabInactive: n(), Sep: n().Faint(true),
 			Selected: n().Reverse(true), SelectedBlur: n().Underline(true),
-			Match: n().Underline(true).Bold(true), MatchMark: n().Bold(true),
+			Match: n().Underline(true).Bold(true), MatchMark: n().Bold(true), TurnMark: n().Bold(true).Reverse(true),
 			SevError: n().Bold(true), SevWarn: n(), SevInfo: n().Faint(true),
 			TypeLifecycle: n().Bold(true), TypeContent: n(), TypeTool: n(), TypeData: n(),
 			TypeStatus: n(), TypeError: n().Bold(true), TypeOther: n().Faint(true),
@@ -138,6 +139,7 @@ func NewStyles(dark, noColor bool) *Styles {
 		SelectedBlur: n().Background(p.selBlurBg),
 		Match:        n().Background(p.matchBg).Foreground(p.fg),
 		MatchMark:    n().Foreground(p.yellow).Bold(true),
+		TurnMark:     n().Foreground(p.accent).Background(p.accentBg).Bold(true),
 
 		SevError: n().Foreground(p.red).Bold(true),
 		SevWarn:  n().Foreground(p.yellow),

@@ -217,6 +217,9 @@ func (t *Timeline) View() string {
 // columns of a timeline row, as plain text.
 type rowCols struct {
 	mark, idx, at, gap, typ, summary string
+	// turn marks the first frame of every turn after the first one
+	// ("turn 2 ▸ "): where a new response begins on the stream.
+	turn string
 }
 
 func (t *Timeline) cols(i int) rowCols {
@@ -246,6 +249,9 @@ func (t *Timeline) cols(i int) rowCols {
 		c.typ = ""
 	}
 	c.summary = st.Summary(i)
+	if r.Kind == RowFrame && r.Turn > 0 && r.Turn < len(st.Turns) && st.Turns[r.Turn].FirstRow == i {
+		c.turn = "turn " + strconv.Itoa(r.Turn+1) + " ▸ "
+	}
 	return c
 }
 
@@ -289,7 +295,7 @@ func (t *Timeline) plainRow(i int) string {
 		b.WriteString(fit(padLeft(c.gap, gapW), gapW) + " ")
 	}
 	b.WriteString(fit(c.typ, typW) + " ")
-	b.WriteString(c.summary)
+	b.WriteString(c.turn + c.summary)
 	return b.String()
 }
 
@@ -332,7 +338,11 @@ func (t *Timeline) styledRow(i int) string {
 		used += gapW + 1
 	}
 	room := t.w - used
-	summary := cut(c.summary, room)
+	if c.turn != "" {
+		b.WriteString(sty.TurnMark.Render(cut(c.turn, room)))
+		room -= ansiWidth(c.turn)
+	}
+	summary := cut(c.summary, max(room, 0))
 	base := sty.Base.Render
 	if r.Kind != RowFrame {
 		base = sty.Dim.Render

@@ -137,7 +137,7 @@ func (t *Tools) View() string {
 	lo, hi := st.ToolsAsOf(turn, n)
 	alo, ahi := st.ToolsOfTurn(turn)
 	row := st.Row(t.sh.sel)
-	head := fmt.Sprintf("turn %d · as of frame %d", turn, n)
+	head := fmt.Sprintf("turn %d · as of frame %d", turn+1, n)
 	if row.HasAt {
 		head += " (" + fmtOffset(row.At) + ")"
 	}
