@@ -31,6 +31,13 @@ const redactedValue = "[redacted]"
 // defaultRedact are the headers that carry credentials.
 var defaultRedact = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"}
 
+// RedactSecrets returns a copy of h with the values of the default secret
+// headers (Authorization, Cookie, Set-Cookie, …) redacted, for display.
+func RedactSecrets(h map[string]string) map[string]string {
+	out, _ := redactHeaders(h, nil, false)
+	return out
+}
+
 // redactHeaders returns a copy of h with the values of secret headers
 // replaced, and the names (as in h, sorted) that were redacted. Values
 // that were already redacted (upstream) are listed too. keep disables it.

@@ -20,6 +20,7 @@ const (
 	TabJSON DetailTab = iota
 	TabRaw
 	TabAlarms
+	TabHTTP // the session's HTTP exchange: request, status, headers, error body
 	numTabs
 )
 
@@ -89,6 +90,15 @@ func (d *Detail) Keys() help.KeyMap {
 // SetTab selects a tab.
 func (d *Detail) SetTab(t DetailTab) { d.tab = (t + numTabs) % numTabs; d.scroll = 0 }
 
+// stepTab moves to the next (1) or previous (-1) tab, past the HTTP tab
+// when the source has no HTTP exchange.
+func (d *Detail) stepTab(dir int) {
+	d.SetTab(d.tab + DetailTab(dir))
+	if d.tab == TabHTTP && d.sh.st.Response == nil {
+		d.SetTab(d.tab + DetailTab(dir))
+	}
+}
+
 func (d *Detail) row() *Row {
 	if d.sh.sel < 0 || d.sh.sel >= d.sh.st.Len() {
 		return nil
@@ -105,9 +115,9 @@ func (d *Detail) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, k.NextTab):
-			d.SetTab(d.tab + 1)
+			d.stepTab(1)
 		case key.Matches(msg, k.PrevTab):
-			d.SetTab(d.tab - 1)
+			d.stepTab(-1)
 		case key.Matches(msg, k.Enter):
 			d.expand = !d.expand
 		case key.Matches(msg, k.Up):
@@ -171,6 +181,9 @@ func (d *Detail) render() []jline {
 		case TabAlarms:
 			lines = d.alarmLines(r)
 		}
+	}
+	if d.tab == TabHTTP {
+		lines = httpLines(d.sh.st.Response, d.sh.sty)
 	}
 	d.body = wrapLines(lines, d.w, d.tab == TabRaw)
 	return d.body
@@ -359,9 +372,15 @@ func (d *Detail) tabs(r *Row) string {
 	if r != nil {
 		n = len(r.Alarms)
 	}
-	names := [numTabs]string{"JSON", "Raw", fmt.Sprintf("Alarms %d", n)}
+	names := [numTabs]string{"JSON", "Raw", fmt.Sprintf("Alarms %d", n), "HTTP"}
+	if d.sh.st.Response == nil {
+		names[TabHTTP] = "" // no exchange: no tab
+	}
 	var b strings.Builder
 	for i, name := range names {
+		if name == "" {
+			continue
+		}
 		if i > 0 {
 			b.WriteString(sty.Sep.Render("│"))
 		}
@@ -380,13 +399,17 @@ func (d *Detail) tabs(r *Row) string {
 func (d *Detail) View() string {
 	d.syncRow()
 	r := d.row()
-	if r == nil {
+	if r == nil && (d.tab != TabHTTP || d.sh.st.Response == nil) {
 		return block([]string{d.sh.sty.Dim.Render("nothing selected")}, d.w, d.h)
 	}
 	body := d.render()
 	bh := d.bodyHeight()
 	d.scroll = max(min(d.scroll, len(body)-bh), 0)
-	lines := []string{d.header(r), d.tabs(r)}
+	head := d.sh.sty.Bold.Render(cut("the HTTP exchange (no frame)", d.w))
+	if r != nil {
+		head = d.header(r)
+	}
+	lines := []string{head, d.tabs(r)}
 	q := d.sh.match
 	for i := d.scroll; i < len(body) && i < d.scroll+bh; i++ {
 		l := body[i]

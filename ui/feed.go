@@ -37,6 +37,8 @@ type Batch struct {
 type ConnUpdate struct {
 	State      Conn
 	HTTPStatus int
+	// Response is the HTTP exchange, once known (nil: no change).
+	Response *HTTPResponse
 }
 
 func (b *Batch) empty() bool {
@@ -522,7 +524,7 @@ func captureSource(name string, c sessions.Capture, opts invariants.Options) sou
 		file := sseFile(c.Meta())
 		f.keepBytes(file)
 		if m := c.Meta(); m.HTTP {
-			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: m.Status})
+			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: m.Status, Response: responseFromMeta(m)})
 		} else {
 			f.setConn(ConnUpdate{State: ConnOpen})
 		}
@@ -572,7 +574,7 @@ func liveSource(name string, opts sessions.LiveOptions, out *LiveOutcome) source
 	return source{name: name, live: true, run: func(ctx context.Context, f *feeder) {
 		f.keepBytes(nil)
 		opts.OnResponse = func(r sessions.ResponseInfo) {
-			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: r.Status})
+			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: r.Status, Response: responseFromLive(requestMethod(opts.Connect), r)})
 		}
 		res, err := sessions.RunLive(ctx, opts, f.handler())
 		out.Result, out.Err = res, err

@@ -260,7 +260,12 @@ func (m *Model) applyBatch(b *Batch) {
 	m.now = m.clock()
 	wasBottom := m.timeline.AtBottom()
 	before := st.Len()
+	hadResponse := st.Response != nil
 	st.Apply(b)
+	if !hadResponse && st.Response != nil && st.Response.Failed() {
+		// An error page instead of a stream: show it at once.
+		m.detail.SetTab(TabHTTP)
+	}
 	m.types.sync(st)
 	if st.Len() > before {
 		switch {

@@ -193,6 +193,7 @@ type Store struct {
 	// The source: connection state, HTTP status, how it ended.
 	Conn       Conn
 	HTTPStatus int
+	Response   *HTTPResponse // the HTTP exchange (live, HAR, JSONL captures)
 	End        *EndInfo
 	// Frames counts dispatched events.
 	Frames int
@@ -318,6 +319,9 @@ func (s *Store) Apply(b *Batch) {
 	s.Notes = append(s.Notes, b.Notes...)
 	if b.Conn != nil {
 		s.Conn = b.Conn.State
+		if b.Conn.Response != nil {
+			s.Response = b.Conn.Response
+		}
 		if b.Conn.HTTPStatus != 0 {
 			s.HTTPStatus = b.Conn.HTTPStatus
 		}

@@ -172,34 +172,12 @@ func (m *Model) fillJob(j *writeJob) {
 		j.end = sessions.End{Kind: sessions.EndEOF}
 	}
 	j.meta = sessions.Meta{Name: m.source, Kind: sessions.KindJSONL, Timed: true}
-	if st.HTTPStatus != 0 {
-		j.meta.HTTP, j.meta.Status = true, st.HTTPStatus
-		if ct, ok := contentTypeOf(st); ok {
-			j.meta.ContentType = ct
-			j.meta.ResponseHeaders = map[string]string{"Content-Type": ct}
-		}
+	if r := st.Response; r != nil {
+		// The exchange as the source gave it (secrets already redacted).
+		j.meta.HTTP, j.meta.Status = true, r.Status
+		j.meta.URL, j.meta.Method = r.URL, r.Method
+		j.meta.ContentType, j.meta.ResponseHeaders = r.ContentType, r.Headers
 	}
-}
-
-// contentTypeOf recovers the response's Content-Type for the capture
-// header: the store keeps the HTTP status but not the headers, so it is
-// what the content-type rule saw — text/event-stream when it stayed
-// silent, the value its alarm quotes otherwise (none: there was none).
-func contentTypeOf(st *Store) (string, bool) {
-	for _, a := range st.Alarms {
-		if a.Rule != "content-type" {
-			continue
-		}
-		if rest, ok := strings.CutPrefix(a.Message, "Content-Type is "); ok {
-			if q, err := strconv.QuotedPrefix(rest); err == nil {
-				if s, err := strconv.Unquote(q); err == nil {
-					return s, true
-				}
-			}
-		}
-		return "", false
-	}
-	return "text/event-stream", true
 }
 
 // chunk is one piece of the written stream.
