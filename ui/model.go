@@ -162,7 +162,7 @@ func (m *Model) Pane(id PaneID) Pane { return m.panes[id] }
 type tickMsg time.Time
 
 func (m *Model) tick() tea.Cmd {
-	return tea.Tick(500*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
+	return tea.Tick(spinnerStep, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
 func (m *Model) Init() tea.Cmd {

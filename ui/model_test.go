@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -435,5 +436,48 @@ func TestTurnBoundaryVisible(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("screen lacks %q:\n%s", want, s)
 		}
+	}
+}
+
+// TestOpenCallsSpinWhileLive: on an open live stream, with the cursor at
+// the newest row, a running call's label carries a spinner that moves with
+// the clock; once the stream ended it is gone.
+func TestOpenCallsSpinWhileLive(t *testing.T) {
+	now := fixedNow
+	dark := true
+	m := NewModel("live", true, Config{Dark: &dark, Now: func() time.Time { return now }})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	path := writeSSE(t, []string{
+		sseFrame("response_id", "r1", ""),
+		sseFrame("tool_call", "r1", `"tool_call":{"id":"c1","name":"slow_tool","type":"mcp"}`),
+	})
+	for _, msg := range feedAll(t, openSource(t, path)) {
+		if b, ok := msg.(batchMsg); ok {
+			b.b.End = nil // the stream is still open
+		}
+		m.Update(msg)
+	}
+	m.timeline.SetCursor(m.Store().Len() - 1)
+	m.syncSelection()
+	label := func() string {
+		for _, l := range strings.Split(ansi.Strip(m.Pane(PaneTools).View()), "\n") {
+			if strings.Contains(l, "slow_tool") {
+				return l
+			}
+		}
+		return ""
+	}
+	first := label()
+	if !strings.HasPrefix(first, spinnerFrames[0]+" slow_tool") {
+		t.Fatalf("no spinner on the open call: %q", first)
+	}
+	now = now.Add(spinnerStep)
+	m.Update(tickMsg(now))
+	if got := label(); !strings.HasPrefix(got, spinnerFrames[1]+" ") {
+		t.Errorf("the spinner did not move: %q", got)
+	}
+	m.Update(batchMsg{&Batch{End: &EndInfo{Kind: "eof"}}})
+	if got := label(); !strings.HasPrefix(got, "slow_tool") {
+		t.Errorf("a spinner after the end: %q", got)
 	}
 }

@@ -166,12 +166,18 @@ func (t *Tools) View() string {
 		ax.t1 = curAt // a live stream: the axis runs to now
 	}
 	cur := ax.col(curAt, hasCur, n)
+	// Calls still running on a live stream spin (the clock ticks while the
+	// stream is open); time travel to an earlier frame shows them still.
+	spin := t.spinner()
 	t.sc.h, t.sc.n = t.h-1, hi-lo
 	t.sc.by(0)
 	for i := lo + t.sc.top; i < hi && len(lines) < t.h; i++ {
 		sp := &st.Tools[i]
 		open := sp.OpenAt(n)
 		label := decode.Sanitize(sp.Name) + " " + decode.Sanitize(sp.ID)
+		if open && spin != "" {
+			label = spin + " " + label
+		}
 		var dur string
 		switch {
 		case sp.Orphan:
@@ -226,6 +232,24 @@ func (t *Tools) View() string {
 	}
 	return block(lines, t.w, t.h)
 }
+
+// spinner is the glyph of the moment while the cursor follows an open
+// live stream ("" otherwise).
+func (t *Tools) spinner() string {
+	if t.sh.liveNow == nil || t.sh.sel != t.sh.st.Len()-1 {
+		return ""
+	}
+	now, live := t.sh.liveNow()
+	if !live {
+		return ""
+	}
+	return spinnerFrames[int(now/spinnerStep)%len(spinnerFrames)]
+}
+
+// spinnerFrames turn once every len(spinnerFrames) × spinnerStep.
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+const spinnerStep = 250 * time.Millisecond
 
 // fmtDur formats a duration compactly: 4ms, 800ms, 1.20s, 75s.
 func fmtDur(d time.Duration) string {
