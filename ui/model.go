@@ -594,7 +594,7 @@ func (m *Model) Render() string {
 		out = append(out, strings.Split(m.rs.pick.View(), "\n")...)
 	case m.showHelp:
 		m.help.ShowAll = true
-		out = append(out, strings.Split(block(strings.Split(m.help.FullHelpView(m.fullHelp()), "\n"), m.w, bodyH), "\n")...)
+		out = append(out, strings.Split(block(m.fullHelpLines(), m.w, bodyH), "\n")...)
 	case !m.wide:
 		out = append(out, m.tabBar())
 		out = append(out, strings.Split(m.panes[m.focus].View(), "\n")...)
@@ -768,6 +768,54 @@ func (m *Model) shortHelp() []key.Binding {
 		bs = append(bs, k.Reconnect, k.Scenario)
 	}
 	return append(bs, k.NextPane, k.NextAlarm, k.Search, k.Follow)
+}
+
+// fullHelpLines lays the help groups out side by side, starting a new band
+// of groups when the next one would not fit the width (the help model
+// alone would cut them off with an ellipsis on a narrow terminal).
+func (m *Model) fullHelpLines() []string {
+	const gap = "   "
+	var lines, band []string
+	bandW := 0
+	flush := func() {
+		if len(band) > 0 {
+			if len(lines) > 0 {
+				lines = append(lines, "")
+			}
+			lines = append(lines, band...)
+		}
+		band, bandW = nil, 0
+	}
+	for _, g := range m.fullHelp() {
+		col := strings.Split(m.help.FullHelpView([][]key.Binding{g}), "\n")
+		w := 0
+		for _, l := range col {
+			w = max(w, ansiWidth(l))
+		}
+		if bandW > 0 && bandW+len(gap)+w > m.w {
+			flush()
+		}
+		for len(band) < len(col) {
+			band = append(band, strings.Repeat(" ", bandW))
+		}
+		for i := range band {
+			l := ""
+			if i < len(col) {
+				l = col[i]
+			}
+			sep := ""
+			if bandW > 0 {
+				sep = gap
+			}
+			band[i] = fit(band[i], bandW) + sep + fit(l, w)
+		}
+		bandW += w
+		if bandW > w {
+			bandW += len(gap)
+		}
+	}
+	flush()
+	return lines
 }
 
 func (m *Model) fullHelp() [][]key.Binding {

@@ -481,3 +481,21 @@ func TestOpenCallsSpinWhileLive(t *testing.T) {
 		t.Errorf("a spinner after the end: %q", got)
 	}
 }
+
+// TestFullHelpWrapsGroups: on a narrow terminal the full help starts a new
+// band of groups instead of cutting them off; every enabled binding shows.
+func TestFullHelpWrapsGroups(t *testing.T) {
+	for _, w := range []int{60, 80, 200} {
+		m := loadModel(t, filepath.Join(examples, "example-broken.sse"), w, 40, true)
+		press(m, "?")
+		s := screen(m)
+		for _, g := range m.fullHelp() {
+			for _, b := range g {
+				if b.Enabled() && !strings.Contains(s, b.Help().Desc) {
+					t.Errorf("%d cols: help lacks %q:\n%s", w, b.Help().Desc, s)
+				}
+			}
+		}
+		checkBlock(t, m.Render())
+	}
+}
