@@ -711,7 +711,7 @@ func (m *Model) footer() string {
 		left = sty.MatchMark.Render(s) + sty.Dim.Render(" (n/N, esc)") + "  "
 	}
 	if m.notice != "" {
-		left = sty.Bold.Render(m.notice) + "  " + left
+		left = sty.Bold.Render(decode.Sanitize(m.notice)) + "  " + left // sanitized again: idempotent, and a notice may quote input
 	}
 	// "? help" and "q quit" always show; the rest is cut to fit before them.
 	right := m.helpItems([]key.Binding{m.keys.Help, m.keys.Quit}, m.w)
