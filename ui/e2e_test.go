@@ -248,3 +248,46 @@ func checkOwnSequences(t *testing.T, out string) {
 		}
 	}
 }
+
+// TestE2EStepAxis2ThroughTheClientPane drives the real program on the live
+// axis2 demo and steps to its non-terminal error: the Client pane (zoomed)
+// shows the v0.5 client on the degraded path and where the v0.4 client
+// ended the turn; at the end v0.5 completed while v0.4 failed.
+func TestE2EStepAxis2ThroughTheClientPane(t *testing.T) {
+	url := relayURL(t, "axis2", 0)
+	m := NewModel("demo axis2", true, darkCfg())
+	tm := newTestProgram(t, m, 160, 48)
+	f := start(context.Background(), liveSource("demo axis2", liveOpts(url), &LiveOutcome{}), tm.Send, 0)
+	waitSent(t, f)
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("CCS_ENVELOPE_ERROR"))
+	}, teatest.WithDuration(e2eTimeout))
+	// Focus the Client pane and zoom it; g then n reaches the first
+	// divergence (the status frame), n again the error.
+	for range PaneClient {
+		tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	}
+	tm.Type("zgnn")
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("the v0.4 client diverges at this frame")) &&
+			bytes.Contains(b, []byte("mark_degraded")) && bytes.Contains(b, []byte("end_turn_failed"))
+	}, teatest.WithDuration(e2eTimeout))
+	fm := finalModel(t, tm)
+	if fm.Focused() != PaneClient || !fm.zoomed {
+		t.Errorf("focus %v zoomed %v", fm.Focused(), fm.zoomed)
+	}
+	// The renderer sends only what changed, so the rest is read from the
+	// final model: the cursor on the error, v0.5 degraded, v0.4 failed;
+	// at the end v0.5 completed while v0.4 had failed.
+	s := fm.client.current()
+	if r := fm.Store().Row(fm.Selected()); r.Type != "error" || !s.origin ||
+		!s.v05.View().Degraded || s.v05.State() != "streaming" || s.v04.State() != "failed" {
+		t.Errorf("at row %d (%s): origin %v, v0.5 %s degraded %v, v0.4 %s",
+			fm.Selected(), r.Type, s.origin, s.v05.State(), s.v05.View().Degraded, s.v04.State())
+	}
+	fm.setFocus(PaneTimeline) // G in the Client pane scrolls the pane
+	press(fm, "G")
+	if got := fm.client.Title(); got != "Client v0.5 · closed (completed) · v0.4 closed (failed)" {
+		t.Errorf("at the end: %q", got)
+	}
+}
