@@ -242,6 +242,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.MouseClickMsg:
 		mo := msg.Mouse()
+		if !m.wide && mo.Y == headerH {
+			// The tab bar: a click switches to that pane.
+			if id, ok := m.tabAt(mo.X); ok {
+				m.setFocus(id)
+			}
+			return m, nil
+		}
 		if id, ok := m.paneAt(mo.X, mo.Y); ok {
 			m.setFocus(id)
 			r := m.rects[id]
@@ -564,7 +571,9 @@ func (m *Model) paneAt(x, y int) (PaneID, bool) {
 		return 0, false
 	}
 	for id := range m.panes {
-		if m.rects[id].contains(x, y) {
+		r := m.rects[id]
+		// The pane and its title line above it.
+		if r.contains(x, y) || y == r.y-1 && x >= r.x && x < r.x+r.w {
 			return PaneID(id), true
 		}
 	}
@@ -658,21 +667,36 @@ func (m *Model) gridRow(r int) []string {
 	return out
 }
 
+// tabNames are the tab bar's labels, one per pane.
+func (m *Model) tabNames() [numPanes]string {
+	names := paneNames
+	if n := len(m.sh.st.Alarms); n > 0 {
+		names[PaneAlarms] = fmt.Sprintf("%s %d", names[PaneAlarms], n)
+	}
+	if m.w < 90 {
+		names[PaneComponents] = "Comps"
+	}
+	return names
+}
+
+// tabAt is the tab under column x of the tab bar (each label is padded by
+// one space on either side).
+func (m *Model) tabAt(x int) (PaneID, bool) {
+	left := 0
+	for id, name := range m.tabNames() {
+		w := ansiWidth(name) + 2
+		if x >= left && x < left+w {
+			return PaneID(id), true
+		}
+		left += w
+	}
+	return 0, false
+}
+
 func (m *Model) tabBar() string {
 	sty := m.sh.sty
 	var b strings.Builder
-	for id := range m.panes {
-		name := paneNames[id]
-		switch PaneID(id) {
-		case PaneAlarms:
-			if n := len(m.sh.st.Alarms); n > 0 {
-				name = fmt.Sprintf("%s %d", name, n)
-			}
-		case PaneComponents:
-			if m.w < 90 {
-				name = "Comps"
-			}
-		}
+	for id, name := range m.tabNames() {
 		if PaneID(id) == m.focus {
 			b.WriteString(sty.TabActive.Render(" " + name + " "))
 		} else {

@@ -296,6 +296,11 @@ func TestMouseWheelAndClick(t *testing.T) {
 	if m.Focused() != PaneAlarms {
 		t.Errorf("click focuses: %v", m.Focused())
 	}
+	c := m.rects[PaneClient]
+	m.Update(tea.MouseClickMsg{X: c.x + 3, Y: c.y - 1, Button: tea.MouseLeft}) // its title line
+	if m.Focused() != PaneClient {
+		t.Errorf("a click on a title focuses its pane: %v", m.Focused())
+	}
 }
 
 func TestDetailTabsAndFolding(t *testing.T) {
@@ -497,5 +502,19 @@ func TestFullHelpWrapsGroups(t *testing.T) {
 			}
 		}
 		checkBlock(t, m.Render())
+	}
+}
+
+// TestClickTabBar: below the wide layout a click on a tab shows that pane.
+func TestClickTabBar(t *testing.T) {
+	m := loadModel(t, filepath.Join(examples, "example-happy.jsonl"), 80, 24, true)
+	bar := strings.Split(screen(m), "\n")[headerH]
+	for _, id := range []PaneID{PaneClient, PaneDetail, PaneComponents, PaneTimeline} {
+		name := m.tabNames()[id]
+		x := ansi.StringWidth(bar[:strings.Index(bar, " "+name+" ")]) + 1
+		m.Update(tea.MouseClickMsg{X: x, Y: headerH, Button: tea.MouseLeft})
+		if m.Focused() != id {
+			t.Errorf("click at %d on %q: focus %v", x, name, m.Focused())
+		}
 	}
 }
