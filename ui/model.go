@@ -252,6 +252,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if id, ok := m.paneAt(mo.X, mo.Y); ok {
 			m.setFocus(id)
 			r := m.rects[id]
+			if !r.contains(mo.X, mo.Y) {
+				return m, nil // the title line: focus only
+			}
 			mo.X -= r.x
 			mo.Y -= r.y
 			return m, m.updatePane(id, tea.MouseClickMsg(mo))
