@@ -164,3 +164,16 @@ func AppendJSONString(dst []byte, s string) []byte {
 	}
 	return append(dst, '"')
 }
+
+// Clip cuts s to at most n bytes at a rune boundary and marks the cut with
+// "…" (messages quote frame values without letting one swamp them).
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xc0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -95,3 +95,19 @@ func FuzzSanitize(f *testing.F) {
 		assertTerminalSafe(t, string(js))
 	})
 }
+
+func TestClip(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"}, {"exactly", 7, "exactly"}, {"abcdef", 3, "abc…"},
+		{"café!", 4, "caf…"}, // the é (2 bytes) straddles the cut: cut before it
+		{"ééé", 1, "…"},
+	} {
+		if got := Clip(tc.s, tc.n); got != tc.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}

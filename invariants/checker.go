@@ -532,16 +532,7 @@ func endLabel(e End) string {
 	return "EOF"
 }
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xc0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func clip(s string, n int) string { return decode.Clip(s, n) }
 
 func fmtDur(d time.Duration) string {
 	return d.Round(time.Millisecond).String()

@@ -181,7 +181,7 @@ func WriteReferenceReplay(c Capture, opts ReferenceOptions, w io.Writer) (*Refer
 			idx = fmt.Sprint(st.Frame.Index)
 			if st.Frame.Decoded() {
 				if et, ok := st.Frame.EventType.Str(); ok && st.Input == invariants.InUnknown {
-					event = "unknown " + decode.Sanitize(refClip(et, 24))
+					event = "unknown " + decode.Sanitize(decode.Clip(et, 24))
 				}
 			}
 		}
@@ -266,17 +266,6 @@ func viewBody(s string) string {
 		return s[i+1:]
 	}
 	return s
-}
-
-func refClip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xc0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
 }
 
 func refDur(d time.Duration) string { return d.Round(time.Millisecond).String() }

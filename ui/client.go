@@ -62,10 +62,7 @@ func (c *Client) Title() string {
 }
 
 func (c *Client) View() string {
-	lines := c.render()
-	c.sc.h, c.sc.n = c.h, len(lines)
-	c.sc.by(0)
-	return block(lines[c.sc.top:], c.w, c.h)
+	return c.sc.view(c.render(), c.w, c.h)
 }
 
 // --- the state as of the cursor -----------------------------------------------

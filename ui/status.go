@@ -150,10 +150,7 @@ func (s *Status) verdict(id string) (string, func(...string) string) {
 }
 
 func (s *Status) View() string {
-	lines := s.lines()
-	s.sc.h, s.sc.n = s.h, len(lines)
-	s.sc.by(0)
-	return block(lines[s.sc.top:], s.w, s.h)
+	return s.sc.view(s.lines(), s.w, s.h)
 }
 
 // Components shows the turn's placeholders (data_loading → data_loaded)

@@ -21,6 +21,14 @@ func (s *scroller) by(d int) {
 	s.top = max(min(s.top+d, s.n-s.h), 0)
 }
 
+// view shows the lines that fit a w×h pane from the scroll position (a
+// pane whose whole content is a list of lines).
+func (s *scroller) view(lines []string, w, h int) string {
+	s.h, s.n = h, len(lines)
+	s.by(0)
+	return block(lines[s.top:], w, h)
+}
+
 func (s *scroller) update(msg tea.Msg, k *KeyMap) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
