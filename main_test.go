@@ -213,7 +213,9 @@ func TestExampleCaptures(t *testing.T) {
 
 func TestCheckExitCodesAndFormats(t *testing.T) {
 	happy := "testdata/examples/example-happy.sse"
-	if r := runCLI(t, "", "check", happy); r.code != 0 || !strings.Contains(r.stdout, "13 frames") {
+	// Turns are numbered from 1, as the inspector numbers them.
+	if r := runCLI(t, "", "check", happy); r.code != 0 || !strings.Contains(r.stdout, "13 frames") ||
+		!strings.Contains(r.stdout, "\nturn 1  resp_tc1  frames 0–12") {
 		t.Errorf("happy text: exit %d\n%s", r.code, r.stdout)
 	}
 	if r := runCLI(t, "", "check", "--fail-on", "info", happy); r.code != 1 {
@@ -234,7 +236,8 @@ func TestCheckExitCodesAndFormats(t *testing.T) {
 	}
 	stdin, _ := os.ReadFile("testdata/examples/example-broken.sse")
 	r = runCLI(t, string(stdin), "check", "--format", "junit", "-")
-	if r.code != 1 || !strings.Contains(r.stdout, "<testsuites>") || !strings.Contains(r.stdout, `<failure message="4 alarm(s)`) {
+	if r.code != 1 || !strings.Contains(r.stdout, "<testsuites>") || !strings.Contains(r.stdout, `<failure message="4 alarm(s)`) ||
+		!strings.Contains(r.stdout, `name="turn 1 resp_tc3"`) {
 		t.Errorf("junit from stdin: exit %d\n%s", r.code, r.stdout)
 	}
 }

@@ -236,7 +236,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			done = " + [DONE]"
 		}
 		as := group(i)
-		fmt.Fprintf(&b, "turn %d  %s  frames %d–%d  %s%s  (%d alarms)\n", i, s(rid), t.FirstFrame, t.LastFrame, term, done, len(as))
+		fmt.Fprintf(&b, "turn %d  %s  frames %d–%d  %s%s  (%d alarms)\n", i+1, s(rid), t.FirstFrame, t.LastFrame, term, done, len(as))
 		writeAlarms(as)
 	}
 	_, err := io.WriteString(w, b.String())
@@ -304,7 +304,7 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 		if rid == "" {
 			rid = "(no response_id)"
 		}
-		suite.Cases = append(suite.Cases, mk(fmt.Sprintf("turn %d %s", i, rid), i))
+		suite.Cases = append(suite.Cases, mk(fmt.Sprintf("turn %d %s", i+1, rid), i))
 	}
 	suite.Tests = len(suite.Cases)
 	out, err := xml.MarshalIndent(suite, "", "  ")
