@@ -68,17 +68,18 @@ type feeder struct {
 	sent chan struct{} // closed when the final batch went out
 
 	// Pipeline-goroutine state.
-	spill   *spill     // nil: the bytes are read back from the capture file
-	verify  byteSource // the capture file, until its first block is checked
-	text    *spill     // the text frames' chunks, one after the other
-	textEnd int64
-	nextRow int
-	scratch []Ingest // an item's rows, before they join the batch
-	firstTS time.Time
-	haveTS  bool
-	lastRID string
-	clients *clientRunner // the reference client machines (client_feed.go; under mu)
-	status  int           // the HTTP status (under mu: set by setConn)
+	spill       *spill     // nil: the bytes are read back from the capture file
+	verify      byteSource // the capture file, until its first block is checked
+	text        *spill     // the text frames' chunks, one after the other
+	textEnd     int64
+	nextRow     int
+	scratch     []Ingest // an item's rows, before they join the batch
+	firstTS     time.Time
+	haveTS      bool
+	lastRID     string
+	clients     *clientRunner // the reference client machines (client_feed.go; under mu)
+	spillFailed bool          // the spill's failure was noted
+	status      int           // the HTTP status (under mu: set by setConn)
 }
 
 func newFeeder(send func(tea.Msg), interval time.Duration) *feeder {
@@ -204,15 +205,18 @@ func (f *feeder) handler() sessions.Handler {
 			f.mu.Unlock()
 			f.poke()
 		},
-		OnNote: func(n string) {
-			f.mu.Lock()
-			f.pend.Rows = append(f.pend.Rows, Ingest{Row: Row{Kind: RowNote, Summary: decode.Sanitize(n)}})
-			f.nextRow++
-			f.pend.Notes = append(f.pend.Notes, decode.Sanitize(n))
-			f.mu.Unlock()
-			f.poke()
-		},
+		OnNote: f.note,
 	}
+}
+
+// note adds a remark about the source (a row and the header's notes).
+func (f *feeder) note(n string) {
+	f.mu.Lock()
+	f.pend.Rows = append(f.pend.Rows, Ingest{Row: Row{Kind: RowNote, Summary: decode.Sanitize(n)}})
+	f.nextRow++
+	f.pend.Notes = append(f.pend.Notes, decode.Sanitize(n))
+	f.mu.Unlock()
+	f.poke()
 }
 
 // onItem converts one pipeline item (valid only during the call) into rows.
@@ -232,6 +236,12 @@ func (f *feeder) onItem(it sessions.Item) {
 	}
 	if f.spill != nil && ev.Raw != nil {
 		f.spill.write(ev.Offset, ev.Raw)
+		if err := f.spill.failure(); err != nil && !f.spillFailed {
+			// Say it once: the frames are all still checked and listed,
+			// but the detail of later ones will show no bytes.
+			f.spillFailed = true
+			f.note("frame bytes can no longer be kept for the detail view (" + err.Error() + "); every frame is still checked and listed")
+		}
 	}
 	rows := f.scratch[:0]
 	for _, cm := range ev.Comments {

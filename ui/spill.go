@@ -3,6 +3,7 @@ package ui
 import (
 	"io"
 	"os"
+	"runtime"
 	"sync"
 )
 
@@ -36,6 +37,14 @@ type spill struct {
 }
 
 func newSpill() *spill { return &spill{} }
+
+// failure is the first error writing the spill file (nil while fine):
+// bytes written after it are not kept.
+func (s *spill) failure() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
 
 // end is the stream offset one past the last byte written.
 func (s *spill) end() int64 { return s.flushed + int64(len(s.buf)) }
@@ -78,7 +87,11 @@ func (s *spill) flush() {
 			s.err = err
 			return
 		}
-		os.Remove(f.Name()) // unlinked: the fd keeps it until the process exits
+		if os.Remove(f.Name()) != nil {
+			// Windows keeps an open file's name: remove it once the spill
+			// is gone (the *os.File closes itself when unreachable too).
+			runtime.AddCleanup(s, func(f *os.File) { f.Close(); os.Remove(f.Name()) }, f)
+		} // else unlinked: the fd keeps the bytes until it is closed
 		s.f = f
 	}
 	if _, err := s.f.WriteAt(s.buf, s.flushed); err != nil {

@@ -186,3 +186,33 @@ func TestSearchReadsBackRowBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestSpillFailureIsSaid: when the spill file cannot be created (here: no
+// temp directory), the session says so once in a note, and every frame is
+// still listed and checked — only the detail of later frames lacks bytes.
+func TestSpillFailureIsSaid(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	var b strings.Builder
+	b.WriteString(frame("response_id", "r", 0, ""))
+	n := 1
+	for b.Len() < spillMemMax+(1<<20) {
+		b.WriteString(frame("text", "r", n, `,"chunk":"`+strings.Repeat("x", 200)+`"`))
+		n++
+	}
+	st := storeOf(t, readerSource(t, "-", b.String()))
+	if st.Frames != n {
+		t.Fatalf("%d frames listed, want %d", st.Frames, n)
+	}
+	notes := 0
+	for _, s := range st.Notes {
+		if strings.Contains(s, "frame bytes can no longer be kept") {
+			notes++
+		}
+	}
+	if notes != 1 {
+		t.Errorf("%d notes about the spill, want 1: %q", notes, st.Notes)
+	}
+	if st.RowRaw(st.RowOfFrame(1)) == nil || st.RowRaw(st.RowOfFrame(n-1)) != nil {
+		t.Errorf("early frames keep their bytes, late ones cannot")
+	}
+}
