@@ -386,7 +386,7 @@ func TestGeneratedCaptureIsClean(t *testing.T) {
 		}
 		return [32]byte(h.Sum(nil))
 	}
-	if sum(7) != sum(7) {
+	if a, b := sum(7), sum(7); a != b {
 		t.Error("same seed, different bytes")
 	}
 	if sum(7) == sum(8) {

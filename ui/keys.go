@@ -104,11 +104,6 @@ type bindingHelp struct {
 func (b bindingHelp) ShortHelp() []key.Binding  { return b.short }
 func (b bindingHelp) FullHelp() [][]key.Binding { return b.full }
 
-// global returns the bindings every pane shares (for help).
-func (k *KeyMap) global() []key.Binding {
-	return []key.Binding{k.NextPane, k.NextAlarm, k.Search, k.Follow, k.Cancel, k.Help, k.Quit}
-}
-
 func (k *KeyMap) navigation() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
 }

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"framescope/decode"
 )
@@ -210,7 +211,7 @@ func (c *Components) View() string {
 	for i := lo + c.sc.top; i < hi && len(lines) < c.h; i++ {
 		sp := &st.Comps[i]
 		var mark, state string
-		msty := sty.Base
+		var msty lipgloss.Style
 		switch {
 		case sp.Kind == CompComponent:
 			mark, state = "◼", fmt.Sprintf("component at %d", sp.Loading)
