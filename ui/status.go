@@ -104,13 +104,8 @@ func (s *Status) lines() []string {
 
 // timeOf is " · +1.234s" for a frame with a time on the turn's axis.
 func (s *Status) timeOf(frame int) string {
-	st := s.sh.st
-	row := st.RowOfFrame(frame)
-	if row < 0 {
-		return ""
-	}
-	if r := st.Row(row); r.HasAt {
-		return fmt.Sprintf(" · +%.3fs", r.At.Seconds())
+	if at, ok := s.sh.st.FrameAt(frame); ok {
+		return fmt.Sprintf(" · +%.3fs", at.Seconds())
 	}
 	return ""
 }
@@ -220,13 +215,27 @@ func (c *Components) View() string {
 			mark, state = "?", fmt.Sprintf("loaded at %d, never announced", sp.Loaded)
 			msty = sty.SevWarn
 		case sp.LoadedAt(n):
-			mark, state = "✓", fmt.Sprintf("loading %d → loaded %d", sp.Loading, sp.Loaded)
+			// What matters first: how long the skeleton showed, then the
+			// cards, then where to look.
+			mark, state = "✓", "loaded"
+			t0, ok0 := st.FrameAt(sp.Loading)
+			t1, ok1 := st.FrameAt(sp.Loaded)
+			if ok0 && ok1 {
+				state += " in " + fmtDur(t1-t0)
+			}
 			if sp.Items >= 0 {
 				state += fmt.Sprintf(" · %d items", sp.Items)
 			}
+			state += fmt.Sprintf(" · frames %d→%d", sp.Loading, sp.Loaded)
 			msty = sty.TypeLifecycle
 		default:
-			mark, state = "…", fmt.Sprintf("loading since %d", sp.Loading)
+			mark, state = "…", "loading"
+			if t0, ok := st.FrameAt(sp.Loading); ok {
+				if now, ok := c.sh.cursorAt(); ok && now >= t0 {
+					state += " for " + fmtDur(now-t0)
+				}
+			}
+			state += fmt.Sprintf(" · since frame %d", sp.Loading)
 			msty = sty.BarOpen
 		}
 		name := decode.Sanitize(sp.ID) + " " + decode.Sanitize(sp.Type)

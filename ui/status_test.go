@@ -71,3 +71,22 @@ func TestStatusRegistryAndBatch(t *testing.T) {
 		t.Errorf("a verdict without a registry:\n%s", v)
 	}
 }
+
+// TestComponentsTimeToFill: a filled placeholder says how long its
+// skeleton showed; one still loading, for how long so far.
+func TestComponentsTimeToFill(t *testing.T) {
+	m := loadModel(t, filepath.Join(examples, "example-happy.jsonl"), 160, 48, true)
+	view := func(frame int) string {
+		m.timeline.SetCursor(m.Store().RowOfFrame(frame))
+		m.syncSelection()
+		p := m.Pane(PaneComponents)
+		p.SetSize(100, 10)
+		return ansi.Strip(p.View())
+	}
+	if v := view(12); !strings.Contains(v, "✓ offer-list-1 offer_list") || !strings.Contains(v, "loaded in 500ms · 2 items · frames 6→7") {
+		t.Errorf("filled:\n%s", v)
+	}
+	if v := view(6); !strings.Contains(v, "loading for 0ms · since frame 6") {
+		t.Errorf("at its data_loading:\n%s", v)
+	}
+}

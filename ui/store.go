@@ -268,6 +268,16 @@ func (s *Store) snapshot() (n int, row func(i int) *Row, src byteSource) {
 }
 
 // RowOfFrame returns the row of frame n, or -1.
+// FrameAt is frame n's time on the turn's axis (ok false when unknown).
+func (s *Store) FrameAt(n int) (time.Duration, bool) {
+	row := s.RowOfFrame(n)
+	if row < 0 {
+		return 0, false
+	}
+	r := s.Row(row)
+	return r.At, r.HasAt
+}
+
 func (s *Store) RowOfFrame(n int) int {
 	if n < 0 || n >= len(s.frameRow) {
 		return -1

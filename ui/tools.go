@@ -183,6 +183,9 @@ func (t *Tools) View() string {
 		sp := &st.Tools[i]
 		open := sp.OpenAt(n)
 		label := decode.Sanitize(sp.Name) + " " + decode.Sanitize(sp.ID)
+		if sp.Type != "" {
+			label += " " + decode.Sanitize(sp.Type) // mcp / function
+		}
 		if open && spin != "" {
 			label = spin + " " + label
 		}
