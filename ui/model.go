@@ -271,7 +271,11 @@ func (m *Model) applyBatch(b *Batch) {
 	wasBottom := m.timeline.AtBottom()
 	before := st.Len()
 	hadResponse := st.Response != nil
+	wasEnded := st.Conn == ConnEnded
 	st.Apply(b)
+	if !wasEnded && st.Conn == ConnEnded && m.cancelled && m.notice == "cancelling the stream…" {
+		m.notice = "stream cancelled by the client (the disconnect path of §5.6)"
+	}
 	if !hadResponse && st.Response != nil && st.Response.Failed() {
 		// An error page instead of a stream: show it at once.
 		m.detail.SetTab(TabHTTP)

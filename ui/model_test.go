@@ -518,3 +518,20 @@ func TestClickTabBar(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelNotice: x starts the client-disconnect path; once the stream
+// has ended the footer says it was cancelled, not that it is cancelling.
+func TestCancelNotice(t *testing.T) {
+	cancelled := false
+	m := NewModel("live", true, Config{Cancel: func() { cancelled = true }, Now: func() time.Time { return fixedNow }})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	m.Update(batchMsg{&Batch{Conn: &ConnUpdate{State: ConnOpen, HTTPStatus: 200}}})
+	press(m, "x")
+	if !cancelled || !strings.Contains(screen(m), "cancelling the stream…") {
+		t.Fatalf("x: cancelled %v\n%s", cancelled, screen(m))
+	}
+	m.Update(batchMsg{&Batch{End: &EndInfo{Kind: "cancelled"}}})
+	if s := screen(m); !strings.Contains(s, "stream cancelled by the client") || !strings.Contains(s, "ended: cancelled") {
+		t.Errorf("after the end:\n%s", s)
+	}
+}
