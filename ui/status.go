@@ -60,7 +60,7 @@ func (s *Status) lines() []string {
 		line := "▶ " + decode.Sanitize(cur.Message)
 		out = append(out, sty.TypeStatus.Bold(true).Render(cut(line, s.w)))
 		facts := fmt.Sprintf("  %s · frame %d%s", decode.Sanitize(cur.EventID), cur.Frame, s.timeOf(cur.Frame))
-		if k := s.runningAt(turn, cur.Frame); k >= 2 {
+		if k := s.sh.st.OpenToolsAt(turn, cur.Frame); k >= 2 {
 			// Concurrent sub-agents behind one status frame: what the
 			// batch policy renders (AC-2).
 			facts += fmt.Sprintf(" · covers %d concurrent calls (AC-2 batch)", k)
@@ -108,19 +108,6 @@ func (s *Status) timeOf(frame int) string {
 		return fmt.Sprintf(" · +%.3fs", at.Seconds())
 	}
 	return ""
-}
-
-// runningAt counts the tool calls open when the frame arrived.
-func (s *Status) runningAt(turn, frame int) int {
-	st := s.sh.st
-	lo, hi := st.ToolsAsOf(turn, frame)
-	k := 0
-	for i := lo; i < hi; i++ {
-		if st.Tools[i].OpenAt(frame) {
-			k++
-		}
-	}
-	return k
 }
 
 // verdict is what the registry (--registry) says of an event_id, styled by
@@ -171,16 +158,7 @@ func (c *Components) Title() string {
 		return "Components"
 	}
 	lo, hi := c.sh.st.CompsAsOf(turn, n)
-	loading := 0
-	for i := lo; i < hi; i++ {
-		if sp := &c.sh.st.Comps[i]; sp.Kind == CompPlaceholder && !sp.LoadedAt(n) {
-			loading++
-		}
-	}
-	if loading > 0 {
-		return fmt.Sprintf("Components %d (%d loading)", hi-lo, loading)
-	}
-	return fmt.Sprintf("Components %d", hi-lo)
+	return countTitle("Components", hi-lo, c.sh.st.LoadingAt(turn, n), "loading")
 }
 
 func (c *Components) Update(msg tea.Msg) (Pane, tea.Cmd) {

@@ -588,6 +588,30 @@ func (s *Store) turnRange(t int, lo func(*TurnRec) int, n int) (int, int) {
 
 // ToolsAsOf returns the tool spans of turn t that had started as of frame
 // n: Tools[lo:hi]. Whether each is still open as of n is ToolSpan.OpenAt(n).
+// OpenToolsAt counts turn t's tool calls still open as of frame n.
+func (s *Store) OpenToolsAt(t, n int) int {
+	lo, hi := s.ToolsAsOf(t, n)
+	k := 0
+	for i := lo; i < hi; i++ {
+		if s.Tools[i].OpenAt(n) {
+			k++
+		}
+	}
+	return k
+}
+
+// LoadingAt counts turn t's placeholders still loading as of frame n.
+func (s *Store) LoadingAt(t, n int) int {
+	lo, hi := s.CompsAsOf(t, n)
+	k := 0
+	for i := lo; i < hi; i++ {
+		if sp := &s.Comps[i]; sp.Kind == CompPlaceholder && !sp.LoadedAt(n) {
+			k++
+		}
+	}
+	return k
+}
+
 func (s *Store) ToolsAsOf(t, n int) (lo, hi int) {
 	lo, hi = s.turnRange(t, func(tr *TurnRec) int { return tr.toolLo }, len(s.Tools))
 	k := sort.Search(hi-lo, func(i int) bool { return s.Tools[lo+i].Start > n })

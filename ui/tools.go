@@ -88,16 +88,16 @@ func (t *Tools) Title() string {
 		return "Tools"
 	}
 	lo, hi := t.sh.st.ToolsAsOf(turn, n)
-	open := 0
-	for i := lo; i < hi; i++ {
-		if t.sh.st.Tools[i].OpenAt(n) {
-			open++
-		}
+	return countTitle("Tools", hi-lo, t.sh.st.OpenToolsAt(turn, n), "open")
+}
+
+// countTitle is a pane title with its count and how many are pending:
+// "Tools 3 (1 open)".
+func countTitle(name string, total, pending int, what string) string {
+	if pending > 0 {
+		return fmt.Sprintf("%s %d (%d %s)", name, total, pending, what)
 	}
-	if open > 0 {
-		return fmt.Sprintf("Tools %d (%d open)", hi-lo, open)
-	}
-	return fmt.Sprintf("Tools %d", hi-lo)
+	return fmt.Sprintf("%s %d", name, total)
 }
 
 func (t *Tools) Update(msg tea.Msg) (Pane, tea.Cmd) {
