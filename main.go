@@ -19,6 +19,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects"
 	"framescope/sessions"
 	"framescope/ui"
 )
@@ -115,6 +116,7 @@ type checkFlags struct {
 	idle     time.Duration
 	ttfe     time.Duration
 	entry    int
+	dialect  string
 }
 
 func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -126,7 +128,12 @@ func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 stdin) and report every alarm. With --format json, one JSON object per input,
 one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 2 when an input cannot be read or the command line is wrong.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if fl.dialect == "list" {
+				return nil
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			failOn, ok := invariants.ParseSeverity(fl.failOn)
 			if !ok {
@@ -137,7 +144,13 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 			default:
 				return fmt.Errorf("--format %q: want text, json or junit", fl.format)
 			}
-			opts := invariants.Options{Idle: fl.idle, TTFE: fl.ttfe}
+			if fl.dialect == "list" {
+				return listDialects(stdout)
+			}
+			if _, err := sessions.ResolveDialect(fl.dialect); err != nil {
+				return err
+			}
+			opts := invariants.Options{Idle: fl.idle, TTFE: fl.ttfe, Dialect: fl.dialect}
 			if fl.registry != "" {
 				reg, err := invariants.LoadRegistry(fl.registry)
 				if err != nil {
@@ -188,9 +201,10 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 	f.StringVar(&fl.format, "format", "text", "output format: text, json or junit")
 	f.StringVar(&fl.registry, "registry", "", "status-event registry `DIR` (platform/ and verticals/*/status_events.yaml)")
 	f.StringVar(&fl.failOn, "fail-on", "error", "lowest severity that makes the exit status 1: error, warn or info")
-	f.DurationVar(&fl.idle, "idle", invariants.DefaultIdle, "idle-gap window")
+	f.DurationVar(&fl.idle, "idle", 0, idleHelp)
 	f.DurationVar(&fl.ttfe, "ttfe", invariants.DefaultTTFE, "time-to-first-event bound")
 	f.IntVar(&fl.entry, "entry", -1, "HAR: which SSE entry to check (0-based; default the first)")
+	addDialectFlag(cmd, &fl.dialect)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "junit"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn", "info"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -207,9 +221,10 @@ func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options) 
 
 func newOpenCmd(stdin io.Reader) *cobra.Command {
 	var (
-		entry      int
-		registry   string
-		idle, ttfe time.Duration
+		entry       int
+		registry    string
+		idle, ttfe  time.Duration
+		dialectName string
 	)
 	cmd := &cobra.Command{
 		Use:   "open FILE|-|@ID",
@@ -219,7 +234,13 @@ JSON, raw bytes and alarms, and the turn's tools, status and components as of th
 selected frame. - reads stdin; @ID (or @last) opens a saved session.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := invariants.Options{Idle: idle, TTFE: ttfe}
+			if dialectName == "list" {
+				return listDialects(cmd.OutOrStdout())
+			}
+			if _, err := sessions.ResolveDialect(dialectName); err != nil {
+				return err
+			}
+			opts := invariants.Options{Idle: idle, TTFE: ttfe, Dialect: dialectName}
 			if registry != "" {
 				reg, err := invariants.LoadRegistry(registry)
 				if err != nil {
@@ -233,8 +254,9 @@ selected frame. - reads stdin; @ID (or @last) opens a saved session.`,
 	f := cmd.Flags()
 	f.IntVar(&entry, "entry", -1, "HAR: which SSE entry to open (0-based; default the first)")
 	f.StringVar(&registry, "registry", "", "status-event registry `DIR`")
-	f.DurationVar(&idle, "idle", invariants.DefaultIdle, "idle-gap window")
+	f.DurationVar(&idle, "idle", 0, idleHelp)
 	f.DurationVar(&ttfe, "ttfe", invariants.DefaultTTFE, "time-to-first-event bound")
+	addDialectFlag(cmd, &dialectName)
 	return cmd
 }
 
@@ -245,6 +267,22 @@ func openTUI(name string, stdin io.Reader, entry int, opts invariants.Options) e
 		return err
 	}
 	return ui.OpenCapture(name, c, opts, ui.RunOptions{})
+}
+
+const idleHelp = "idle-gap window (default: the dialect's own, 30s for pc3)"
+
+// addDialectFlag adds --dialect: force a dialect instead of detecting it.
+func addDialectFlag(cmd *cobra.Command, v *string) {
+	cmd.Flags().StringVar(v, "dialect", "", "force the stream's `NAME`d dialect instead of detecting it (list: show them)")
+	_ = cmd.RegisterFlagCompletionFunc("dialect", cobra.FixedCompletions(append(dialects.Names(), "list"), cobra.ShellCompDirectiveNoFileComp))
+}
+
+// listDialects prints every dialect with its one-line description.
+func listDialects(w io.Writer) error {
+	for _, d := range dialects.All {
+		fmt.Fprintf(w, "%-20s %s\n", d.Name(), d.Description())
+	}
+	return nil
 }
 
 // runLiveTUI runs a live session in the inspector (the reconnect key
@@ -337,7 +375,7 @@ func runPicker(stdin io.Reader, stderr io.Writer) error {
 }
 
 func newDumpCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	var format string
+	var format, dialectName string
 	var entry int
 	cmd := &cobra.Command{
 		Use:   "dump FILE",
@@ -350,12 +388,18 @@ truncated tail; the ndjson format is read back by check and open.`,
 			if format != "text" && format != "ndjson" {
 				return fmt.Errorf("--format %q: want ndjson or text", format)
 			}
+			if dialectName == "list" {
+				return listDialects(stdout)
+			}
+			if _, err := sessions.ResolveDialect(dialectName); err != nil {
+				return err
+			}
 			c, err := sessions.Open(args[0], sessions.OpenOptions{Entry: entry, Stdin: stdin})
 			if err != nil {
 				return err
 			}
 			defer c.Close()
-			if _, err := sessions.Dump(c, stdout, format == "ndjson"); err != nil {
+			if _, err := sessions.Dump(c, stdout, format == "ndjson", dialectName); err != nil {
 				fmt.Fprintf(stderr, "framescope: %s: read error: %s\n", decode.Sanitize(args[0]), decode.Sanitize(err.Error()))
 				return exitError{2}
 			}
@@ -364,22 +408,49 @@ truncated tail; the ndjson format is read back by check and open.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or ndjson")
 	cmd.Flags().IntVar(&entry, "entry", -1, "HAR: which SSE entry to dump (0-based)")
+	addDialectFlag(cmd, &dialectName)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "ndjson"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
 func newRulesCmd(stdout io.Writer) *cobra.Command {
-	return &cobra.Command{
+	var dialectName, format string
+	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List the rule catalog: name, severity, clause, when it fires",
-		Args:  cobra.NoArgs,
+		Long: `List the rules framescope checks: PC3's catalog by default, or one dialect's
+rules with --dialect NAME (--dialect list names the dialects).`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, r := range invariants.Catalog {
-				fmt.Fprintf(stdout, "%-22s %-5s %-14s %s\n", r.Name, r.Severity, r.Clause, r.Summary)
+			if dialectName == "list" {
+				return listDialects(stdout)
+			}
+			rules := invariants.Catalog
+			if dialectName != "" {
+				d, err := sessions.ResolveDialect(dialectName)
+				if err != nil {
+					return err
+				}
+				rules = d.Rules()
+			}
+			switch format {
+			case "text":
+				for _, r := range rules {
+					fmt.Fprintf(stdout, "%-22s %-5s %-14s %s\n", r.Name, r.Severity, r.Clause, r.Summary)
+				}
+			case "names":
+				for _, r := range rules {
+					fmt.Fprintln(stdout, r.Name)
+				}
+			default:
+				return fmt.Errorf("--format %q: want text or names", format)
 			}
 			return nil
 		},
 	}
+	addDialectFlag(cmd, &dialectName)
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or names (one rule name a line)")
+	return cmd
 }
 
 // liveFlags are the flags of the commands that open a live connection.
@@ -393,6 +464,7 @@ type liveFlags struct {
 	idle, ttfe            time.Duration
 	frames                bool
 	headless              bool
+	dialect               string
 }
 
 func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
@@ -406,8 +478,9 @@ func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
 	f.BoolVar(&fl.keepSecrets, "keep-secrets", false, "record Authorization, Cookie and other credentials as they are")
 	f.BoolVar(&fl.noSave, "no-save", false, "do not save the session in the session library")
 	f.StringVar(&fl.registry, "registry", "", "status-event registry `DIR`")
-	f.DurationVar(&fl.idle, "idle", invariants.DefaultIdle, "idle-gap window")
+	f.DurationVar(&fl.idle, "idle", 0, idleHelp)
 	f.DurationVar(&fl.ttfe, "ttfe", invariants.DefaultTTFE, "time-to-first-event bound")
+	addDialectFlag(cmd, &fl.dialect)
 	if record {
 		f.StringVarP(&fl.record, "output", "o", "", "capture `FILE` to write (framescope JSONL)")
 		_ = cmd.MarkFlagRequired("output")
@@ -425,7 +498,7 @@ func (fl *liveFlags) options(url string, stdin io.Reader) (sessions.LiveOptions,
 			ConnectTimeout: fl.connectTimeout, Redact: fl.redact, KeepSecrets: fl.keepSecrets,
 		},
 		RecordPath: fl.record,
-		Check:      invariants.Options{Idle: fl.idle, TTFE: fl.ttfe},
+		Check:      invariants.Options{Idle: fl.idle, TTFE: fl.ttfe, Dialect: fl.dialect},
 	}
 	if fl.data != "" {
 		body, err := readData(fl.data, stdin)

@@ -57,9 +57,10 @@ func runCLI(t *testing.T, stdin string, args ...string) cliResult {
 }
 
 type jsonReport struct {
-	Source string `json:"source"`
-	Frames int    `json:"frames"`
-	Turns  []struct {
+	Source  string `json:"source"`
+	Dialect string `json:"dialect"`
+	Frames  int    `json:"frames"`
+	Turns   []struct {
 		ResponseID *string `json:"response_id"`
 		FirstFrame int     `json:"first_frame"`
 		LastFrame  int     `json:"last_frame"`

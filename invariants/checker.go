@@ -27,6 +27,9 @@ type Options struct {
 	// SyntheticFraming says the SSE framing was rebuilt (e.g. from NDJSON
 	// frames), so a missing event: line says nothing about the server.
 	SyntheticFraming bool
+	// Dialect forces the stream's dialect by name ("": detect it from the
+	// first frames). The pipeline resolves it; the PC3 checker ignores it.
+	Dialect string
 }
 
 // EndKind is how the stream ended.
@@ -55,6 +58,37 @@ type Turn struct {
 	TerminalFrame int
 	Done          bool
 	Frames        int
+	// Outcome is the terminal's detail on the common turn model
+	// (DIALECTS.md: completed, failed, cancelled, refused, incomplete,
+	// interrupted; "" without a terminal); TerminalEvent is the dialect's
+	// own name of the terminal event (PC3: its event_type).
+	Outcome       string
+	TerminalEvent string
+}
+
+// Outcomes of a turn on the common turn model (DIALECTS.md); the report's
+// "outcome" key.
+const (
+	TurnCompleted   = "completed"
+	TurnFailed      = "failed"
+	TurnCancelled   = "cancelled"
+	TurnRefused     = "refused"
+	TurnIncomplete  = "incomplete"
+	TurnInterrupted = "interrupted"
+)
+
+// TerminalOf is the report's "terminal" value for an outcome: RULES.md keeps
+// completed and cancelled and calls every other end an error.
+func TerminalOf(outcome string) decode.Terminality {
+	switch outcome {
+	case "":
+		return decode.NotTerminal
+	case TurnCompleted:
+		return decode.TerminalCompleted
+	case TurnCancelled:
+		return decode.TerminalCancelled
+	}
+	return decode.TerminalError
 }
 
 // Checker checks frames incrementally: Observe each frame as it arrives,
@@ -245,6 +279,8 @@ func (c *Checker) Observe(f *decode.Frame) []Alarm {
 		} else if !t.closed {
 			turn.Terminal = term
 			turn.TerminalFrame = f.Index
+			turn.TerminalEvent = f.Type()
+			turn.Outcome = pc3Outcome(term)
 			c.settleAtTerminal(f, t, term)
 		}
 	}
@@ -507,6 +543,16 @@ func (c *Checker) settleAtTerminal(f *decode.Frame, t *turnState, term decode.Te
 				clip(id, 60), comp.frame, term)
 		}
 	}
+}
+
+func pc3Outcome(t decode.Terminality) string {
+	switch t {
+	case decode.TerminalCompleted:
+		return TurnCompleted
+	case decode.TerminalCancelled:
+		return TurnCancelled
+	}
+	return TurnFailed
 }
 
 func frameLabel(f *decode.Frame) string {

@@ -17,10 +17,10 @@ import (
 // (which `open`/`check` read back) or aligned text that also shows comments,
 // data-less blocks and truncated tails. Nothing from the input reaches the
 // output unescaped.
-func Dump(c Capture, w io.Writer, ndjson bool) (*Result, error) {
+func Dump(c Capture, w io.Writer, ndjson bool, dialectName string) (*Result, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var line []byte
-	res, err := Run(c, invariants.Options{}, Handler{
+	res, err := Run(c, invariants.Options{Dialect: dialectName}, Handler{
 		OnItem: func(it Item) {
 			line = line[:0]
 			if ndjson {
@@ -126,14 +126,26 @@ func AppendItemText(b []byte, it Item) []byte {
 		return b
 	}
 	f := it.Frame
-	event := "-"
-	if f.HasType {
-		event = decode.Sanitize(f.Event.Type)
-		if event == "" {
-			event = `""`
+	// The label is the dialect's own name of the event (its JSON type or
+	// kind, else the SSE event: field); an SSE event: that says something
+	// else is shown beside it.
+	event, fields := "-", blockFields(ev)
+	if it.Dialect != nil {
+		if l := it.Dialect.Label(f); l != "" {
+			event = decode.Sanitize(l)
 		}
 	}
-	b = fmt.Appendf(b, "%6d %s  %-16s%s  ", f.Index, arrival, event, blockFields(ev))
+	if f.HasType {
+		if event == "-" {
+			event = decode.Sanitize(f.Event.Type)
+			if event == "" {
+				event = `""`
+			}
+		} else if f.Event.Type != event {
+			fields = " event=" + decode.Sanitize(f.Event.Type) + fields
+		}
+	}
+	b = fmt.Appendf(b, "%6d %s  %-16s%s  ", f.Index, arrival, event, fields)
 	if f.Oversized {
 		return fmt.Appendf(b, "<oversized event: %d bytes not kept>\n", f.Size)
 	}

@@ -2,12 +2,15 @@ package sessions
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"time"
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialect"
+	"framescope/invariants/dialects"
 )
 
 // Item is one SSE block as the pipeline saw it: every block the framer
@@ -21,6 +24,11 @@ type Item struct {
 	Frame *decode.Frame
 	// Alarms raised while reading this block. Valid only during the callback.
 	Alarms []invariants.Alarm
+	// Moves are the frame's moves on the common turn model. Valid only
+	// during the callback.
+	Moves []dialect.Move
+	// Dialect is the stream's dialect (labels: Dialect.Label(Frame)).
+	Dialect dialect.Dialect
 	// Arrival time of the chunk that completed the block.
 	Arrival    time.Duration
 	HasArrival bool
@@ -28,6 +36,9 @@ type Item struct {
 
 // Handler receives the pipeline's output as it happens.
 type Handler struct {
+	// OnDialect is called once, before the first item, with the stream's
+	// dialect (forced or detected).
+	OnDialect func(dialect.Dialect)
 	// OnItem is called for every block, in stream order.
 	OnItem func(Item)
 	// OnAlarms is called with alarms that belong to no block: the HTTP
@@ -39,50 +50,137 @@ type Handler struct {
 
 // Result summarises a finished run.
 type Result struct {
-	Meta   Meta
-	End    End
-	Frames int
-	Bytes  int64
-	Turns  []invariants.Turn
-	Counts invariants.Counts
+	Meta    Meta
+	End     End
+	Frames  int
+	Bytes   int64
+	Dialect string
+	Turns   []invariants.Turn
+	Counts  invariants.Counts
 }
 
-// Run reads a capture to its end through framer → decoder → checker,
-// streaming: memory stays bounded by the largest event, whatever the size
-// of the capture. It is the one pipeline behind check, dump and the TUI, so
-// they all see the same frames and alarms.
+// ResolveDialect checks a --dialect value: "" (detect) or a known name.
+func ResolveDialect(name string) (dialect.Dialect, error) {
+	if name == "" {
+		return nil, nil
+	}
+	d, ok := dialects.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown dialect %q (framescope check --dialect list shows them)", decode.Sanitize(name))
+	}
+	return d, nil
+}
+
+// Detection holds blocks back until the dialect is known, within bounds:
+// a stream of undecodable frames must not be buffered without end.
+const (
+	maxHeldFrames = 64
+	maxHeldBytes  = 4 << 20
+)
+
+// heldItem is a block read while the dialect was still being detected, or
+// a capture problem found meanwhile (problem set).
+type heldItem struct {
+	ev         decode.Event
+	arrival    time.Duration
+	hasArrival bool
+	problem    string
+	isProblem  bool
+}
+
+// Run reads a capture to its end through framer → decoder → dialect
+// checker, streaming: memory stays bounded by the largest event, whatever
+// the size of the capture. It is the one pipeline behind check, dump and the
+// TUI, so they all see the same frames and alarms. Unless opts.Dialect
+// forces one, the dialect is detected from the first frames: blocks are
+// held back (a few, bounded) until it is known, then handed on in order.
 func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 	meta := c.Meta()
 	if meta.Synthetic {
 		opts.SyntheticFraming = true
 	}
-	chk := invariants.New(opts)
+	forced, err := ResolveDialect(opts.Dialect)
+	if err != nil {
+		return nil, err
+	}
 	framer := decode.NewFramer()
 	var dec decode.Decoder
 	res := &Result{Meta: meta}
 
+	var (
+		d        dialect.Dialect
+		chk      dialect.Checker
+		detector *dialect.Detector
+		held     []heldItem
+		heldN    int
+		heldB    int
+	)
 	alarmsOut := func(a []invariants.Alarm) {
 		if len(a) > 0 && h.OnAlarms != nil {
 			h.OnAlarms(a)
 		}
 	}
-	if meta.HTTP {
-		alarmsOut(chk.HTTP(meta.Status, meta.ContentType))
-	}
 	var chunk Chunk
-	emit := func(ev *decode.Event) {
-		item := Item{Event: ev, Arrival: chunk.T, HasArrival: chunk.HasTime}
+	process := func(ev *decode.Event, arrival time.Duration, hasArrival bool) {
+		item := Item{Event: ev, Arrival: arrival, HasArrival: hasArrival, Dialect: d}
 		switch {
 		case ev.Dispatched():
-			item.Frame = dec.Decode(ev, chunk.T, chunk.HasTime)
+			item.Frame = dec.Decode(ev, arrival, hasArrival)
 			item.Alarms = chk.Observe(item.Frame)
+			item.Moves = chk.Moves()
 		case ev.Truncated && ev.HasData:
 			// Only a lost event matters; a trailing comment without its
 			// blank line carries nothing a client would dispatch.
 			item.Alarms = chk.Truncated(ev)
+		default:
+			chk.Block(ev, arrival, hasArrival)
 		}
 		if h.OnItem != nil {
 			h.OnItem(item)
+		}
+	}
+	choose := func(chosen dialect.Dialect) {
+		d = chosen
+		res.Dialect = d.Name()
+		chk = d.NewChecker(opts)
+		if h.OnDialect != nil {
+			h.OnDialect(d)
+		}
+		if meta.HTTP {
+			alarmsOut(chk.HTTP(meta.Status, meta.ContentType))
+		}
+		for i := range held {
+			it := &held[i]
+			if it.isProblem {
+				alarmsOut(chk.CaptureProblem(it.problem))
+				continue
+			}
+			process(&it.ev, it.arrival, it.hasArrival)
+		}
+		held = nil
+	}
+	if forced != nil {
+		choose(forced)
+	} else {
+		detector = dialects.NewDetector()
+	}
+	emit := func(ev *decode.Event) {
+		if chk != nil {
+			process(ev, chunk.T, chunk.HasTime)
+			return
+		}
+		held = append(held, heldItem{ev: ev.Clone(), arrival: chunk.T, hasArrival: chunk.HasTime})
+		heldB += len(ev.Raw)
+		if ev.Dispatched() {
+			heldN++
+			f := decode.DecodeFrame(ev, 0)
+			if chosen, ok := detector.Feed(f); ok {
+				choose(chosen)
+				return
+			}
+		}
+		if heldN >= maxHeldFrames || heldB >= maxHeldBytes {
+			choose(detector.Finish())
 		}
 	}
 	problems := func() {
@@ -95,6 +193,10 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 				if h.OnNote != nil {
 					h.OnNote(msg)
 				}
+				continue
+			}
+			if chk == nil {
+				held = append(held, heldItem{problem: msg, isProblem: true})
 				continue
 			}
 			alarmsOut(chk.CaptureProblem(msg))
@@ -118,6 +220,9 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 	problems()
 	chunk = Chunk{T: end.T, HasTime: end.HasTime}
 	framer.Close(emit)
+	if chk == nil {
+		choose(detector.Finish())
+	}
 	ie := invariants.End{Kind: invariants.EndKind(end.Kind), Detail: end.Detail, At: end.T, HasTime: end.HasTime}
 	if readErr != nil {
 		ie = invariants.End{Kind: invariants.EndError, Detail: readErr.Error()}

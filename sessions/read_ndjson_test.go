@@ -168,7 +168,7 @@ func TestNDJSONDumpRoundTrip(t *testing.T) {
 		string(readFile(t, "testdata/happy.sse"))
 	dumpOf := func(c Capture) string {
 		var b bytes.Buffer
-		if _, err := Dump(c, &b, true); err != nil {
+		if _, err := Dump(c, &b, true, ""); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()

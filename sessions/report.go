@@ -17,15 +17,16 @@ import (
 // object of RULES.md (a stable interface) plus what the text and JUnit
 // formats need.
 type Report struct {
-	Source string
-	Format Kind
-	Frames int
-	Turns  []invariants.Turn
-	Alarms []ReportAlarm
-	Counts invariants.Counts
-	End    End
-	Notes  []string // remarks about the capture that are not alarms
-	Bytes  int64    // stream bytes read
+	Source  string
+	Format  Kind
+	Dialect string
+	Frames  int
+	Turns   []invariants.Turn
+	Alarms  []ReportAlarm
+	Counts  invariants.Counts
+	End     End
+	Notes   []string // remarks about the capture that are not alarms
+	Bytes   int64    // stream bytes read
 }
 
 // ReportAlarm is an alarm with a one-line excerpt of its frame.
@@ -81,6 +82,7 @@ func CheckWith(c Capture, opts invariants.Options, h Handler) (*Report, error) {
 	})
 	if res != nil {
 		rep.Frames = res.Frames
+		rep.Dialect = res.Dialect
 		rep.Turns = append([]invariants.Turn(nil), res.Turns...)
 		rep.Counts = res.Counts
 		rep.End = res.End
@@ -109,6 +111,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	b = decode.AppendJSONString(b, r.Source)
 	b = append(b, `,"format":`...)
 	b = decode.AppendJSONString(b, string(r.Format))
+	b = append(b, `,"dialect":`...)
+	b = appendNullableString(b, r.Dialect)
 	b = append(b, `,"frames":`...)
 	b = strconv.AppendInt(b, int64(r.Frames), 10)
 	b = append(b, `,"turns":[`...)
@@ -126,6 +130,10 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		b = appendNullableString(b, t.Terminal.String())
 		b = append(b, `,"done":`...)
 		b = strconv.AppendBool(b, t.Done)
+		b = append(b, `,"outcome":`...)
+		b = appendNullableString(b, t.Outcome)
+		b = append(b, `,"terminal_event":`...)
+		b = appendNullableString(b, t.TerminalEvent)
 		b = append(b, '}')
 	}
 	b = append(b, `],"alarms":[`...)
@@ -191,8 +199,8 @@ func endText(e End) string {
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	s := decode.Sanitize
-	fmt.Fprintf(&b, "%s: %s, %d frames, %d turns, ended %s — %d error, %d warn, %d info\n",
-		s(r.Source), r.Format, r.Frames, len(r.Turns), s(endText(r.End)), r.Counts.Error, r.Counts.Warn, r.Counts.Info)
+	fmt.Fprintf(&b, "%s: %s, %s, %d frames, %d turns, ended %s — %d error, %d warn, %d info\n",
+		s(r.Source), r.Format, r.Dialect, r.Frames, len(r.Turns), s(endText(r.End)), r.Counts.Error, r.Counts.Warn, r.Counts.Info)
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", s(n))
 	}
@@ -230,6 +238,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		term := t.Terminal.String()
 		if term == "" {
 			term = "no terminal"
+		} else if t.TerminalEvent != "" && t.TerminalEvent != term {
+			term += " (" + s(clipText(t.TerminalEvent, 40)) + ")"
 		}
 		done := ""
 		if t.Done {
@@ -262,9 +272,10 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 		Name     string     `xml:"name,attr"`
 		Tests    int        `xml:"tests,attr"`
 		Failures int        `xml:"failures,attr"`
+		Dialect  string     `xml:"dialect,attr,omitempty"`
 		Cases    []testcase `xml:"testcase"`
 	}
-	suite := testsuite{Name: decode.Sanitize(r.Source)}
+	suite := testsuite{Name: decode.Sanitize(r.Source), Dialect: r.Dialect}
 	class := "framescope." + decode.Sanitize(r.Source)
 	mk := func(name string, turn int) testcase {
 		tc := testcase{Name: decode.Sanitize(name), Classname: class}
@@ -314,6 +325,8 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 	_, err = fmt.Fprintf(w, "%s\n", out)
 	return err
 }
+
+func clipText(s string, n int) string { return decode.Clip(s, n) }
 
 func frameText(i int) string {
 	if i == invariants.NoFrame {

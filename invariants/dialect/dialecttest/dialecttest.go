@@ -1,0 +1,142 @@
+// Package dialecttest runs SSE text through a dialect's checker for table
+// tests, fuzz targets and mutation tests of every dialect. It is imported
+// by tests only.
+package dialecttest
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"framescope/decode"
+	"framescope/invariants"
+	"framescope/invariants/dialect"
+)
+
+// Result is what one stream produced.
+type Result struct {
+	Alarms []invariants.Alarm
+	Turns  []invariants.Turn
+	// Moves holds every frame's moves, rendered "kind key name text" for
+	// assertions (one slice per frame).
+	Moves  [][]string
+	Frames int
+}
+
+// Run checks an SSE body (untimed) with the dialect and ends it at EOF.
+func Run(d dialect.Dialect, body string) Result {
+	return RunOpts(d, body, invariants.Options{})
+}
+
+// RunOpts is Run with checker options.
+func RunOpts(d dialect.Dialect, body string, opts invariants.Options) Result {
+	chk := d.NewChecker(opts)
+	var res Result
+	var dec decode.Decoder
+	fr := decode.NewFramer()
+	emit := func(ev *decode.Event) {
+		switch {
+		case ev.Dispatched():
+			f := dec.Decode(ev, 0, false)
+			res.Alarms = append(res.Alarms, chk.Observe(f)...)
+			var mv []string
+			for _, m := range chk.Moves() {
+				mv = append(mv, MoveString(m))
+			}
+			res.Moves = append(res.Moves, mv)
+		case ev.Truncated && ev.HasData:
+			res.Alarms = append(res.Alarms, chk.Truncated(ev)...)
+		default:
+			chk.Block(ev, 0, false)
+		}
+	}
+	fr.Feed([]byte(body), emit)
+	fr.Close(emit)
+	res.Alarms = append(res.Alarms, chk.End(invariants.End{Kind: invariants.EndEOF})...)
+	res.Turns = append(res.Turns, chk.Turns()...)
+	res.Frames = dec.NextIndex()
+	return res
+}
+
+// MoveString renders a move for assertions: its kind, then the fields set.
+func MoveString(m dialect.Move) string {
+	parts := []string{m.Kind.String()}
+	if m.Span != dialect.SpanNone {
+		parts = append(parts, "span="+m.Span.String())
+	}
+	add := func(name string, r decode.Raw) {
+		if r != nil {
+			parts = append(parts, name+"="+string(r))
+		}
+	}
+	add("key", m.Key)
+	add("name", m.Name)
+	add("text", m.Text)
+	add("code", m.Code)
+	if m.Outcome != "" {
+		parts = append(parts, "outcome="+m.Outcome)
+	}
+	if m.Kind == dialect.MoveSeq {
+		parts = append(parts, fmt.Sprintf("seq=%d", m.Seq))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Lines renders alarms as sorted "rule severity frame" lines (frame "-"
+// when none), the format of the testdata .want files.
+func Lines(as []invariants.Alarm) []string {
+	out := make([]string, 0, len(as))
+	for _, a := range as {
+		fr := "-"
+		if a.Frame != invariants.NoFrame {
+			fr = fmt.Sprint(a.Frame)
+		}
+		out = append(out, a.Rule+" "+string(a.Severity)+" "+fr)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Serious counts error and warn alarms.
+func Serious(as []invariants.Alarm) int {
+	n := 0
+	for _, a := range as {
+		if a.Severity != invariants.SevInfo {
+			n++
+		}
+	}
+	return n
+}
+
+// Blocks splits an SSE body into its event blocks (each with its blank
+// line), for mutation tests. Only LF bodies.
+func Blocks(body string) []string {
+	var out []string
+	for _, b := range strings.SplitAfter(body, "\n\n") {
+		if strings.TrimSpace(b) != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// Fuzz is the body of a dialect's fuzz target: any bytes, no panic, and
+// every alarm names a rule the dialect lists.
+func Fuzz(f *testing.F, d dialect.Dialect, seeds ...string) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	rules := map[string]bool{}
+	for _, r := range d.Rules() {
+		rules[r.Name] = true
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		res := Run(d, body)
+		for _, a := range res.Alarms {
+			if !rules[a.Rule] {
+				t.Fatalf("alarm %s (%s) is not among the dialect's rules", a.Rule, a.Message)
+			}
+		}
+	})
+}

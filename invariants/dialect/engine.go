@@ -1,0 +1,710 @@
+package dialect
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Engine is the checker of every dialect built on a Spec: it runs the
+// dialect's mapping on each frame and applies the generic rules over the
+// moves, once for all dialects.
+type Engine struct {
+	spec   *Spec
+	shape  Shape
+	opts   invariants.Options
+	mapper Mapper
+	m      Mapping
+
+	out   []invariants.Alarm
+	all   invariants.Counts
+	turns []invariants.Turn
+	state []*turnState // parallel to turns; nil once a turn is settled
+	cur   int          // the latest turn (-1 none)
+
+	frames      int
+	lastArrival time.Duration
+	haveArrival bool
+	doneAt      int // frame of the stream's [DONE] (-1 none)
+	cut         int // frame of a MoveCut (-1 none)
+	ended       bool
+	seqs        map[string]*int64
+	keys        []string     // each turn's key as a JSON literal (parallel to turns)
+	finals      map[int]bool // turns whose terminal ends the stream without [DONE]
+}
+
+type turnState struct {
+	ended   bool                             // terminal (or cut) seen
+	started bool                             // opened by a MoveTurnStart
+	final   bool                             // the terminal ends the stream without [DONE]
+	spans   [spanKinds]map[string]*spanState // by kind, then the key's JSON literal
+	spanOrd []spanKey
+	tools   map[string]*toolState
+	toolOrd []string
+}
+
+const spanKinds = int(SpanReasoning) + 1
+
+type spanKey struct {
+	kind SpanKind
+	key  string // JSON literal
+}
+
+type spanState struct {
+	name  string
+	frame int
+	open  bool
+}
+
+type toolState struct {
+	name  string
+	frame int
+	open  bool
+	ready bool
+}
+
+// NewEngine returns a checker for one stream of spec's dialect.
+func NewEngine(spec *Spec, opts invariants.Options) *Engine {
+	if opts.Idle == 0 {
+		opts.Idle = spec.Shape.Idle
+		if opts.Idle == 0 {
+			opts.Idle = invariants.DefaultIdle
+		}
+	}
+	if opts.TTFE == 0 {
+		opts.TTFE = invariants.DefaultTTFE
+	}
+	e := &Engine{spec: spec, shape: spec.Shape, opts: opts, cur: -1, doneAt: -1, cut: -1}
+	if spec.NewMapper != nil {
+		e.mapper = spec.NewMapper()
+	}
+	if e.shape.FrameMax == 0 {
+		e.shape.FrameMax = 1 << 20
+	}
+	if e.shape.FrameWarn == 0 {
+		e.shape.FrameWarn = 256 << 10
+	}
+	e.m.e = e
+	return e
+}
+
+func (e *Engine) Counts() invariants.Counts { return e.all }
+func (e *Engine) Turns() []invariants.Turn  { return e.turns }
+func (e *Engine) Frames() int               { return e.frames }
+func (e *Engine) Moves() []Move             { return e.m.Moves }
+
+// raise records an alarm of the turn t (-1: the stream).
+func (e *Engine) raise(rule string, sev invariants.Severity, frame, t int, format string, args ...any) {
+	a := invariants.Alarm{Rule: rule, Severity: sev, Frame: frame, Turn: t}
+	if len(args) == 0 {
+		a.Message = format
+	} else {
+		a.Message = fmt.Sprintf(format, args...)
+	}
+	if t >= 0 {
+		a.ResponseID = e.turns[t].ResponseID
+	}
+	e.out = append(e.out, a)
+	e.all.Add(sev)
+}
+
+func (e *Engine) HTTP(status int, contentType string) []invariants.Alarm {
+	e.out = e.out[:0]
+	if status < 200 || status > 299 {
+		e.raise("http-status", invariants.SevError, invariants.NoFrame, -1, "HTTP status %d is not 2xx", status)
+	}
+	mt := strings.ToLower(strings.TrimSpace(contentType))
+	if i := strings.IndexByte(mt, ';'); i >= 0 {
+		mt = strings.TrimSpace(mt[:i])
+	}
+	if mt != "text/event-stream" {
+		if contentType == "" {
+			e.raise("content-type", invariants.SevWarn, invariants.NoFrame, -1, "the response has no Content-Type (want text/event-stream)")
+		} else {
+			e.raise("content-type", invariants.SevWarn, invariants.NoFrame, -1, "Content-Type is %q, not text/event-stream", clip(contentType, 80))
+		}
+	}
+	return e.out
+}
+
+func (e *Engine) Truncated(ev *decode.Event) []invariants.Alarm {
+	e.out = e.out[:0]
+	e.raise("sse-truncated", invariants.SevWarn, invariants.NoFrame, e.cur,
+		"the stream ended inside an SSE event at byte %d (%d bytes without the closing blank line); a client discards it", ev.Offset, ev.Size)
+	return e.out
+}
+
+func (e *Engine) CaptureProblem(msg string) []invariants.Alarm {
+	e.out = e.out[:0]
+	e.raise("capture-corrupt", invariants.SevWarn, invariants.NoFrame, e.cur, "%s", msg)
+	return e.out
+}
+
+// Block: a comment is a heartbeat in the dialects that send them so.
+func (e *Engine) Block(ev *decode.Event, arrival time.Duration, hasArrival bool) {
+	if e.shape.CommentHeartbeats && len(ev.Comments) > 0 && hasArrival {
+		e.lastArrival, e.haveArrival = arrival, true
+	}
+}
+
+// open reports whether turn t can still take frames (not ended).
+func (e *Engine) open(t int) bool { return t >= 0 && !e.state[t].ended }
+
+// anyOpen reports whether some turn is open (the idle window runs).
+func (e *Engine) anyOpen() bool {
+	if e.shape.Turns == NoTurns || e.shape.NoTerminal {
+		return e.doneAt < 0
+	}
+	for i := len(e.state) - 1; i >= 0; i-- {
+		if e.state[i] != nil && !e.state[i].ended {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) Observe(f *decode.Frame) []invariants.Alarm {
+	e.out = e.out[:0]
+	e.frames++
+	m := &e.m
+	m.reset()
+
+	idleOpen := e.anyOpen()
+	e.checkFraming(f)
+	decoded := f.Decoded()
+	if decoded && e.mapper != nil {
+		e.mapper.Map(f, m)
+	}
+	if e.shape.Turns == NoTurns {
+		e.checkTiming(f, idleOpen)
+		e.flushMapped(f, -1)
+		return e.out
+	}
+
+	// Which turn the frame belongs to.
+	t := -1
+	startsTurn := m.starts()
+	afterDone := e.doneAt >= 0 && !f.Done
+	switch {
+	case f.Done:
+		t = e.cur
+	case m.Stream:
+	case e.cut >= 0 || afterDone:
+		t = e.cur
+	case e.shape.Turns == TurnPerStream:
+		if e.cur < 0 {
+			t = e.newTurn(f, startsTurn, nil)
+		} else {
+			t = e.cur
+		}
+	default: // TurnKeyed
+		t = e.keyedTurn(f, m, startsTurn)
+	}
+	if t >= 0 {
+		turn := &e.turns[t]
+		turn.LastFrame = f.Index
+		turn.Frames++
+	}
+	e.checkTiming(f, idleOpen)
+
+	if f.Done {
+		e.observeDone(f, t)
+		return e.out
+	}
+	late := false
+	switch {
+	case e.cut >= 0:
+		e.raise("after-terminal", invariants.SevError, f.Index, t, "%s frame after the server cut the stream at frame %d", e.label(f), e.cut)
+		late = true
+	case afterDone:
+		e.raise("after-terminal", invariants.SevError, f.Index, t, "%s frame after the stream's [DONE] at frame %d", e.label(f), e.doneAt)
+		late = true
+	case t >= 0 && e.state[t].ended && !e.shape.NoTerminal:
+		e.raise("after-terminal", invariants.SevError, f.Index, t, "%s frame after the turn's terminal %s at frame %d",
+			e.label(f), e.turns[t].TerminalEvent, e.turns[t].TerminalFrame)
+		late = true
+	}
+	if decoded {
+		e.applyMoves(f, t, late)
+	}
+	e.flushMapped(f, t)
+	return e.out
+}
+
+// keyedTurn finds (or opens) the turn a frame of a keyed dialect belongs to.
+func (e *Engine) keyedTurn(f *decode.Frame, m *Mapping, startsTurn bool) int {
+	if startsTurn {
+		key := m.startKey()
+		if e.shape.OneOpenTurn && e.open(e.cur) {
+			e.raise("start-duplicate", invariants.SevError, f.Index, e.cur, "%s while the turn opened at frame %d is still open",
+				e.label(f), e.turns[e.cur].FirstFrame)
+			return e.cur
+		}
+		if t := e.findTurn(key); t >= 0 && e.open(t) && key != nil {
+			e.raise("start-duplicate", invariants.SevError, f.Index, t, "%s for turn %s, already open since frame %d",
+				e.label(f), rawText(key), e.turns[t].FirstFrame)
+			return t
+		}
+		return e.newTurn(f, true, key)
+	}
+	if m.Turn != nil {
+		if t := e.findTurn(m.Turn); t >= 0 {
+			return t
+		}
+		return e.newTurn(f, false, m.Turn)
+	}
+	if e.cur >= 0 {
+		return e.cur
+	}
+	return e.newTurn(f, false, nil)
+}
+
+func (e *Engine) findTurn(key decode.Raw) int {
+	if key == nil {
+		return -1
+	}
+	for i := len(e.keys) - 1; i >= 0 && i >= len(e.keys)-64; i-- {
+		if e.keys[i] == string(key) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (e *Engine) newTurn(f *decode.Frame, started bool, key decode.Raw) int {
+	e.turns = append(e.turns, invariants.Turn{FirstFrame: f.Index, LastFrame: f.Index, TerminalFrame: invariants.NoFrame,
+		ResponseID: keyString(key)})
+	e.state = append(e.state, &turnState{started: started})
+	e.keys = append(e.keys, string(key))
+	e.cur = len(e.turns) - 1
+	if !started && e.shape.StartRequired {
+		e.raise("start-missing", invariants.SevError, f.Index, e.cur, "the turn's first frame is %s, not the dialect's start event", e.label(f))
+	}
+	return e.cur
+}
+
+func (e *Engine) observeDone(f *decode.Frame, t int) {
+	if !e.shape.Done {
+		e.raise("event-unknown", invariants.SevInfo, f.Index, t, "[DONE] is not part of the %s wire; clients ignore it", e.spec.ID)
+		return
+	}
+	if e.doneAt >= 0 {
+		e.raise("after-terminal", invariants.SevError, f.Index, t, "a second [DONE] after the one at frame %d", e.doneAt)
+		return
+	}
+	e.doneAt = f.Index
+	if t < 0 {
+		e.raise("done-early", invariants.SevError, f.Index, t, "[DONE] arrived before any turn")
+		return
+	}
+	e.turns[t].Done = true
+	if !e.state[t].ended && e.cut < 0 {
+		e.raise("done-early", invariants.SevError, f.Index, t, "[DONE] arrived but the turn has no terminal event")
+		e.missing(t, false, "[DONE] at frame "+fmt.Sprint(f.Index))
+	}
+}
+
+func (e *Engine) End(end invariants.End) []invariants.Alarm {
+	e.out = e.out[:0]
+	if e.ended {
+		return e.out
+	}
+	e.ended = true
+	if m, ok := e.mapper.(Ender); ok {
+		e.m.reset()
+		m.EndStream(&e.m)
+		e.flushMapped(nil, e.cur)
+	}
+	if e.anyOpen() && end.HasTime && e.haveArrival && e.opts.Idle > 0 {
+		if gap := end.At - e.lastArrival; gap > e.opts.Idle {
+			e.raise("idle-gap", invariants.SevWarn, invariants.NoFrame, e.cur, "no frame for %s before the stream ended (%s) while the turn was open (idle window %s)",
+				fmtDur(gap), endLabel(end), e.opts.Idle)
+		}
+	}
+	if e.shape.Turns == NoTurns {
+		return e.out
+	}
+	if len(e.turns) == 0 {
+		if !e.shape.NoTerminal {
+			sev := invariants.SevError
+			if end.Kind == invariants.EndCancelled {
+				sev = invariants.SevInfo
+			}
+			e.raise("terminal-missing", sev, invariants.NoFrame, -1, "the stream ended (%s) before any frame arrived", endLabel(end))
+		}
+		return e.out
+	}
+	for t := range e.turns {
+		st := e.state[t]
+		if st == nil {
+			continue
+		}
+		if e.shape.NoTerminal {
+			e.settleNoTerminal(t)
+			continue
+		}
+		if !st.ended {
+			e.missing(t, end.Kind == invariants.EndCancelled || e.cut >= 0, endLabel(end))
+			continue
+		}
+		e.state[t] = nil
+	}
+	last := len(e.turns) - 1
+	if e.shape.Done && e.doneAt < 0 && e.cut < 0 && e.turns[last].Outcome != "" && !e.lastFinal() {
+		e.raise("done-missing", invariants.SevWarn, invariants.NoFrame, last, "the stream ended (%s) after the terminal %s at frame %d without [DONE]",
+			endLabel(end), e.turns[last].TerminalEvent, e.turns[last].TerminalFrame)
+	}
+	return e.out
+}
+
+func (e *Engine) lastFinal() bool {
+	for t := len(e.turns) - 1; t >= 0; t-- {
+		if e.turns[t].Outcome != "" {
+			return e.finalTurn(t)
+		}
+	}
+	return false
+}
+
+func (e *Engine) finalTurn(t int) bool { return e.finals[t] }
+
+// missing ends turn t without a terminal: terminal-missing, and the spans
+// it left open (warn: the missing terminal already says the turn broke).
+func (e *Engine) missing(t int, benign bool, how string) {
+	st := e.state[t]
+	if st == nil || st.ended {
+		return
+	}
+	st.ended = true
+	sev := invariants.SevError
+	msg := "the turn ended (%s) without a terminal event"
+	switch {
+	case e.cut >= 0:
+		sev, msg = invariants.SevInfo, "the server cut the stream (%s) before the turn's terminal event; the client must reconnect and resume"
+	case benign:
+		sev, msg = invariants.SevInfo, "the client ended the turn (%s) before a terminal event"
+	}
+	e.raise("terminal-missing", sev, invariants.NoFrame, t, msg, how)
+	e.unclosedSpans(t, invariants.NoFrame, invariants.SevWarn, "before the turn ended without a terminal")
+	e.state[t] = nil
+}
+
+// settleNoTerminal ends a turn of a dialect without terminal events at the
+// end of the stream: complete when every span closed.
+func (e *Engine) settleNoTerminal(t int) {
+	st := e.state[t]
+	openSpans := 0
+	for _, k := range st.spanOrd {
+		if st.spans[k.kind][k.key].open {
+			openSpans++
+		}
+	}
+	if openSpans > 0 {
+		e.unclosedSpans(t, invariants.NoFrame, invariants.SevError, "at the end of the stream")
+	} else if e.turns[t].Outcome == "" {
+		e.turns[t].Outcome = invariants.TurnCompleted
+		e.turns[t].Terminal = invariants.TerminalOf(invariants.TurnCompleted)
+	}
+	e.state[t] = nil
+}
+
+func (e *Engine) unclosedSpans(t, frame int, sev invariants.Severity, when string) {
+	st := e.state[t]
+	for _, k := range st.spanOrd {
+		if s := st.spans[k.kind][k.key]; s.open {
+			e.raise("span-unclosed", sev, frame, t, "%s %s (opened at frame %d) is still open %s", k.kind, clipRaw(decode.Raw(k.key)), s.frame, when)
+			s.open = false
+		}
+	}
+}
+
+func (e *Engine) checkFraming(f *decode.Frame) {
+	if f.InvalidUTF8 {
+		e.raise("frame-utf8", invariants.SevError, f.Index, e.cur, "the frame's bytes are not valid UTF-8")
+	}
+	size := int64(len(f.Data))
+	if f.Oversized {
+		size = f.Size
+	}
+	switch {
+	case size > e.shape.FrameMax:
+		e.raise("frame-size", invariants.SevError, f.Index, e.cur, "frame data is %s, over the %s hard limit", fmtBytes(size), fmtBytes(e.shape.FrameMax))
+	case e.shape.FrameWarn > 0 && size > e.shape.FrameWarn:
+		e.raise("frame-size", invariants.SevWarn, f.Index, e.cur, "frame data is %s, over the %s target", fmtBytes(size), fmtBytes(e.shape.FrameWarn))
+	}
+	if e.shape.NotJSON {
+		return
+	}
+	switch f.Problem {
+	case decode.ProblemNotJSON:
+		e.raise("frame-json", invariants.SevError, f.Index, e.cur, "data is not JSON (%s)", f.ProblemDetail)
+	case decode.ProblemNotObject:
+		e.raise("frame-json", invariants.SevError, f.Index, e.cur, "%s", f.ProblemDetail)
+	}
+}
+
+func (e *Engine) checkTiming(f *decode.Frame, idleOpen bool) {
+	if !f.HasArrival {
+		return
+	}
+	if e.frames == 1 && e.opts.TTFE > 0 && f.Arrival > e.opts.TTFE {
+		e.raise("ttfe", invariants.SevWarn, f.Index, e.cur, "first frame arrived %s after the response started (bound %s)", fmtDur(f.Arrival), e.opts.TTFE)
+	}
+	if e.haveArrival && idleOpen && e.opts.Idle > 0 {
+		if gap := f.Arrival - e.lastArrival; gap > e.opts.Idle {
+			e.raise("idle-gap", invariants.SevWarn, f.Index, e.cur, "no frame for %s while the turn was open (idle window %s)", fmtDur(gap), e.opts.Idle)
+		}
+	}
+	e.lastArrival, e.haveArrival = f.Arrival, true
+}
+
+// flushMapped raises what the mapping said of the frame: its own alarms,
+// an unknown type, an SSE event: field that disagrees with the JSON type.
+func (e *Engine) flushMapped(f *decode.Frame, t int) {
+	m := &e.m
+	frame := invariants.NoFrame
+	if f != nil {
+		frame = f.Index
+		if m.Unknown {
+			e.raise("event-unknown", invariants.SevInfo, frame, t, "%s is not in the %s vocabulary; clients ignore it", e.label(f), e.spec.ID)
+		}
+		if e.shape.EventField && f.HasType && m.Type != nil && f.Decoded() && !m.Type.StrEq(f.Event.Type) {
+			e.raise("sse-event-mismatch", invariants.SevError, frame, t, "SSE event: %q but the JSON type is %s", clip(f.Event.Type, 40), clipRaw(m.Type))
+		}
+	}
+	for _, a := range m.alarms {
+		fr := frame
+		if a.noFrame {
+			fr = invariants.NoFrame
+		}
+		e.raise(a.rule, a.sev, fr, t, "%s", a.msg)
+	}
+}
+
+// applyMoves runs the generic rules over the frame's moves.
+func (e *Engine) applyMoves(f *decode.Frame, t int, late bool) {
+	for i := range e.m.Moves {
+		mv := &e.m.Moves[i]
+		switch mv.Kind {
+		case MoveSeq:
+			e.seq(f, t, mv)
+			continue
+		case MoveCut:
+			if e.cut < 0 {
+				e.cut = f.Index
+			}
+			continue
+		}
+		if t < 0 || late {
+			if late && t >= 0 && mv.Kind == MoveTerminal && e.turns[t].Outcome != "" {
+				e.raise("terminal-duplicate", invariants.SevError, f.Index, t, "second terminal event (%s) after %s at frame %d",
+					e.label(f), e.turns[t].TerminalEvent, e.turns[t].TerminalFrame)
+			}
+			continue
+		}
+		st := e.state[t]
+		if st == nil {
+			continue
+		}
+		turn := &e.turns[t]
+		switch mv.Kind {
+		case MoveTurnStart:
+			if !st.started && turn.FirstFrame != f.Index {
+				if e.shape.Turns == TurnPerStream {
+					e.raise("start-duplicate", invariants.SevError, f.Index, t, "%s inside the turn that began at frame %d", e.label(f), turn.FirstFrame)
+				}
+			} else if st.started && turn.FirstFrame != f.Index {
+				e.raise("start-duplicate", invariants.SevError, f.Index, t, "%s while the turn opened at frame %d is still open", e.label(f), turn.FirstFrame)
+			}
+			st.started = true
+			if mv.Key != nil && turn.ResponseID == "" {
+				e.nameTurn(t, mv.Key)
+			}
+		case MoveTurnKey:
+			if mv.Key != nil && turn.ResponseID == "" {
+				e.nameTurn(t, mv.Key)
+			}
+		case MoveTerminal:
+			e.terminal(f, t, mv)
+		case MoveText, MoveReasoning:
+			if mv.Key != nil && mv.Span != SpanNone {
+				if _, ok := e.spanOpen(st, mv.Span, mv.Key); !ok {
+					e.raise("span-orphan", invariants.SevError, f.Index, t, "%s delta for %s %s that is not open", e.label(f), mv.Span, clipRaw(mv.Key))
+				}
+			}
+		case MoveSpanOpen:
+			byKey := st.spans[mv.Span]
+			if byKey == nil {
+				byKey = map[string]*spanState{}
+				st.spans[mv.Span] = byKey
+			}
+			if s, ok := byKey[string(mv.Key)]; ok && s.open {
+				e.raise("span-duplicate", invariants.SevError, f.Index, t, "%s %s opened again; it is open since frame %d", mv.Span, clipRaw(mv.Key), s.frame)
+				continue
+			} else if ok {
+				s.open, s.frame, s.name = true, f.Index, rawText(mv.Name)
+				continue
+			}
+			k := spanKey{mv.Span, string(mv.Key)}
+			byKey[k.key] = &spanState{name: rawText(mv.Name), frame: f.Index, open: true}
+			st.spanOrd = append(st.spanOrd, k)
+		case MoveSpanClose:
+			if s, ok := st.spans[mv.Span][string(mv.Key)]; ok && s.open {
+				s.open = false
+			} else {
+				e.raise("span-orphan", invariants.SevError, f.Index, t, "%s closes %s %s that is not open", e.label(f), mv.Span, clipRaw(mv.Key))
+			}
+		case MoveToolOpen:
+			e.toolOpen(f, t, st, mv)
+		case MoveToolArgs, MoveToolReady:
+			if ts := st.tools[string(mv.Key)]; ts == nil || !ts.open {
+				e.raise("tool-orphan", invariants.SevError, f.Index, t, "%s for tool call %s that is not open", e.label(f), clipRaw(mv.Key))
+			} else if mv.Kind == MoveToolReady {
+				ts.ready = true
+			}
+		case MoveToolClose:
+			ts := st.tools[string(mv.Key)]
+			if ts == nil || !ts.open {
+				e.raise("tool-orphan", invariants.SevError, f.Index, t, "%s ends tool call %s that is not open", e.label(f), clipRaw(mv.Key))
+				continue
+			}
+			ts.open = false
+			if mv.Name != nil && ts.name != "" && rawText(mv.Name) != ts.name {
+				e.raise("tool-mismatch", invariants.SevError, f.Index, t, "tool call %s opened as %q (frame %d) ends as %s",
+					clipRaw(mv.Key), clip(ts.name, 60), ts.frame, clipRaw(mv.Name))
+			}
+		}
+	}
+}
+
+func (e *Engine) toolOpen(f *decode.Frame, t int, st *turnState, mv *Move) {
+	if emptyKey(mv.Key) {
+		e.raise("tool-malformed", invariants.SevError, f.Index, t, "%s opens a tool call without an id", e.label(f))
+		return
+	}
+	if st.tools == nil {
+		st.tools = map[string]*toolState{}
+	}
+	if ts, ok := st.tools[string(mv.Key)]; ok && (ts.open || !e.shape.ReuseToolIDs) {
+		e.raise("tool-duplicate", invariants.SevError, f.Index, t, "tool call %s opened again; first opened at frame %d", clipRaw(mv.Key), ts.frame)
+		return
+	} else if ok {
+		ts.open, ts.ready, ts.frame, ts.name = true, false, f.Index, rawText(mv.Name)
+		return
+	}
+	id := string(mv.Key)
+	st.tools[id] = &toolState{name: rawText(mv.Name), frame: f.Index, open: true}
+	st.toolOrd = append(st.toolOrd, id)
+}
+
+func (e *Engine) terminal(f *decode.Frame, t int, mv *Move) {
+	turn := &e.turns[t]
+	st := e.state[t]
+	name := rawText(mv.Name)
+	if name == "" {
+		name = e.label(f)
+	}
+	if st.ended {
+		e.raise("terminal-duplicate", invariants.SevError, f.Index, t, "second terminal event (%s) after %s at frame %d", name, turn.TerminalEvent, turn.TerminalFrame)
+		return
+	}
+	st.ended = true
+	st.final = mv.Final
+	if mv.Final {
+		e.markFinal(t)
+	}
+	turn.Outcome = mv.Outcome
+	turn.Terminal = invariants.TerminalOf(mv.Outcome)
+	turn.TerminalFrame = f.Index
+	turn.TerminalEvent = name
+	sev, when := invariants.SevError, "before the success terminal "+name
+	if mv.Outcome != invariants.TurnCompleted {
+		sev, when = invariants.SevWarn, "at the terminal "+name+" ("+mv.Outcome+")"
+	}
+	if !e.shape.NoTerminal {
+		e.unclosedSpans(t, f.Index, sev, when)
+	}
+	for _, id := range st.toolOrd {
+		if ts := st.tools[id]; ts.open && !(ts.ready && mv.Outcome == invariants.TurnCompleted) {
+			e.raise("tool-unfinished", sev, f.Index, t, "tool call %s (%s) from frame %d has no result %s", clipRaw(decode.Raw(id)), clip(ts.name, 60), ts.frame, when)
+		}
+	}
+	st.spans, st.spanOrd, st.tools, st.toolOrd = [spanKinds]map[string]*spanState{}, nil, nil, nil
+}
+
+func (e *Engine) markFinal(t int) {
+	if e.finals == nil {
+		e.finals = map[int]bool{}
+	}
+	e.finals[t] = true
+}
+
+func (e *Engine) seq(f *decode.Frame, t int, mv *Move) {
+	if e.seqs == nil {
+		e.seqs = map[string]*int64{}
+	}
+	var last int64
+	p, seen := e.seqs[string(mv.Key)]
+	if seen {
+		last = *p
+	}
+	what := "sequence number"
+	if mv.Name != nil {
+		what = rawText(mv.Name)
+	}
+	switch {
+	case !seen:
+		if mv.SeqFrom >= 0 && mv.Seq != mv.SeqFrom {
+			if mv.Seq > mv.SeqFrom && mv.SeqGap != "" {
+				e.raise("seq-gap", invariants.Severity(mv.SeqGap), f.Index, t, "%s starts at %d, not %d", what, mv.Seq, mv.SeqFrom)
+			} else if mv.Seq < mv.SeqFrom {
+				e.raise("seq-order", invariants.SevError, f.Index, t, "%s starts at %d, below %d", what, mv.Seq, mv.SeqFrom)
+			}
+		}
+	case mv.Seq <= last:
+		e.raise("seq-order", invariants.SevError, f.Index, t, "%s %d after %d: it must increase", what, mv.Seq, last)
+		return // keep the highest value seen
+	case mv.Seq > last+1 && mv.SeqGap != "":
+		e.raise("seq-gap", invariants.Severity(mv.SeqGap), f.Index, t, "%s jumps from %d to %d (%d missing)", what, last, mv.Seq, mv.Seq-last-1)
+	}
+	if !seen {
+		v := mv.Seq
+		e.seqs[string(mv.Key)] = &v
+		return
+	}
+	*p = mv.Seq
+}
+
+func (e *Engine) nameTurn(t int, key decode.Raw) {
+	id := keyString(key)
+	e.turns[t].ResponseID = id
+	for i := range e.out {
+		if e.out[i].Turn == t && e.out[i].ResponseID == "" {
+			e.out[i].ResponseID = id
+		}
+	}
+}
+
+func (e *Engine) spanOpen(st *turnState, kind SpanKind, key decode.Raw) (string, bool) {
+	s, ok := st.spans[kind][string(key)]
+	if !ok || !s.open {
+		return "", false
+	}
+	return s.name, true
+}
+
+func (e *Engine) label(f *decode.Frame) string {
+	if !f.Decoded() {
+		if f.Done {
+			return "[DONE]"
+		}
+		return "undecodable"
+	}
+	if l := e.spec.Label(f); l != "" {
+		return clip(l, 40)
+	}
+	return "untyped"
+}

@@ -1,0 +1,118 @@
+package dialect
+
+import (
+	"fmt"
+	"time"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// keyString is a key's text for the report: a JSON string decoded, any
+// other JSON value (a number index) as written.
+func keyString(k decode.Raw) string {
+	if len(k) == 0 || k.Kind() == decode.KindNull {
+		return ""
+	}
+	if s, ok := k.Str(); ok {
+		return s
+	}
+	return string(k)
+}
+
+// rawText is keyString under the name used for names and texts.
+func rawText(r decode.Raw) string { return keyString(r) }
+
+// emptyKey: absent, null or the empty string.
+func emptyKey(k decode.Raw) bool {
+	return len(k) == 0 || k.Kind() == decode.KindNull || string(k) == `""`
+}
+
+// clipRaw renders a key or name for a message: quoted and cut.
+func clipRaw(r decode.Raw) string {
+	if len(r) == 0 {
+		return "(none)"
+	}
+	if r.Kind() == decode.KindString {
+		return fmt.Sprintf("%q", clip(keyString(r), 60))
+	}
+	return clip(string(r), 60)
+}
+
+func clip(s string, n int) string { return decode.Clip(s, n) }
+
+func fmtDur(d time.Duration) string { return d.Round(time.Millisecond).String() }
+
+func fmtBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func endLabel(e invariants.End) string {
+	switch e.Kind {
+	case invariants.EndError:
+		if e.Detail != "" {
+			return "transport error: " + clip(e.Detail, 80)
+		}
+		return "transport error"
+	case invariants.EndCancelled:
+		return "cancelled by the client"
+	}
+	return "EOF"
+}
+
+// KindName names a JSON value's type for messages ("absent" when missing).
+func KindName(r decode.Raw) string {
+	switch r.Kind() {
+	case decode.KindNone:
+		return "absent"
+	case decode.KindObject:
+		return "an object"
+	case decode.KindArray:
+		return "an array"
+	case decode.KindString:
+		return "a string"
+	case decode.KindNumber:
+		return "a number"
+	case decode.KindBool:
+		return "a boolean"
+	}
+	return "null"
+}
+
+// Int parses a JSON integer without allocating (ok false for anything
+// else: fractions, exponents, strings, overflow).
+func Int(r decode.Raw) (int64, bool) {
+	if len(r) == 0 || len(r) > 19 {
+		return 0, false
+	}
+	neg := r[0] == '-'
+	i := 0
+	if neg {
+		i = 1
+	}
+	if i == len(r) {
+		return 0, false
+	}
+	var n int64
+	for ; i < len(r); i++ {
+		c := r[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
