@@ -73,9 +73,16 @@ type Mapper interface {
 	Map(f *decode.Frame, m *Mapping)
 }
 
-// Ender is a Mapper that has rules to settle when the stream ends.
+// Ender is a Mapper that has rules to settle when the stream ends; the
+// moves it makes there apply to the latest turn.
 type Ender interface {
 	EndStream(m *Mapping)
+}
+
+// DoneMapper is a Mapper that maps the [DONE] sentinel too (its moves and
+// alarms belong to the [DONE] frame): OpenAI Chat settles its choices there.
+type DoneMapper interface {
+	MapDone(m *Mapping)
 }
 
 // Spec is a dialect built on the Engine: a mapping, a shape and its own

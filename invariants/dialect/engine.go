@@ -44,6 +44,9 @@ type turnState struct {
 	spanOrd []spanKey
 	tools   map[string]*toolState
 	toolOrd []string
+	// missingRaised: the mapper raised terminal-missing itself (one per
+	// choice in OpenAI Chat), so the generic one is not raised again.
+	missingRaised bool
 }
 
 const spanKinds = int(SpanReasoning) + 1
@@ -180,7 +183,7 @@ func (e *Engine) Observe(f *decode.Frame) []invariants.Alarm {
 	}
 	if e.shape.Turns == NoTurns {
 		e.checkTiming(f, idleOpen)
-		e.flushMapped(f, -1)
+		e.flushMapped(where{f, f.Index}, -1)
 		return e.out
 	}
 
@@ -228,9 +231,9 @@ func (e *Engine) Observe(f *decode.Frame) []invariants.Alarm {
 		late = true
 	}
 	if decoded {
-		e.applyMoves(f, t, late)
+		e.applyMoves(where{f, f.Index}, t, late)
 	}
-	e.flushMapped(f, t)
+	e.flushMapped(where{f, f.Index}, t)
 	return e.out
 }
 
@@ -296,6 +299,12 @@ func (e *Engine) observeDone(f *decode.Frame, t int) {
 		return
 	}
 	e.doneAt = f.Index
+	if dm, ok := e.mapper.(DoneMapper); ok && t >= 0 {
+		e.m.reset()
+		dm.MapDone(&e.m)
+		e.applyMoves(where{nil, f.Index}, t, e.state[t] == nil || e.state[t].ended)
+		e.flushMapped(where{nil, f.Index}, t)
+	}
 	if t < 0 {
 		e.raise("done-early", invariants.SevError, f.Index, t, "[DONE] arrived before any turn")
 		return
@@ -316,7 +325,10 @@ func (e *Engine) End(end invariants.End) []invariants.Alarm {
 	if m, ok := e.mapper.(Ender); ok {
 		e.m.reset()
 		m.EndStream(&e.m)
-		e.flushMapped(nil, e.cur)
+		if e.cur >= 0 && e.state[e.cur] != nil {
+			e.applyMoves(where{nil, invariants.NoFrame}, e.cur, e.state[e.cur].ended)
+		}
+		e.flushMapped(where{nil, invariants.NoFrame}, e.cur)
 	}
 	if e.anyOpen() && end.HasTime && e.haveArrival && e.opts.Idle > 0 {
 		if gap := end.At - e.lastArrival; gap > e.opts.Idle {
@@ -379,6 +391,11 @@ func (e *Engine) missing(t int, benign bool, how string) {
 		return
 	}
 	st.ended = true
+	if st.missingRaised {
+		e.unclosedSpans(t, invariants.NoFrame, invariants.SevWarn, "before the turn ended without a terminal")
+		e.state[t] = nil
+		return
+	}
 	sev := invariants.SevError
 	msg := "the turn ended (%s) without a terminal event"
 	switch {
@@ -463,11 +480,10 @@ func (e *Engine) checkTiming(f *decode.Frame, idleOpen bool) {
 
 // flushMapped raises what the mapping said of the frame: its own alarms,
 // an unknown type, an SSE event: field that disagrees with the JSON type.
-func (e *Engine) flushMapped(f *decode.Frame, t int) {
+func (e *Engine) flushMapped(w where, t int) {
 	m := &e.m
-	frame := invariants.NoFrame
+	frame, f := w.idx, w.f
 	if f != nil {
-		frame = f.Index
 		if m.Unknown {
 			e.raise("event-unknown", invariants.SevInfo, frame, t, "%s is not in the %s vocabulary; clients ignore it", e.label(f), e.spec.ID)
 		}
@@ -476,6 +492,9 @@ func (e *Engine) flushMapped(f *decode.Frame, t int) {
 		}
 	}
 	for _, a := range m.alarms {
+		if a.rule == "terminal-missing" && t >= 0 && e.state[t] != nil {
+			e.state[t].missingRaised = true
+		}
 		fr := frame
 		if a.noFrame {
 			fr = invariants.NoFrame
@@ -485,23 +504,23 @@ func (e *Engine) flushMapped(f *decode.Frame, t int) {
 }
 
 // applyMoves runs the generic rules over the frame's moves.
-func (e *Engine) applyMoves(f *decode.Frame, t int, late bool) {
+func (e *Engine) applyMoves(w where, t int, late bool) {
 	for i := range e.m.Moves {
 		mv := &e.m.Moves[i]
 		switch mv.Kind {
 		case MoveSeq:
-			e.seq(f, t, mv)
+			e.seq(w, t, mv)
 			continue
 		case MoveCut:
 			if e.cut < 0 {
-				e.cut = f.Index
+				e.cut = w.idx
 			}
 			continue
 		}
 		if t < 0 || late {
 			if late && t >= 0 && mv.Kind == MoveTerminal && e.turns[t].Outcome != "" {
-				e.raise("terminal-duplicate", invariants.SevError, f.Index, t, "second terminal event (%s) after %s at frame %d",
-					e.label(f), e.turns[t].TerminalEvent, e.turns[t].TerminalFrame)
+				e.raise("terminal-duplicate", invariants.SevError, w.idx, t, "second terminal event (%s) after %s at frame %d",
+					e.labelAt(w), e.turns[t].TerminalEvent, e.turns[t].TerminalFrame)
 			}
 			continue
 		}
@@ -512,12 +531,12 @@ func (e *Engine) applyMoves(f *decode.Frame, t int, late bool) {
 		turn := &e.turns[t]
 		switch mv.Kind {
 		case MoveTurnStart:
-			if !st.started && turn.FirstFrame != f.Index {
+			if !st.started && turn.FirstFrame != w.idx {
 				if e.shape.Turns == TurnPerStream {
-					e.raise("start-duplicate", invariants.SevError, f.Index, t, "%s inside the turn that began at frame %d", e.label(f), turn.FirstFrame)
+					e.raise("start-duplicate", invariants.SevError, w.idx, t, "%s inside the turn that began at frame %d", e.labelAt(w), turn.FirstFrame)
 				}
-			} else if st.started && turn.FirstFrame != f.Index {
-				e.raise("start-duplicate", invariants.SevError, f.Index, t, "%s while the turn opened at frame %d is still open", e.label(f), turn.FirstFrame)
+			} else if st.started && turn.FirstFrame != w.idx {
+				e.raise("start-duplicate", invariants.SevError, w.idx, t, "%s while the turn opened at frame %d is still open", e.labelAt(w), turn.FirstFrame)
 			}
 			st.started = true
 			if mv.Key != nil && turn.ResponseID == "" {
@@ -528,11 +547,11 @@ func (e *Engine) applyMoves(f *decode.Frame, t int, late bool) {
 				e.nameTurn(t, mv.Key)
 			}
 		case MoveTerminal:
-			e.terminal(f, t, mv)
+			e.terminal(w, t, mv)
 		case MoveText, MoveReasoning:
 			if mv.Key != nil && mv.Span != SpanNone {
 				if _, ok := e.spanOpen(st, mv.Span, mv.Key); !ok {
-					e.raise("span-orphan", invariants.SevError, f.Index, t, "%s delta for %s %s that is not open", e.label(f), mv.Span, clipRaw(mv.Key))
+					e.raise("span-orphan", invariants.SevError, w.idx, t, "%s delta for %s %s that is not open", e.labelAt(w), mv.Span, clipRaw(mv.Key))
 				}
 			}
 		case MoveSpanOpen:
@@ -542,73 +561,73 @@ func (e *Engine) applyMoves(f *decode.Frame, t int, late bool) {
 				st.spans[mv.Span] = byKey
 			}
 			if s, ok := byKey[string(mv.Key)]; ok && s.open {
-				e.raise("span-duplicate", invariants.SevError, f.Index, t, "%s %s opened again; it is open since frame %d", mv.Span, clipRaw(mv.Key), s.frame)
+				e.raise("span-duplicate", invariants.SevError, w.idx, t, "%s %s opened again; it is open since frame %d", mv.Span, clipRaw(mv.Key), s.frame)
 				continue
 			} else if ok {
-				s.open, s.frame, s.name = true, f.Index, rawText(mv.Name)
+				s.open, s.frame, s.name = true, w.idx, rawText(mv.Name)
 				continue
 			}
 			k := spanKey{mv.Span, string(mv.Key)}
-			byKey[k.key] = &spanState{name: rawText(mv.Name), frame: f.Index, open: true}
+			byKey[k.key] = &spanState{name: rawText(mv.Name), frame: w.idx, open: true}
 			st.spanOrd = append(st.spanOrd, k)
 		case MoveSpanClose:
 			if s, ok := st.spans[mv.Span][string(mv.Key)]; ok && s.open {
 				s.open = false
 			} else {
-				e.raise("span-orphan", invariants.SevError, f.Index, t, "%s closes %s %s that is not open", e.label(f), mv.Span, clipRaw(mv.Key))
+				e.raise("span-orphan", invariants.SevError, w.idx, t, "%s closes %s %s that is not open", e.labelAt(w), mv.Span, clipRaw(mv.Key))
 			}
 		case MoveToolOpen:
-			e.toolOpen(f, t, st, mv)
+			e.toolOpen(w, t, st, mv)
 		case MoveToolArgs, MoveToolReady:
 			if ts := st.tools[string(mv.Key)]; ts == nil || !ts.open {
-				e.raise("tool-orphan", invariants.SevError, f.Index, t, "%s for tool call %s that is not open", e.label(f), clipRaw(mv.Key))
+				e.raise("tool-orphan", invariants.SevError, w.idx, t, "%s for tool call %s that is not open", e.labelAt(w), clipRaw(mv.Key))
 			} else if mv.Kind == MoveToolReady {
 				ts.ready = true
 			}
 		case MoveToolClose:
 			ts := st.tools[string(mv.Key)]
 			if ts == nil || !ts.open {
-				e.raise("tool-orphan", invariants.SevError, f.Index, t, "%s ends tool call %s that is not open", e.label(f), clipRaw(mv.Key))
+				e.raise("tool-orphan", invariants.SevError, w.idx, t, "%s ends tool call %s that is not open", e.labelAt(w), clipRaw(mv.Key))
 				continue
 			}
 			ts.open = false
 			if mv.Name != nil && ts.name != "" && rawText(mv.Name) != ts.name {
-				e.raise("tool-mismatch", invariants.SevError, f.Index, t, "tool call %s opened as %q (frame %d) ends as %s",
+				e.raise("tool-mismatch", invariants.SevError, w.idx, t, "tool call %s opened as %q (frame %d) ends as %s",
 					clipRaw(mv.Key), clip(ts.name, 60), ts.frame, clipRaw(mv.Name))
 			}
 		}
 	}
 }
 
-func (e *Engine) toolOpen(f *decode.Frame, t int, st *turnState, mv *Move) {
+func (e *Engine) toolOpen(w where, t int, st *turnState, mv *Move) {
 	if emptyKey(mv.Key) {
-		e.raise("tool-malformed", invariants.SevError, f.Index, t, "%s opens a tool call without an id", e.label(f))
+		e.raise("tool-malformed", invariants.SevError, w.idx, t, "%s opens a tool call without an id", e.labelAt(w))
 		return
 	}
 	if st.tools == nil {
 		st.tools = map[string]*toolState{}
 	}
 	if ts, ok := st.tools[string(mv.Key)]; ok && (ts.open || !e.shape.ReuseToolIDs) {
-		e.raise("tool-duplicate", invariants.SevError, f.Index, t, "tool call %s opened again; first opened at frame %d", clipRaw(mv.Key), ts.frame)
+		e.raise("tool-duplicate", invariants.SevError, w.idx, t, "tool call %s opened again; first opened at frame %d", clipRaw(mv.Key), ts.frame)
 		return
 	} else if ok {
-		ts.open, ts.ready, ts.frame, ts.name = true, false, f.Index, rawText(mv.Name)
+		ts.open, ts.ready, ts.frame, ts.name = true, false, w.idx, rawText(mv.Name)
 		return
 	}
 	id := string(mv.Key)
-	st.tools[id] = &toolState{name: rawText(mv.Name), frame: f.Index, open: true}
+	st.tools[id] = &toolState{name: rawText(mv.Name), frame: w.idx, open: true}
 	st.toolOrd = append(st.toolOrd, id)
 }
 
-func (e *Engine) terminal(f *decode.Frame, t int, mv *Move) {
+func (e *Engine) terminal(w where, t int, mv *Move) {
 	turn := &e.turns[t]
 	st := e.state[t]
 	name := rawText(mv.Name)
 	if name == "" {
-		name = e.label(f)
+		name = e.labelAt(w)
 	}
 	if st.ended {
-		e.raise("terminal-duplicate", invariants.SevError, f.Index, t, "second terminal event (%s) after %s at frame %d", name, turn.TerminalEvent, turn.TerminalFrame)
+		e.raise("terminal-duplicate", invariants.SevError, w.idx, t, "second terminal event (%s) after %s at frame %d", name, turn.TerminalEvent, turn.TerminalFrame)
 		return
 	}
 	st.ended = true
@@ -618,18 +637,18 @@ func (e *Engine) terminal(f *decode.Frame, t int, mv *Move) {
 	}
 	turn.Outcome = mv.Outcome
 	turn.Terminal = invariants.TerminalOf(mv.Outcome)
-	turn.TerminalFrame = f.Index
+	turn.TerminalFrame = w.idx
 	turn.TerminalEvent = name
 	sev, when := invariants.SevError, "before the success terminal "+name
 	if mv.Outcome != invariants.TurnCompleted {
 		sev, when = invariants.SevWarn, "at the terminal "+name+" ("+mv.Outcome+")"
 	}
 	if !e.shape.NoTerminal {
-		e.unclosedSpans(t, f.Index, sev, when)
+		e.unclosedSpans(t, w.idx, sev, when)
 	}
 	for _, id := range st.toolOrd {
 		if ts := st.tools[id]; ts.open && !(ts.ready && mv.Outcome == invariants.TurnCompleted) {
-			e.raise("tool-unfinished", sev, f.Index, t, "tool call %s (%s) from frame %d has no result %s", clipRaw(decode.Raw(id)), clip(ts.name, 60), ts.frame, when)
+			e.raise("tool-unfinished", sev, w.idx, t, "tool call %s (%s) from frame %d has no result %s", clipRaw(decode.Raw(id)), clip(ts.name, 60), ts.frame, when)
 		}
 	}
 	st.spans, st.spanOrd, st.tools, st.toolOrd = [spanKinds]map[string]*spanState{}, nil, nil, nil
@@ -642,7 +661,7 @@ func (e *Engine) markFinal(t int) {
 	e.finals[t] = true
 }
 
-func (e *Engine) seq(f *decode.Frame, t int, mv *Move) {
+func (e *Engine) seq(w where, t int, mv *Move) {
 	if e.seqs == nil {
 		e.seqs = map[string]*int64{}
 	}
@@ -659,16 +678,16 @@ func (e *Engine) seq(f *decode.Frame, t int, mv *Move) {
 	case !seen:
 		if mv.SeqFrom >= 0 && mv.Seq != mv.SeqFrom {
 			if mv.Seq > mv.SeqFrom && mv.SeqGap != "" {
-				e.raise("seq-gap", invariants.Severity(mv.SeqGap), f.Index, t, "%s starts at %d, not %d", what, mv.Seq, mv.SeqFrom)
+				e.raise("seq-gap", invariants.Severity(mv.SeqGap), w.idx, t, "%s starts at %d, not %d", what, mv.Seq, mv.SeqFrom)
 			} else if mv.Seq < mv.SeqFrom {
-				e.raise("seq-order", invariants.SevError, f.Index, t, "%s starts at %d, below %d", what, mv.Seq, mv.SeqFrom)
+				e.raise("seq-order", invariants.SevError, w.idx, t, "%s starts at %d, below %d", what, mv.Seq, mv.SeqFrom)
 			}
 		}
 	case mv.Seq <= last:
-		e.raise("seq-order", invariants.SevError, f.Index, t, "%s %d after %d: it must increase", what, mv.Seq, last)
+		e.raise("seq-order", invariants.SevError, w.idx, t, "%s %d after %d: it must increase", what, mv.Seq, last)
 		return // keep the highest value seen
 	case mv.Seq > last+1 && mv.SeqGap != "":
-		e.raise("seq-gap", invariants.Severity(mv.SeqGap), f.Index, t, "%s jumps from %d to %d (%d missing)", what, last, mv.Seq, mv.Seq-last-1)
+		e.raise("seq-gap", invariants.Severity(mv.SeqGap), w.idx, t, "%s jumps from %d to %d (%d missing)", what, last, mv.Seq, mv.Seq-last-1)
 	}
 	if !seen {
 		v := mv.Seq
@@ -694,6 +713,23 @@ func (e *Engine) spanOpen(st *turnState, kind SpanKind, key decode.Raw) (string,
 		return "", false
 	}
 	return s.name, true
+}
+
+// where is the frame the moves being applied came from: f is nil for the
+// moves a mapper makes at [DONE] or at the end of the stream.
+type where struct {
+	f   *decode.Frame
+	idx int
+}
+
+func (e *Engine) labelAt(w where) string {
+	if w.f == nil {
+		if w.idx == invariants.NoFrame {
+			return "the end of the stream"
+		}
+		return "[DONE]"
+	}
+	return e.label(w.f)
 }
 
 func (e *Engine) label(f *decode.Frame) string {

@@ -140,3 +140,31 @@ func Fuzz(f *testing.F, d dialect.Dialect, seeds ...string) {
 		}
 	})
 }
+
+// Detect feeds a body's frames to a detector and returns what it decided
+// before the end of the body (nil: still undecided).
+func Detect(d *dialect.Detector, body string) dialect.Dialect {
+	var got dialect.Dialect
+	fr := decode.NewFramer()
+	emit := func(ev *decode.Event) {
+		if got != nil || !ev.Dispatched() {
+			return
+		}
+		if c, ok := d.Feed(decode.DecodeFrame(ev, 0)); ok {
+			got = c
+		}
+	}
+	fr.Feed([]byte(body), emit)
+	return got
+}
+
+// TerminalMutations returns variants of a valid body around the block at
+// index term (its terminal): dropped, duplicated, and moved to the front.
+func TerminalMutations(body string, term int) map[string]string {
+	bs := Blocks(body)
+	join := func(parts []string) string { return strings.Join(parts, "") }
+	without := append(append([]string(nil), bs[:term]...), bs[term+1:]...)
+	dup := append(append(append([]string(nil), bs[:term+1]...), bs[term]), bs[term+1:]...)
+	front := append([]string{bs[term]}, without...)
+	return map[string]string{"drop terminal": join(without), "duplicate terminal": join(dup), "terminal first": join(front)}
+}
