@@ -163,6 +163,15 @@ func (c *Checker) Counts() Counts { return c.all }
 // Turns returns the turns seen so far. The slice is owned by the checker.
 func (c *Checker) Turns() []Turn { return c.turns }
 
+// CurrentTurn is the index of the turn the last observed frame belongs to
+// (-1 before the first frame).
+func (c *Checker) CurrentTurn() int {
+	if c.cur == nil {
+		return -1
+	}
+	return c.cur.idx
+}
+
 // Frames returns the number of frames observed.
 func (c *Checker) Frames() int { return c.frames }
 

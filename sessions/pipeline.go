@@ -29,6 +29,10 @@ type Item struct {
 	Moves []dialect.Move
 	// Dialect is the stream's dialect (labels: Dialect.Label(Frame)).
 	Dialect dialect.Dialect
+	// Turn is the index of the turn the frame belongs to (-1: none), and
+	// TurnKey that turn's id so far (its response id, run id, turn id…).
+	Turn    int
+	TurnKey string
 	// Arrival time of the chunk that completed the block.
 	Arrival    time.Duration
 	HasArrival bool
@@ -122,12 +126,15 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 	}
 	var chunk Chunk
 	process := func(ev *decode.Event, arrival time.Duration, hasArrival bool) {
-		item := Item{Event: ev, Arrival: arrival, HasArrival: hasArrival, Dialect: d}
+		item := Item{Event: ev, Arrival: arrival, HasArrival: hasArrival, Dialect: d, Turn: -1}
 		switch {
 		case ev.Dispatched():
 			item.Frame = dec.Decode(ev, arrival, hasArrival)
 			item.Alarms = chk.Observe(item.Frame)
 			item.Moves = chk.Moves()
+			if t := chk.Turn(); t >= 0 {
+				item.Turn, item.TurnKey = t, chk.Turns()[t].ResponseID
+			}
 		case ev.Truncated && ev.HasData:
 			// Only a lost event matters; a trailing comment without its
 			// blank line carries nothing a client would dispatch.

@@ -29,6 +29,7 @@ type Client struct {
 	snap     *clientSnap
 	linesKey clientLinesKey
 	lines    []string
+	movesKey movesClientKey // the view of a dialect other than PC3 (client_moves.go)
 }
 
 func newClient(sh *shared) *Client { return &Client{sh: sh} }
@@ -44,6 +45,9 @@ func (c *Client) Update(msg tea.Msg) (Pane, tea.Cmd) {
 }
 
 func (c *Client) Title() string {
+	if c.sh.st.Generic() {
+		return c.movesTitle()
+	}
 	s := c.current()
 	if s == nil {
 		return "Client v0.5"
@@ -62,6 +66,9 @@ func (c *Client) Title() string {
 }
 
 func (c *Client) View() string {
+	if c.sh.st.Generic() {
+		return c.sc.view(c.movesLines(), c.w, c.h)
+	}
 	return c.sc.view(c.render(), c.w, c.h)
 }
 
@@ -175,6 +182,7 @@ func (c *Client) render() []string {
 	if k == c.linesKey && c.lines != nil {
 		return c.lines
 	}
+	c.movesKey = movesClientKey{}
 	c.linesKey = k
 	c.lines = c.build(s)
 	return c.lines

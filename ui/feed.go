@@ -12,6 +12,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialect"
 	"framescope/sessions"
 )
 
@@ -31,6 +32,8 @@ type Batch struct {
 	// Client is the reference client machines' run over the batch's frames
 	// (client_track.go); nil when the batch has no frame.
 	Client *clientIndex
+	// Dialect is the stream's dialect, once known (set once).
+	Dialect string
 }
 
 // ConnUpdate is a change of the source's connection state.
@@ -42,7 +45,7 @@ type ConnUpdate struct {
 }
 
 func (b *Batch) empty() bool {
-	return len(b.Rows) == 0 && b.Client == nil && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil && b.Src == nil && b.Text == nil
+	return len(b.Rows) == 0 && b.Dialect == "" && b.Client == nil && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil && b.Src == nil && b.Text == nil
 }
 
 // batchMsg carries a Batch to Update.
@@ -80,6 +83,9 @@ type feeder struct {
 	clients     *clientRunner // the reference client machines (client_feed.go; under mu)
 	spillFailed bool          // the spill's failure was noted
 	status      int           // the HTTP status (under mu: set by setConn)
+	// generic: the stream's dialect is not PC3, so rows and indexes are
+	// built from the moves of the common turn model (feed_moves.go).
+	generic bool
 }
 
 func newFeeder(send func(tea.Msg), interval time.Duration) *feeder {
@@ -196,6 +202,12 @@ func (f *feeder) setConn(c ConnUpdate) {
 // handler is the sessions.Handler that feeds the batches.
 func (f *feeder) handler() sessions.Handler {
 	return sessions.Handler{
+		OnDialect: func(d dialect.Dialect) {
+			f.mu.Lock()
+			f.generic = d.Name() != "pc3"
+			f.pend.Dialect = d.Name()
+			f.mu.Unlock()
+		},
 		OnItem: f.onItem,
 		OnAlarms: func(as []invariants.Alarm) {
 			f.mu.Lock()
@@ -251,6 +263,9 @@ func (f *feeder) onItem(it sessions.Item) {
 	}
 	main := -1
 	switch {
+	case it.Frame != nil && f.generic:
+		rows = append(rows, f.movesRow(it))
+		main = len(rows) - 1
 	case it.Frame != nil:
 		rows = append(rows, f.frameRow(it))
 		main = len(rows) - 1
@@ -281,7 +296,7 @@ func (f *feeder) onItem(it sessions.Item) {
 		return
 	}
 	f.mu.Lock()
-	if it.Frame != nil {
+	if it.Frame != nil && !f.generic {
 		f.queueClient(it.Frame)
 	}
 	base := f.nextRow

@@ -96,3 +96,30 @@ func TestNoColor(t *testing.T) {
 }
 
 var tea80x24 = tea.WindowSizeMsg{Width: 80, Height: 24}
+
+// TestGoldenDialectPanes pins the panes of a stream of another dialect
+// than PC3, indexed from its moves: labels, summaries, progress, text and
+// the client view, as of a frame in the middle of the turn and at its end.
+func TestGoldenDialectPanes(t *testing.T) {
+	for _, tc := range []struct{ name, file string }{
+		{"typed-lines", "../testdata/dialects/typed-lines/valid-search.sse"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := loadModel(t, tc.file, 120, 36, true)
+			for _, at := range []int{4, m.sh.st.Len() - 1} {
+				m.timeline.SetCursor(at)
+				m.syncSelection()
+				views := map[string]string{"Screen": m.Render()}
+				for _, id := range []PaneID{PaneTools, PaneStatus, PaneComponents, PaneClient} {
+					views[id.String()] = m.Pane(id).View()
+				}
+				for name, v := range views {
+					t.Run(fmt.Sprintf("row%d/%s", at, name), func(t *testing.T) {
+						checkBlock(t, v)
+						golden.RequireEqual(t, ansi.Strip(v))
+					})
+				}
+			}
+		})
+	}
+}

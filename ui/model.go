@@ -884,6 +884,9 @@ func (m *Model) header() []string {
 	if st.HasFirstArrival {
 		l2 += sty.Label.Render("  TTFE ") + fmtDur(st.FirstArrival)
 	}
+	if st.Dialect != "" {
+		l2 += sty.Label.Render("  dialect ") + st.Dialect
+	}
 	c := st.Counts
 	l2 += sep + sty.SevError.Render(fmt.Sprintf("%s %d", sevMark("error"), c.Error)) + " " +
 		sty.SevWarn.Render(fmt.Sprintf("%s %d", sevMark("warn"), c.Warn)) + " " +
@@ -953,6 +956,9 @@ func (m *Model) turnText(t int) string {
 	switch {
 	case tr.Terminal != decode.NotTerminal:
 		term = tr.Terminal.String()
+		if tr.Outcome != "" && tr.TerminalEvent != "" {
+			term = tr.Outcome + " (" + decode.Sanitize(tr.TerminalEvent) + ")"
+		}
 		tsty = sty.TypeLifecycle
 		if tr.Terminal != decode.TerminalCompleted {
 			tsty = sty.TypeError

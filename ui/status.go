@@ -158,6 +158,9 @@ func (c *Components) Title() string {
 		return "Components"
 	}
 	lo, hi := c.sh.st.CompsAsOf(turn, n)
+	if c.sh.st.Generic() {
+		return countTitle("Components", hi-lo, c.sh.st.LoadingAt(turn, n), "open")
+	}
 	return countTitle("Components", hi-lo, c.sh.st.LoadingAt(turn, n), "loading")
 }
 
@@ -176,7 +179,11 @@ func (c *Components) View() string {
 	lo, hi := st.CompsAsOf(turn, n)
 	lines := []string{sty.Dim.Render(cut(fmt.Sprintf("turn %d · as of frame %d", turn+1, n), c.w))}
 	if hi == lo {
-		lines = append(lines, sty.Dim.Render("no placeholder or component yet"))
+		none := "no placeholder or component yet"
+		if st.Generic() {
+			none = "no span yet (messages, blocks, items, steps, streams)"
+		}
+		lines = append(lines, sty.Dim.Render(none))
 		return block(lines, c.w, c.h)
 	}
 	c.sc.h, c.sc.n = c.h-1, hi-lo
@@ -186,6 +193,8 @@ func (c *Components) View() string {
 		var mark, state string
 		var msty lipgloss.Style
 		switch {
+		case sp.Kind == CompMoveSpan:
+			mark, state, msty = spanState(st, sp, n, c.sh)
 		case sp.Kind == CompComponent:
 			mark, state = "◼", fmt.Sprintf("component at %d", sp.Loading)
 			msty = sty.TypeData
@@ -225,4 +234,29 @@ func (c *Components) View() string {
 		lines = append(lines, b.String())
 	}
 	return block(lines, c.w, c.h)
+}
+
+// spanState describes a span of the common turn model as of frame n: open
+// (for how long), closed (after how long), or closed without an open.
+func spanState(st *Store, sp *CompSpan, n int, sh *shared) (string, string, lipgloss.Style) {
+	sty := sh.sty
+	switch {
+	case sp.Loading < 0:
+		return "?", fmt.Sprintf("closed at %d, never opened", sp.Loaded), sty.SevWarn
+	case sp.LoadedAt(n):
+		state := "closed"
+		t0, ok0 := st.FrameAt(sp.Loading)
+		t1, ok1 := st.FrameAt(sp.Loaded)
+		if ok0 && ok1 {
+			state += " after " + fmtDur(t1-t0)
+		}
+		return "✓", state + fmt.Sprintf(" · frames %d→%d", sp.Loading, sp.Loaded), sty.TypeLifecycle
+	}
+	state := "open"
+	if t0, ok := st.FrameAt(sp.Loading); ok {
+		if now, ok := sh.cursorAt(); ok && now >= t0 {
+			state += " for " + fmtDur(now-t0)
+		}
+	}
+	return "…", state + fmt.Sprintf(" · since frame %d", sp.Loading), sty.BarOpen
 }

@@ -101,6 +101,9 @@ type TurnRec struct {
 	textStart   int64 // where the turn's text starts in the text spill
 	tools       map[string]int
 	comps       map[string]int
+	// Outcome and TerminalEvent: the terminal's detail (dialects other
+	// than PC3; PC3 turns leave them empty).
+	Outcome, TerminalEvent string
 }
 
 // ToolSpan is one tool call: from its tool_call frame to its
@@ -125,6 +128,7 @@ type CompKind uint8
 const (
 	CompPlaceholder CompKind = iota // data_loading → data_loaded
 	CompComponent                   // a component frame (render_* tool path)
+	CompMoveSpan                    // a span of the common turn model (message, block, item, step, stream…)
 )
 
 // CompSpan is one placeholder (data_loading → data_loaded, sharing data.id)
@@ -189,6 +193,9 @@ type Store struct {
 
 	Notes []string
 	Bytes int64 // stream bytes seen (sum of block sizes)
+	// Dialect is the stream's dialect ("" until known). Every dialect but
+	// PC3 is indexed from its moves (store_moves.go).
+	Dialect string
 
 	// The source: connection state, HTTP status, how it ended.
 	Conn       Conn
@@ -306,6 +313,11 @@ type rowExt struct {
 	isStatus   bool
 	textEnd    int64 // text frames: the chunk's end in the text spill
 	hasChunk   bool
+	// Frames of dialects other than PC3 (feed_moves.go): the checker's
+	// turn for the frame and the moves the indexes need.
+	generic bool
+	turn    int
+	facts   []moveFact
 }
 
 // Apply appends a batch. Rows first (so alarms can point at them), then
@@ -322,6 +334,9 @@ func (s *Store) Apply(b *Batch) {
 	}
 	if b.Client != nil {
 		s.client.add(b.Client)
+	}
+	if b.Dialect != "" {
+		s.Dialect = b.Dialect
 	}
 	for _, a := range b.Alarms {
 		s.addAlarm(a)
@@ -355,11 +370,19 @@ func (s *Store) appendRow(in *Ingest) {
 		if r.Frame == 0 && in.ext.hasArrival {
 			s.FirstArrival, s.HasFirstArrival = in.ext.arrival, true
 		}
-		r.Turn = s.segment(&r, in.ext.rid, idx)
+		if in.ext.generic {
+			r.Turn = s.segmentMoves(&r, &in.ext, idx)
+		} else {
+			r.Turn = s.segment(&r, in.ext.rid, idx)
+		}
 		rc := pack(&r)
 		rc.typ = s.internType(r.Type)
 		s.push(rc)
-		s.index(&r, &in.ext)
+		if in.ext.generic {
+			s.indexMoves(&r, &in.ext)
+		} else {
+			s.index(&r, &in.ext)
+		}
 	} else {
 		r.Frame = s.Frames - 1
 		rc := pack(&r)
@@ -605,7 +628,7 @@ func (s *Store) LoadingAt(t, n int) int {
 	lo, hi := s.CompsAsOf(t, n)
 	k := 0
 	for i := lo; i < hi; i++ {
-		if sp := &s.Comps[i]; sp.Kind == CompPlaceholder && !sp.LoadedAt(n) {
+		if sp := &s.Comps[i]; (sp.Kind == CompPlaceholder || sp.Kind == CompMoveSpan) && sp.Loading >= 0 && !sp.LoadedAt(n) {
 			k++
 		}
 	}
@@ -684,8 +707,15 @@ func (s *Store) Summary(i int) string {
 	if r.Kind != RowFrame {
 		return r.Summary
 	}
+	if s.Generic() {
+		return movesSummary(s.RowFrame(i))
+	}
 	return frameSummary(s.RowFrame(i))
 }
+
+// Generic reports whether the stream is indexed from moves (a dialect
+// other than PC3).
+func (s *Store) Generic() bool { return s.Dialect != "" && s.Dialect != "pc3" }
 
 // RowRaw returns row i's block as received, read back from the byte
 // source (a fresh slice), or nil when its bytes were not kept: oversized

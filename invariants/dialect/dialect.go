@@ -33,6 +33,9 @@ type Checker interface {
 	// Moves are the moves of the frame last observed (valid until the next
 	// Observe): what the panes and the client view read.
 	Moves() []Move
+	// Turn is the index (in Turns) of the turn the frame last observed
+	// belongs to; -1 when it belongs to none (stream-level frames, sse).
+	Turn() int
 	Turns() []invariants.Turn
 	Counts() invariants.Counts
 	Frames() int

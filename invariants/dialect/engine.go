@@ -24,6 +24,8 @@ type Engine struct {
 	turns []invariants.Turn
 	state []*turnState // parallel to turns; nil once a turn is settled
 	cur   int          // the latest turn (-1 none)
+	// lastTurn is the turn of the frame last observed (-1 none).
+	lastTurn int
 
 	frames      int
 	lastArrival time.Duration
@@ -80,7 +82,7 @@ func NewEngine(spec *Spec, opts invariants.Options) *Engine {
 	if opts.TTFE == 0 {
 		opts.TTFE = invariants.DefaultTTFE
 	}
-	e := &Engine{spec: spec, shape: spec.Shape, opts: opts, cur: -1, doneAt: -1, cut: -1}
+	e := &Engine{spec: spec, shape: spec.Shape, opts: opts, cur: -1, lastTurn: -1, doneAt: -1, cut: -1}
 	if spec.NewMapper != nil {
 		e.mapper = spec.NewMapper()
 	}
@@ -98,6 +100,7 @@ func (e *Engine) Counts() invariants.Counts { return e.all }
 func (e *Engine) Turns() []invariants.Turn  { return e.turns }
 func (e *Engine) Frames() int               { return e.frames }
 func (e *Engine) Moves() []Move             { return e.m.Moves }
+func (e *Engine) Turn() int                 { return e.lastTurn }
 
 // raise records an alarm of the turn t (-1: the stream).
 func (e *Engine) raise(rule string, sev invariants.Severity, frame, t int, format string, args ...any) {
@@ -182,6 +185,7 @@ func (e *Engine) Observe(f *decode.Frame) []invariants.Alarm {
 		e.mapper.Map(f, m)
 	}
 	if e.shape.Turns == NoTurns {
+		e.lastTurn = -1
 		e.checkTiming(f, idleOpen)
 		e.flushMapped(where{f, f.Index}, -1)
 		return e.out
@@ -206,6 +210,7 @@ func (e *Engine) Observe(f *decode.Frame) []invariants.Alarm {
 	default: // TurnKeyed
 		t = e.keyedTurn(f, m, startsTurn)
 	}
+	e.lastTurn = t
 	if t >= 0 {
 		turn := &e.turns[t]
 		turn.LastFrame = f.Index

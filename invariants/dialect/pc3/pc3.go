@@ -59,6 +59,7 @@ type checker struct {
 func (c *checker) Block(*decode.Event, time.Duration, bool) {}
 
 func (c *checker) Moves() []dialect.Move { return c.moves }
+func (c *checker) Turn() int             { return c.CurrentTurn() }
 
 func (c *checker) Observe(f *decode.Frame) []invariants.Alarm {
 	c.moves = AppendMoves(c.moves[:0], f)
