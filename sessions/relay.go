@@ -147,7 +147,12 @@ func (rl *relay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rid:   fmt.Sprintf("resp_%s_%d", rl.scn.Name, rl.turns.Add(1)),
 		start: time.Now(),
 	}
-	how := t.run(r.Context())
+	var how string
+	if rl.scn.script != nil {
+		how = t.runScript(r.Context())
+	} else {
+		how = t.run(r.Context())
+	}
 	rl.logf("relay: %s %s %s scenario=%s %s: %d frames sent in %s; %s\n",
 		r.RemoteAddr, r.Method, r.URL.Path, rl.scn.Name, t.rid, t.sent,
 		time.Since(t.start).Round(time.Millisecond), how)

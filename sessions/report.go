@@ -234,6 +234,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		rid := t.ResponseID
 		if rid == "" {
 			rid = "(no response_id)"
+			if r.Dialect != "" && r.Dialect != "pc3" {
+				rid = "(no id)"
+			}
 		}
 		term := t.Terminal.String()
 		if term == "" {

@@ -22,8 +22,15 @@ type Scenario struct {
 	// severity, in TallyAlarms order. Empty means no alarm at all.
 	Expect []AlarmTally
 
+	// Dialect is the dialect the scenario speaks ("" = pc3).
+	Dialect string
+
 	// play is the simulated upstream (consumer-agent) of the turn.
 	play func(u *scnUpstream)
+	// script, for the demos dialects ship: SSE blocks the relay sends as
+	// they are, pace apart (no envelope, no synthesized [DONE]).
+	script []string
+	pace   time.Duration
 }
 
 // AlarmTally counts the alarms of one rule at one severity.
@@ -71,10 +78,12 @@ func sortTallies(ts []AlarmTally) {
 	})
 }
 
-// Scenarios returns the built-in scenarios in a stable order.
+// Scenarios returns the built-in scenarios in a stable order: PC3's, then
+// each dialect's demos.
 func Scenarios() []Scenario {
-	out := make([]Scenario, len(scenarioList))
-	for i, s := range scenarioList {
+	all := allScenarios()
+	out := make([]Scenario, len(all))
+	for i, s := range all {
 		s.Expect = append([]AlarmTally(nil), s.Expect...)
 		out[i] = s
 	}
@@ -83,7 +92,7 @@ func Scenarios() []Scenario {
 
 // LookupScenario finds a built-in scenario by name.
 func LookupScenario(name string) (Scenario, bool) {
-	for _, s := range scenarioList {
+	for _, s := range allScenarios() {
 		if s.Name == name {
 			s.Expect = append([]AlarmTally(nil), s.Expect...)
 			return s, true
@@ -94,8 +103,9 @@ func LookupScenario(name string) (Scenario, bool) {
 
 // ScenarioNames lists the built-in scenario names in order.
 func ScenarioNames() []string {
-	names := make([]string, len(scenarioList))
-	for i, s := range scenarioList {
+	all := allScenarios()
+	names := make([]string, len(all))
+	for i, s := range all {
 		names[i] = s.Name
 	}
 	return names

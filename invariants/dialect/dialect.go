@@ -67,6 +67,21 @@ type Dialect interface {
 	NewChecker(opts invariants.Options) Checker
 }
 
+// Demo is a built-in stream of a dialect that `framescope demo` and
+// `serve --scenario` play live: Body is its SSE text, played one block at a
+// time, Pace apart.
+type Demo struct {
+	Name    string // "" for the dialect's happy demo, "broken" for its broken one
+	Summary string
+	Body    string
+	Pace    time.Duration
+}
+
+// Demoer is a Dialect that ships demos.
+type Demoer interface {
+	Demos() []Demo
+}
+
 // Mapper maps one stream's frames onto moves and raises the dialect's own
 // rules. It keeps whatever per-stream state its rules need; Spec.NewMapper
 // makes one per stream.
@@ -102,7 +117,11 @@ type Spec struct {
 	SniffFrame func(f *decode.Frame) Verdict
 	LabelOf    func(f *decode.Frame) string
 	NewMapper  func() Mapper
+	// Demo streams (optional): a happy and a broken one.
+	DemoStreams []Demo
 }
+
+func (s *Spec) Demos() []Demo { return s.DemoStreams }
 
 func (s *Spec) Name() string                  { return s.ID }
 func (s *Spec) Description() string           { return s.About }

@@ -25,9 +25,10 @@ var Dialect = &dialect.Spec{
 		{Name: "event-order", Severity: invariants.SevWarn, Clause: "Scenario: Event ordering",
 			Summary: "the strict order log → text → data → terminal is broken (a log after text began, text after data)"},
 	},
-	SniffFrame: sniff,
-	LabelOf:    label,
-	NewMapper:  func() dialect.Mapper { return &mapper{} },
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   func() dialect.Mapper { return &mapper{} },
+	DemoStreams: demos,
 }
 
 // The spec's five codes, plus LLM_TIMEOUT, which its own LLM-timeout
