@@ -60,6 +60,7 @@ type SessionMeta struct {
 	Duration  time.Duration     `json:"duration_ns"`
 	Bytes     int64             `json:"bytes"`
 	Frames    int               `json:"frames"`
+	Dialect   string            `json:"dialect,omitempty"` // the stream's dialect (older sessions: none, read as pc3)
 	Turns     []TurnSummary     `json:"turns"`
 	Counts    invariants.Counts `json:"counts"`
 	End       string            `json:"end"` // eof | cancelled | error: ... | unfinished
@@ -278,6 +279,7 @@ func SummaryFromReport(meta *SessionMeta, rep *Report) {
 		return
 	}
 	meta.Frames = rep.Frames
+	meta.Dialect = rep.Dialect
 	meta.Turns = make([]TurnSummary, 0, len(rep.Turns))
 	for _, t := range rep.Turns {
 		ts := TurnSummary{ResponseID: t.ResponseID, Done: t.Done}
@@ -708,10 +710,13 @@ func sameTerminal(a, b *string) bool {
 // info) and URL. Every string is sanitized; an empty list writes the
 // header only.
 func WriteSessionTable(w io.Writer, list []SessionMeta) error {
-	rows := [][]string{{"ID", "STARTED", "DURATION", "FRAMES", "TURNS", "TERMINAL", "ALARMS E/W/I", "URL"}}
-	rightAligned := []bool{false, false, true, true, true, false, false, false}
+	rows := [][]string{{"ID", "STARTED", "DURATION", "DIALECT", "FRAMES", "TURNS", "TERMINAL", "ALARMS E/W/I", "URL"}}
+	rightAligned := []bool{false, false, true, false, true, true, false, false, false}
 	for _, m := range list {
-		frames, turns, alarms := "-", "-", "-"
+		frames, turns, alarms, dialectName := "-", "-", "-", "-"
+		if m.Dialect != "" {
+			dialectName = m.Dialect
+		}
 		if summaryKnown(m) {
 			frames = strconv.Itoa(m.Frames)
 			turns = strconv.Itoa(len(m.Turns))
@@ -725,6 +730,7 @@ func WriteSessionTable(w io.Writer, list []SessionMeta) error {
 			decode.Sanitize(m.ID),
 			startedText(m.StartedAt),
 			durationText(m),
+			decode.Sanitize(dialectName),
 			frames,
 			turns,
 			decode.Sanitize(terminalsText(m)),
