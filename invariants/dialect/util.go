@@ -116,3 +116,14 @@ func Int(r decode.Raw) (int64, bool) {
 	}
 	return n, true
 }
+
+// StrBytes returns the bytes between a JSON string's quotes (still
+// escaped), nil for any other value: a mapper switches on it without
+// allocating. A type with escapes in it matches no case, which is right for
+// every dialect's vocabulary (plain ASCII names).
+func StrBytes(r decode.Raw) []byte {
+	if len(r) < 2 || r[0] != '"' {
+		return nil
+	}
+	return r[1 : len(r)-1]
+}

@@ -168,3 +168,38 @@ func TerminalMutations(body string, term int) map[string]string {
 	front := append([]string{bs[term]}, without...)
 	return map[string]string{"drop terminal": join(without), "duplicate terminal": join(dup), "terminal first": join(front)}
 }
+
+// HotPathAllocs checks a dialect's hot path: after the prefix stream (a
+// turn opened and warm), observing the hot frame again and again (a text
+// delta, say) must allocate nothing, mapping and generic rules together.
+func HotPathAllocs(t *testing.T, d dialect.Dialect, prefix, hot string) {
+	t.Helper()
+	chk := d.NewChecker(invariants.Options{})
+	var dec decode.Decoder
+	fr := decode.NewFramer()
+	var hotEv *decode.Event
+	fr.Feed([]byte(prefix), func(ev *decode.Event) {
+		if ev.Dispatched() {
+			chk.Observe(dec.Decode(ev, 0, false))
+		}
+	})
+	decode.NewFramer().Feed([]byte(hot), func(ev *decode.Event) {
+		if hotEv == nil && ev.Dispatched() {
+			c := ev.Clone()
+			hotEv = &c
+		}
+	})
+	if hotEv == nil {
+		t.Fatal("the hot frame is not a dispatched SSE event")
+	}
+	var alarms int
+	n := testing.AllocsPerRun(200, func() {
+		alarms += len(chk.Observe(dec.Decode(hotEv, 0, false)))
+	})
+	if alarms > 0 {
+		t.Fatalf("the hot frame raises %d alarms; pick a valid one", alarms)
+	}
+	if n != 0 {
+		t.Errorf("observing the hot frame allocates %.1f times per frame, want 0", n)
+	}
+}

@@ -88,8 +88,7 @@ func (p *mapper) Map(f *decode.Frame, m *dialect.Mapping) {
 	}
 	typ := f.Get("type")
 	m.Type = typ
-	name, _ := typ.Str()
-	switch name {
+	switch string(dialect.StrBytes(typ)) {
 	case "log":
 		p.order(m, phaseLog, "log")
 		content := f.Get("content")

@@ -92,3 +92,7 @@ func TestMutations(t *testing.T) {
 func FuzzMap(f *testing.F) {
 	dialecttest.Fuzz(f, Dialect, valid, `data: {"type":"error","error":{"code":1}}`+"\n\n", "data: {\"type\":\"text\"\n\n")
 }
+
+func TestHotPathAllocs(t *testing.T) {
+	dialecttest.HotPathAllocs(t, Dialect, `data: {"type":"log","content":"a"}`+"\n\n", `data: {"type":"text","delta":"more text"}`+"\n\n")
+}
