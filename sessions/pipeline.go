@@ -245,3 +245,17 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 	res.Counts = chk.Counts()
 	return res, readErr
 }
+
+// LookupRule finds a rule as the stream's dialect defines it (its clause
+// and summary): PC3's catalog for pc3 or an unknown dialect.
+func LookupRule(dialectName, rule string) (invariants.Rule, bool) {
+	if d, ok := dialects.Lookup(dialectName); ok && d.Name() != "pc3" {
+		for _, r := range d.Rules() {
+			if r.Name == rule {
+				return r, true
+			}
+		}
+		return invariants.Rule{}, false
+	}
+	return invariants.LookupRule(rule)
+}

@@ -177,7 +177,7 @@ func (a *Alarms) View() string {
 		}
 		lines = append(lines, sty.Sep.Render(strings.Repeat("─", a.w)))
 		var ex []string
-		for _, l := range wrapLines(alarmExplain(st.Alarms[a.cursor].Alarm, sty), a.w, false) {
+		for _, l := range wrapLines(alarmExplain(st.Alarms[a.cursor].Alarm, st.Dialect, sty), a.w, false) {
 			ex = append(ex, l.styled)
 		}
 		if len(ex) > eh-1 {

@@ -11,6 +11,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions"
 )
 
 // DetailTab is a view of the selected frame.
@@ -312,16 +313,16 @@ func (d *Detail) alarmLines(r *Row) []jline {
 	var out []jline
 	for _, ai := range r.Alarms {
 		a := st.Alarms[ai]
-		out = append(out, alarmExplain(a.Alarm, sty)...)
+		out = append(out, alarmExplain(a.Alarm, st.Dialect, sty)...)
 		out = append(out, jline{})
 	}
 	return out
 }
 
 // alarmExplain renders an alarm with its rule's clause and explanation.
-func alarmExplain(a invariants.Alarm, sty *Styles) []jline {
+func alarmExplain(a invariants.Alarm, dialectName string, sty *Styles) []jline {
 	head := fmt.Sprintf("%s %-5s %s", sevMark(a.Severity), a.Severity, decode.Sanitize(a.Rule))
-	rule, ok := invariants.LookupRule(a.Rule)
+	rule, ok := sessions.LookupRule(dialectName, a.Rule)
 	if ok && rule.Clause != "" {
 		head += "  (" + rule.Clause + ")"
 	}
