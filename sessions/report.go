@@ -242,6 +242,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		if term == "" {
 			term = "no terminal"
 		} else if t.TerminalEvent != "" && t.TerminalEvent != term {
+			if r.Dialect != "pc3" && t.Outcome != "" {
+				term = t.Outcome // the detail: interrupted, refused, incomplete…
+			}
 			term += " (" + s(clipText(t.TerminalEvent, 40)) + ")"
 		}
 		done := ""

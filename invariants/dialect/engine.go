@@ -35,6 +35,7 @@ type Engine struct {
 	ended       bool
 	seqs        map[string]*int64
 	keys        []string     // each turn's key as a JSON literal (parallel to turns)
+	openSpans   int          // spans open in every turn (NoTerminal: the idle window runs)
 	finals      map[int]bool // turns whose terminal ends the stream without [DONE]
 }
 
@@ -157,12 +158,15 @@ func (e *Engine) Block(ev *decode.Event, arrival time.Duration, hasArrival bool)
 }
 
 // open reports whether turn t can still take frames (not ended).
-func (e *Engine) open(t int) bool { return t >= 0 && !e.state[t].ended }
+func (e *Engine) open(t int) bool { return t >= 0 && e.state[t] != nil && !e.state[t].ended }
 
 // anyOpen reports whether some turn is open (the idle window runs).
 func (e *Engine) anyOpen() bool {
-	if e.shape.Turns == NoTurns || e.shape.NoTerminal {
+	if e.shape.Turns == NoTurns {
 		return e.doneAt < 0
+	}
+	if e.shape.NoTerminal {
+		return e.openSpans > 0 // a turn lasts while its streams do
 	}
 	for i := len(e.state) - 1; i >= 0; i-- {
 		if e.state[i] != nil && !e.state[i].ended {
@@ -245,15 +249,13 @@ func (e *Engine) Observe(f *decode.Frame) []invariants.Alarm {
 // keyedTurn finds (or opens) the turn a frame of a keyed dialect belongs to.
 func (e *Engine) keyedTurn(f *decode.Frame, m *Mapping, startsTurn bool) int {
 	if startsTurn {
+		// A start while its turn (or, with OneOpenTurn, any turn) is open
+		// belongs to that turn: applyMoves raises start-duplicate on it.
 		key := m.startKey()
 		if e.shape.OneOpenTurn && e.open(e.cur) {
-			e.raise("start-duplicate", invariants.SevError, f.Index, e.cur, "%s while the turn opened at frame %d is still open",
-				e.label(f), e.turns[e.cur].FirstFrame)
 			return e.cur
 		}
 		if t := e.findTurn(key); t >= 0 && e.open(t) && key != nil {
-			e.raise("start-duplicate", invariants.SevError, f.Index, t, "%s for turn %s, already open since frame %d",
-				e.label(f), rawText(key), e.turns[t].FirstFrame)
 			return t
 		}
 		return e.newTurn(f, true, key)
@@ -329,7 +331,9 @@ func (e *Engine) End(end invariants.End) []invariants.Alarm {
 	e.ended = true
 	if m, ok := e.mapper.(Ender); ok {
 		e.m.reset()
+		e.m.end = &end
 		m.EndStream(&e.m)
+		e.m.end = nil
 		if e.cur >= 0 && e.state[e.cur] != nil {
 			e.applyMoves(where{nil, invariants.NoFrame}, e.cur, e.state[e.cur].ended)
 		}
@@ -371,8 +375,12 @@ func (e *Engine) End(end invariants.End) []invariants.Alarm {
 	}
 	last := len(e.turns) - 1
 	if e.shape.Done && e.doneAt < 0 && e.cut < 0 && e.turns[last].Outcome != "" && !e.lastFinal() {
-		e.raise("done-missing", invariants.SevWarn, invariants.NoFrame, last, "the stream ended (%s) after the terminal %s at frame %d without [DONE]",
-			endLabel(end), e.turns[last].TerminalEvent, e.turns[last].TerminalFrame)
+		at := "at the end of the stream"
+		if fr := e.turns[last].TerminalFrame; fr != invariants.NoFrame {
+			at = fmt.Sprintf("at frame %d", fr)
+		}
+		e.raise("done-missing", invariants.SevWarn, invariants.NoFrame, last, "the stream ended (%s) after the terminal %s %s without [DONE]",
+			endLabel(end), e.turns[last].TerminalEvent, at)
 	}
 	return e.out
 }
@@ -439,6 +447,7 @@ func (e *Engine) unclosedSpans(t, frame int, sev invariants.Severity, when strin
 		if s := st.spans[k.kind][k.key]; s.open {
 			e.raise("span-unclosed", sev, frame, t, "%s %s (opened at frame %d) is still open %s", k.kind, clipRaw(decode.Raw(k.key)), s.frame, when)
 			s.open = false
+			e.openSpans--
 		}
 	}
 }
@@ -570,14 +579,17 @@ func (e *Engine) applyMoves(w where, t int, late bool) {
 				continue
 			} else if ok {
 				s.open, s.frame, s.name = true, w.idx, rawText(mv.Name)
+				e.openSpans++
 				continue
 			}
 			k := spanKey{mv.Span, string(mv.Key)}
 			byKey[k.key] = &spanState{name: rawText(mv.Name), frame: w.idx, open: true}
+			e.openSpans++
 			st.spanOrd = append(st.spanOrd, k)
 		case MoveSpanClose:
 			if s, ok := st.spans[mv.Span][string(mv.Key)]; ok && s.open {
 				s.open = false
+				e.openSpans--
 			} else {
 				e.raise("span-orphan", invariants.SevError, w.idx, t, "%s closes %s %s that is not open", e.labelAt(w), mv.Span, clipRaw(mv.Key))
 			}
@@ -644,8 +656,10 @@ func (e *Engine) terminal(w where, t int, mv *Move) {
 	turn.Terminal = invariants.TerminalOf(mv.Outcome)
 	turn.TerminalFrame = w.idx
 	turn.TerminalEvent = name
+	// An interrupt (AG-UI) hands the turn back to the user cleanly: what it
+	// leaves open is as wrong as at a success.
 	sev, when := invariants.SevError, "before the success terminal "+name
-	if mv.Outcome != invariants.TurnCompleted {
+	if mv.Outcome != invariants.TurnCompleted && mv.Outcome != invariants.TurnInterrupted {
 		sev, when = invariants.SevWarn, "at the terminal "+name+" ("+mv.Outcome+")"
 	}
 	if !e.shape.NoTerminal {
@@ -675,24 +689,28 @@ func (e *Engine) seq(w where, t int, mv *Move) {
 	if seen {
 		last = *p
 	}
-	what := "sequence number"
-	if mv.Name != nil {
-		what = rawText(mv.Name)
+	// The counter's name is made only for a message: a seq move is on the
+	// hot path.
+	what := func() string {
+		if mv.Name != nil {
+			return rawText(mv.Name)
+		}
+		return "sequence number"
 	}
 	switch {
 	case !seen:
 		if mv.SeqFrom >= 0 && mv.Seq != mv.SeqFrom {
 			if mv.Seq > mv.SeqFrom && mv.SeqGap != "" {
-				e.raise("seq-gap", invariants.Severity(mv.SeqGap), w.idx, t, "%s starts at %d, not %d", what, mv.Seq, mv.SeqFrom)
+				e.raise("seq-gap", invariants.Severity(mv.SeqGap), w.idx, t, "%s starts at %d, not %d", what(), mv.Seq, mv.SeqFrom)
 			} else if mv.Seq < mv.SeqFrom {
-				e.raise("seq-order", invariants.SevError, w.idx, t, "%s starts at %d, below %d", what, mv.Seq, mv.SeqFrom)
+				e.raise("seq-order", invariants.SevError, w.idx, t, "%s starts at %d, below %d", what(), mv.Seq, mv.SeqFrom)
 			}
 		}
 	case mv.Seq <= last:
-		e.raise("seq-order", invariants.SevError, w.idx, t, "%s %d after %d: it must increase", what, mv.Seq, last)
+		e.raise("seq-order", invariants.SevError, w.idx, t, "%s %d after %d: it must increase", what(), mv.Seq, last)
 		return // keep the highest value seen
 	case mv.Seq > last+1 && mv.SeqGap != "":
-		e.raise("seq-gap", invariants.Severity(mv.SeqGap), w.idx, t, "%s jumps from %d to %d (%d missing)", what, last, mv.Seq, mv.Seq-last-1)
+		e.raise("seq-gap", invariants.Severity(mv.SeqGap), w.idx, t, "%s jumps from %d to %d (%d missing)", what(), last, mv.Seq, mv.Seq-last-1)
 	}
 	if !seen {
 		v := mv.Seq

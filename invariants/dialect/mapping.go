@@ -25,6 +25,13 @@ type Mapping struct {
 
 	alarms []mappedAlarm
 	e      *Engine
+	end    *invariants.End // set while Ender.EndStream runs
+}
+
+// ClientEnded reports, from Ender.EndStream, whether the client ended the
+// stream (a user cancel): what a turn then lacks is info, not error.
+func (m *Mapping) ClientEnded() bool {
+	return m.end != nil && m.end.Kind == invariants.EndCancelled
 }
 
 type mappedAlarm struct {

@@ -103,18 +103,21 @@ func Int(r decode.Raw) (int64, bool) {
 	if i == len(r) {
 		return 0, false
 	}
-	var n int64
+	var n uint64
 	for ; i < len(r); i++ {
 		c := r[i]
 		if c < '0' || c > '9' {
 			return 0, false
 		}
-		n = n*10 + int64(c-'0')
+		n = n*10 + uint64(c-'0')
+	}
+	if n > 1<<63-1 && !(neg && n == 1<<63) {
+		return 0, false // beyond int64 (19 digits can overflow)
 	}
 	if neg {
-		n = -n
+		return -int64(n), true
 	}
-	return n, true
+	return int64(n), true
 }
 
 // StrBytes returns the bytes between a JSON string's quotes (still

@@ -8,6 +8,12 @@ import (
 	"strings"
 
 	"framescope/invariants/dialect"
+	"framescope/invariants/dialect/agui"
+	"framescope/invariants/dialect/aisdkui"
+	"framescope/invariants/dialect/chunkframed"
+	"framescope/invariants/dialect/gobus"
+	"framescope/invariants/dialect/openaichat"
+	"framescope/invariants/dialect/openairesponses"
 	"framescope/invariants/dialect/pc3"
 	"framescope/invariants/dialect/typedlines"
 )
@@ -17,6 +23,12 @@ import (
 var All = []dialect.Dialect{
 	pc3.Dialect,
 	typedlines.Dialect,
+	gobus.Dialect,
+	openaichat.Dialect,
+	aisdkui.Dialect,
+	openairesponses.Dialect,
+	agui.Dialect,
+	chunkframed.Dialect,
 	dialect.SSE,
 }
 

@@ -1,0 +1,151 @@
+package openaichat
+
+import (
+	"framescope/decode"
+	"framescope/invariants"
+	"framescope/invariants/dialect"
+)
+
+// mapChoice maps one element of a chunk's choices: its delta (text,
+// refusal, reasoning, tool calls), then its finish_reason.
+func (p *mapper) mapChoice(c decode.Raw, frame int, m *dialect.Mapping) {
+	if c.Kind() != decode.KindObject {
+		m.Malformed("choices", "an element is "+dialect.KindName(c)+", want an object")
+		return
+	}
+	idx := c.Get("index")
+	n, ok := dialect.Int(idx)
+	if !ok || n < 0 {
+		m.Malformed("choices", "index is "+dialect.KindName(idx)+", want an integer ≥ 0")
+		return
+	}
+	st := p.findChoice(n)
+	if st == nil {
+		return
+	}
+	// Azure's content-filter annotations carry no delta at all, so a
+	// missing delta is legal; one of the wrong type is not.
+	delta := c.Get("delta")
+	if k := delta.Kind(); k != decode.KindObject && k != decode.KindNone && k != decode.KindNull {
+		m.Malformed("choices", "delta is "+dialect.KindName(delta)+", want an object")
+		delta = nil
+	}
+	fr := c.Get("finish_reason")
+	if k := fr.Kind(); k != decode.KindString && k != decode.KindNone && k != decode.KindNull {
+		m.Malformed("choices", "finish_reason is "+dialect.KindName(fr)+", want a string or null")
+		fr = nil
+	}
+
+	if st.finish != finishNone {
+		// The choice already ended: content for it is after its terminal
+		// (an annotation or an empty delta is not content).
+		if hasContent(delta) {
+			m.Raise("after-terminal", invariants.SevError, "choice %d sends content after its finish_reason %s at frame %d",
+				n, finishNames[st.finish], st.frame)
+		}
+	} else {
+		p.mapDelta(delta, idx, n, m)
+	}
+
+	if !fr.IsNonEmptyStr() {
+		return
+	}
+	if st.finish != finishNone {
+		s, _ := fr.Str()
+		m.Raise("terminal-duplicate", invariants.SevError, "choice %d gets a second finish_reason %q; its first (%s) came at frame %d",
+			n, decode.Clip(s, 40), finishNames[st.finish], st.frame)
+		return
+	}
+	st.finish, st.frame = reasonOf(fr), frame
+	if toolsReady(st.finish) {
+		p.toolsDone(n, m)
+	}
+}
+
+// mapDelta turns a delta into moves; the choice index is every move's key,
+// so the n answers of an n > 1 request stay apart.
+func (p *mapper) mapDelta(delta, idx decode.Raw, n int64, m *dialect.Mapping) {
+	if delta == nil {
+		return
+	}
+	if s := p.text(delta, "content", m); s != nil {
+		m.Add(dialect.Move{Kind: dialect.MoveText, Key: idx, Text: s})
+	}
+	if s := p.text(delta, "refusal", m); s != nil {
+		m.Add(dialect.Move{Kind: dialect.MoveText, Key: idx, Name: litRefusal, Text: s})
+	}
+	// Reasoning is no OpenAI field: DeepSeek and vLLM send
+	// reasoning_content, OpenRouter and Ollama reasoning.
+	if s := p.text(delta, "reasoning_content", m); s != nil {
+		m.Add(dialect.Move{Kind: dialect.MoveReasoning, Key: idx, Text: s})
+	}
+	if s := p.text(delta, "reasoning", m); s != nil {
+		m.Add(dialect.Move{Kind: dialect.MoveReasoning, Key: idx, Text: s})
+	}
+	switch tc := delta.Get("tool_calls"); tc.Kind() {
+	case decode.KindArray:
+		tc.Elements(func(t decode.Raw) bool {
+			p.mapToolDelta(t, n, m)
+			return true
+		})
+	case decode.KindNone, decode.KindNull:
+	default:
+		m.Malformed("delta", "tool_calls is "+dialect.KindName(tc)+", want an array")
+	}
+	switch fc := delta.Get("function_call"); fc.Kind() {
+	case decode.KindObject:
+		p.mapFunctionCall(fc, n, m)
+	case decode.KindNone, decode.KindNull:
+	default:
+		m.Malformed("delta", "function_call is "+dialect.KindName(fc)+", want an object")
+	}
+}
+
+// text returns a delta's non-empty string member; nil when absent, null
+// or empty (the role chunk sends content ""), payload-malformed when it
+// is not a string.
+func (p *mapper) text(delta decode.Raw, key string, m *dialect.Mapping) decode.Raw {
+	v := delta.Get(key)
+	switch v.Kind() {
+	case decode.KindString:
+		if len(v) > 2 {
+			return v
+		}
+	case decode.KindNone, decode.KindNull:
+	default:
+		m.Malformed("delta", key+" is "+dialect.KindName(v)+", want a string")
+	}
+	return nil
+}
+
+// hasContent: the delta carries something a client would add to the
+// choice's message.
+func hasContent(delta decode.Raw) bool {
+	if delta.Kind() != decode.KindObject {
+		return false
+	}
+	for _, k := range [...]string{"content", "refusal", "reasoning_content", "reasoning"} {
+		if delta.Get(k).IsNonEmptyStr() {
+			return true
+		}
+	}
+	return delta.Get("tool_calls").Len() > 0 || delta.Get("function_call").Kind() == decode.KindObject
+}
+
+func reasonOf(fr decode.Raw) uint8 {
+	switch {
+	case fr.StrEq("stop"):
+		return finishStop
+	case fr.StrEq("length"):
+		return finishLength
+	case fr.StrEq("tool_calls"):
+		return finishToolCalls
+	case fr.StrEq("content_filter"):
+		return finishContentFilter
+	case fr.StrEq("function_call"):
+		return finishFunctionCall
+	case fr.StrEq("error"):
+		return finishError
+	}
+	return finishOther
+}
