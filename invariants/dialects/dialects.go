@@ -10,6 +10,7 @@ import (
 	"framescope/invariants/dialect"
 	"framescope/invariants/dialect/agui"
 	"framescope/invariants/dialect/aisdkui"
+	"framescope/invariants/dialect/anthropic"
 	"framescope/invariants/dialect/chunkframed"
 	"framescope/invariants/dialect/gobus"
 	"framescope/invariants/dialect/openaichat"
@@ -29,6 +30,7 @@ var All = []dialect.Dialect{
 	openairesponses.Dialect,
 	agui.Dialect,
 	chunkframed.Dialect,
+	anthropic.Dialect,
 	dialect.SSE,
 }
 
