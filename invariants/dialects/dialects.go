@@ -16,6 +16,7 @@ import (
 	"framescope/invariants/dialect/openaichat"
 	"framescope/invariants/dialect/openairesponses"
 	"framescope/invariants/dialect/pc3"
+	"framescope/invariants/dialect/publicsse"
 	"framescope/invariants/dialect/typedlines"
 )
 
@@ -31,6 +32,7 @@ var All = []dialect.Dialect{
 	agui.Dialect,
 	chunkframed.Dialect,
 	anthropic.Dialect,
+	publicsse.Dialect,
 	dialect.SSE,
 }
 
