@@ -103,10 +103,12 @@ var tea80x24 = tea.WindowSizeMsg{Width: 80, Height: 24}
 func TestGoldenDialectPanes(t *testing.T) {
 	for _, tc := range []struct{ name, file string }{
 		{"typed-lines", "../testdata/dialects/typed-lines/valid-search.sse"},
+		{"anthropic-messages", "../testdata/dialects/anthropic-messages/valid-tool-use.sse"},
+		{"go-bus", "../testdata/dialects/go-bus/valid-two-turns-crlf.sse"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := loadModel(t, tc.file, 120, 36, true)
-			for _, at := range []int{4, m.sh.st.Len() - 1} {
+			for _, at := range []int{9, m.sh.st.Len() - 1} {
 				m.timeline.SetCursor(at)
 				m.syncSelection()
 				views := map[string]string{"Screen": m.Render()}

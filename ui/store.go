@@ -6,6 +6,8 @@
 package ui
 
 import (
+	"github.com/charmbracelet/x/ansi"
+
 	"sort"
 	"time"
 
@@ -178,6 +180,7 @@ type Store struct {
 	frameRow []int32 // frame index → row
 	rowTables
 	typeIdx   map[string]uint32
+	typeW     int               // the widest event type so far (cells)
 	rowAlarms map[int32][]int32 // the alarms of rows that have some
 	client    clientIndex       // the reference client machines' checkpoints (client_track.go)
 
@@ -420,6 +423,7 @@ func (s *Store) internType(t string) uint32 {
 	i := uint32(len(s.types))
 	s.types = append(s.types, t)
 	s.typeIdx[t] = i
+	s.typeW = max(s.typeW, ansi.StringWidth(t))
 	return i
 }
 

@@ -87,6 +87,9 @@ func (s *Store) indexMoves(r *Row, x *rowExt) {
 			s.Comps = append(s.Comps, CompSpan{Kind: CompMoveSpan, ID: fc.key, Type: spanLabel(fc), Turn: r.Turn,
 				Loading: -1, Loaded: r.Frame, Items: -1, first: r.Frame})
 		case dialect.MoveProgress:
+			if fc.text == "" && fc.name == "" {
+				continue // a progress move with nothing to show
+			}
 			s.Statuses = append(s.Statuses, StatusRec{Frame: r.Frame, Turn: r.Turn, EventID: fc.name, Message: fc.text})
 		case dialect.MoveError:
 			id := "error"

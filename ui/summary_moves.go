@@ -25,7 +25,7 @@ func movesSummary(fr *decode.Frame) string {
 	case !fr.Decoded():
 		return fr.Problem.String() + ": " + excerpt(fr.Data, 200)
 	}
-	var lead, rest []string
+	var texts, names, rest []string
 	budget := 40
 	var walk func(prefix string, v decode.Raw, depth int)
 	walk = func(prefix string, v decode.Raw, depth int) {
@@ -59,9 +59,9 @@ func movesSummary(fr *decode.Frame) string {
 				text := leafText(val)
 				switch {
 				case textKey[k] && val.Kind() == decode.KindString:
-					lead = append(lead, text)
+					texts = append(texts, text)
 				case nameKey[k]:
-					lead = append(lead, k+"="+text)
+					names = append(names, k+"="+text)
 				default:
 					rest = append(rest, path+"="+text)
 				}
@@ -70,7 +70,7 @@ func movesSummary(fr *decode.Frame) string {
 		})
 	}
 	walk("", decode.Raw(fr.Data), 0)
-	s := strings.Join(append(lead, rest...), "  ")
+	s := strings.Join(append(append(texts, names...), rest...), "  ")
 	if s == "" {
 		return "{}"
 	}
@@ -95,8 +95,10 @@ var textKey = setOf("delta", "text", "content", "partial_json", "thinking", "pay
 	"errorText", "refusal", "arguments", "summary", "reasoning_content")
 
 // nameKey: fields that name what the frame is about.
+// Ids come after them, with the other fields: long, and the same on every
+// frame of a span.
 var nameKey = setOf("name", "toolName", "tool_name", "stop_reason", "finish_reason", "finishReason", "status",
-	"stepName", "role", "code", "toolCallId", "tool_call_id", "call_id", "messageId", "message_id", "item_id", "runId", "turnId", "index")
+	"stepName", "role", "code", "index", "output_index", "modality")
 
 func setOf(keys ...string) map[string]bool {
 	m := make(map[string]bool, len(keys))

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/charmbracelet/x/ansi"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -271,6 +273,12 @@ func (t *Timeline) prevAt(i int) (time.Duration, bool) {
 func (t *Timeline) layout() (idxW, atW, gapW, typW int) {
 	idxW = max(len(strconv.Itoa(t.sh.st.Frames)), 4)
 	atW, gapW, typW = 9, 7, 14
+	if t.sh.st.Generic() {
+		// Dialects name events at length (content_block_delta,
+		// response.output_text.delta): give the column what the widest
+		// type needs, within a quarter of the pane.
+		typW = min(max(t.sh.st.typeW, 14), 28, max(t.w/4, 14))
+	}
 	if t.w < 72 {
 		gapW = 0
 	}
@@ -294,7 +302,7 @@ func (t *Timeline) plainRow(i int) string {
 	if gapW > 0 {
 		b.WriteString(fit(padLeft(c.gap, gapW), gapW) + " ")
 	}
-	b.WriteString(fit(c.typ, typW) + " ")
+	b.WriteString(t.fitType(c.typ, typW) + " ")
 	b.WriteString(c.turn + c.summary)
 	return b.String()
 }
@@ -329,7 +337,7 @@ func (t *Timeline) styledRow(i int) string {
 	if gapW > 0 {
 		b.WriteString(sty.Dim.Render(fit(padLeft(c.gap, gapW), gapW)) + " ")
 	}
-	b.WriteString(sty.EventType(r).Render(fit(c.typ, typW)) + " ")
+	b.WriteString(sty.EventType(r).Render(t.fitType(c.typ, typW)) + " ")
 	used := 1 + idxW + 1 + typW + 1
 	if atW > 0 {
 		used += atW + 1
@@ -384,4 +392,15 @@ func fmtGap(d time.Duration) string {
 		return sign + strconv.FormatInt(int64(d/time.Second), 10) + "s"
 	}
 	return sign + strconv.FormatInt(int64(d/time.Minute), 10) + "m"
+}
+
+// fitType fits an event type to its column. A dialect's long names share
+// their head (content_block_start / _delta / _stop, response.output_*), so
+// when one must be cut its tail is what stays: the part that tells them
+// apart. PC3's short types are cut as before.
+func (t *Timeline) fitType(typ string, w int) string {
+	if !t.sh.st.Generic() || ansi.StringWidth(typ) <= w || w < 4 {
+		return fit(typ, w)
+	}
+	return fit("…"+ansi.TruncateLeft(typ, ansi.StringWidth(typ)-w+1, ""), w)
 }

@@ -37,9 +37,10 @@ var Dialect = &dialect.Spec{
 		{Name: "field-deprecated", Severity: invariants.SevWarn, Clause: "Event.FinalResponse",
 			Summary: "finalResponse: true on a live stream event (deprecated: it MUST NOT be set on live emissions)"},
 	},
-	SniffFrame: sniff,
-	LabelOf:    label,
-	NewMapper:  func() dialect.Mapper { return &mapper{} },
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   func() dialect.Mapper { return &mapper{} },
+	DemoStreams: demos,
 }
 
 // label is the frame's bus event type.

@@ -70,7 +70,7 @@ func TestMapping(t *testing.T) {
 		seq("51") + `; text key="a-6e77" text="The root volume is 71% full "`,
 		seq("52") + `; text key="a-6e77" text="(58G of 82G used)."`,
 		seq("53") + `; span-close span=model call key="a-6e77"`,
-		seq("54") + `; text key="a-6e77" text="The root volume is 71% full (58G of 82G used)."`,
+		seq("54"), // the assistant row repeats the streamed deltas: no text twice
 		seq("55"),
 		seq("56") + `; terminal name="turn_completed" outcome=completed`,
 		seq("57"),

@@ -12,9 +12,11 @@ var (
 	litNoScope  = dialect.Lit("")
 )
 
-// mapper keeps no state: the Engine tracks turns, spans, tools and the
-// eventSeq counter from the moves.
-type mapper struct{}
+// mapper keeps almost no state: the Engine tracks turns, spans, tools and
+// the eventSeq counter from the moves.
+type mapper struct {
+	deltas bool // the latest turn streamed text_delta frames
+}
 
 func (p *mapper) Map(f *decode.Frame, m *dialect.Mapping) {
 	typ := f.Get("type")
@@ -40,6 +42,7 @@ func (p *mapper) Map(f *decode.Frame, m *dialect.Mapping) {
 			m.Unknown = true
 		}
 	case kTurnStarted:
+		p.deltas = false
 		if !turnID.IsNonEmptyStr() {
 			m.Malformed(label(f), "turnId is "+dialect.KindName(turnID)+", want the id of the turn it opens")
 			return
@@ -62,10 +65,18 @@ func (p *mapper) Map(f *decode.Frame, m *dialect.Mapping) {
 		p.span(f, m, k == kSkillStarted, dialect.SpanSkill, f.Get("skillExecutionId"), "skillExecutionId", f.Get("skillName"))
 	case kElicitationRequested, kElicitationResolved:
 		p.span(f, m, k == kElicitationRequested, dialect.SpanElicitation, f.Get("elicitationId"), "elicitationId", nil)
-	case kTextDelta, kAssistant:
+	case kTextDelta:
 		// No event opens a message: text is grouped by messageId but no
 		// span is required (Span none: no span-orphan).
+		p.deltas = true
 		m.Add(dialect.Move{Kind: dialect.MoveText, Key: f.Get("messageId"), Text: f.Get("content")})
+	case kAssistant:
+		// The whole message row, idempotent by messageId: after streamed
+		// deltas it repeats what the client already shows, so it is text
+		// only for a turn that streamed none.
+		if !p.deltas {
+			m.Add(dialect.Move{Kind: dialect.MoveText, Key: f.Get("messageId"), Text: f.Get("content")})
+		}
 	case kReasoningDelta:
 		m.Add(dialect.Move{Kind: dialect.MoveReasoning, Key: f.Get("messageId"), Text: f.Get("content")})
 	case kNarration:
