@@ -199,7 +199,7 @@ func endText(e End) string {
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	s := decode.Sanitize
-	fmt.Fprintf(&b, "%s: %s, %s, %d frames, %d turns, ended %s — %d error, %d warn, %d info\n",
+	fmt.Fprintf(&b, "%s: %s, dialect %s, %d frames, %d turns, ended %s — %d error, %d warn, %d info\n",
 		s(r.Source), r.Format, r.Dialect, r.Frames, len(r.Turns), s(endText(r.End)), r.Counts.Error, r.Counts.Warn, r.Counts.Info)
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", s(n))

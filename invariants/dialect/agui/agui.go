@@ -39,9 +39,10 @@ var Dialect = &dialect.Spec{
 		{Name: "run-id-mismatch", Severity: invariants.SevWarn, Clause: "docs concepts/events.mdx, RunStarted: runId \"identifies\" the run; events.ts RunFinishedEventSchema",
 			Summary: "RUN_FINISHED or RUN_ERROR names another runId or threadId than the RUN_STARTED of the run it ends"},
 	},
-	SniffFrame: sniff,
-	LabelOf:    label,
-	NewMapper:  func() dialect.Mapper { return &mapper{} },
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   func() dialect.Mapper { return &mapper{} },
+	DemoStreams: demos,
 }
 
 func label(f *decode.Frame) string {

@@ -26,7 +26,8 @@ var Dialect = &dialect.Spec{
 		"start-duplicate", "terminal-missing", "terminal-duplicate", "after-terminal", "done-early", "done-missing",
 		"span-orphan", "span-unclosed", "span-duplicate",
 		"tool-malformed", "tool-orphan", "tool-unfinished", "tool-duplicate", "tool-mismatch"),
-	SniffFrame: sniff,
-	LabelOf:    label,
-	NewMapper:  func() dialect.Mapper { return newMapper() },
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   func() dialect.Mapper { return newMapper() },
+	DemoStreams: demos,
 }

@@ -28,9 +28,10 @@ var Dialect = &dialect.Spec{
 		{Name: "sse-event-missing", Severity: invariants.SevWarn, Clause: "Streaming Messages, \"Event types\"; SDK _streaming.py / core/streaming.ts",
 			Summary: "frames without an SSE event: name (the official SDKs route events by it and drop the others); once per stream"},
 	},
-	SniffFrame: sniff,
-	LabelOf:    label,
-	NewMapper:  newMapper,
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   newMapper,
+	DemoStreams: demos,
 }
 
 // event is a frame's place in the vocabulary.

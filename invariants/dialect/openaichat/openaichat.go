@@ -24,9 +24,10 @@ var Dialect = &dialect.Spec{
 	Generic: dialect.Rules("frame-json", "event-unknown", "payload-malformed", "envelope-drift",
 		"terminal-missing", "terminal-duplicate", "after-terminal", "done-early", "done-missing",
 		"tool-malformed", "tool-mismatch", "tool-duplicate", "tool-unfinished"),
-	SniffFrame: sniff,
-	LabelOf:    label,
-	NewMapper:  newMapper,
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   newMapper,
+	DemoStreams: demos,
 }
 
 // The finish reasons a choice can end with, and what each means for the
