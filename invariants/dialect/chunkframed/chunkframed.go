@@ -23,10 +23,11 @@ var Dialect = &dialect.Spec{
 	Shape: dialect.Shape{Turns: dialect.TurnKeyed, NoTerminal: true, EventField: true},
 	Generic: dialect.Rules("frame-json", "event-unknown", "sse-event-mismatch", "payload-malformed",
 		"span-orphan", "span-duplicate", "span-unclosed", "after-terminal", "seq-gap", "seq-order"),
-	Own:        ownRules,
-	SniffFrame: sniff,
-	LabelOf:    label,
-	NewMapper:  func() dialect.Mapper { return newMapper() },
+	Own:         ownRules,
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   func() dialect.Mapper { return newMapper() },
+	DemoStreams: demos,
 }
 
 // The dialect's own rules (DIALECTS.md, chunk-framed section).

@@ -42,9 +42,10 @@ var Dialect = &dialect.Spec{
 		{Name: "output-index-order", Severity: invariants.SevError, Clause: "openai-python lib/streaming/responses/_responses.py accumulate_event",
 			Summary: "response.output_item.added's output_index is not the next one (0, 1, 2, …): the SDKs append items and index them by output_index"},
 	},
-	SniffFrame: sniff,
-	LabelOf:    label,
-	NewMapper:  newMapper,
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   newMapper,
+	DemoStreams: demos,
 }
 
 func label(f *decode.Frame) string {

@@ -39,9 +39,10 @@ var Dialect = &dialect.Spec{
 		{Name: "stream-size", Severity: invariants.SevError, Clause: "milestone \"Limits\": Per-stream (circuit breaker)",
 			Summary: "more than 128 MiB of event data in one stream"},
 	},
-	SniffFrame: sniff,
-	LabelOf:    label,
-	NewMapper:  newMapper,
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   newMapper,
+	DemoStreams: demos,
 }
 
 const (
