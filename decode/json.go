@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"strconv"
@@ -69,10 +70,11 @@ func (r Raw) StrEq(s string) bool {
 		return false
 	}
 	in := r[1 : len(r)-1]
-	for _, c := range in {
-		if c == '\\' {
-			return unquote(r) == s
-		}
+	if len(in) < len(s) {
+		return false // an escape only ever makes the literal longer
+	}
+	if bytes.IndexByte(in, '\\') >= 0 {
+		return unquote(r) == s
 	}
 	return string(in) == s
 }
@@ -119,6 +121,27 @@ func (r Raw) Get(key string) Raw {
 		return true
 	})
 	return found
+}
+
+// GetAll looks up several members of an object value in one pass: dst[i]
+// gets keys[i] (nil when absent; the last one when a key repeats). A
+// mapper reading three fields of a nested object scans it once, not three
+// times.
+func (r Raw) GetAll(dst []Raw, keys ...string) {
+	for i := range dst {
+		dst[i] = nil
+	}
+	if r.Kind() != KindObject {
+		return
+	}
+	_ = eachMember(r, func(k []byte, kEsc bool, v Raw) bool {
+		for i, key := range keys {
+			if i < len(dst) && keyEquals(k, kEsc, key) {
+				dst[i] = v
+			}
+		}
+		return true
+	})
 }
 
 // Members calls fn for each member of an object value, in order, with the

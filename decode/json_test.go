@@ -176,3 +176,34 @@ func TestAppendStr(t *testing.T) {
 		}
 	}
 }
+
+func TestGetAll(t *testing.T) {
+	obj := Raw(`{"a":1,"b":"x","a":2,"c\u0064":true,"e":{"f":1}}`)
+	var got [4]Raw
+	obj.GetAll(got[:], "a", "cd", "e", "zz")
+	if string(got[0]) != "2" || string(got[1]) != "true" || string(got[2]) != `{"f":1}` || got[3] != nil {
+		t.Errorf("GetAll = %q", got)
+	}
+	Raw(`[1]`).GetAll(got[:], "a")
+	if got[0] != nil {
+		t.Errorf("GetAll on an array = %q", got[0])
+	}
+	plain := Raw(`{"type":"text_delta","text":"hi","index":3}`)
+	if n := testing.AllocsPerRun(100, func() { plain.GetAll(got[:3], "type", "text", "index") }); n != 0 {
+		t.Errorf("GetAll allocates %.0f times", n)
+	}
+}
+
+func TestStrEqLengths(t *testing.T) {
+	for _, tc := range []struct {
+		raw, s string
+		want   bool
+	}{
+		{`"abc"`, "abc", true}, {`"ab"`, "abc", false}, {`"abcd"`, "abc", false},
+		{`"\u0061bc"`, "abc", true}, {`"a\"c"`, `a"c`, true}, {`"a\\c"`, `a\c`, true}, {`"a\\c"`, `a\\c`, false},
+	} {
+		if got := Raw(tc.raw).StrEq(tc.s); got != tc.want {
+			t.Errorf("%s.StrEq(%q) = %v", tc.raw, tc.s, got)
+		}
+	}
+}

@@ -8,6 +8,8 @@
 package anthropic
 
 import (
+	"bytes"
+
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/invariants/dialect"
@@ -54,11 +56,33 @@ var eventNames = [...]string{"", "message_start", "message_delta", "message_stop
 
 func (e event) String() string { return eventNames[e] }
 
-// eventOf reads a JSON type without allocating.
+// eventOf reads a JSON type without allocating: a switch on the literal's
+// bytes, the list only for a name written with escapes.
 func eventOf(typ decode.Raw) event {
-	for i := 1; i < len(eventNames); i++ {
-		if typ.StrEq(eventNames[i]) {
-			return event(i)
+	b := dialect.StrBytes(typ)
+	switch string(b) {
+	case "content_block_delta":
+		return evBlockDelta
+	case "ping":
+		return evPing
+	case "content_block_start":
+		return evBlockStart
+	case "content_block_stop":
+		return evBlockStop
+	case "message_start":
+		return evMessageStart
+	case "message_delta":
+		return evMessageDelta
+	case "message_stop":
+		return evMessageStop
+	case "error":
+		return evError
+	}
+	if bytes.IndexByte(b, '\\') >= 0 {
+		for i := 1; i < len(eventNames); i++ {
+			if typ.StrEq(eventNames[i]) {
+				return event(i)
+			}
 		}
 	}
 	return evUnknown

@@ -50,13 +50,34 @@ var deltaField = [...]struct {
 	{"thinking", decode.KindString}, {"signature", decode.KindString}, {}}
 
 func deltaOf(t decode.Raw) delta {
-	for i := 1; i < len(deltaNames); i++ {
-		if t.StrEq(deltaNames[i]) {
-			return delta(i)
+	b := dialect.StrBytes(t)
+	switch string(b) {
+	case "text_delta":
+		return dText
+	case "input_json_delta":
+		return dInputJSON
+	case "thinking_delta":
+		return dThinking
+	case "citations_delta":
+		return dCitations
+	case "signature_delta":
+		return dSignature
+	case "compaction_delta":
+		return dCompaction
+	}
+	if bytes.IndexByte(b, '\\') >= 0 {
+		for i := 1; i < len(deltaNames); i++ {
+			if t.StrEq(deltaNames[i]) {
+				return delta(i)
+			}
 		}
 	}
 	return dUnknown
 }
+
+// deltaMembers are the members a content_block_delta's delta is read for,
+// in one pass: its type, then each kind's body (deltaField order).
+var deltaMembers = []string{"type", "text", "citation", "partial_json", "thinking", "signature"}
 
 // fits reports whether a delta kind belongs in a block of type block.
 func (d delta) fits(block string) bool {
@@ -197,7 +218,9 @@ func (p *mapper) blockDelta(f *decode.Frame, m *dialect.Mapping) {
 		return
 	}
 	d := f.Get("delta")
-	dt := d.Get("type")
+	var dm [6]decode.Raw
+	d.GetAll(dm[:], deltaMembers...)
+	dt := dm[0]
 	if d.Kind() != decode.KindObject || dt.Kind() != decode.KindString {
 		m.Malformed("content_block_delta", "delta is "+dialect.KindName(d)+" with type "+dialect.KindName(dt)+", want an object with a string type")
 		return
@@ -205,7 +228,7 @@ func (p *mapper) blockDelta(f *decode.Frame, m *dialect.Mapping) {
 	dk := deltaOf(dt)
 	var body decode.Raw
 	if fld := deltaField[dk]; fld.name != "" {
-		if body = d.Get(fld.name); body.Kind() != fld.kind {
+		if body = dm[dk]; body.Kind() != fld.kind {
 			m.Malformed("content_block_delta", deltaNames[dk]+" has "+fld.name+" "+dialect.KindName(body)+", want "+kindWord(fld.kind))
 			body = nil
 		}

@@ -13,7 +13,10 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *dialect.Mapping) {
 		m.Malformed("choices", "an element is "+dialect.KindName(c)+", want an object")
 		return
 	}
-	idx := c.Get("index")
+	// One pass over the choice for the three members read.
+	var f [3]decode.Raw
+	c.GetAll(f[:], "index", "delta", "finish_reason")
+	idx, delta, fr := f[0], f[1], f[2]
 	n, ok := dialect.Int(idx)
 	if !ok || n < 0 {
 		m.Malformed("choices", "index is "+dialect.KindName(idx)+", want an integer ≥ 0")
@@ -25,26 +28,28 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *dialect.Mapping) {
 	}
 	// Azure's content-filter annotations carry no delta at all, so a
 	// missing delta is legal; one of the wrong type is not.
-	delta := c.Get("delta")
 	if k := delta.Kind(); k != decode.KindObject && k != decode.KindNone && k != decode.KindNull {
 		m.Malformed("choices", "delta is "+dialect.KindName(delta)+", want an object")
 		delta = nil
 	}
-	fr := c.Get("finish_reason")
 	if k := fr.Kind(); k != decode.KindString && k != decode.KindNone && k != decode.KindNull {
 		m.Malformed("choices", "finish_reason is "+dialect.KindName(fr)+", want a string or null")
 		fr = nil
+	}
+	var d deltaFields
+	if delta.Kind() == decode.KindObject {
+		delta.GetAll(d[:], deltaKeys...)
 	}
 
 	if st.finish != finishNone {
 		// The choice already ended: content for it is after its terminal
 		// (an annotation or an empty delta is not content).
-		if hasContent(delta) {
+		if d.hasContent() {
 			m.Raise("after-terminal", invariants.SevError, "choice %d sends content after its finish_reason %s at frame %d",
 				n, finishNames[st.finish], st.frame)
 		}
 	} else {
-		p.mapDelta(delta, idx, n, m)
+		p.mapDelta(&d, idx, n, m)
 	}
 
 	if !fr.IsNonEmptyStr() {
@@ -62,27 +67,38 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *dialect.Mapping) {
 	}
 }
 
+// deltaFields are a delta's members, read in one pass (deltaKeys order).
+type deltaFields [6]decode.Raw
+
+var deltaKeys = []string{"content", "refusal", "reasoning_content", "reasoning", "tool_calls", "function_call"}
+
+const (
+	dContent = iota
+	dRefusal
+	dReasoningContent
+	dReasoning
+	dToolCalls
+	dFunctionCall
+)
+
 // mapDelta turns a delta into moves; the choice index is every move's key,
 // so the n answers of an n > 1 request stay apart.
-func (p *mapper) mapDelta(delta, idx decode.Raw, n int64, m *dialect.Mapping) {
-	if delta == nil {
-		return
-	}
-	if s := p.text(delta, "content", m); s != nil {
+func (p *mapper) mapDelta(d *deltaFields, idx decode.Raw, n int64, m *dialect.Mapping) {
+	if s := text(d[dContent], "content", m); s != nil {
 		m.Add(dialect.Move{Kind: dialect.MoveText, Key: idx, Text: s})
 	}
-	if s := p.text(delta, "refusal", m); s != nil {
+	if s := text(d[dRefusal], "refusal", m); s != nil {
 		m.Add(dialect.Move{Kind: dialect.MoveText, Key: idx, Name: litRefusal, Text: s})
 	}
 	// Reasoning is no OpenAI field: DeepSeek and vLLM send
 	// reasoning_content, OpenRouter and Ollama reasoning.
-	if s := p.text(delta, "reasoning_content", m); s != nil {
+	if s := text(d[dReasoningContent], "reasoning_content", m); s != nil {
 		m.Add(dialect.Move{Kind: dialect.MoveReasoning, Key: idx, Text: s})
 	}
-	if s := p.text(delta, "reasoning", m); s != nil {
+	if s := text(d[dReasoning], "reasoning", m); s != nil {
 		m.Add(dialect.Move{Kind: dialect.MoveReasoning, Key: idx, Text: s})
 	}
-	switch tc := delta.Get("tool_calls"); tc.Kind() {
+	switch tc := d[dToolCalls]; tc.Kind() {
 	case decode.KindArray:
 		tc.Elements(func(t decode.Raw) bool {
 			p.mapToolDelta(t, n, m)
@@ -92,7 +108,7 @@ func (p *mapper) mapDelta(delta, idx decode.Raw, n int64, m *dialect.Mapping) {
 	default:
 		m.Malformed("delta", "tool_calls is "+dialect.KindName(tc)+", want an array")
 	}
-	switch fc := delta.Get("function_call"); fc.Kind() {
+	switch fc := d[dFunctionCall]; fc.Kind() {
 	case decode.KindObject:
 		p.mapFunctionCall(fc, n, m)
 	case decode.KindNone, decode.KindNull:
@@ -104,8 +120,7 @@ func (p *mapper) mapDelta(delta, idx decode.Raw, n int64, m *dialect.Mapping) {
 // text returns a delta's non-empty string member; nil when absent, null
 // or empty (the role chunk sends content ""), payload-malformed when it
 // is not a string.
-func (p *mapper) text(delta decode.Raw, key string, m *dialect.Mapping) decode.Raw {
-	v := delta.Get(key)
+func text(v decode.Raw, key string, m *dialect.Mapping) decode.Raw {
 	switch v.Kind() {
 	case decode.KindString:
 		if len(v) > 2 {
@@ -120,16 +135,13 @@ func (p *mapper) text(delta decode.Raw, key string, m *dialect.Mapping) decode.R
 
 // hasContent: the delta carries something a client would add to the
 // choice's message.
-func hasContent(delta decode.Raw) bool {
-	if delta.Kind() != decode.KindObject {
-		return false
-	}
-	for _, k := range [...]string{"content", "refusal", "reasoning_content", "reasoning"} {
-		if delta.Get(k).IsNonEmptyStr() {
+func (d *deltaFields) hasContent() bool {
+	for _, v := range d[:dToolCalls] {
+		if v.IsNonEmptyStr() {
 			return true
 		}
 	}
-	return delta.Get("tool_calls").Len() > 0 || delta.Get("function_call").Kind() == decode.KindObject
+	return d[dToolCalls].Len() > 0 || d[dFunctionCall].Kind() == decode.KindObject
 }
 
 func reasonOf(fr decode.Raw) uint8 {
