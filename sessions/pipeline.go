@@ -50,6 +50,9 @@ type Handler struct {
 	OnAlarms func([]invariants.Alarm)
 	// OnNote is called with remarks about the capture that are not alarms.
 	OnNote func(string)
+	// WantMoves: hand each frame's moves in Item.Moves (the panes need
+	// them; check and dump do not, and PC3 maps them only when asked).
+	WantMoves bool
 }
 
 // Result summarises a finished run.
@@ -131,7 +134,9 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 		case ev.Dispatched():
 			item.Frame = dec.Decode(ev, arrival, hasArrival)
 			item.Alarms = chk.Observe(item.Frame)
-			item.Moves = chk.Moves()
+			if h.WantMoves {
+				item.Moves = chk.Moves()
+			}
 			if t := chk.Turn(); t >= 0 {
 				item.Turn, item.TurnKey = t, chk.Turns()[t].ResponseID
 			}

@@ -208,7 +208,8 @@ func (f *feeder) handler() sessions.Handler {
 			f.pend.Dialect = d.Name()
 			f.mu.Unlock()
 		},
-		OnItem: f.onItem,
+		OnItem:    f.onItem,
+		WantMoves: true,
 		OnAlarms: func(as []invariants.Alarm) {
 			f.mu.Lock()
 			for _, a := range as {

@@ -49,19 +49,28 @@ func (pc3) NewChecker(opts invariants.Options) dialect.Checker {
 	return &checker{Checker: invariants.New(opts)}
 }
 
-// checker is PC3's own checker plus the moves of each frame.
+// checker is PC3's own checker plus the moves of each frame, mapped only
+// when asked for (check never asks: its hot path stays PC3's own).
 type checker struct {
 	*invariants.Checker
-	moves []dialect.Move
+	last   *decode.Frame // the frame last observed (valid until the next)
+	mapped bool
+	moves  []dialect.Move
 }
 
 // Block: PC3 comments do not reset the idle timer (RULES.md conventions).
 func (c *checker) Block(*decode.Event, time.Duration, bool) {}
 
-func (c *checker) Moves() []dialect.Move { return c.moves }
-func (c *checker) Turn() int             { return c.CurrentTurn() }
+func (c *checker) Moves() []dialect.Move {
+	if !c.mapped && c.last != nil {
+		c.moves, c.mapped = AppendMoves(c.moves[:0], c.last), true
+	}
+	return c.moves
+}
+func (c *checker) Turn() int { return c.CurrentTurn() }
 
 func (c *checker) Observe(f *decode.Frame) []invariants.Alarm {
-	c.moves = AppendMoves(c.moves[:0], f)
+	c.last, c.mapped = f, false
+	c.moves = c.moves[:0]
 	return c.Checker.Observe(f)
 }
