@@ -11,6 +11,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialect"
 )
 
 // Dump writes a capture's decoded frames, one per line: NDJSON records
@@ -21,6 +22,17 @@ func Dump(c Capture, w io.Writer, ndjson bool, dialectName string) (*Result, err
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var line []byte
 	res, err := Run(c, invariants.Options{Dialect: dialectName}, Handler{
+		OnDialect: func(d dialect.Dialect) {
+			// The text form says first how it reads the frames (their
+			// labels are the dialect's event names).
+			if !ndjson {
+				how := "detected"
+				if dialectName != "" {
+					how = "forced"
+				}
+				fmt.Fprintf(bw, "# dialect %s (%s)\n", d.Name(), how)
+			}
+		},
 		OnItem: func(it Item) {
 			line = line[:0]
 			if ndjson {
