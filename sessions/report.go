@@ -54,6 +54,8 @@ func CheckWith(c Capture, opts invariants.Options, h Handler) (*Report, error) {
 		}
 	}
 	res, err := Run(c, opts, Handler{
+		OnDialect: h.OnDialect,
+		WantMoves: h.WantMoves,
 		OnItem: func(it Item) {
 			if h.OnItem != nil {
 				h.OnItem(it)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"framescope/invariants"
+	"framescope/invariants/dialect"
 )
 
 // TestDialectDemos serves every dialect's demos through the relay and
@@ -58,5 +59,25 @@ func TestDialectDemos(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no dialect demo")
+	}
+}
+
+// TestCheckWithPassesDialectAndMoves: the live path (RunLive → CheckWith)
+// hands the dialect and the moves on, as Run does.
+func TestCheckWithPassesDialectAndMoves(t *testing.T) {
+	body := `data: {"type":"log","content":"a"}` + "\n\n" + `data: {"type":"text","delta":"hi"}` + "\n\n" + `data: {"type":"done","stats":{}}` + "\n\n"
+	c, err := OpenReader("t.sse", strings.NewReader(body), OpenOptions{Entry: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var name string
+	moves := 0
+	rep, err := CheckWith(c, invariants.Options{}, Handler{
+		OnDialect: func(d dialect.Dialect) { name = d.Name() },
+		WantMoves: true,
+		OnItem:    func(it Item) { moves += len(it.Moves) },
+	})
+	if err != nil || rep.Dialect != "typed-lines" || name != "typed-lines" || moves != 3 {
+		t.Errorf("dialect %q/%q, %d moves, err %v", rep.Dialect, name, moves, err)
 	}
 }
