@@ -32,10 +32,13 @@ func (c *Client) movesOutcome(turn, n int) string {
 		return "waiting for the first frame"
 	}
 	tr := &st.Turns[turn]
+	ended := st.Conn == ConnEnded && n >= tr.LastFrame
 	switch {
 	case tr.TerminalFrame >= 0 && tr.TerminalFrame <= n:
 		return tr.Outcome
-	case st.Conn == ConnEnded && n >= tr.LastFrame && turn == len(st.Turns)-1:
+	case ended && tr.Outcome != "":
+		return tr.Outcome // settled at the end of the stream (no terminal event)
+	case ended && turn == len(st.Turns)-1:
 		return "ended without a terminal"
 	}
 	return "streaming"

@@ -291,3 +291,42 @@ func TestE2EStepAxis2ThroughTheClientPane(t *testing.T) {
 		t.Errorf("at the end: %q", got)
 	}
 }
+
+// TestE2EDialectDemos drives the real program on each spec-set dialect's
+// demo, happy and broken, served live: the header names the dialect, the
+// panes fill from the moves, and the inspector counts the same alarms as
+// the report of the same stream.
+func TestE2EDialectDemos(t *testing.T) {
+	for _, scenario := range []string{"typed-lines", "go-bus", "chunk-framed", "public-sse-v1", "anthropic-messages-broken"} {
+		t.Run(scenario, func(t *testing.T) {
+			url := relayURL(t, scenario, 0)
+			out := &LiveOutcome{}
+			m := NewModel("demo "+scenario, true, darkCfg())
+			tm := newTestProgram(t, m, 160, 48)
+			f := start(context.Background(), liveSource("demo "+scenario, liveOpts(url), out), tm.Send, 0)
+			waitSent(t, f)
+			name := strings.TrimSuffix(scenario, "-broken")
+			teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+				return bytes.Contains(b, []byte("ended: eof"))
+			}, teatest.WithDuration(e2eTimeout))
+			fm := finalModel(t, tm)
+			st := fm.Store()
+			if st.Dialect != name || st.End == nil || len(st.Turns) == 0 {
+				t.Fatalf("dialect %q, end %+v, %d turns", st.Dialect, st.End, len(st.Turns))
+			}
+			if out.Result == nil || st.Counts != out.Result.Report.Counts || st.Frames != out.Result.Report.Frames {
+				t.Errorf("the TUI and the report disagree: %+v %d frames vs %+v", st.Counts, st.Frames, out.Result)
+			}
+			broken := strings.HasSuffix(scenario, "-broken")
+			if broken != (st.Counts.Error > 0) {
+				t.Errorf("counts %+v", st.Counts)
+			}
+			if !broken && (st.Turns[len(st.Turns)-1].Outcome == "" || len(st.Comps)+len(st.Tools)+len(st.Statuses) == 0) {
+				t.Errorf("panes empty: turn %+v, %d spans, %d tools, %d progress lines", st.Turns[len(st.Turns)-1], len(st.Comps), len(st.Tools), len(st.Statuses))
+			}
+			if text, _, n := st.TextAsOf(0, st.Frames, 0); n == 0 && name != "chunk-framed" || strings.ContainsRune(text, 0x1b) {
+				t.Errorf("client text %q in %d deltas", text, n)
+			}
+		})
+	}
+}

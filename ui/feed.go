@@ -555,7 +555,11 @@ func captureSource(name string, c sessions.Capture, opts invariants.Options) sou
 			f.setConn(ConnUpdate{State: ConnOpen})
 		}
 		res, err := sessions.Run(c, opts, f.handler())
-		f.finish(endOf(res, err))
+		e := endOf(res, err)
+		if res != nil {
+			e.Turns = res.Turns
+		}
+		f.finish(e)
 	}}
 }
 
@@ -609,7 +613,7 @@ func liveSource(name string, opts sessions.LiveOptions, out *LiveOutcome) source
 		case res == nil:
 			e = EndInfo{Kind: "error", Detail: decode.Sanitize(fmt.Sprint(err))}
 		case res.Report != nil:
-			e = EndInfo{Kind: string(res.Report.End.Kind), Detail: decode.Sanitize(res.Report.End.Detail)}
+			e = EndInfo{Kind: string(res.Report.End.Kind), Detail: decode.Sanitize(res.Report.End.Detail), Turns: res.Report.Turns}
 			if err != nil && e.Kind != "error" {
 				e.Detail = decode.Sanitize(err.Error())
 			}

@@ -229,6 +229,9 @@ type EndInfo struct {
 	Detail  string // sanitized
 	At      time.Duration
 	HasTime bool
+	// Turns are the checker's turns at the end: a dialect without terminal
+	// events (chunk-framed) settles its turns' outcomes only then.
+	Turns []invariants.Turn
 }
 
 // NewStore returns an empty store.
@@ -358,6 +361,7 @@ func (s *Store) Apply(b *Batch) {
 		s.Conn = ConnEnded
 		e := *b.End
 		s.End = &e
+		s.settleTurns(e.Turns)
 	}
 }
 

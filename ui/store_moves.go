@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"framescope/invariants"
 	"framescope/invariants/dialect"
 )
 
@@ -112,4 +113,24 @@ func spanLabel(fc moveFact) string {
 		return fc.span.String()
 	}
 	return fc.span.String() + " · " + fc.name
+}
+
+// settleTurns takes the outcomes the checker settled at the end of the
+// stream (a dialect without terminal events) for turns that had none.
+func (s *Store) settleTurns(final []invariants.Turn) {
+	if !s.Generic() {
+		return
+	}
+	for i := range s.Turns {
+		if i >= len(final) {
+			break
+		}
+		if tr := &s.Turns[i]; tr.Outcome == "" && final[i].Outcome != "" {
+			tr.Outcome, tr.Terminal = final[i].Outcome, final[i].Terminal
+			tr.TerminalEvent = final[i].TerminalEvent
+			if tr.TerminalEvent == "" {
+				tr.TerminalEvent = "end of stream"
+			}
+		}
+	}
 }
