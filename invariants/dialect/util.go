@@ -130,3 +130,13 @@ func StrBytes(r decode.Raw) []byte {
 	}
 	return r[1 : len(r)-1]
 }
+
+// TypeLabel is the label of the dialects whose frames name themselves in a
+// JSON "type" member (Spec.LabelOf).
+func TypeLabel(f *decode.Frame) string { return StringMember(f, "type") }
+
+// StringMember is a top-level string member of the frame ("" otherwise).
+func StringMember(f *decode.Frame, key string) string {
+	s, _ := f.Get(key).Str()
+	return s
+}

@@ -45,10 +45,7 @@ var Dialect = &dialect.Spec{
 	DemoStreams: demos,
 }
 
-func label(f *decode.Frame) string {
-	s, _ := f.Get("type").Str()
-	return s
-}
+func label(f *decode.Frame) string { return dialect.TypeLabel(f) }
 
 // sniff: an AG-UI type name is a signature of its own (no other dialect
 // spells its types in SCREAMING_CASE), unless the frame carries another

@@ -7,10 +7,7 @@ import (
 	"framescope/invariants/dialect"
 )
 
-func label(f *decode.Frame) string {
-	s, _ := f.Get("type").Str()
-	return s
-}
+func label(f *decode.Frame) string { return dialect.TypeLabel(f) }
 
 // foreignKeys are envelope keys of other dialects (pc3, go-bus,
 // openai-responses, public-sse-v1, chunk-framed, openai-chat): a frame that

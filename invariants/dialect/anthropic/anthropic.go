@@ -126,7 +126,4 @@ var (
 	litIndexName   = dialect.Lit("content block index")
 )
 
-func label(f *decode.Frame) string {
-	s, _ := f.Get("type").Str()
-	return s
-}
+func label(f *decode.Frame) string { return dialect.TypeLabel(f) }

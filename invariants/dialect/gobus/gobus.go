@@ -43,8 +43,4 @@ var Dialect = &dialect.Spec{
 	DemoStreams: demos,
 }
 
-// label is the frame's bus event type.
-func label(f *decode.Frame) string {
-	s, _ := f.Get("type").Str()
-	return s
-}
+func label(f *decode.Frame) string { return dialect.TypeLabel(f) }

@@ -48,7 +48,4 @@ var Dialect = &dialect.Spec{
 	DemoStreams: demos,
 }
 
-func label(f *decode.Frame) string {
-	s, _ := f.Get("type").Str()
-	return s
-}
+func label(f *decode.Frame) string { return dialect.TypeLabel(f) }

@@ -64,7 +64,4 @@ func sniff(f *decode.Frame) dialect.Verdict {
 	return dialect.Maybe
 }
 
-func label(f *decode.Frame) string {
-	s, _ := f.Get("kind").Str()
-	return s
-}
+func label(f *decode.Frame) string { return dialect.StringMember(f, "kind") }

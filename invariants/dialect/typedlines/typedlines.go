@@ -46,10 +46,7 @@ type mapper struct {
 	phase int // the latest phase reached
 }
 
-func label(f *decode.Frame) string {
-	s, _ := f.Get("type").Str()
-	return s
-}
+func label(f *decode.Frame) string { return dialect.TypeLabel(f) }
 
 func sniff(f *decode.Frame) dialect.Verdict {
 	typ := f.Get("type")
