@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -27,7 +28,15 @@ type Report struct {
 	End     End
 	Notes   []string // remarks about the capture that are not alarms
 	Bytes   int64    // stream bytes read
+	// Suppressed counts, by rule, the alarms not listed: past the first
+	// MaxListed of one rule in one turn, an alarm is counted (in Counts
+	// too) but not kept, so a stream of a million broken frames costs
+	// a hundred alarms of memory, not a million.
+	Suppressed map[string]int
 }
+
+// MaxListed is how many alarms of one rule in one turn a report lists.
+const MaxListed = 100
 
 // ReportAlarm is an alarm with a one-line excerpt of its frame.
 type ReportAlarm struct {
@@ -44,11 +53,33 @@ func Check(c Capture, opts invariants.Options) (*Report, error) {
 // happens (live views print frames while the report is collected).
 func CheckWith(c Capture, opts invariants.Options, h Handler) (*Report, error) {
 	rep := &Report{Source: c.Meta().Name, Format: c.Meta().Kind}
-	add := func(as []invariants.Alarm, excerpt string) {
-		for _, a := range as {
-			ra := ReportAlarm{Alarm: a}
-			if a.Frame != invariants.NoFrame {
-				ra.Excerpt = excerpt
+	type listedKey struct {
+		rule string
+		turn int
+	}
+	listed := map[listedKey]int{}
+	// keep reports whether an alarm is listed, or only counted.
+	keep := func(a *invariants.Alarm) bool {
+		k := listedKey{a.Rule, a.Turn}
+		if listed[k] >= MaxListed {
+			if rep.Suppressed == nil {
+				rep.Suppressed = map[string]int{}
+			}
+			rep.Suppressed[a.Rule]++
+			return false
+		}
+		listed[k]++
+		return true
+	}
+	add := func(as []invariants.Alarm, excerpt func() string) {
+		for i := range as {
+			a := &as[i]
+			if !keep(a) {
+				continue
+			}
+			ra := ReportAlarm{Alarm: *a}
+			if a.Frame != invariants.NoFrame && excerpt != nil {
+				ra.Excerpt = excerpt()
 			}
 			rep.Alarms = append(rep.Alarms, ra)
 		}
@@ -63,17 +94,22 @@ func CheckWith(c Capture, opts invariants.Options, h Handler) (*Report, error) {
 			if len(it.Alarms) == 0 {
 				return
 			}
-			ex := ""
-			if it.Frame != nil {
-				ex = Excerpt([]byte(it.Frame.PayloadExcerpt(400)), 100)
+			// The excerpt is made once per frame, and only when one of
+			// its alarms is listed.
+			ex, made := "", false
+			excerpt := func() string {
+				if !made && it.Frame != nil {
+					ex, made = Excerpt([]byte(it.Frame.PayloadExcerpt(400)), 100), true
+				}
+				return ex
 			}
-			add(it.Alarms, ex)
+			add(it.Alarms, excerpt)
 		},
 		OnAlarms: func(as []invariants.Alarm) {
 			if h.OnAlarms != nil {
 				h.OnAlarms(as)
 			}
-			add(as, "")
+			add(as, nil)
 		},
 		OnNote: func(n string) {
 			if h.OnNote != nil {
@@ -164,6 +200,18 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	b = append(b, counts...)
 	b = append(b, `,"end":`...)
 	b = decode.AppendJSONString(b, endText(r.End))
+	if len(r.Suppressed) > 0 {
+		b = append(b, `,"suppressed":{`...)
+		for i, rule := range sortedKeys(r.Suppressed) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = decode.AppendJSONString(b, rule)
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(r.Suppressed[rule]), 10)
+		}
+		b = append(b, '}')
+	}
 	if len(r.Notes) > 0 {
 		b = append(b, `,"notes":[`...)
 		for i, n := range r.Notes {
@@ -206,15 +254,8 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", s(n))
 	}
-	group := func(turn int) []ReportAlarm {
-		var out []ReportAlarm
-		for _, a := range r.Alarms {
-			if a.Turn == turn {
-				out = append(out, a)
-			}
-		}
-		return out
-	}
+	byTurn := r.byTurn()
+	group := func(turn int) []ReportAlarm { return byTurn[turn+1] }
 	writeAlarms := func(as []ReportAlarm) {
 		for i, a := range as {
 			frame := "    -"
@@ -227,6 +268,13 @@ func (r *Report) WriteText(w io.Writer) error {
 				fmt.Fprintf(&b, "  %5s  %5s  %-22s │ %s\n", "", "", "", a.Excerpt)
 			}
 		}
+	}
+	if len(r.Suppressed) > 0 {
+		var parts []string
+		for _, rule := range sortedKeys(r.Suppressed) {
+			parts = append(parts, fmt.Sprintf("%s ×%d", rule, r.Suppressed[rule]))
+		}
+		fmt.Fprintf(&b, "suppressed (counted, not listed: past %d of one rule in one turn): %s\n", MaxListed, strings.Join(parts, ", "))
 	}
 	if as := group(-1); len(as) > 0 {
 		b.WriteString("stream\n")
@@ -285,15 +333,13 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 	}
 	suite := testsuite{Name: decode.Sanitize(r.Source), Dialect: r.Dialect}
 	class := "framescope." + decode.Sanitize(r.Source)
+	byTurn := r.byTurn()
 	mk := func(name string, turn int) testcase {
 		tc := testcase{Name: decode.Sanitize(name), Classname: class}
 		var fails, notes bytes.Buffer
 		nFail := 0
 		first := ""
-		for _, a := range r.Alarms {
-			if a.Turn != turn {
-				continue
-			}
+		for _, a := range byTurn[turn+1] {
 			line := fmt.Sprintf("frame %s: %s %s: %s\n", frameText(a.Frame), a.Severity, a.Rule, decode.Sanitize(a.Message))
 			if a.Severity.Rank() >= failOn.Rank() {
 				nFail++
@@ -312,11 +358,8 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 		tc.SystemOut = notes.String()
 		return tc
 	}
-	for _, a := range r.Alarms {
-		if a.Turn == -1 {
-			suite.Cases = append(suite.Cases, mk("stream", -1))
-			break
-		}
+	if len(byTurn[0]) > 0 {
+		suite.Cases = append(suite.Cases, mk("stream", -1))
 	}
 	for i, t := range r.Turns {
 		rid := t.ResponseID
@@ -341,4 +384,27 @@ func frameText(i int) string {
 		return "-"
 	}
 	return strconv.Itoa(i)
+}
+
+// byTurn groups the listed alarms by turn in one pass: [0] holds the
+// stream's (turn -1), [t+1] turn t's, each in report order.
+func (r *Report) byTurn() [][]ReportAlarm {
+	out := make([][]ReportAlarm, len(r.Turns)+1)
+	for _, a := range r.Alarms {
+		i := a.Turn + 1
+		if i < 0 || i >= len(out) {
+			i = 0
+		}
+		out[i] = append(out[i], a)
+	}
+	return out
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

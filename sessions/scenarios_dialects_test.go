@@ -81,3 +81,38 @@ func TestCheckWithPassesDialectAndMoves(t *testing.T) {
 		t.Errorf("dialect %q/%q, %d moves, err %v", rep.Dialect, name, moves, err)
 	}
 }
+
+// TestReportSuppressesFloods: past MaxListed alarms of one rule in one
+// turn, a report counts alarms without keeping them — a flood of broken
+// frames costs a bounded list — and says how many it left out.
+func TestReportSuppressesFloods(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 5000; i++ {
+		b.WriteString("data: not json\n\n")
+	}
+	c, err := OpenReader("flood.sse", strings.NewReader(`data: {"event_type":"response_id","version":"0.5","timestamp":"2026-06-02T09:40:00Z","response_id":"r"}`+"\n\n"+b.String()), OpenOptions{Entry: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Check(c, invariants.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := 0
+	for _, a := range rep.Alarms {
+		if a.Rule == "frame-json" {
+			listed++
+		}
+	}
+	if rep.Dialect != "pc3" || listed != MaxListed || rep.Suppressed["frame-json"] != 5000-MaxListed || rep.Counts.Error < 5000 {
+		t.Errorf("dialect %s, %d frame-json listed, suppressed %v, counts %+v", rep.Dialect, listed, rep.Suppressed, rep.Counts)
+	}
+	var out strings.Builder
+	if err := rep.WriteJSON(&out); err != nil || !strings.Contains(out.String(), `"suppressed":{"frame-json":4900}`) {
+		t.Errorf("JSON report: %v\n%.300s", err, out.String())
+	}
+	out.Reset()
+	if err := rep.WriteText(&out); err != nil || !strings.Contains(out.String(), "frame-json ×4900") {
+		t.Errorf("text report: %v\n%.300s", err, out.String())
+	}
+}
