@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"time"
 
@@ -163,8 +164,10 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 				fmt.Fprintln(stdout, `<?xml version="1.0" encoding="UTF-8"?>`)
 				fmt.Fprintln(stdout, "<testsuites>")
 			}
-			for _, name := range args {
-				rep, err := checkOne(name, stdin, fl.entry, opts)
+			for i, res := range checkAll(args, stdin, fl.entry, opts) {
+				name := args[i]
+				r := <-res
+				rep, err := r.rep, r.err
 				if rep == nil {
 					fmt.Fprintln(stderr, "framescope:", decode.SanitizeMultiline(err.Error()))
 					code = 2
@@ -208,6 +211,40 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "junit"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn", "info"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// checked is one input's report, or why it could not be read.
+type checked struct {
+	rep *sessions.Report
+	err error
+}
+
+// checkAll checks the inputs on a pool of GOMAXPROCS workers and returns
+// one channel per input, in argument order: the caller prints each report
+// as its turn comes, so the output is byte for byte what checking them
+// one after another gives.
+func checkAll(names []string, stdin io.Reader, entry int, opts invariants.Options) []chan checked {
+	out := make([]chan checked, len(names))
+	for i := range out {
+		out[i] = make(chan checked, 1)
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(names))
+	next := make(chan int)
+	go func() {
+		for i := range names {
+			next <- i
+		}
+		close(next)
+	}()
+	for w := 0; w < workers; w++ {
+		go func() {
+			for i := range next {
+				rep, err := checkOne(names[i], stdin, entry, opts)
+				out[i] <- checked{rep, err}
+			}
+		}()
+	}
+	return out
 }
 
 func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options) (*sessions.Report, error) {

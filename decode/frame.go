@@ -170,6 +170,16 @@ func (d *Decoder) Decode(ev *Event, arrival time.Duration, hasArrival bool) *Fra
 	return f
 }
 
+// DecodeInto decodes a dispatched event into dst, numbering it like
+// Decode, but into a frame the caller owns (a pipeline stage hands frames
+// to the next one in batches); dst's Members capacity is reused.
+func (d *Decoder) DecodeInto(dst *Frame, ev *Event, arrival time.Duration, hasArrival bool) {
+	members := dst.Members[:0]
+	*dst = Frame{Event: *ev, Index: d.next, Arrival: arrival, HasArrival: hasArrival, Members: members}
+	d.next++
+	dst.decode()
+}
+
 // DecodeFrame decodes a single event outside a stream (tests, tools).
 func DecodeFrame(ev *Event, index int) *Frame {
 	f := &Frame{Event: *ev, Index: index}

@@ -1,9 +1,7 @@
 package sessions
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"time"
 
@@ -85,22 +83,26 @@ const (
 	maxHeldBytes  = 4 << 20
 )
 
-// heldItem is a block read while the dialect was still being detected, or
-// a capture problem found meanwhile (problem set).
+// heldItem is a block read while the dialect was still being detected
+// (its bytes cloned: the batch they came in is recycled), or a capture
+// problem found meanwhile.
 type heldItem struct {
 	ev         decode.Event
+	index      int // the frame's index, when dispatched
 	arrival    time.Duration
 	hasArrival bool
-	problem    string
-	isProblem  bool
+	problem    *Problem
 }
 
 // Run reads a capture to its end through framer → decoder → dialect
 // checker, streaming: memory stays bounded by the largest event, whatever
 // the size of the capture. It is the one pipeline behind check, dump and the
-// TUI, so they all see the same frames and alarms. Unless opts.Dialect
-// forces one, the dialect is detected from the first frames: blocks are
-// held back (a few, bounded) until it is known, then handed on in order.
+// TUI, so they all see the same frames and alarms. Reading, framing and
+// decoding run a stage ahead on a second core when there is one
+// (pipeline_read.go); checking and the handlers stay on the caller's
+// goroutine, in stream order. Unless opts.Dialect forces one, the dialect
+// is detected from the first frames: blocks are held back (a few,
+// bounded) until it is known, then handed on in order.
 func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 	meta := c.Meta()
 	if meta.Synthetic {
@@ -110,8 +112,6 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	framer := decode.NewFramer()
-	var dec decode.Decoder
 	res := &Result{Meta: meta}
 
 	var (
@@ -127,13 +127,12 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 			h.OnAlarms(a)
 		}
 	}
-	var chunk Chunk
-	process := func(ev *decode.Event, arrival time.Duration, hasArrival bool) {
+	process := func(ev *decode.Event, f *decode.Frame, arrival time.Duration, hasArrival bool) {
 		item := Item{Event: ev, Arrival: arrival, HasArrival: hasArrival, Dialect: d, Turn: -1}
 		switch {
 		case ev.Dispatched():
-			item.Frame = dec.Decode(ev, arrival, hasArrival)
-			item.Alarms = chk.Observe(item.Frame)
+			item.Frame = f
+			item.Alarms = chk.Observe(f)
 			if h.WantMoves {
 				item.Moves = chk.Moves()
 			}
@@ -151,6 +150,19 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 			h.OnItem(item)
 		}
 	}
+	problem := func(p *Problem) {
+		msg := p.Message
+		if p.Line > 0 {
+			msg = meta.Name + ":" + strconv.Itoa(p.Line) + ": " + msg
+		}
+		if p.Note {
+			if h.OnNote != nil {
+				h.OnNote(msg)
+			}
+			return
+		}
+		alarmsOut(chk.CaptureProblem(msg))
+	}
 	choose := func(chosen dialect.Dialect) {
 		d = chosen
 		res.Dialect = d.Name()
@@ -163,11 +175,16 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 		}
 		for i := range held {
 			it := &held[i]
-			if it.isProblem {
-				alarmsOut(chk.CaptureProblem(it.problem))
+			if it.problem != nil {
+				problem(it.problem)
 				continue
 			}
-			process(&it.ev, it.arrival, it.hasArrival)
+			var f *decode.Frame
+			if it.ev.Dispatched() {
+				f = decode.DecodeFrame(&it.ev, it.index)
+				f.Arrival, f.HasArrival = it.arrival, it.hasArrival
+			}
+			process(&it.ev, f, it.arrival, it.hasArrival)
 		}
 		held = nil
 	}
@@ -176,17 +193,18 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 	} else {
 		detector = dialects.NewDetector()
 	}
-	emit := func(ev *decode.Event) {
-		if chk != nil {
-			process(ev, chunk.T, chunk.HasTime)
+	// hold keeps an entry back while the dialect is unknown; it reports
+	// whether detection has now decided.
+	hold := func(e *pipeEntry) {
+		if e.problem != nil {
+			held = append(held, heldItem{problem: e.problem})
 			return
 		}
-		held = append(held, heldItem{ev: ev.Clone(), arrival: chunk.T, hasArrival: chunk.HasTime})
-		heldB += len(ev.Raw)
-		if ev.Dispatched() {
+		held = append(held, heldItem{ev: e.ev.Clone(), index: e.frame.Index, arrival: e.arrival, hasArrival: e.hasArrival})
+		heldB += len(e.ev.Raw)
+		if e.ev.Dispatched() {
 			heldN++
-			f := decode.DecodeFrame(ev, 0)
-			if chosen, ok := detector.Feed(f); ok {
+			if chosen, ok := detector.Feed(&e.frame); ok {
 				choose(chosen)
 				return
 			}
@@ -195,46 +213,21 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 			choose(detector.Finish())
 		}
 	}
-	problems := func() {
-		for _, p := range c.TakeProblems() {
-			msg := p.Message
-			if p.Line > 0 {
-				msg = meta.Name + ":" + strconv.Itoa(p.Line) + ": " + msg
-			}
-			if p.Note {
-				if h.OnNote != nil {
-					h.OnNote(msg)
-				}
-				continue
-			}
-			if chk == nil {
-				held = append(held, heldItem{problem: msg, isProblem: true})
-				continue
-			}
-			alarmsOut(chk.CaptureProblem(msg))
+	rr := runStages(c, func(e *pipeEntry) {
+		switch {
+		case chk == nil:
+			hold(e)
+		case e.problem != nil:
+			problem(e.problem)
+		default:
+			process(&e.ev, &e.frame, e.arrival, e.hasArrival)
 		}
-	}
-	var readErr error
-	for {
-		var err error
-		chunk, err = c.Next()
-		problems()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				readErr = err
-			}
-			break
-		}
-		res.Bytes += int64(len(chunk.Data))
-		framer.Feed(chunk.Data, emit)
-	}
-	end := c.End()
-	problems()
-	chunk = Chunk{T: end.T, HasTime: end.HasTime}
-	framer.Close(emit)
+	})
 	if chk == nil {
 		choose(detector.Finish())
 	}
+	end, readErr := rr.end, rr.readErr
+	res.Bytes = rr.bytes
 	ie := invariants.End{Kind: invariants.EndKind(end.Kind), Detail: end.Detail, At: end.T, HasTime: end.HasTime}
 	if readErr != nil {
 		ie = invariants.End{Kind: invariants.EndError, Detail: readErr.Error()}
@@ -245,7 +238,7 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 	}
 	alarmsOut(chk.End(ie))
 	res.End = end
-	res.Frames = dec.NextIndex()
+	res.Frames = rr.frames
 	res.Turns = chk.Turns()
 	res.Counts = chk.Counts()
 	return res, readErr

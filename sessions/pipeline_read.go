@@ -1,0 +1,250 @@
+package sessions
+
+import (
+	"errors"
+	"io"
+	"runtime"
+	"time"
+
+	"framescope/decode"
+)
+
+// The pipeline runs in two stages when a second core is there: a reader
+// stage reads the capture, frames it and decodes every frame into a batch
+// (the JSON scan is a third of the work), and the checking stage — Run's own
+// goroutine — checks the batch's frames in order and calls the handlers.
+// Batches are recycled, so the reader never allocates in the steady state,
+// and at most pipeDepth of them are in flight: memory stays bounded. On one
+// core the reader runs inline, batch by batch, with no goroutine at all.
+
+const (
+	pipeDepth      = 4       // batches in flight between the stages
+	pipeMaxEntries = 1024    // a batch is sent once it holds this many blocks…
+	pipeMaxArena   = 1 << 20 // …or this many bytes of them, and after every chunk read
+)
+
+// pipeEntry is one thing the reader saw, in stream order: an SSE block
+// (dispatched, with its decoded frame, or not) or a capture problem.
+type pipeEntry struct {
+	ev         decode.Event
+	frame      decode.Frame // Dispatched events only
+	arrival    time.Duration
+	hasArrival bool
+	problem    *Problem // set: the entry is a capture problem, not a block
+
+	// Where ev's bytes sit in the batch's arena until the batch is sealed.
+	rawAt, dataAt int
+	commentsAt    []int
+}
+
+// pipeBatch is a run of entries whose bytes live in one arena.
+type pipeBatch struct {
+	entries []pipeEntry
+	arena   []byte
+}
+
+func (b *pipeBatch) reset() {
+	b.entries = b.entries[:0]
+	b.arena = b.arena[:0]
+}
+
+// add copies a block into the batch (its bytes into the arena, by offset:
+// the arena may still grow).
+func (b *pipeBatch) add(ev *decode.Event, arrival time.Duration, hasArrival bool) {
+	e := b.next()
+	comments, members := e.ev.Comments[:0], e.frame.Members[:0]
+	commentsAt := e.commentsAt[:0]
+	*e = pipeEntry{ev: *ev, arrival: arrival, hasArrival: hasArrival, rawAt: -1, dataAt: -1}
+	e.frame.Members = members
+	if ev.Raw != nil {
+		e.rawAt = len(b.arena)
+		b.arena = append(b.arena, ev.Raw...)
+	}
+	if ev.Data != nil {
+		e.dataAt = len(b.arena)
+		b.arena = append(b.arena, ev.Data...)
+	}
+	for _, cm := range ev.Comments {
+		commentsAt = append(commentsAt, len(b.arena), len(cm))
+		b.arena = append(b.arena, cm...)
+	}
+	e.commentsAt = commentsAt
+	e.ev.Comments = comments
+}
+
+func (b *pipeBatch) addProblem(p Problem) {
+	e := b.next()
+	members, comments, commentsAt := e.frame.Members[:0], e.ev.Comments[:0], e.commentsAt[:0]
+	*e = pipeEntry{problem: &p, commentsAt: commentsAt}
+	e.frame.Members, e.ev.Comments = members, comments
+}
+
+// next extends the batch by one entry, reusing the slot's buffers (its
+// frame's members, its comments) from the batch's last use.
+func (b *pipeBatch) next() *pipeEntry {
+	if len(b.entries) < cap(b.entries) {
+		b.entries = b.entries[:len(b.entries)+1]
+	} else {
+		b.entries = append(b.entries, pipeEntry{})
+	}
+	return &b.entries[len(b.entries)-1]
+}
+
+// seal points every entry's slices into the arena (now final) and decodes
+// the dispatched ones.
+func (b *pipeBatch) seal(dec *decode.Decoder) {
+	for i := range b.entries {
+		e := &b.entries[i]
+		if e.problem != nil {
+			continue
+		}
+		if e.rawAt >= 0 {
+			e.ev.Raw = b.arena[e.rawAt : e.rawAt+len(e.ev.Raw) : e.rawAt+len(e.ev.Raw)]
+		}
+		if e.dataAt >= 0 {
+			e.ev.Data = b.arena[e.dataAt : e.dataAt+len(e.ev.Data) : e.dataAt+len(e.ev.Data)]
+		}
+		if len(e.commentsAt) > 0 {
+			cms := e.ev.Comments[:0]
+			for k := 0; k+1 < len(e.commentsAt); k += 2 {
+				at, n := e.commentsAt[k], e.commentsAt[k+1]
+				cms = append(cms, b.arena[at:at+n:at+n])
+			}
+			e.ev.Comments = cms
+		} else {
+			e.ev.Comments = nil
+		}
+		if e.ev.Dispatched() {
+			dec.DecodeInto(&e.frame, &e.ev, e.arrival, e.hasArrival)
+		}
+	}
+}
+
+// readResult is how the reader stage ended.
+type readResult struct {
+	end     End
+	readErr error
+	bytes   int64
+	frames  int
+}
+
+// readStage reads c to its end, sending sealed batches to sink in order.
+// get returns an empty batch to fill (a recycled one when it can).
+func readStage(c Capture, get func() *pipeBatch, sink func(*pipeBatch)) readResult {
+	framer := decode.NewFramer()
+	var dec decode.Decoder
+	var rr readResult
+	b := get()
+	send := func() {
+		if len(b.entries) == 0 {
+			return
+		}
+		b.seal(&dec)
+		sink(b)
+		b = get()
+	}
+	var chunk Chunk
+	emit := func(ev *decode.Event) {
+		b.add(ev, chunk.T, chunk.HasTime)
+		if len(b.entries) >= pipeMaxEntries || len(b.arena) >= pipeMaxArena {
+			send()
+		}
+	}
+	problems := func() {
+		for _, p := range c.TakeProblems() {
+			b.addProblem(p)
+		}
+	}
+	for {
+		var err error
+		chunk, err = c.Next()
+		problems()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				rr.readErr = err
+			}
+			break
+		}
+		rr.bytes += int64(len(chunk.Data))
+		framer.Feed(chunk.Data, emit)
+		send() // a live stream's frames go on as soon as their chunk is read
+	}
+	rr.end = c.End()
+	problems()
+	chunk = Chunk{T: rr.end.T, HasTime: rr.end.HasTime}
+	framer.Close(emit)
+	send()
+	rr.frames = dec.NextIndex()
+	return rr
+}
+
+// readInline is the pipeline on one core: each block is decoded and
+// handed on as the framer emits it, its bytes still the framer's (no copy
+// into a batch).
+func readInline(c Capture, handle func(*pipeEntry)) readResult {
+	framer := decode.NewFramer()
+	var dec decode.Decoder
+	var rr readResult
+	var e pipeEntry
+	var chunk Chunk
+	emit := func(ev *decode.Event) {
+		members := e.frame.Members[:0]
+		e = pipeEntry{ev: *ev, arrival: chunk.T, hasArrival: chunk.HasTime}
+		e.frame.Members = members
+		if ev.Dispatched() {
+			dec.DecodeInto(&e.frame, &e.ev, e.arrival, e.hasArrival)
+		}
+		handle(&e)
+	}
+	problems := func() {
+		for _, p := range c.TakeProblems() {
+			handle(&pipeEntry{problem: &p})
+		}
+	}
+	for {
+		var err error
+		chunk, err = c.Next()
+		problems()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				rr.readErr = err
+			}
+			break
+		}
+		rr.bytes += int64(len(chunk.Data))
+		framer.Feed(chunk.Data, emit)
+	}
+	rr.end = c.End()
+	problems()
+	chunk = Chunk{T: rr.end.T, HasTime: rr.end.HasTime}
+	framer.Close(emit)
+	rr.frames = dec.NextIndex()
+	return rr
+}
+
+// runStages reads c to its end and hands every entry to handle, in stream
+// order, on the caller's goroutine: on more than one core the reader stage
+// runs a goroutine ahead, in batches; on one core everything runs inline.
+func runStages(c Capture, handle func(*pipeEntry)) readResult {
+	if runtime.GOMAXPROCS(0) < 2 {
+		return readInline(c, handle)
+	}
+	free := make(chan *pipeBatch, pipeDepth)
+	for i := 0; i < pipeDepth; i++ {
+		free <- new(pipeBatch)
+	}
+	full := make(chan *pipeBatch, pipeDepth)
+	done := make(chan readResult, 1)
+	go func() {
+		rr := readStage(c, func() *pipeBatch { b := <-free; b.reset(); return b }, func(b *pipeBatch) { full <- b })
+		close(full)
+		done <- rr
+	}()
+	for b := range full {
+		for i := range b.entries {
+			handle(&b.entries[i])
+		}
+		free <- b
+	}
+	return <-done
+}
