@@ -38,16 +38,23 @@ func BenchmarkCheckInputs(b *testing.B) {
 		names = append(names, name)
 		total += int64(buf.Len())
 	}
-	b.Run("sequential", func(b *testing.B) {
-		b.SetBytes(total)
-		for b.Loop() {
-			for _, n := range names {
-				if rep, err := checkOne(n, nil, -1, invariants.Options{}); err != nil || rep.Counts.Error != 0 {
-					b.Fatal(err, rep.Counts)
+	// One after another, each on the two-stage pipeline (both cores), and
+	// each on one goroutine (one core: how check ran them before).
+	for _, seq := range []struct {
+		name     string
+		oneStage bool
+	}{{"sequential-two-stage", false}, {"sequential-one-stage", true}} {
+		b.Run(seq.name, func(b *testing.B) {
+			b.SetBytes(total)
+			for b.Loop() {
+				for _, n := range names {
+					if rep, err := checkOne(n, nil, -1, invariants.Options{}, seq.oneStage); err != nil || rep.Counts.Error != 0 {
+						b.Fatal(err, rep.Counts)
+					}
 				}
 			}
-		}
-	})
+		})
+	}
 	b.Run("parallel", func(b *testing.B) {
 		b.SetBytes(total)
 		for b.Loop() {

@@ -239,7 +239,7 @@ func checkAll(names []string, stdin io.Reader, entry int, opts invariants.Option
 	for w := 0; w < workers; w++ {
 		go func() {
 			for i := range next {
-				rep, err := checkOne(names[i], stdin, entry, opts)
+				rep, err := checkOne(names[i], stdin, entry, opts, len(names) > 1)
 				out[i] <- checked{rep, err}
 			}
 		}()
@@ -247,12 +247,17 @@ func checkAll(names []string, stdin io.Reader, entry int, opts invariants.Option
 	return out
 }
 
-func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options) (*sessions.Report, error) {
+// checkOne checks one input; oneStage keeps its pipeline on one goroutine
+// (checkAll's workers already keep the cores busy).
+func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options, oneStage bool) (*sessions.Report, error) {
 	c, err := sessions.Open(name, sessions.OpenOptions{Entry: entry, Stdin: stdin})
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
+	if oneStage {
+		return sessions.CheckOneStage(c, opts)
+	}
 	return sessions.Check(c, opts)
 }
 

@@ -51,6 +51,10 @@ type Handler struct {
 	// WantMoves: hand each frame's moves in Item.Moves (the panes need
 	// them; check and dump do not, and PC3 maps them only when asked).
 	WantMoves bool
+	// OneStage runs the whole pipeline on the caller's goroutine, even
+	// with a second core: a caller running several pipelines at once
+	// (check A B C …) already keeps the cores busy.
+	OneStage bool
 }
 
 // Result summarises a finished run.
@@ -213,7 +217,7 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 			choose(detector.Finish())
 		}
 	}
-	rr := runStages(c, func(e *pipeEntry) {
+	rr := runStages(c, h.OneStage, func(e *pipeEntry) {
 		switch {
 		case chk == nil:
 			hold(e)

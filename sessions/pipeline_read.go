@@ -225,8 +225,8 @@ func readInline(c Capture, handle func(*pipeEntry)) readResult {
 // runStages reads c to its end and hands every entry to handle, in stream
 // order, on the caller's goroutine: on more than one core the reader stage
 // runs a goroutine ahead, in batches; on one core everything runs inline.
-func runStages(c Capture, handle func(*pipeEntry)) readResult {
-	if runtime.GOMAXPROCS(0) < 2 {
+func runStages(c Capture, oneStage bool, handle func(*pipeEntry)) readResult {
+	if oneStage || runtime.GOMAXPROCS(0) < 2 {
 		return readInline(c, handle)
 	}
 	free := make(chan *pipeBatch, pipeDepth)

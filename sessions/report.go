@@ -49,6 +49,12 @@ func Check(c Capture, opts invariants.Options) (*Report, error) {
 	return CheckWith(c, opts, Handler{})
 }
 
+// CheckOneStage is Check on the caller's goroutine alone, for callers that
+// check several captures at once.
+func CheckOneStage(c Capture, opts invariants.Options) (*Report, error) {
+	return CheckWith(c, opts, Handler{OneStage: true})
+}
+
 // CheckWith is Check that also hands every item, alarm and note to h as it
 // happens (live views print frames while the report is collected).
 func CheckWith(c Capture, opts invariants.Options, h Handler) (*Report, error) {
@@ -87,6 +93,7 @@ func CheckWith(c Capture, opts invariants.Options, h Handler) (*Report, error) {
 	res, err := Run(c, opts, Handler{
 		OnDialect: h.OnDialect,
 		WantMoves: h.WantMoves,
+		OneStage:  h.OneStage,
 		OnItem: func(it Item) {
 			if h.OnItem != nil {
 				h.OnItem(it)
