@@ -4,15 +4,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -118,6 +121,8 @@ type checkFlags struct {
 	ttfe     time.Duration
 	entry    int
 	dialect  string
+	minSev   string
+	quiet    bool
 }
 
 func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -164,6 +169,10 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 				fmt.Fprintln(stdout, `<?xml version="1.0" encoding="UTF-8"?>`)
 				fmt.Fprintln(stdout, "<testsuites>")
 			}
+			textOpts, err := checkTextOptions(fl, stdout)
+			if err != nil {
+				return err
+			}
 			for i, res := range checkAll(args, stdin, fl.entry, opts) {
 				name := args[i]
 				r := <-res
@@ -182,7 +191,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 				case "junit":
 					err = rep.WriteJUnit(stdout, failOn)
 				default:
-					err = rep.WriteText(stdout)
+					err = rep.WriteTextWith(stdout, textOpts)
 				}
 				if err != nil {
 					return err
@@ -204,8 +213,10 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 	f.StringVar(&fl.format, "format", "text", "output format: text, json or junit")
 	f.StringVar(&fl.registry, "registry", "", "status-event registry `DIR` (platform/ and verticals/*/status_events.yaml)")
 	f.StringVar(&fl.failOn, "fail-on", "error", "lowest severity that makes the exit status 1: error, warn or info")
-	f.DurationVar(&fl.idle, "idle", 0, idleHelp)
-	f.DurationVar(&fl.ttfe, "ttfe", invariants.DefaultTTFE, "time-to-first-event bound")
+	f.StringVar(&fl.minSev, "min-severity", "info", "text format: list alarms of this severity and up (error, warn or info; counts still count all)")
+	f.BoolVarP(&fl.quiet, "quiet", "q", false, "text format: hide info alarms (= --min-severity warn)")
+	nonNegativeDuration(f, &fl.idle, "idle", 0, idleZero, idleHelp)
+	ttfeDuration(f, &fl.ttfe, invariants.DefaultTTFE, ttfeHelp)
 	f.IntVar(&fl.entry, "entry", -1, "HAR: which SSE entry to check (0-based; default the first)")
 	addDialectFlag(cmd, &fl.dialect)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "junit"}, cobra.ShellCompDirectiveNoFileComp))
@@ -250,7 +261,7 @@ func checkAll(names []string, stdin io.Reader, entry int, opts invariants.Option
 // checkOne checks one input; oneStage keeps its pipeline on one goroutine
 // (checkAll's workers already keep the cores busy).
 func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options, oneStage bool) (*sessions.Report, error) {
-	c, err := sessions.Open(name, sessions.OpenOptions{Entry: entry, Stdin: stdin})
+	c, err := sessions.Open(name, sessions.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
 	if err != nil {
 		return nil, err
 	}
@@ -296,15 +307,15 @@ selected frame. - reads stdin; @ID (or @last) opens a saved session.`,
 	f := cmd.Flags()
 	f.IntVar(&entry, "entry", -1, "HAR: which SSE entry to open (0-based; default the first)")
 	f.StringVar(&registry, "registry", "", "status-event registry `DIR`")
-	f.DurationVar(&idle, "idle", 0, idleHelp)
-	f.DurationVar(&ttfe, "ttfe", invariants.DefaultTTFE, "time-to-first-event bound")
+	nonNegativeDuration(f, &idle, "idle", 0, idleZero, idleHelp)
+	ttfeDuration(f, &ttfe, invariants.DefaultTTFE, ttfeHelp)
 	addDialectFlag(cmd, &dialectName)
 	return cmd
 }
 
 // openTUI runs the inspector on a capture.
 func openTUI(name string, stdin io.Reader, entry int, opts invariants.Options) error {
-	c, err := sessions.Open(name, sessions.OpenOptions{Entry: entry, Stdin: stdin})
+	c, err := sessions.Open(name, sessions.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
 	if err != nil {
 		return err
 	}
@@ -312,6 +323,12 @@ func openTUI(name string, stdin io.Reader, entry int, opts invariants.Options) e
 }
 
 const idleHelp = "idle-gap window (default: the dialect's own, 30s for pc3)"
+
+// idleZero and ttfeHelp explain the timing flags' least values.
+const (
+	idleZero = "0 = the dialect's own window"
+	ttfeHelp = "time-to-first-event bound (0 = off)"
+)
 
 // addDialectFlag adds --dialect: force a dialect instead of detecting it.
 func addDialectFlag(cmd *cobra.Command, v *string) {
@@ -380,7 +397,11 @@ func reportLiveTUI(outs []*ui.LiveOutcome, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "saved as session %s (framescope check @%s)\n", res.SessionID, res.SessionID)
 		}
 		if res.Report != nil && res.Report.Counts.Reaches(invariants.SevError) {
-			code = 1
+			code = max(code, 1)
+		}
+		var lost *sessions.RecordError
+		if errors.As(out.Err, &lost) {
+			code = 2 // a recording lost data
 		}
 	}
 	if code != 0 {
@@ -436,7 +457,7 @@ truncated tail; the ndjson format is read back by check and open.`,
 			if _, err := sessions.ResolveDialect(dialectName); err != nil {
 				return err
 			}
-			c, err := sessions.Open(args[0], sessions.OpenOptions{Entry: entry, Stdin: stdin})
+			c, err := sessions.Open(args[0], sessions.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
 			if err != nil {
 				return err
 			}
@@ -455,46 +476,6 @@ truncated tail; the ndjson format is read back by check and open.`,
 	return cmd
 }
 
-func newRulesCmd(stdout io.Writer) *cobra.Command {
-	var dialectName, format string
-	cmd := &cobra.Command{
-		Use:   "rules",
-		Short: "List the rule catalog: name, severity, clause, when it fires",
-		Long: `List the rules framescope checks: PC3's catalog by default, or one dialect's
-rules with --dialect NAME (--dialect list names the dialects).`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if dialectName == "list" {
-				return listDialects(stdout)
-			}
-			rules := invariants.Catalog
-			if dialectName != "" {
-				d, err := sessions.ResolveDialect(dialectName)
-				if err != nil {
-					return err
-				}
-				rules = d.Rules()
-			}
-			switch format {
-			case "text":
-				for _, r := range rules {
-					fmt.Fprintf(stdout, "%-22s %-5s %-14s %s\n", r.Name, r.Severity, r.Clause, r.Summary)
-				}
-			case "names":
-				for _, r := range rules {
-					fmt.Fprintln(stdout, r.Name)
-				}
-			default:
-				return fmt.Errorf("--format %q: want text or names", format)
-			}
-			return nil
-		},
-	}
-	addDialectFlag(cmd, &dialectName)
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or names (one rule name a line)")
-	return cmd
-}
-
 // liveFlags are the flags of the commands that open a live connection.
 type liveFlags struct {
 	method, data, record  string
@@ -507,6 +488,10 @@ type liveFlags struct {
 	frames                bool
 	headless              bool
 	dialect               string
+	location              bool // -L: follow redirects
+	// A compressed body's bounds ("" when the flags are not registered:
+	// the shorthand and the picker take the defaults).
+	maxDecoded, maxRatio string
 }
 
 func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
@@ -515,13 +500,17 @@ func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
 	f.StringArrayVarP(&fl.headers, "header", "H", nil, "request header 'Name: value' (repeatable)")
 	f.StringVarP(&fl.data, "data", "d", "", "request body: DATA, @FILE or @- for stdin")
 	f.BoolVarP(&fl.insecure, "insecure", "k", false, "skip TLS certificate verification")
-	f.DurationVar(&fl.connectTimeout, "connect-timeout", 30*time.Second, "limit for connecting and receiving the response headers")
+	positiveDuration(f, &fl.connectTimeout, "connect-timeout", 30*time.Second, "the time allowed to connect and receive the response headers",
+		"limit for connecting and receiving the response headers")
 	f.StringArrayVar(&fl.redact, "redact", nil, "also redact this header `NAME` in recordings (repeatable)")
 	f.BoolVar(&fl.keepSecrets, "keep-secrets", false, "record Authorization, Cookie and other credentials as they are")
+	f.BoolVarP(&fl.location, "location", "L", false, "follow redirects (at most 10; never https to http; -H headers are not sent to another origin)")
+	f.StringVar(&fl.maxDecoded, "max-decoded", "1GiB", "stop a compressed body once it decodes to more than `SIZE` (0 = no limit)")
+	f.StringVar(&fl.maxRatio, "max-ratio", "100", "stop a compressed body decoding past `N` times its compressed size (0 = no limit)")
 	f.BoolVar(&fl.noSave, "no-save", false, "do not save the session in the session library")
 	f.StringVar(&fl.registry, "registry", "", "status-event registry `DIR`")
-	f.DurationVar(&fl.idle, "idle", 0, idleHelp)
-	f.DurationVar(&fl.ttfe, "ttfe", invariants.DefaultTTFE, "time-to-first-event bound")
+	nonNegativeDuration(f, &fl.idle, "idle", 0, idleZero, idleHelp)
+	ttfeDuration(f, &fl.ttfe, invariants.DefaultTTFE, ttfeHelp)
 	addDialectFlag(cmd, &fl.dialect)
 	if record {
 		f.StringVarP(&fl.record, "output", "o", "", "capture `FILE` to write (framescope JSONL)")
@@ -538,9 +527,13 @@ func (fl *liveFlags) options(url string, stdin io.Reader) (sessions.LiveOptions,
 		Connect: sessions.ConnectOptions{
 			URL: url, Method: fl.method, Headers: fl.headers, Insecure: fl.insecure,
 			ConnectTimeout: fl.connectTimeout, Redact: fl.redact, KeepSecrets: fl.keepSecrets,
+			FollowRedirects: fl.location,
 		},
 		RecordPath: fl.record,
 		Check:      invariants.Options{Idle: fl.idle, TTFE: fl.ttfe, Dialect: fl.dialect},
+	}
+	if err := fl.inflateBounds(&opts.Connect); err != nil {
+		return opts, err
 	}
 	if fl.data != "" {
 		body, err := readData(fl.data, stdin)
@@ -564,6 +557,26 @@ func (fl *liveFlags) options(url string, stdin io.Reader) (sessions.LiveOptions,
 		opts.Library = lib
 	}
 	return opts, nil
+}
+
+// inflateBounds reads --max-decoded and --max-ratio (0 on the command
+// line = no limit; ConnectOptions says that with -1).
+func (fl *liveFlags) inflateBounds(c *sessions.ConnectOptions) error {
+	if fl.maxDecoded != "" {
+		n, err := sessions.ParseSize(fl.maxDecoded)
+		if err != nil {
+			return fmt.Errorf("--max-decoded: %w", err)
+		}
+		c.MaxDecoded = cmp.Or(n, -1)
+	}
+	if fl.maxRatio != "" {
+		r, err := strconv.ParseFloat(fl.maxRatio, 64)
+		if err != nil || r < 0 || (r > 0 && r < 1) || math.IsNaN(r) || math.IsInf(r, 0) {
+			return fmt.Errorf("--max-ratio %q: want a ratio of at least 1, or 0 for no limit", decode.Sanitize(fl.maxRatio))
+		}
+		c.MaxRatio = cmp.Or(r, -1)
+	}
+	return nil
 }
 
 // readData resolves curl's -d forms: DATA, @FILE, @- (stdin).
@@ -634,7 +647,7 @@ func runLive(ctx context.Context, opts sessions.LiveOptions, stdout, stderr io.W
 		}
 	}
 	opts.OnResponse = func(r sessions.ResponseInfo) {
-		method := opts.Connect.Method
+		method := cmp.Or(r.Method, opts.Connect.Method)
 		if method == "" {
 			method = "GET"
 			if opts.Connect.Body != nil {
@@ -643,6 +656,12 @@ func runLive(ctx context.Context, opts sessions.LiveOptions, stdout, stderr io.W
 		}
 		fmt.Fprintf(stderr, "%s %s → %s %s %s\n", method, decode.Sanitize(r.URL), decode.Sanitize(r.Proto),
 			decode.Sanitize(r.StatusText), decode.Sanitize(r.ContentType))
+		if r.RequestedURL != "" {
+			fmt.Fprintf(stderr, "  (redirected from %s)\n", decode.Sanitize(r.RequestedURL))
+		}
+		if loc := r.Headers.Get("Location"); loc != "" && r.Status/100 == 3 {
+			fmt.Fprintf(stderr, "Location: %s\n", decode.Sanitize(loc))
+		}
 		if len(r.ErrorBody) > 0 {
 			fmt.Fprintf(stderr, "response body (first %d bytes):\n%s\n", len(r.ErrorBody), decode.SanitizeMultiline(string(r.ErrorBody)))
 		}
@@ -652,7 +671,7 @@ func runLive(ctx context.Context, opts sessions.LiveOptions, stdout, stderr io.W
 		return err
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "framescope:", decode.Sanitize(err.Error()))
+		fmt.Fprintln(stderr, "framescope:", decode.SanitizeMultiline(err.Error()))
 	}
 	if res.Report != nil {
 		if werr := res.Report.WriteText(stdout); werr != nil {
@@ -664,6 +683,9 @@ func runLive(ctx context.Context, opts sessions.LiveOptions, stdout, stderr io.W
 	}
 	if res.SessionID != "" {
 		fmt.Fprintf(stderr, "saved as session %s (framescope check @%s)\n", res.SessionID, res.SessionID)
+	}
+	if lost := (*sessions.RecordError)(nil); errors.As(err, &lost) {
+		return exitError{2} // a recording lost data: the message is above
 	}
 	if res.Report != nil && res.Report.Counts.Reaches(invariants.SevError) {
 		return exitError{1}
@@ -764,7 +786,7 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&headless, "headless", false, "print frames and the report instead of opening the terminal UI")
-	cmd.Flags().Float64Var(&speed, "speed", 1, "scenario timing scale (2 = twice as fast, 0 = no pauses)")
+	relaySpeedVar(cmd.Flags(), &speed, "speed", 1, "scenario timing scale (2 = twice as fast, 0 = no pauses)")
 	cmd.Flags().BoolVar(&noSave, "no-save", false, "do not save the session in the session library")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print only the check report")
 	return cmd
@@ -772,24 +794,29 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 
 func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
-		addr, path, speedText, scenario        string
-		loop, allowOrigin, cors, listScenarios bool
-		drop, dup, garble                      []int
-		stalls                                 []string
-		cutAfter, floodFrames                  int
-		idle                                   time.Duration
+		addr, path, speedText, scenario, contentType string
+		loop, cors, lan, listScenarios               bool
+		allowOrigins                                 []string
+		drop, dup, garble                            []int
+		stalls                                       []string
+		cutAfter, floodFrames                        int
+		idle, bodyTimeout                            time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "serve CAPTURE | --scenario NAME",
 		Short: "Replay a capture byte-exact (with faults), or run a built-in scenario, as an SSE server",
 		Long: `Serve a capture to any SSE client (a mobile app, a browser, curl): every request
 (GET or POST) gets a fresh byte-exact replay with the original timing scaled by
---speed. Fault flags drop, duplicate, cut, stall or garble frames (0-based frame
-indexes). --scenario runs the reference v0.5 relay instead. Binds loopback and
-refuses non-loopback Host/Origin headers unless --allow-origin.`,
+--speed, as text/event-stream (--content-type keep sends the captured type). Fault
+flags drop, duplicate, cut, stall or garble frames (0-based frame indexes).
+--scenario runs the reference v0.5 relay instead. Listens on loopback only unless
+--lan, and refuses Host and Origin headers other than loopback ones and those named
+by --allow-origin (a defence against DNS rebinding).`,
 		Example: `  framescope serve bug-123.jsonl --speed max
   framescope serve turn.sse --cut-after 5 --stall 3s@2
-  framescope serve turn.jsonl --addr 0.0.0.0:7070 --allow-origin     # a phone on the LAN
+  framescope serve turn.jsonl --lan                                  # a phone on the LAN: prints the URL to use
+  framescope serve turn.jsonl --lan --allow-origin mybox.local       # ... that reaches this machine by name
+  framescope serve turn.jsonl --cors --allow-origin http://dev.test:5173   # a web app served from another origin
   framescope serve --scenario axis2`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -801,7 +828,24 @@ refuses non-loopback Host/Origin headers unless --allow-origin.`,
 			}
 			speed, err := sessions.ParseSpeed(speedText)
 			if err != nil {
-				return fmt.Errorf("--speed: %w", err)
+				return err
+			}
+			allow, err := sessions.ParseAllowList(allowOrigins)
+			if err != nil {
+				return err
+			}
+			ctype, err := sessions.ParseContentType(contentType)
+			if err != nil {
+				return err
+			}
+			if lan && !cmd.Flags().Changed("addr") {
+				addr = "0.0.0.0:7070"
+			}
+			if err := sessions.CheckBind(addr, lan); err != nil {
+				return err
+			}
+			if err := serveFlagsApply(cmd, scenario != ""); err != nil {
+				return err
 			}
 			var handler http.Handler
 			what := ""
@@ -818,7 +862,7 @@ refuses non-loopback Host/Origin headers unless --allow-origin.`,
 				if err != nil {
 					return err
 				}
-				handler = sessions.Guard(relay, allowOrigin, cors)
+				handler = sessions.Guard(relay, sessions.GuardOptions{Allow: allow, CORS: cors, BodyTimeout: bodyTimeout})
 				what = "scenario " + scenario
 			case len(args) == 1:
 				rep, err := sessions.LoadReplay(args[0])
@@ -840,8 +884,12 @@ refuses non-loopback Host/Origin headers unless --allow-origin.`,
 				if err := rep.CheckFaults(faults); err != nil {
 					return err
 				}
-				handler = rep.Handler(sessions.ReplayOptions{Path: path, Speed: speed, Loop: loop,
-					AllowOrigin: allowOrigin, CORS: cors, Faults: faults, Log: stderr})
+				if sent := sessions.ReplayContentType(rep.Meta, ctype); rep.Meta.HTTP && rep.Meta.ContentType != "" && sent != rep.Meta.ContentType {
+					fmt.Fprintf(stderr, "framescope: note: the capture's Content-Type %s is served as %s (--content-type keep sends it as captured)\n",
+						decode.Sanitize(rep.Meta.ContentType), decode.Sanitize(sent))
+				}
+				handler = rep.Handler(sessions.ReplayOptions{Path: path, Speed: speed, Loop: loop, Allow: allow, CORS: cors,
+					ContentType: ctype, BodyTimeout: bodyTimeout, Faults: faults, Log: stderr})
 				what = fmt.Sprintf("%s (%d frames)", decode.Sanitize(args[0]), rep.Frames)
 			default:
 				return errors.New("give a CAPTURE to replay or --scenario NAME (see --scenarios)")
@@ -850,8 +898,32 @@ refuses non-loopback Host/Origin headers unless --allow-origin.`,
 			if err != nil {
 				return err
 			}
-			srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+			if err := sessions.CheckListener(ln.Addr(), lan); err != nil {
+				ln.Close()
+				return err
+			}
+			var lanURLs []string
+			if lan {
+				local := sessions.LocalAddrs()
+				allow.AddAddrs(local...) // what a phone types is this machine's address
+				lanURLs = sessions.LANURLs(ln.Addr(), path, local)
+			}
+			// Timeouts for every stage a client controls: the headers, the
+			// body (BodyTimeout, in the handler) and an idle keep-alive
+			// connection. No write timeout: a replay may last for hours.
+			srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
 			fmt.Fprintf(stderr, "serving %s at http://%s%s (Ctrl-C to stop)\n", what, ln.Addr(), path)
+			switch {
+			case !lan:
+			case len(lanURLs) > 0:
+				for _, u := range lanURLs {
+					fmt.Fprintf(stderr, "  from another device: %s\n", u)
+				}
+			case sessions.CheckListener(ln.Addr(), false) == nil:
+				fmt.Fprintf(stderr, "  --lan, but --addr %s is loopback: only this machine can connect (--addr 0.0.0.0:PORT listens on the network)\n", ln.Addr())
+			default:
+				fmt.Fprintf(stderr, "  --lan: no network address of this machine found to reach %s from another device\n", ln.Addr())
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			go func() {
@@ -868,23 +940,44 @@ refuses non-loopback Host/Origin headers unless --allow-origin.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&addr, "addr", "127.0.0.1:7070", "listen address")
+	f.StringVar(&addr, "addr", "127.0.0.1:7070", "listen address (a non-loopback one needs --lan)")
 	f.StringVar(&path, "path", sessions.DefaultReplayPath, "URL path to serve")
-	f.StringVar(&speedText, "speed", "1", "timing scale: 1 = as recorded, 2 = twice as fast, max = no pauses")
+	f.StringVar(&speedText, "speed", "1", "timing scale: 1 = as recorded, 2 = twice as fast, max = no pauses (the least: 0.001)")
 	f.BoolVar(&loop, "loop", false, "replay again and again on the same response")
 	f.IntSliceVar(&drop, "drop", nil, "do not send frame `N` (repeatable)")
 	f.IntSliceVar(&dup, "dup", nil, "send frame `N` twice (repeatable)")
-	f.IntVar(&cutAfter, "cut-after", -1, "close the connection abruptly right after frame `N`")
+	frameIndexVar(f, &cutAfter, "cut-after", "close the connection abruptly right after frame `N`")
 	f.StringArrayVar(&stalls, "stall", nil, "pause `D@N`: D before frame N (e.g. 5s@3; repeatable)")
 	f.IntSliceVar(&garble, "garble", nil, "corrupt frame `N`'s data (repeatable)")
-	f.BoolVar(&allowOrigin, "allow-origin", false, "serve non-loopback Host and Origin headers (LAN devices)")
-	f.BoolVar(&cors, "cors", false, "send CORS headers for browser clients")
+	f.BoolVar(&lan, "lan", false, "listen on the network (default address 0.0.0.0:7070) and serve this machine's addresses: devices on the LAN can fetch the replay")
+	f.StringArrayVar(&allowOrigins, "allow-origin", nil, "also serve this `HOST` in Host and Origin headers (HOST, HOST:PORT or an origin http://HOST:PORT; repeatable)")
+	f.BoolVar(&cors, "cors", false, "send CORS headers for browser clients (loopback and --allow-origin origins)")
+	f.StringVar(&contentType, "content-type", "sse", "response Content-Type: sse (text/event-stream), keep (the capture's own) or a media `TYPE`")
+	positiveDuration(f, &bodyTimeout, "body-timeout", sessions.DefaultBodyTimeout, "a client must send its request body in time", "how long a client may take to send its request body (then 408)")
 	f.StringVar(&scenario, "scenario", "", "run a built-in scenario `NAME` through the reference relay")
 	f.BoolVar(&listScenarios, "scenarios", false, "list the built-in scenarios")
-	f.DurationVar(&idle, "idle", 3*time.Second, "scenario relay: idle timeout before it synthesizes cancelled IDLE_TIMEOUT")
+	nonNegativeDuration(f, &idle, "idle", 3*time.Second, "0 = the relay's default, 3s", "scenario relay: idle timeout before it synthesizes cancelled IDLE_TIMEOUT")
 	f.IntVar(&floodFrames, "flood-frames", 50000, "flood scenario: number of text frames")
 	_ = cmd.RegisterFlagCompletionFunc("scenario", cobra.FixedCompletions(sessions.ScenarioNames(), cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("content-type", cobra.FixedCompletions([]string{"sse", "keep"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// serveFlagsApply refuses flags that the chosen mode would ignore: fault
+// flags shape a capture's replay, the relay flags a scenario.
+func serveFlagsApply(cmd *cobra.Command, scenario bool) error {
+	replayOnly := []string{"drop", "dup", "cut-after", "stall", "garble", "loop", "content-type"}
+	scenarioOnly := []string{"idle", "flood-frames"}
+	names, mode, other := replayOnly, "--scenario", "a CAPTURE's replay"
+	if !scenario {
+		names, mode, other = scenarioOnly, "a CAPTURE's replay", "--scenario"
+	}
+	for _, n := range names {
+		if cmd.Flags().Changed(n) {
+			return fmt.Errorf("--%s applies to %s, not to %s", n, other, mode)
+		}
+	}
+	return nil
 }
 
 func newReferenceCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -924,7 +1017,7 @@ where the v0.4 client diverges, both.`,
 			if err != nil {
 				return err
 			}
-			c, err := sessions.Open(replay, sessions.OpenOptions{Entry: entry, Stdin: stdin})
+			c, err := sessions.Open(replay, sessions.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
 			if err != nil {
 				return err
 			}
@@ -942,7 +1035,7 @@ where the v0.4 client diverges, both.`,
 	f.StringVar(&replay, "replay", "", "run the machine over `CAPTURE` (raw SSE, JSONL, HAR, NDJSON, @session, - for stdin)")
 	f.StringVar(&profile, "profile", "", "client profile: v0.5, v0.4 or both (replay default both; diagrams default v0.5)")
 	f.IntVar(&entry, "entry", -1, "HAR: which SSE entry to replay (0-based)")
-	f.DurationVar(&clientIdle, "client-idle", 0, "replay: fire the client's idle timer after this long without a frame (timed captures; 0 = off)")
+	nonNegativeDuration(f, &clientIdle, "client-idle", 0, "0 = off", "replay: fire the client's idle timer after this long without a frame (timed captures; 0 = off)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(invariants.ReferenceFormats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"v0.5", "v0.4", "both"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd

@@ -421,7 +421,7 @@ func TestDemoScenarios(t *testing.T) {
 		code     int
 		want     string
 	}{
-		{"happy", 0, "15 frames, 1 turns, ended eof — 0 error, 0 warn, 1 info"},
+		{"happy", 0, "15 frames, 1 turn, ended eof — 0 error, 0 warn, 1 info"},
 		{"axis2", 0, "0 error, 0 warn, 2 info"},
 		{"broken", 1, "12 error, 5 warn, 3 info"},
 	} {

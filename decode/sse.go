@@ -123,9 +123,9 @@ func (f *Framer) resetBlock() {
 	f.blockLen = 0
 	f.lineOff = 0
 	f.lineLen = 0
-	f.buf = f.buf[:0]
+	f.buf = releaseBig(f.buf)
 	f.nData = 0
-	f.scratch = f.scratch[:0]
+	f.scratch = releaseBig(f.scratch)
 	f.comSpans = f.comSpans[:0]
 	f.hasType = false
 	f.typeBuf = f.typeBuf[:0]
@@ -334,17 +334,29 @@ func (f *Framer) carry(p []byte, bs, ls int) {
 	f.blockLen = int64(n - bs)
 	if f.blockLen > f.max {
 		f.over = true
-		f.scratch = f.scratch[:0]
+		f.scratch = releaseBig(f.scratch)
 		f.comSpans = f.comSpans[:0]
 		f.lineLen = int64(n - ls)
-		f.buf = append(f.buf[:0], p[ls:ls+int(min(f.lineLen, f.headCap()))]...)
+		f.buf = appendCapped(f.buf[:0], p[ls:ls+int(min(f.lineLen, f.headCap()))], f.headCap())
 		return
 	}
-	f.buf = append(f.buf[:0], p[bs:]...)
+	f.buf = appendCapped(f.buf[:0], p[bs:], f.max)
 	f.lineOff = ls - bs
 }
 
 func (f *Framer) headCap() int64 { return max(f.max, 8) }
+
+// bigBuffer is the capacity past which a buffer is not kept for the next
+// block: a framer that once held a 64 MiB event does not keep 64 MiB.
+const bigBuffer = 4 << 20
+
+// releaseBig empties b, dropping its storage when it is big.
+func releaseBig(b []byte) []byte {
+	if cap(b) > bigBuffer {
+		return nil
+	}
+	return b[:0]
+}
 
 // partialLine reports whether a held block has an unfinished line.
 func (f *Framer) partialLine() bool {
@@ -410,40 +422,67 @@ func (f *Framer) cont(p []byte, i int, emit func(*Event)) int {
 	return n
 }
 
-// addContent appends bytes of the current line to a held block.
+// addContent appends bytes of the current line to a held block. A block
+// about to exceed the maximum size goes over before the bytes are added,
+// so buf never holds more than the maximum.
 func (f *Framer) addContent(b []byte) {
+	if !f.over && f.blockLen+int64(len(b)) > f.max {
+		f.toOver()
+	}
 	f.blockLen += int64(len(b))
 	if f.over {
 		f.lineLen += int64(len(b))
 		if room := f.headCap() - int64(len(f.buf)); room > 0 {
-			f.buf = append(f.buf, b[:min(room, int64(len(b)))]...)
+			f.buf = appendCapped(f.buf, b[:min(room, int64(len(b)))], f.headCap())
 		}
 		return
 	}
-	f.buf = append(f.buf, b...)
-	if f.blockLen > f.max {
-		f.toOver()
-	}
+	f.buf = appendCapped(f.buf, b, f.max)
 }
 
 // addTerm appends line-ending bytes to a held block.
 func (f *Framer) addTerm(b []byte) {
+	if !f.over && f.blockLen+int64(len(b)) > f.max {
+		f.lineOff = len(f.buf) // the line has ended: no head to keep
+		f.toOver()
+	}
 	f.blockLen += int64(len(b))
 	if f.over {
 		return
 	}
-	f.buf = append(f.buf, b...)
+	f.buf = appendCapped(f.buf, b, f.max)
 	f.lineOff = len(f.buf)
-	if f.blockLen > f.max {
-		f.toOver()
+}
+
+// appendCapped appends b to buf, doubling its capacity when it must grow,
+// and going straight to limit once past a quarter of it (unless buf and b
+// need more). append grows a big slice by a quarter at a time: a held
+// 64 MiB line was copied some twenty times, leaving ~5× the limit in
+// garbage (a 1 GB unterminated line cost 304 MB of memory). Here the
+// buffer never exceeds the limit, and all its steps together allocate at
+// most 1.5× the limit (the quarter steps sum to half of it), which bounds
+// the peak, garbage included. Pages of the last step that are not written
+// are never touched, so a smaller event does not cost the whole limit.
+func appendCapped(buf, b []byte, limit int64) []byte {
+	need := len(buf) + len(b)
+	if need > cap(buf) {
+		lim := int(min(limit, math.MaxInt))
+		c := max(2*cap(buf), need, 4096)
+		if c > lim/4 {
+			c = max(need, lim)
+		}
+		nb := make([]byte, len(buf), c)
+		copy(nb, buf)
+		buf = nb
 	}
+	return append(buf, b...)
 }
 
 // toOver drops a held block's bytes once it exceeds the maximum size,
 // keeping only the head of its current line.
 func (f *Framer) toOver() {
 	f.over = true
-	f.scratch = f.scratch[:0]
+	f.scratch = releaseBig(f.scratch)
 	f.comSpans = f.comSpans[:0]
 	part := f.buf[f.lineOff:]
 	f.lineLen = int64(len(part))
@@ -541,11 +580,11 @@ func (f *Framer) addData(base []byte, vs, le int, rec bool) {
 	case 1:
 		f.data0 = span{vs, le}
 	case 2:
-		f.scratch = append(f.scratch[:0], base[f.data0.s:f.data0.e]...)
+		f.scratch = appendCapped(f.scratch[:0], base[f.data0.s:f.data0.e], f.max)
 		f.scratch = append(f.scratch, '\n')
 		fallthrough
 	default:
-		f.scratch = append(f.scratch, base[vs:le]...)
+		f.scratch = appendCapped(f.scratch, base[vs:le], f.max)
 		f.scratch = append(f.scratch, '\n')
 	}
 }

@@ -36,10 +36,14 @@ func Dump(c Capture, w io.Writer, ndjson bool, dialectName string) (*Result, err
 		OnItem: func(it Item) {
 			line = line[:0]
 			if ndjson {
-				if it.Frame == nil {
-					return
+				switch {
+				case it.Frame != nil:
+					line = appendDumpRecord(line, it.Frame)
+				case it.Event.Truncated:
+					line = appendTruncatedRecord(line, it)
+				default:
+					return // comments and data-less blocks: no frame for a client
 				}
-				line = appendDumpRecord(line, it.Frame)
 			} else {
 				line = AppendItemText(line, it)
 			}
@@ -102,6 +106,43 @@ func appendDumpRecord(b []byte, f *decode.Frame) []byte {
 	if f.Problem != decode.ProblemNone {
 		b = append(b, `,"problem":`...)
 		b = decode.AppendJSONString(b, f.Problem.String()+": "+f.ProblemDetail)
+	}
+	return append(b, "}\n"...)
+}
+
+// appendTruncatedRecord writes the tail the stream ended in (an event
+// without its blank line) as a record that the NDJSON reader turns back
+// into those bytes at the end of the stream, so that `check` on the dump
+// reports the lost event (sse-truncated) as it does on the capture:
+//
+//	{"truncated":true,"offset":N,"size":N,"arrival":S,"raw":"data: {\"a\""}
+//
+// "raw" is the tail as received (plus "raw_b64" with the exact bytes when
+// they are not UTF-8); an oversized tail was not kept: "raw" is null and
+// "oversized" true.
+func appendTruncatedRecord(b []byte, it Item) []byte {
+	ev := it.Event
+	b = append(b, `{"truncated":true,"offset":`...)
+	b = strconv.AppendInt(b, ev.Offset, 10)
+	b = append(b, `,"size":`...)
+	b = strconv.AppendInt(b, ev.Size, 10)
+	b = append(b, `,"arrival":`...)
+	if it.HasArrival {
+		b = appendSeconds(b, it.Arrival)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"raw":`...)
+	switch {
+	case ev.Oversized || ev.Raw == nil:
+		b = append(b, `null,"oversized":true`...)
+	default:
+		b = decode.AppendJSONString(b, string(ev.Raw))
+		if !utf8.Valid(ev.Raw) {
+			b = append(b, `,"raw_b64":"`...)
+			b = base64.StdEncoding.AppendEncode(b, ev.Raw)
+			b = append(b, '"')
+		}
 	}
 	return append(b, "}\n"...)
 }

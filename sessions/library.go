@@ -247,7 +247,9 @@ func (l *Library) Finish(meta SessionMeta) error {
 	if err != nil {
 		return fmt.Errorf("session library: %s: %w", meta.ID, err)
 	}
-	data = append(data, '\n')
+	// The file is as safe to cat as the listing (a URL or a response id
+	// may carry bidi or C1 characters).
+	data = append(escapeUnsafeJSON(data), '\n')
 	if err := l.ensureDir(); err != nil {
 		return err
 	}

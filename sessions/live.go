@@ -36,12 +36,25 @@ type ConnectOptions struct {
 	ConnectTimeout time.Duration
 	Redact         []string // extra header names to redact in Meta and Response
 	KeepSecrets    bool     // redact nothing
+	// FollowRedirects (-L) follows up to 10 redirects, as redirect.go
+	// says; without it a 3xx is the response.
+	FollowRedirects bool
+	// MaxDecoded and MaxRatio bound a compressed body's decoding (0 =
+	// DefaultMaxDecoded / DefaultMaxRatio, negative = no bound).
+	MaxDecoded int64
+	MaxRatio   float64
 }
 
 // ResponseInfo is the HTTP response as the user should see it.
 type ResponseInfo struct {
-	// URL is the request URL for display: a password in it is masked.
-	URL         string
+	// URL is the URL the response came from (after redirects), for
+	// display: a password and query secrets in it are masked.
+	URL string
+	// Method is the final request's method (a 303 turns a POST into a GET).
+	Method string
+	// RequestedURL is the URL asked for, when redirects led elsewhere.
+	RequestedURL string
+
 	Status      int    // 200
 	StatusText  string // "200 OK"
 	Proto       string // "HTTP/1.1"
@@ -99,6 +112,8 @@ type Live struct {
 	buf     []byte
 	heldErr error // an error returned along with data, for the next read
 	zeroes  int
+	// limit bounds decoding (nil: the body is not encoded).
+	limit *inflateLimit
 
 	// Chunks read before Connect returned (error bodies), served first.
 	preDone  chan struct{} // nil when there was no pre-read
@@ -120,6 +135,8 @@ type Live struct {
 	mu        sync.Mutex // guards info
 	info      ResponseInfo
 	keepError bool // collect ErrorBody
+
+	keepSecrets bool // --keep-secrets: ErrorBody is shown as received
 }
 
 // Connect sends the request once — never retrying or reconnecting on its
@@ -130,14 +147,12 @@ type Live struct {
 // DNS, TLS, a redirect loop or the connect timeout. Its message names the
 // URL and what failed.
 func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
-	shown := opts.URL // the URL in messages and Meta: a password in it is hidden
+	// The URL in messages and Meta: a password and query secrets hidden.
+	shown := redactURLIf(opts.URL, opts.KeepSecrets)
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%s: %s", clean(shown), fmt.Sprintf(format, args...))
 	}
 	u, err := url.Parse(opts.URL)
-	if err == nil && !opts.KeepSecrets && hasPassword(u) {
-		shown = u.Redacted()
-	}
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
@@ -186,15 +201,8 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 	if opts.Insecure {
 		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true}
 	}
-	client := &http.Client{
-		Transport: tr,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= maxRedirects {
-				return fmt.Errorf("redirect loop: stopped after %d redirects (the last one to %s)", maxRedirects, clean(req.URL.String()))
-			}
-			return nil
-		},
-	}
+	rd := &redirects{opts: opts, userReferer: hdr.Get("Referer") != ""}
+	client := &http.Client{Transport: tr, CheckRedirect: rd.check}
 	cleanup := func() {
 		tr.CloseIdleConnections()
 		conns.closeAll()
@@ -243,23 +251,27 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		conns:  conns,
 		raw:    &rawBody{r: resp.Body},
 		buf:    make([]byte, liveReadSize),
+
+		keepSecrets: opts.KeepSecrets,
 	}
 	ct := resp.Header.Get("Content-Type")
-	reqHeaders, _ := redactHeaders(flatHeaders(req.Header), opts.Redact, opts.KeepSecrets)
-	if host != "" {
+	sent := req // the request the response answers (the last hop)
+	if resp.Request != nil && resp.Request.URL != nil {
+		sent = resp.Request
+	}
+	reqHeaders, _ := redactHeaders(flatHeaders(sent.Header), opts.Redact, opts.KeepSecrets)
+	if host != "" && sent.Host == host {
 		reqHeaders["Host"] = host
 	}
 	respHeaders, _ := redactHeaders(flatHeaders(resp.Header), opts.Redact, opts.KeepSecrets)
-	finalURL := shown
-	if resp.Request != nil && resp.Request.URL != nil && resp.Request.URL.String() != u.String() {
+	finalURL, requested := shown, ""
+	if sent.URL.String() != u.String() {
 		// Redirected: the bytes come from here (and a 302 may have turned
 		// a POST into a GET).
-		finalURL = resp.Request.URL.String()
-		if !opts.KeepSecrets && hasPassword(resp.Request.URL) {
-			finalURL = resp.Request.URL.Redacted()
-		}
-		method = resp.Request.Method
+		finalURL, requested = redactURLIf(sent.URL.String(), opts.KeepSecrets), shown
+		method = sent.Method
 	}
+	rd.note(resp, &l.probs)
 	l.meta = Meta{
 		Name:            shown,
 		Kind:            KindSSE,
@@ -274,6 +286,9 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		Timed:           true,
 	}
 	l.info = ResponseInfo{
+		URL:             finalURL,
+		Method:          method,
+		RequestedURL:    requested,
 		Status:          resp.StatusCode,
 		StatusText:      resp.Status,
 		Proto:           resp.Proto,
@@ -288,6 +303,9 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 			l.encs = nil
 			break
 		}
+	}
+	if len(l.encs) > 0 {
+		l.limit = newInflateLimit(opts, l.encs[len(l.encs)-1])
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || !isSSEMediaType(ct) {
 		l.keepError = true
@@ -511,6 +529,12 @@ func (l *Live) readOnce() ([]byte, time.Duration, error) {
 			err = io.ErrNoProgress
 		}
 		l.zeroes = 0
+		if l.limit != nil && n > 0 {
+			var lerr error
+			if n, lerr = l.limit.allow(n, l.raw.n); lerr != nil {
+				err = lerr // ends the stream after the bytes within the bound
+			}
+		}
 		if n > 0 {
 			l.tee(l.buf[:n])
 			if err != nil {
@@ -619,6 +643,7 @@ func (c *codingReader) Read(p []byte) (int, error) {
 // wrapping can tell them from its own.
 type rawBody struct {
 	r io.ReadCloser
+	n int64 // bytes read: the compressed size, for the inflate ratio
 }
 
 type rawError struct{ err error }
@@ -628,6 +653,7 @@ func (e *rawError) Unwrap() error { return e.err }
 
 func (b *rawBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
+	b.n += int64(n)
 	if err != nil && err != io.EOF {
 		err = &rawError{err: err}
 	}
@@ -768,6 +794,10 @@ func (l *Live) Response() ResponseInfo {
 	info := l.info
 	if info.ErrorBody != nil {
 		info.ErrorBody = append([]byte(nil), info.ErrorBody...)
+		if !l.keepSecrets {
+			// Shown, not recorded: a redirect page repeats its Location.
+			info.ErrorBody = redactQueryText(info.ErrorBody)
+		}
 	}
 	info.Headers = info.Headers.Clone()
 	return info
@@ -786,12 +816,12 @@ func flatHeaders(h http.Header) map[string]string {
 }
 
 // unflatHeaders rebuilds an http.Header from the original, with redacted
-// values replaced.
+// values (a secret header's, a Location's query) replaced.
 func unflatHeaders(flat map[string]string, orig http.Header) http.Header {
 	out := orig.Clone()
 	for k, v := range flat {
-		if v == redactedValue {
-			out[k] = []string{redactedValue}
+		if v != strings.Join(orig[k], ", ") {
+			out[k] = []string{v}
 		}
 	}
 	return out

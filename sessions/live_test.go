@@ -632,7 +632,7 @@ func TestLiveConnectErrors(t *testing.T) {
 	}{
 		{"redirect loop", func(t *testing.T) ConnectOptions {
 			srv := lvServer(t, func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, r.URL.Path, http.StatusFound) })
-			return ConnectOptions{URL: srv.URL + "/loop"}
+			return ConnectOptions{URL: srv.URL + "/loop", FollowRedirects: true}
 		}, []string{"/loop", "redirect loop", "10 redirects"}},
 		{"Accept-Encoding br", func(t *testing.T) ConnectOptions {
 			srv := lvServer(t, func(w http.ResponseWriter, r *http.Request) { t.Error("the request was sent") })
@@ -696,8 +696,8 @@ func TestLiveConnectErrors(t *testing.T) {
 
 func lvQuietLog() *log.Logger { return log.New(io.Discard, "", 0) }
 
-// TestLiveRedirect: a short redirect chain is followed; Meta names where
-// the bytes came from.
+// TestLiveRedirect: with -L, a short redirect chain is followed; Meta names
+// where the bytes came from.
 func TestLiveRedirect(t *testing.T) {
 	lvNoLeak(t)
 	frames := lvTurn(1)
@@ -705,7 +705,7 @@ func TestLiveRedirect(t *testing.T) {
 	mux.HandleFunc("/a", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/b", http.StatusTemporaryRedirect) })
 	mux.HandleFunc("/b", lvScript(lvPieces(frames)...))
 	srv := lvServer(t, mux.ServeHTTP)
-	l := lvConnect(t, ConnectOptions{URL: srv.URL + "/a"})
+	l := lvConnect(t, ConnectOptions{URL: srv.URL + "/a", FollowRedirects: true})
 	if m := l.Meta(); m.URL != srv.URL+"/b" || m.Name != srv.URL+"/a" {
 		t.Errorf("Meta URL %q, Name %q", m.URL, m.Name)
 	}

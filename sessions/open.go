@@ -22,6 +22,9 @@ type OpenOptions struct {
 	Entry int
 	// Stdin is read when the name is "-".
 	Stdin io.Reader
+	// EntryGiven says the user chose Entry (--entry): a capture that is not
+	// a HAR is then an error rather than the choice silently ignored.
+	EntryGiven bool
 }
 
 // Capture streams a capture's chunks in order.
@@ -100,6 +103,9 @@ func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (C
 	if err != nil {
 		return nil, err
 	}
+	if opts.EntryGiven && kind != KindHAR {
+		return nil, fmt.Errorf("%s: --entry %d picks one of a HAR's SSE entries, but this is a %s capture, not a HAR", clean(name), opts.Entry, kindName(kind))
+	}
 	switch kind {
 	case KindSSE:
 		return newSSECapture(name, br, closer), nil
@@ -108,21 +114,37 @@ func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (C
 	case KindNDJSON:
 		return newNDJSONCapture(name, br, closer)
 	case KindHAR:
-		data, err := io.ReadAll(br)
-		if err != nil {
-			return nil, readError(name, err)
+		// A regular file is read twice: its structure first, then the
+		// chosen body from its offset (a pipe's long strings are kept).
+		var at io.ReaderAt
+		if f, ok := closer.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+				at = f
+			}
 		}
-		c, err := newHARCapture(name, data, opts.Entry)
+		c, err := newHARCapture(name, br, at, closer, opts.Entry)
 		if err != nil {
 			return nil, err
 		}
-		// The whole HAR is in memory: the file is no longer needed.
-		if closer != nil {
-			closer.Close()
+		if c.closer == nil && closer != nil {
+			closer.Close() // everything needed is in memory
 		}
 		return c, nil
 	}
 	return nil, notRecognised(name)
+}
+
+// kindName names a capture format in messages.
+func kindName(k Kind) string {
+	switch k {
+	case KindSSE:
+		return "raw SSE"
+	case KindJSONL:
+		return "framescope JSONL"
+	case KindNDJSON:
+		return "NDJSON frames"
+	}
+	return string(k)
 }
 
 func notRecognised(name string) error {
@@ -290,6 +312,11 @@ func kindFromKeys(obj map[string]json.RawMessage) Kind {
 	if _, ok := obj["index"]; ok {
 		if d, ok := obj["data"]; ok && len(d) > 0 && d[0] == '"' {
 			return KindNDJSON
+		}
+	}
+	if _, ok := obj["truncated"]; ok {
+		if _, ok := obj["raw"]; ok {
+			return KindNDJSON // a dump whose only record is its truncated tail
 		}
 	}
 	if _, ok := obj["log"]; ok {

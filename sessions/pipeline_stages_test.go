@@ -54,3 +54,34 @@ func TestStagesMatchInline(t *testing.T) {
 		}
 	}
 }
+
+// TestTextReportShape: plurals, --min-severity, a repeated explanation
+// said once, and messages wrapped under their column at word boundaries.
+func TestTextReportShape(t *testing.T) {
+	long := "a v0.4 client ignores it (status is new in v0.5: a v0.4 client ignores it as an unknown type); a v0.5 client goes on"
+	rep := &Report{Source: "x.sse", Format: KindSSE, Dialect: "pc3", Frames: 1,
+		Turns: []invariants.Turn{{ResponseID: "r", FirstFrame: 0, LastFrame: 0}},
+		Alarms: []ReportAlarm{
+			{Alarm: invariants.Alarm{Rule: "client-divergence", Severity: invariants.SevInfo, Frame: 1, Turn: 0, Message: long}},
+			{Alarm: invariants.Alarm{Rule: "client-divergence", Severity: invariants.SevInfo, Frame: 4, Turn: 0, Message: long}},
+			{Alarm: invariants.Alarm{Rule: "terminal-missing", Severity: invariants.SevError, Frame: invariants.NoFrame, Turn: 0, Message: "the turn ended (EOF) without a terminal frame"}},
+		}}
+	var b bytes.Buffer
+	rep.WriteTextWith(&b, TextOptions{Width: 80})
+	out := b.String()
+	for _, want := range []string{"1 frame, 1 turn,", "(3 alarms)", "(as at frame 1 above)"} {
+		if !bytes.Contains([]byte(out), []byte(want)) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	for _, line := range bytes.Split(b.Bytes(), []byte("\n")) {
+		if n := len([]rune(string(line))); n > 80 {
+			t.Errorf("line of %d runes at width 80: %q", n, line)
+		}
+	}
+	b.Reset()
+	rep.WriteTextWith(&b, TextOptions{MinSeverity: invariants.SevWarn})
+	if out := b.String(); bytes.Contains(b.Bytes(), []byte("client-divergence")) || !bytes.Contains(b.Bytes(), []byte("(3 alarms, 1 shown)")) {
+		t.Errorf("min severity warn:\n%s", out)
+	}
+}

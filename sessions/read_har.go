@@ -23,7 +23,7 @@ type HAREntry struct {
 
 // String is a one-line description, safe to print.
 func (e HAREntry) String() string {
-	return fmt.Sprintf("%d  %s %s  %d", e.Index, clean(e.Method), clean(e.URL), e.Status)
+	return fmt.Sprintf("%d  %s %s  %d", e.Index, clean(e.Method), clean(RedactURL(e.URL)), e.Status)
 }
 
 // EntryError is returned when OpenOptions.Entry names no SSE entry of a HAR.
@@ -78,11 +78,11 @@ func HAREntriesReader(name string, r io.Reader) ([]HAREntry, error) {
 	if kind != KindHAR {
 		return nil, fmt.Errorf("%s: not a HAR file (it looks like a %s capture)", clean(name), kind)
 	}
-	data, err := io.ReadAll(br)
+	skel, spans, err := harSkeleton(name, br, nil)
 	if err != nil {
-		return nil, readError(name, err)
+		return nil, err
 	}
-	doc, err := parseHAR(name, data)
+	doc, err := parseHAR(name, skel, spans)
 	if err != nil {
 		return nil, err
 	}
@@ -148,8 +148,10 @@ type harDoc struct {
 	sse     []HAREntry
 }
 
-// parseHAR decodes a whole HAR and finds its SSE entries.
-func parseHAR(name string, data []byte) (*harDoc, error) {
+// parseHAR decodes a HAR's skeleton (see harSkeleton) and finds its SSE
+// entries. The fields shown (method, URL, headers, times) are resolved when
+// they were long strings; the response body is not.
+func parseHAR(name string, data []byte, spans *harSpans) (*harDoc, error) {
 	var top struct {
 		Log *struct {
 			Entries []json.RawMessage `json:"entries"`
@@ -195,6 +197,7 @@ func parseHAR(name string, data []byte) (*harDoc, error) {
 				continue // not an object: not an entry
 			}
 		}
+		e.resolve(spans)
 		if e.isSSE() {
 			doc.sse = append(doc.sse, HAREntry{
 				Index:    len(doc.sse),
@@ -211,6 +214,29 @@ func parseHAR(name string, data []byte) (*harDoc, error) {
 	return doc, nil
 }
 
+// harFieldMax bounds a field other than the body read back from a long
+// string (a URL, a header): enough to show, never a body's worth.
+const harFieldMax = 64 << 10
+
+// resolve replaces the placeholders of the fields shown with their text.
+func (e *harEntry) resolve(spans *harSpans) {
+	if spans == nil || len(spans.spans) == 0 {
+		return
+	}
+	t := func(v *string) { *v = spans.text(*v, harFieldMax) }
+	t(&e.StartedDateTime)
+	t(&e.Request.Method)
+	t(&e.Request.URL)
+	t(&e.Response.Content.MimeType)
+	t(&e.Response.Content.Encoding)
+	for _, hs := range [][]harHeader{e.Request.Headers, e.Response.Headers} {
+		for i := range hs {
+			t(&hs[i].Name)
+			t(&hs[i].Value)
+		}
+	}
+}
+
 // lineAt is the 1-based line of byte offset off.
 func lineAt(data []byte, off int64) int {
 	if off > int64(len(data)) {
@@ -222,17 +248,32 @@ func lineAt(data []byte, off int64) int {
 	return bytes.Count(data[:off], []byte("\n")) + 1
 }
 
-// harCapture yields one HAR entry's response body as a single chunk.
+// harCapture yields one HAR entry's response body: a short one as a
+// single chunk, a long one streamed from the file in chunks.
 type harCapture struct {
 	meta    Meta
 	body    []byte
 	sent    bool
 	entries []HAREntry
 	probs   problemList
+
+	stream io.Reader // a long body, decoded on the fly (nil: body)
+	buf    []byte
+	what   string    // "entry N (METHOD URL)", for stream errors
+	base64 bool      // the stream is base64
+	closer io.Closer // the file the stream reads
 }
 
-func newHARCapture(name string, data []byte, entry int) (*harCapture, error) {
-	doc, err := parseHAR(name, data)
+// newHARCapture reads the HAR in br. at is the same input readable by
+// offset (an open regular file, br at its start) or nil; the capture then
+// streams a long body from it and closes closer when done.
+func newHARCapture(name string, br *bufio.Reader, at io.ReaderAt, closer io.Closer, entry int) (*harCapture, error) {
+	skel, spans, err := harSkeleton(name, br, at)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := parseHAR(name, skel, spans)
+	skel = nil
 	if err != nil {
 		return nil, err
 	}
@@ -244,12 +285,12 @@ func newHARCapture(name string, data []byte, entry int) (*harCapture, error) {
 		entry = 0
 		if len(doc.sse) > 1 {
 			c.probs.note("the HAR has %d SSE entries; showing entry 0 (%s %s); choose another with --entry",
-				len(doc.sse), cleanShort(doc.sse[0].Method, 20), cleanShort(doc.sse[0].URL, 200))
+				len(doc.sse), cleanShort(doc.sse[0].Method, 20), cleanShort(RedactURL(doc.sse[0].URL), 200))
 		}
 	}
 	sel := doc.sse[entry]
 	e := &doc.entries[sel.Position]
-	what := fmt.Sprintf("entry %d (%s %s)", entry, cleanShort(e.Request.Method, 20), cleanShort(e.Request.URL, 200))
+	what := fmt.Sprintf("entry %d (%s %s)", entry, cleanShort(e.Request.Method, 20), cleanShort(RedactURL(e.Request.URL), 200))
 	if err := doc.errs[sel.Position]; err != nil {
 		c.probs.add(0, "%s: a field has an unexpected type (%s); it was ignored", what, clean(err.Error()))
 	}
@@ -279,10 +320,26 @@ func newHARCapture(name string, data []byte, entry int) (*harCapture, error) {
 	}
 
 	ct := e.Response.Content
+	isBase64 := strings.EqualFold(strings.TrimSpace(ct.Encoding), "base64")
+	var long harSpan
+	haveLong := false
+	if ct.Text != nil {
+		long, haveLong = spans.span(*ct.Text)
+	}
 	switch {
 	case ct.Text == nil:
 		c.probs.add(0, "%s has no response body in the HAR (content.text is missing; the browser may not have saved it)", what)
-	case strings.EqualFold(strings.TrimSpace(ct.Encoding), "base64"):
+	case haveLong:
+		// Streamed: never the whole body in memory, let alone four copies.
+		if !isBase64 && ct.Encoding != "" {
+			c.probs.add(0, "%s: unknown content encoding %s; body taken as text", what, cleanShort(ct.Encoding, 40))
+		}
+		c.stream = newJSONStringReader(spans.rawReader(long))
+		if isBase64 {
+			c.stream, c.base64 = newBase64Stream(c.stream), true
+		}
+		c.what, c.closer = what, closer
+	case isBase64:
 		b, err := decodeBase64(nil, *ct.Text)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: response body is not valid base64: %s", clean(name), what, clean(err.Error()))
@@ -327,6 +384,9 @@ func (c *harCapture) Meta() Meta { return c.meta }
 func (c *harCapture) Entries() []HAREntry { return c.entries }
 
 func (c *harCapture) Next() (Chunk, error) {
+	if c.stream != nil {
+		return c.nextStreamed()
+	}
 	if c.sent || len(c.body) == 0 {
 		c.sent = true
 		return Chunk{}, io.EOF
@@ -339,4 +399,35 @@ func (c *harCapture) End() End { return End{Kind: EndEOF} }
 
 func (c *harCapture) TakeProblems() []Problem { return c.probs.take() }
 
-func (c *harCapture) Close() error { return nil }
+// nextStreamed reads the next chunk of a long body.
+func (c *harCapture) nextStreamed() (Chunk, error) {
+	if c.buf == nil {
+		c.buf = make([]byte, readChunkSize)
+	}
+	n, err := io.ReadFull(c.stream, c.buf)
+	if n > 0 {
+		return Chunk{Data: c.buf[:n]}, nil
+	}
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return Chunk{}, io.EOF
+	}
+	c.stream = errReader{err} // keep failing the same way
+	if c.base64 && strings.Contains(err.Error(), "base64") {
+		return Chunk{}, fmt.Errorf("%s: %s: response body is not valid base64: %s", clean(c.meta.Name), c.what, clean(err.Error()))
+	}
+	return Chunk{}, readError(c.meta.Name, err)
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+func (c *harCapture) Close() error {
+	if c.closer != nil {
+		err := c.closer.Close()
+		c.closer = nil
+		return err
+	}
+	return nil
+}

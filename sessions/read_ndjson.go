@@ -27,6 +27,11 @@ type ndjsonCapture struct {
 	haveT bool
 	end   End
 	done  bool
+
+	// openTail: the last chunk was a truncated tail (an event without its
+	// blank line), which only the end of the stream may follow.
+	openTail bool
+	tail     bool // the chunk being converted is a truncated tail
 }
 
 func newNDJSONCapture(name string, br *bufio.Reader, closer io.Closer) (*ndjsonCapture, error) {
@@ -93,6 +98,19 @@ var (
 
 // convert rebuilds the SSE bytes of one NDJSON line.
 func (c *ndjsonCapture) convert(ln int, line []byte) Chunk {
+	ch := c.convertLine(ln, line)
+	if c.openTail && !c.tail {
+		// A hand-made file: records after the tail. End it here, so it is
+		// dispatched rather than swallowing the next record's lines.
+		c.probs.add(ln, "a record follows the truncated tail; the tail is ended here")
+		ch.Data = append([]byte("\n\n"), ch.Data...)
+	}
+	c.openTail, c.tail = c.tail, false
+	return ch
+}
+
+// convertLine rebuilds the SSE bytes of one NDJSON line.
+func (c *ndjsonCapture) convertLine(ln int, line []byte) Chunk {
 	ch := Chunk{Line: ln}
 	if bytes.Equal(line, doneLine) || bytes.Equal(line, sseDoneLine) || bytes.Equal(line, []byte("data:[DONE]")) {
 		c.out = append(c.out[:0], sseDone...)
@@ -115,6 +133,14 @@ func (c *ndjsonCapture) convert(ln int, line []byte) Chunk {
 	}
 
 	ch.T, ch.HasTime = c.arrival(ln, obj)
+
+	if string(obj["truncated"]) == "true" {
+		// The tail a `framescope dump --format ndjson` ended with.
+		c.out = c.appendTruncatedRecord(c.out[:0], ln, obj)
+		c.tail = true
+		ch.Data = c.out
+		return ch
+	}
 
 	rawData, hasData := obj["data"]
 	_, hasIndex := obj["index"]
@@ -174,6 +200,33 @@ func (c *ndjsonCapture) appendDumpRecord(b []byte, ln int, obj map[string]json.R
 	}
 	b = appendDataLines(b, d)
 	return append(b, '\n')
+}
+
+// appendTruncatedRecord rebuilds the tail of a dump's truncated record:
+// its bytes as received ("raw_b64" when present, else "raw"), without a
+// blank line, so the stream ends inside that event again. An oversized
+// tail's bytes were not kept: an empty data line stands for it.
+func (c *ndjsonCapture) appendTruncatedRecord(b []byte, ln int, obj map[string]json.RawMessage) []byte {
+	var raw string
+	if r, ok := obj["raw"]; ok && string(r) != "null" {
+		if json.Unmarshal(r, &raw) != nil {
+			c.probs.add(ln, "\"raw\" is not a string; the tail is rebuilt as an empty data line")
+			return append(b, "data:"...)
+		}
+	} else {
+		return append(b, "data:"...)
+	}
+	if r, ok := obj["raw_b64"]; ok && string(r) != "null" {
+		var s string
+		if json.Unmarshal(r, &s) != nil {
+			c.probs.add(ln, "\"raw_b64\" is not a string; \"raw\" is used")
+		} else if db, err := decodeBase64(nil, s); err != nil {
+			c.probs.add(ln, "\"raw_b64\" is not valid base64 (%s); \"raw\" is used", clean(err.Error()))
+		} else {
+			return append(b, db...)
+		}
+	}
+	return append(b, raw...)
 }
 
 // appendField writes `key: value` for a string field of a dump record

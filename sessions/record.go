@@ -3,7 +3,6 @@ package sessions
 import (
 	"bufio"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -32,7 +31,9 @@ const redactedValue = "[redacted]"
 var defaultRedact = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"}
 
 // RedactSecrets returns a copy of h with the values of the default secret
-// headers (Authorization, Cookie, Set-Cookie, …) redacted, for display.
+// headers (Authorization, Cookie, Set-Cookie, token and key headers, …)
+// redacted and the query secrets of URL headers (Location) masked, for
+// display.
 func RedactSecrets(h map[string]string) map[string]string {
 	out, _ := redactHeaders(h, nil, false)
 	return out
@@ -48,18 +49,12 @@ func redactHeaders(h map[string]string, extra []string, keep bool) (map[string]s
 	out := make(map[string]string, len(h))
 	var names []string
 	for k, v := range h {
-		secret := false
-		if !keep {
-			for _, list := range [2][]string{defaultRedact, extra} {
-				for _, name := range list {
-					if strings.EqualFold(strings.TrimSpace(name), k) {
-						secret = true
-					}
-				}
-			}
-		}
-		if secret {
+		switch {
+		case keep:
+		case secretHeader(k, extra):
 			v = redactedValue
+		case urlHeader(k):
+			v = RedactURL(v)
 		}
 		if v == redactedValue {
 			names = append(names, k)
@@ -142,7 +137,7 @@ func (r *Recorder) writeHeader(opts RecordOptions) {
 	b := []byte(`{"framescope_capture":1`)
 	if m.URL != "" {
 		b = append(b, `,"url":`...)
-		b = appendJSONText(b, []byte(m.URL))
+		b = appendJSONText(b, []byte(redactURLIf(m.URL, opts.KeepSecrets)))
 	}
 	if m.Method != "" {
 		b = append(b, `,"method":`...)
@@ -216,18 +211,20 @@ func appendJSONMap(b []byte, m map[string]string) []byte {
 }
 
 // appendJSONText appends a JSON string for text that need not round-trip
-// exactly (header names and values): invalid UTF-8 becomes U+FFFD.
+// exactly (header names and values): invalid UTF-8 becomes U+FFFD. (It
+// used to go through json.Marshal, which left C1 controls and bidi
+// characters raw: a header with one invalid byte carried a raw U+009B.)
 func appendJSONText(b, s []byte) []byte {
-	if utf8.Valid(s) {
-		return appendJSONString(b, s)
+	if !utf8.Valid(s) {
+		s = []byte(strings.ToValidUTF8(string(s), "\uFFFD"))
 	}
-	v, _ := json.Marshal(string(s)) // replaces invalid bytes with U+FFFD
-	return append(b, v...)
+	return appendJSONString(b, s)
 }
 
 // appendJSONString appends s, valid UTF-8, as a JSON string that decodes
-// to exactly s. Control characters, DEL, the C1 controls and U+2028/U+2029
-// are escaped, so a capture is safe to print and to paste into JavaScript.
+// to exactly s. Control characters, DEL and every rune escapeInJSON names
+// (C1 controls, bidi, zero-width, U+2028/U+2029) are escaped, so a capture
+// is safe to print and to paste into JavaScript.
 func appendJSONString(b, s []byte) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
@@ -240,7 +237,7 @@ func appendJSONString(b, s []byte) []byte {
 		}
 		if c >= 0x80 {
 			r, size := utf8.DecodeRune(s[i:])
-			if !(r >= 0x80 && r <= 0x9f) && r != '\u2028' && r != '\u2029' {
+			if !escapeInJSON(r) {
 				i += size
 				continue
 			}
@@ -330,7 +327,9 @@ func (r *Recorder) writeChunk(ch Chunk) {
 		r.line = b // keep the buffer, unless a huge chunk grew it
 	}
 	r.writeLine(b)
-	r.chunks++
+	if r.err == nil {
+		r.chunks++ // chunks in the file: a failed write stops the count
+	}
 }
 
 func (r *Recorder) writeEnd(e End) {

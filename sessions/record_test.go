@@ -133,21 +133,21 @@ func TestRecordHeader(t *testing.T) {
 		ContentType: "text/event-stream; charset=utf-8",
 		RequestHeaders: map[string]string{
 			"Authorization": "Bearer sk-1", "Proxy-Authorization": "Basic p-2", "cookie": "c-3",
-			"X-Api-Key": "k-4", "X-Session-Secret": "s-5", "Accept": "text/event-stream",
+			"X-Api-Key": "k-4", "X-Tenant-Id": "s-5", "Accept": "text/event-stream",
 		},
 		ResponseHeaders: map[string]string{"Set-Cookie": "sc-6", "Content-Type": "text/event-stream; charset=utf-8"},
 		StartedAt:       time.Date(2026, 5, 15, 18, 0, 0, 123456789, time.FixedZone("x", 3600)),
 		Timed:           true,
 	}
-	secrets := map[string]string{"sk-1": "Authorization", "p-2": "Proxy-Authorization", "c-3": "cookie", "k-4": "X-Api-Key", "s-5": "X-Session-Secret", "sc-6": "Set-Cookie"}
+	secrets := map[string]string{"sk-1": "Authorization", "p-2": "Proxy-Authorization", "c-3": "cookie", "k-4": "X-Api-Key", "s-5": "X-Tenant-Id", "sc-6": "Set-Cookie"}
 	tests := []struct {
 		name     string
 		opts     RecordOptions
 		redacted []string
 	}{
 		{"default", RecordOptions{}, []string{"Authorization", "Proxy-Authorization", "Set-Cookie", "X-Api-Key", "cookie"}},
-		{"extra name", RecordOptions{Redact: []string{"x-session-SECRET"}}, []string{"Authorization", "Proxy-Authorization", "Set-Cookie", "X-Api-Key", "X-Session-Secret", "cookie"}},
-		{"keep secrets", RecordOptions{KeepSecrets: true, Redact: []string{"X-Session-Secret"}}, nil},
+		{"extra name", RecordOptions{Redact: []string{"x-tenant-ID"}}, []string{"Authorization", "Proxy-Authorization", "Set-Cookie", "X-Api-Key", "X-Tenant-Id", "cookie"}},
+		{"keep secrets", RecordOptions{KeepSecrets: true, Redact: []string{"X-Tenant-Id"}}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

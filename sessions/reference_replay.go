@@ -79,7 +79,7 @@ func RunReference(c Capture, opts ReferenceOptions, on func(ReferenceStep)) (*Re
 	}
 
 	meta := c.Meta()
-	transport(invariants.TransportEvent{Input: invariants.InConnect, Detail: meta.URL})
+	transport(invariants.TransportEvent{Input: invariants.InConnect, Detail: RedactURL(meta.URL)})
 	if meta.HTTP && (meta.Status < 200 || meta.Status > 299) {
 		transport(invariants.TransportEvent{Input: invariants.InHTTPError, Detail: fmt.Sprintf("HTTP %d", meta.Status)})
 	} else {

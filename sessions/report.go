@@ -251,28 +251,82 @@ func endText(e End) string {
 	return string(e.Kind)
 }
 
+// TextOptions shape the human report.
+type TextOptions struct {
+	// MinSeverity hides listed alarms below it (counts still count them).
+	MinSeverity invariants.Severity
+	// Width fits lines to a terminal: messages wrap under their column
+	// at word boundaries (0: no fitting, one line per alarm).
+	Width int
+	// Color marks severities with ANSI colours (a terminal only).
+	Color bool
+}
+
 // WriteText writes a human report: a summary line, then the alarms grouped
 // by turn. Every string from the input is sanitized.
-func (r *Report) WriteText(w io.Writer) error {
+func (r *Report) WriteText(w io.Writer) error { return r.WriteTextWith(w, TextOptions{}) }
+
+// WriteTextWith is WriteText shaped by o.
+func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 	var b strings.Builder
 	s := decode.Sanitize
-	fmt.Fprintf(&b, "%s: %s, dialect %s, %d frames, %d turns, ended %s — %d error, %d warn, %d info\n",
-		s(r.Source), r.Format, r.Dialect, r.Frames, len(r.Turns), s(endText(r.End)), r.Counts.Error, r.Counts.Warn, r.Counts.Info)
+	fmt.Fprintf(&b, "%s: %s, dialect %s, %s, %s, ended %s — %d error, %d warn, %d info\n",
+		s(r.Source), r.Format, r.Dialect, plural(r.Frames, "frame"), plural(len(r.Turns), "turn"), s(endText(r.End)),
+		r.Counts.Error, r.Counts.Warn, r.Counts.Info)
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", s(n))
 	}
 	byTurn := r.byTurn()
 	group := func(turn int) []ReportAlarm { return byTurn[turn+1] }
+	shown := func(as []ReportAlarm) []ReportAlarm {
+		if o.MinSeverity == "" || o.MinSeverity == invariants.SevInfo {
+			return as
+		}
+		var out []ReportAlarm
+		for _, a := range as {
+			if a.Severity.Rank() >= o.MinSeverity.Rank() {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	// A long explanation that repeats (client-divergence says the same
+	// thing on every status frame) is said once, then pointed back to.
+	said := map[string]int{}
+	const indent = 2 + 5 + 2 + 5 + 2 + 22 + 1
 	writeAlarms := func(as []ReportAlarm) {
 		for i, a := range as {
 			frame := "    -"
 			if a.Frame != invariants.NoFrame {
 				frame = fmt.Sprintf("%5d", a.Frame)
 			}
-			fmt.Fprintf(&b, "  %s  %-5s  %-22s %s\n", frame, a.Severity, a.Rule, s(a.Message))
+			msg := s(a.Message)
+			if len(msg) > 80 {
+				if at, ok := said[a.Rule+"\x00"+msg]; ok {
+					msg = fmt.Sprintf("(as at frame %s above)", frameText(at))
+				} else {
+					said[a.Rule+"\x00"+msg] = a.Frame
+				}
+			}
+			sev := fmt.Sprintf("%-5s", a.Severity)
+			if o.Color {
+				sev = sevColor[a.Severity] + sev + "\x1b[0m"
+			}
+			lines := []string{msg}
+			if o.Width > indent+20 {
+				lines = wrapWords(msg, o.Width-indent)
+			}
+			fmt.Fprintf(&b, "  %s  %s  %-22s %s\n", frame, sev, a.Rule, lines[0])
+			for _, l := range lines[1:] {
+				fmt.Fprintf(&b, "%*s%s\n", indent, "", l)
+			}
 			// One excerpt per frame, after its last alarm.
 			if a.Excerpt != "" && (i+1 == len(as) || as[i+1].Frame != a.Frame) {
-				fmt.Fprintf(&b, "  %5s  %5s  %-22s │ %s\n", "", "", "", a.Excerpt)
+				ex := a.Excerpt
+				if o.Width > indent+20 {
+					ex = clipText(ex, o.Width-indent-2)
+				}
+				fmt.Fprintf(&b, "  %5s  %5s  %-22s │ %s\n", "", "", "", ex)
 			}
 		}
 	}
@@ -283,7 +337,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "suppressed (counted, not listed: past %d of one rule in one turn): %s\n", MaxListed, strings.Join(parts, ", "))
 	}
-	if as := group(-1); len(as) > 0 {
+	if as := shown(group(-1)); len(as) > 0 {
 		b.WriteString("stream\n")
 		writeAlarms(as)
 	}
@@ -308,12 +362,60 @@ func (r *Report) WriteText(w io.Writer) error {
 		if t.Done {
 			done = " + [DONE]"
 		}
-		as := group(i)
-		fmt.Fprintf(&b, "turn %d  %s  frames %d–%d  %s%s  (%d alarms)\n", i+1, s(rid), t.FirstFrame, t.LastFrame, term, done, len(as))
+		all := group(i)
+		as := shown(all)
+		count := plural(len(all), "alarm")
+		if len(as) < len(all) {
+			count += fmt.Sprintf(", %d shown", len(as))
+		}
+		fmt.Fprintf(&b, "turn %d  %s  frames %d–%d  %s%s  (%s)\n", i+1, s(rid), t.FirstFrame, t.LastFrame, term, done, count)
 		writeAlarms(as)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+var sevColor = map[invariants.Severity]string{
+	invariants.SevError: "\x1b[1;31m", invariants.SevWarn: "\x1b[33m", invariants.SevInfo: "\x1b[36m",
+}
+
+// plural says "1 turn", "2 turns", "0 turns".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// wrapWords cuts text into lines of at most w runes at spaces (a word
+// longer than w is cut).
+func wrapWords(text string, w int) []string {
+	var lines []string
+	var cur []rune
+	for _, word := range strings.Fields(text) {
+		r := []rune(word)
+		for len(r) > w {
+			if len(cur) > 0 {
+				lines = append(lines, string(cur))
+				cur = cur[:0]
+			}
+			lines = append(lines, string(r[:w]))
+			r = r[w:]
+		}
+		switch {
+		case len(cur) == 0:
+			cur = append(cur, r...)
+		case len(cur)+1+len(r) <= w:
+			cur = append(append(cur, ' '), r...)
+		default:
+			lines = append(lines, string(cur))
+			cur = append(cur[:0], r...)
+		}
+	}
+	if len(cur) > 0 || len(lines) == 0 {
+		lines = append(lines, string(cur))
+	}
+	return lines
 }
 
 // WriteJUnit writes JUnit XML: one testsuite per input, one testcase per

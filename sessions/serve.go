@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"mime"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,13 +57,22 @@ type ReplayOptions struct {
 	// Loop starts the replay again on the same response after the end
 	// (after a 1 s gap, scaled by Speed), until the client leaves.
 	Loop bool
-	// AllowOrigin accepts requests whose Host or Origin is not a loopback
-	// address (LAN use). By default they are rejected with 403, a defence
-	// against DNS rebinding.
-	AllowOrigin bool
-	// CORS adds Access-Control-Allow-Origin (the request's origin) to
-	// responses and answers OPTIONS preflight requests.
+	// Allow names the hosts and origins served besides loopback ones (LAN
+	// use); nil serves loopback only. Others get 403, a defence against DNS
+	// rebinding.
+	Allow *AllowList
+	// CORS adds Access-Control-Allow-Origin (the request's origin, once
+	// the guard accepted it) to responses and answers OPTIONS preflight
+	// requests.
 	CORS bool
+	// ContentType is the response's Content-Type: "" sends
+	// text/event-stream whatever the capture says (a hostile capture's
+	// text/html must not become a page on 127.0.0.1); ContentTypeKeep
+	// replays the captured one; anything else is sent as given.
+	ContentType string
+	// BodyTimeout bounds the time to receive a request body (0:
+	// DefaultBodyTimeout); a slower client gets 408 and is disconnected.
+	BodyTimeout time.Duration
 	// Faults to inject. Note that the zero Faults cuts after frame 0: use
 	// NoFaults() for none.
 	Faults Faults
@@ -72,6 +83,14 @@ type ReplayOptions struct {
 
 // DefaultReplayPath is the path served when ReplayOptions.Path is empty.
 const DefaultReplayPath = "/api/chat"
+
+// ContentTypeKeep (ReplayOptions.ContentType, serve --content-type keep)
+// replays the capture's own Content-Type.
+const ContentTypeKeep = "keep"
+
+// MinSpeed is the slowest --speed: 1000 times slower than recorded. Slower
+// factors overflowed the scaled pauses into no pause at all.
+const MinSpeed = 0.001
 
 // ParseSpeed parses a --speed value: "max" (returned as +Inf), or a
 // positive number, optionally followed by "x" ("2", "0.5x").
@@ -85,6 +104,9 @@ func ParseSpeed(s string) (float64, error) {
 	if err != nil || math.IsNaN(f) || f <= 0 {
 		return 0, fmt.Errorf("--speed %s: want a positive number (1 = real time, 2 = twice as fast) or max", cleanShort(strconv.Quote(s), 40))
 	}
+	if f < MinSpeed {
+		return 0, fmt.Errorf("--speed %s: too slow; the least is %g (1000 times slower than recorded)", cleanShort(strconv.Quote(s), 40), MinSpeed)
+	}
 	return f, nil
 }
 
@@ -97,15 +119,11 @@ func LoadReplay(path string) (*Replay, error) {
 		return nil, err
 	}
 	defer c.Close()
-	type piece struct {
-		off, n int
-		at     time.Duration
-	}
 	var (
-		buf    []byte
-		pieces []piece
+		chunks []ReplayChunk
 		at     time.Duration
 		probs  []Problem
+		arena  replayArena
 	)
 	for {
 		ch, err := c.Next()
@@ -122,17 +140,34 @@ func LoadReplay(path string) (*Replay, error) {
 		if len(ch.Data) == 0 {
 			continue
 		}
-		pieces = append(pieces, piece{len(buf), len(ch.Data), at})
-		buf = append(buf, ch.Data...)
+		chunks = append(chunks, ReplayChunk{Data: arena.copy(ch.Data), At: at})
 	}
 	probs = append(probs, c.TakeProblems()...)
-	r := &Replay{Meta: c.Meta(), End: c.End(), Problems: probs}
-	r.Chunks = make([]ReplayChunk, len(pieces))
-	for i, p := range pieces {
-		r.Chunks[i] = ReplayChunk{Data: buf[p.off : p.off+p.n : p.off+p.n], At: p.at}
-	}
+	r := &Replay{Meta: c.Meta(), End: c.End(), Problems: probs, Chunks: slices.Clip(chunks)}
 	r.Frames = len(replayIndexFrames(r.Chunks))
 	return r, nil
+}
+
+// replayArena holds a replay's bytes in blocks of replayBlock bytes: no
+// allocation per (small) chunk, and no single buffer that doubles as a big
+// capture loads (a 375 MB body then held up to twice that for the
+// server's lifetime).
+type replayArena struct{ block []byte }
+
+const replayBlock = 1 << 20
+
+// copy returns a copy of p (capacity clipped: appending cannot spill into
+// the next chunk).
+func (a *replayArena) copy(p []byte) []byte {
+	if len(p) > replayBlock/4 {
+		return slices.Clone(p) // big chunks alone: the block is not wasted
+	}
+	if cap(a.block)-len(a.block) < len(p) {
+		a.block = make([]byte, 0, replayBlock)
+	}
+	n := len(a.block)
+	a.block = append(a.block, p...)
+	return a.block[n:len(a.block):len(a.block)]
 }
 
 // Handler serves the replay. Every request (GET or POST; the body is read
@@ -149,15 +184,10 @@ func (r *Replay) Handler(opts ReplayOptions) http.Handler {
 	h.speed = s
 
 	h.status = http.StatusOK
-	h.contentType = "text/event-stream"
-	if r.Meta.HTTP {
-		if r.Meta.Status >= 200 && r.Meta.Status <= 999 {
-			h.status = r.Meta.Status
-		}
-		if ct := strings.TrimSpace(r.Meta.ContentType); ct != "" && headerValueOK(ct) {
-			h.contentType = ct
-		}
+	if r.Meta.HTTP && r.Meta.Status >= 200 && r.Meta.Status <= 999 {
+		h.status = r.Meta.Status
 	}
+	h.contentType = ReplayContentType(r.Meta, opts.ContentType)
 
 	spans := replayIndexFrames(r.Chunks)
 	h.ops = buildReplayPlan(r.Chunks, spans, opts.Faults)
@@ -168,6 +198,47 @@ func (r *Replay) Handler(opts ReplayOptions) http.Handler {
 		h.endAt = max(h.endAt, r.End.T)
 	}
 	return h
+}
+
+// ReplayContentType is the Content-Type a replay sends for option
+// (ReplayOptions.ContentType): text/event-stream (the captured spelling
+// when it is one, parameters and all) unless the user asked for the
+// captured one whatever it is (ContentTypeKeep) or another.
+func ReplayContentType(m Meta, option string) string {
+	const sse = "text/event-stream"
+	switch option {
+	case "":
+		ct := strings.TrimSpace(m.ContentType)
+		if mt, _, err := mime.ParseMediaType(ct); m.HTTP && err == nil && mt == sse && headerValueOK(ct) {
+			return ct
+		}
+		return sse
+	case ContentTypeKeep:
+		if ct := strings.TrimSpace(m.ContentType); m.HTTP && ct != "" && headerValueOK(ct) {
+			return ct
+		}
+		return sse
+	}
+	if headerValueOK(option) {
+		return option
+	}
+	return sse
+}
+
+// ParseContentType checks a --content-type value: keep, sse (the default)
+// or a media type.
+func ParseContentType(v string) (string, error) {
+	switch t := strings.TrimSpace(v); {
+	case t == "" || strings.EqualFold(t, "sse") || strings.EqualFold(t, "text/event-stream"):
+		return "", nil
+	case strings.EqualFold(t, ContentTypeKeep):
+		return ContentTypeKeep, nil
+	default:
+		if mt, _, err := mime.ParseMediaType(t); err != nil || !strings.Contains(mt, "/") || !headerValueOK(t) {
+			return "", fmt.Errorf("--content-type %s: want sse (text/event-stream, the default), keep (the capture's own) or a media type", cleanShort(strconv.Quote(v), 60))
+		}
+		return t, nil
+	}
 }
 
 // headerValueOK rejects values with control characters.
@@ -209,14 +280,11 @@ type replayOutcome struct {
 
 func (h *replayHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	start := time.Now()
-	if !h.opts.AllowOrigin {
-		if why := replayRefuseReason(req); why != "" {
-			replayPlainError(w, http.StatusForbidden, "framescope serve: refused: "+why+
-				". Only loopback hosts and origins (localhost, 127.0.0.0/8, [::1]) are served, as a defence against DNS rebinding;"+
-				" restart with --allow-origin to serve other hosts and origins (e.g. a device on the LAN).\n")
-			h.logLine(start, req, http.StatusForbidden, "forbidden: "+why)
-			return
-		}
+	secureHeaders(w.Header())
+	if why := h.opts.Allow.refuseReason(req); why != "" {
+		replayPlainError(w, http.StatusForbidden, "framescope serve: refused: "+why+refusedHelp)
+		h.logLine(start, req, http.StatusForbidden, "forbidden: "+why)
+		return
 	}
 	if req.URL.Path != h.path {
 		replayPlainError(w, http.StatusNotFound, fmt.Sprintf("framescope serve: nothing at %s; the replay is served at %s (GET or POST)\n",
@@ -257,8 +325,11 @@ func (h *replayHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 
+	if ok, why := readBody(w, req, replayMaxDrain, h.opts.BodyTimeout); !ok {
+		h.logLine(start, req, http.StatusRequestTimeout, why)
+		return
+	}
 	ctx := req.Context()
-	_, _ = io.Copy(io.Discard, io.LimitReader(req.Body, replayMaxDrain))
 
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{})
@@ -352,8 +423,17 @@ func (h *replayHandler) scale(d time.Duration) time.Duration {
 	if h.fast {
 		return 0
 	}
-	return time.Duration(float64(d) / h.speed)
+	// Saturate: a float beyond int64 converts to anything (a negative
+	// pause is no pause at all).
+	if f := float64(d) / h.speed; f < float64(maxReplayPause) {
+		return time.Duration(f)
+	}
+	return maxReplayPause
 }
+
+// maxReplayPause bounds one scaled pause (about 292 years / 4: far beyond
+// any client, and base.Add of it cannot overflow).
+const maxReplayPause = time.Duration(math.MaxInt64 / 4)
 
 // play writes the replay (repeatedly when looping) until it ends, is cut,
 // or the client leaves.
@@ -450,27 +530,10 @@ func replayAbort(rc *http.ResponseController) {
 func replayPlainError(w http.ResponseWriter, status int, msg string) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/plain; charset=utf-8")
-	hdr.Set("X-Content-Type-Options", "nosniff")
+	secureHeaders(hdr)
 	hdr.Set("Cache-Control", "no-cache")
 	w.WriteHeader(status)
 	_, _ = io.WriteString(w, msg)
-}
-
-// replayRefuseReason says why a request must be refused by the DNS-rebinding
-// defence, or "" to accept it.
-func replayRefuseReason(req *http.Request) string {
-	if !loopbackHost(req.Host) {
-		if req.Host == "" {
-			return "the request has no Host header"
-		}
-		return fmt.Sprintf("Host %s is not a loopback address", cleanShort(strconv.Quote(req.Host), 120))
-	}
-	if origin, ok := req.Header["Origin"]; ok && len(origin) > 0 {
-		if !loopbackOrigin(origin[0]) {
-			return fmt.Sprintf("Origin %s is not a loopback origin", cleanShort(strconv.Quote(origin[0]), 120))
-		}
-	}
-	return ""
 }
 
 // loopbackHost reports whether a Host header (host or host:port) names this

@@ -969,13 +969,23 @@ func TestReplayHostOriginCheck(t *testing.T) {
 		t.Errorf("refusals not logged: %q", lg.String())
 	}
 
-	// --allow-origin: LAN hosts and foreign origins are served.
-	opts.AllowOrigin = true
+	// --allow-origin names hosts and origins: those are served, the
+	// guard stays on for every other one.
+	allow, err := ParseAllowList([]string{"192.168.1.20", "http://phone.lan"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Allow = allow
 	opts.Log = nil
 	base = rpListen(t, r.Handler(opts))
 	_, port, _ = net.SplitHostPort(strings.TrimPrefix(base, "http://"))
 	if st, body := do("192.168.1.20:"+port, "http://phone.lan"); st != 200 || body != string(stream) {
-		t.Errorf("AllowOrigin: status %d", st)
+		t.Errorf("allowed host and origin: status %d", st)
+	}
+	for _, hv := range [][2]string{{"attacker.example:" + port, ""}, {"192.168.1.20:" + port, "http://attacker.example"}, {"", "https://phone.lan"}} {
+		if st, _ := do(hv[0], hv[1]); st != http.StatusForbidden {
+			t.Errorf("Host %q Origin %q with an allow-list: status %d, want 403", hv[0], hv[1], st)
+		}
 	}
 	rpNoHandlerGoroutines(t)
 }
@@ -1237,7 +1247,9 @@ func TestReplayErrorCapture(t *testing.T) {
 	if r.Frames != 0 {
 		t.Errorf("Frames = %d", r.Frames)
 	}
-	srv, _ := rpServe(t, r, rpFast())
+	opts := rpFast()
+	opts.ContentType = ContentTypeKeep
+	srv, _ := rpServe(t, r, opts)
 	res := rpRead(t, nil, "POST", srv.URL+"/api/chat", strings.NewReader("{}"))
 	if res.Status != 500 {
 		t.Errorf("status %d, want 500", res.Status)

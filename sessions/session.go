@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"os"
 	"time"
 
 	"framescope/invariants"
@@ -40,60 +40,97 @@ type LiveResult struct {
 // is still a complete session.
 func RunLive(ctx context.Context, opts LiveOptions, h Handler) (*LiveResult, error) {
 	started := time.Now()
+	// The files first (record_target.go): a bad -o path or an unwritable
+	// library fails before the one-shot request is sent.
+	var target *recordTarget
+	if opts.RecordPath != "" {
+		t, err := openRecordTarget(opts.RecordPath)
+		if err != nil {
+			return nil, err
+		}
+		target = t
+	}
+	var libID string
+	var libFile *os.File
+	abandon := func() {
+		if target != nil {
+			target.abandon()
+		}
+		if libFile != nil {
+			libFile.Close()
+			opts.Library.Remove(libID)
+		}
+	}
+	if opts.Library != nil {
+		id, f, err := opts.Library.Create(started)
+		if err != nil {
+			abandon()
+			return nil, fmt.Errorf("%w (--no-save skips the library)", err)
+		}
+		libID, libFile = id, f
+	}
 	live, err := Connect(ctx, opts.Connect)
+	if err == nil && target != nil {
+		if err = target.start(); err != nil {
+			live.Close()
+		}
+	}
 	if err != nil {
+		abandon()
 		return nil, err
 	}
 	defer live.Close()
 	stop := context.AfterFunc(ctx, live.Cancel)
 	defer stop()
 
-	res := &LiveResult{Response: live.Response(), RecordPath: opts.RecordPath}
-	res.Response.URL = live.Meta().Name
+	res := &LiveResult{Response: live.Response(), RecordPath: opts.RecordPath, SessionID: libID}
 	if opts.OnResponse != nil {
 		opts.OnResponse(res.Response)
 	}
 	rec := RecordOptions{Redact: opts.Connect.Redact, KeepSecrets: opts.Connect.KeepSecrets}
-	var c Capture = live
-	var closers []io.Closer
-	defer func() {
-		for _, cl := range closers {
-			cl.Close()
-		}
-	}()
-	if opts.RecordPath != "" {
-		f, err := RecordFile(opts.RecordPath)
-		if err != nil {
-			return nil, err
-		}
-		closers = append(closers, f)
-		c = Record(c, f, rec)
+	var c, recC, libC Capture = live, nil, nil
+	if target != nil {
+		recC = Record(c, target.f, rec)
+		c = recC
 	}
-	if opts.Library != nil {
-		id, f, err := opts.Library.Create(started)
-		if err != nil {
-			return nil, fmt.Errorf("session library: %w", err)
-		}
-		closers = append(closers, f)
-		res.SessionID = id
-		c = Record(c, f, rec)
+	if libFile != nil {
+		libC = Record(c, libraryWriter(libFile), rec)
+		c = libC
 	}
 
 	rep, runErr := CheckWith(c, opts.Check, h)
 	res.Report = rep
 	res.Duration = time.Since(started)
 	res.Response = live.Response()
-	res.Response.URL = live.Meta().Name
+	// A recording that lost data is no success: no "recorded to" or
+	// "saved as" for it, and the caller exits 2.
+	var libLost error
+	if target != nil {
+		if lost := recordFailure("recording to "+clean(opts.RecordPath), recC, target.f.Close()); lost != nil {
+			runErr = errors.Join(runErr, lost)
+			res.RecordPath = ""
+		}
+	}
+	if libFile != nil {
+		if libLost = recordFailure("session library", libC, libFile.Close()); libLost != nil {
+			runErr = errors.Join(runErr, libLost)
+			res.SessionID = ""
+		}
+	}
 	if opts.Library != nil {
 		meta := SessionMeta{
-			ID: res.SessionID, URL: live.Meta().Name, Method: live.Meta().Method, Source: opts.Source,
+			ID: libID, URL: live.Meta().Name, Method: live.Meta().Method, Source: opts.Source,
 			StartedAt: started, Duration: res.Duration, Status: res.Response.Status,
 		}
 		if rep != nil {
 			SummaryFromReport(&meta, rep)
 		}
 		meta.Bytes = bytesOf(rep)
+		if libLost != nil {
+			meta.End = "error: " + libLost.Error()
+		}
 		if err := opts.Library.Finish(meta); err != nil {
+			res.SessionID = "" // the capture is there, listed as unfinished
 			runErr = errors.Join(runErr, fmt.Errorf("session library: %w", err))
 		}
 	}

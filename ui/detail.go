@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -44,6 +45,9 @@ type Detail struct {
 	// The selected frame decoded again (SSE fields, problem detail).
 	frameRow int
 	frame    *decode.Frame
+
+	// A body being rendered off the update loop (nil: none).
+	job *renderJob
 }
 
 type detailKey struct {
@@ -161,33 +165,122 @@ func (d *Detail) scrollBy(n int) {
 	d.scroll = max(d.scroll, 0)
 }
 
-// render returns the body lines (wrapped to the pane width), cached.
+// render returns the body lines (wrapped to the pane width), cached. While
+// a render of the same body runs off the update loop (prepare), it is a
+// placeholder; otherwise the body is rendered here.
 func (d *Detail) render() []jline {
-	r := d.row()
-	k := detailKey{row: d.sh.sel, tab: d.tab, w: d.w, expand: d.expand, sty: d.sh.sty}
-	if r != nil {
-		k.nAlarms = len(r.Alarms)
-	}
+	k := d.currentKey()
 	if k == d.key && d.body != nil {
 		return d.body
 	}
-	d.key = k
-	var lines []jline
+	if d.job != nil && d.job.key == k {
+		return d.placeholder()
+	}
+	work, _ := d.work()
+	d.key, d.body = k, work(nil)
+	return d.body
+}
+
+func (d *Detail) currentKey() detailKey {
+	k := detailKey{row: d.sh.sel, tab: d.tab, w: d.w, expand: d.expand, sty: d.sh.sty}
+	if r := d.row(); r != nil {
+		k.nAlarms = len(r.Alarms)
+	}
+	return k
+}
+
+// asyncRender is the frame size from which the body is rendered off the
+// update loop: below it a render is bounded well under a screen refresh;
+// above it (a 20 KB array nested 10,000 deep renders 20,000 lines) the
+// keys must not wait for it — q quits at once.
+const asyncRender = 16 << 10
+
+// renderJob is a body being rendered off the update loop.
+type renderJob struct {
+	key  detailKey
+	size int64
+	stop atomic.Bool // the selection moved on: give up
+}
+
+// detailRenderedMsg delivers a body rendered off the update loop.
+type detailRenderedMsg struct {
+	job  *renderJob
+	body []jline
+}
+
+// prepare starts rendering the body of what is selected now off the update
+// loop when the frame is big (the root model calls it after every
+// update); the command delivers it. An earlier job is abandoned.
+func (d *Detail) prepare() tea.Cmd {
+	d.syncRow()
+	k := d.currentKey()
+	if k == d.key && d.body != nil || d.job != nil && d.job.key == k {
+		return nil
+	}
+	if d.job != nil {
+		d.job.stop.Store(true)
+		d.job = nil
+	}
+	r := d.row()
+	if r == nil || r.Size < asyncRender || d.tab != TabJSON && d.tab != TabRaw {
+		return nil
+	}
+	work, _ := d.work()
+	job := &renderJob{key: k, size: r.Size}
+	d.job = job
+	return func() tea.Msg {
+		return detailRenderedMsg{job: job, body: work(job.stop.Load)}
+	}
+}
+
+// rendered takes a body rendered off the update loop, unless the selection
+// has moved on since.
+func (d *Detail) rendered(msg detailRenderedMsg) {
+	if msg.job != d.job || msg.body == nil {
+		return
+	}
+	d.job = nil
+	d.key, d.body = msg.job.key, msg.body
+}
+
+func (d *Detail) placeholder() []jline {
+	s := fmt.Sprintf("rendering %s… (q quits, the keys work meanwhile)", fmtBytes(d.job.size))
+	return []jline{{s, d.sh.sty.Dim.Render(s)}}
+}
+
+// work returns the renderer of the body for what is selected now. What it
+// needs from the store is read here, on the update loop (the store is not
+// safe for concurrent use); the returned function only builds text, so it
+// may run elsewhere. It returns nil when stop reports true.
+func (d *Detail) work() (func(stop func() bool) []jline, bool) {
+	r := d.row()
+	var build func(stop func() bool) []jline
 	if r != nil {
 		switch d.tab {
 		case TabJSON:
-			lines = d.jsonLines(r)
+			build = d.jsonWork(r)
 		case TabRaw:
-			lines = d.rawLines(r)
+			build = d.rawWork(r)
 		case TabAlarms:
-			lines = d.alarmLines(r)
+			lines := d.alarmLines(r)
+			build = func(func() bool) []jline { return lines }
 		}
 	}
 	if d.tab == TabHTTP {
-		lines = httpLines(d.sh.st.Response, d.sh.sty)
+		lines := httpLines(d.sh.st.Response, d.sh.sty)
+		build = func(func() bool) []jline { return lines }
 	}
-	d.body = wrapLines(lines, d.w, d.tab == TabRaw)
-	return d.body
+	w, hard := d.w, d.tab == TabRaw
+	return func(stop func() bool) []jline {
+		var lines []jline
+		if build != nil {
+			lines = build(stop)
+			if stop != nil && stop() {
+				return nil
+			}
+		}
+		return wrapLines(lines, w, hard)
+	}, r != nil && r.Size >= asyncRender
 }
 
 // wrapLines wraps every line to width w: at word boundaries, or exactly
@@ -221,25 +314,29 @@ func wrapLines(lines []jline, w int, hard bool) []jline {
 	return out
 }
 
-func (d *Detail) jsonLines(r *Row) []jline {
-	sty := d.sh.sty
+// jsonWork reads what the JSON tab shows of row r and returns its renderer
+// (see work).
+func (d *Detail) jsonWork(r *Row) func(stop func() bool) []jline {
+	sty, expand := d.sh.sty, d.expand
 	plain := func(s string) jline { return jline{s, sty.Base.Render(s)} }
 	dim := func(s string) jline { return jline{s, sty.Dim.Render(s)} }
+	done := func(out []jline) func(func() bool) []jline { return func(func() bool) []jline { return out } }
 	switch {
 	case r.Kind != RowFrame:
 		out := []jline{dim(kindName(r.Kind))}
 		for _, l := range strings.Split(r.Summary, "\n") {
 			out = append(out, plain(l))
 		}
-		if r.hasRaw {
-			out = append(out, dim(""), dim("raw:"))
-			out = append(out, d.rawLines(r)...)
+		if !r.hasRaw {
+			return done(out)
 		}
-		return out
+		out = append(out, dim(""), dim("raw:"))
+		raw := d.rawWork(r)
+		return func(stop func() bool) []jline { return append(out, raw(stop)...) }
 	case r.Done:
-		return []jline{plain("[DONE]"), dim("the transport-level end-of-stream sentinel (AC-4)")}
+		return done([]jline{plain("[DONE]"), dim("the transport-level end-of-stream sentinel (AC-4)")})
 	case r.Oversized:
-		return []jline{dim(fmt.Sprintf("oversized event: %d bytes, not kept (the framer's size limit)", r.Size))}
+		return done([]jline{dim(fmt.Sprintf("oversized event: %d bytes, not kept (the framer's size limit)", r.Size))})
 	case !r.Decoded:
 		out := []jline{{"frame data is " + r.Problem.String(), sty.SevError.Render("frame data is " + r.Problem.String())}}
 		if fr := d.decoded(r); fr != nil && fr.ProblemDetail != "" {
@@ -247,15 +344,40 @@ func (d *Detail) jsonLines(r *Row) []jline {
 		}
 		out = append(out, dim(""))
 		data := d.decoded(r).Data
-		if len(data) > 1<<20 && !d.expand {
-			data = data[:1<<20]
+		return func(func() bool) []jline {
+			more := 0
+			if limit := rawLimit(expand); len(data) > limit {
+				more, data = len(data)-limit, data[:limit]
+			}
+			for _, l := range strings.Split(decode.SanitizeMultiline(string(data)), "\n") {
+				out = append(out, plain(l))
+			}
+			if more > 0 {
+				out = append(out, cutNote(more, expand, sty))
+			}
+			return out
 		}
-		for _, l := range strings.Split(decode.SanitizeMultiline(string(data)), "\n") {
-			out = append(out, plain(l))
-		}
-		return out
 	}
-	return prettyJSON(d.decoded(r).Data, sty, d.expand)
+	data, w := d.decoded(r).Data, d.w
+	return func(stop func() bool) []jline { return prettyJSONStop(data, sty, expand, w, stop) }
+}
+
+// rawLimit is how many bytes of a frame the raw views show: 1 MiB, or the
+// pane's hard limit when expanded.
+func rawLimit(expand bool) int {
+	if expand {
+		return hardBytes
+	}
+	return 1 << 20
+}
+
+// cutNote is the line that says a view was cut, and how to see the rest.
+func cutNote(more int, expand bool, sty *Styles) jline {
+	s := fmt.Sprintf("… %d more bytes (enter: expand)", more)
+	if expand {
+		s = fmt.Sprintf("… %d more bytes: the pane's limit (framescope dump shows it all)", more)
+	}
+	return jline{s, sty.Dim.Render(s)}
 }
 
 func kindName(k RowKind) string {
@@ -272,36 +394,43 @@ func kindName(k RowKind) string {
 	return ""
 }
 
-func (d *Detail) rawLines(r *Row) []jline {
-	sty := d.sh.sty
+// rawWork reads the selected row's bytes as received and returns the
+// renderer of the raw view (see work).
+func (d *Detail) rawWork(r *Row) func(stop func() bool) []jline {
+	sty, expand := d.sh.sty, d.expand
 	raw := d.sh.st.RowRaw(d.sh.sel) // read back from the stream's bytes
-	if raw == nil {
-		return []jline{{"(raw bytes not kept)", sty.Dim.Render("(raw bytes not kept)")}}
-	}
-	more := 0
-	if len(raw) > 1<<20 && !d.expand {
-		more = len(raw) - 1<<20
-		raw = raw[:1<<20]
-	}
-	head := fmt.Sprintf("offset %d · %d bytes", r.Offset, r.Size)
-	out := []jline{{head, sty.Dim.Render(head)}}
-	parts := strings.SplitAfter(string(raw), "\n")
-	for _, p := range parts {
-		if p == "" {
-			continue
+	offset, size := r.Offset, r.Size
+	return func(stop func() bool) []jline {
+		if raw == nil {
+			return []jline{{"(raw bytes not kept)", sty.Dim.Render("(raw bytes not kept)")}}
 		}
-		// Every control is shown as an escape; the line feed ends the line.
-		s := decode.Sanitize(strings.TrimSuffix(p, "\n"))
-		if strings.HasSuffix(p, "\n") {
-			s += "⏎"
+		more := 0
+		if limit := rawLimit(expand); len(raw) > limit {
+			more, raw = len(raw)-limit, raw[:limit]
 		}
-		out = append(out, jline{s, sty.Base.Render(s)})
+		head := fmt.Sprintf("offset %d · %d bytes", offset, size)
+		out := []jline{{head, sty.Dim.Render(head)}}
+		base := painter(sty.Base)
+		parts := strings.SplitAfter(string(raw), "\n")
+		for i, p := range parts {
+			if p == "" {
+				continue
+			}
+			if stop != nil && i%1024 == 0 && stop() {
+				return nil
+			}
+			// Every control is shown as an escape; the line feed ends the line.
+			s := decode.Sanitize(strings.TrimSuffix(p, "\n"))
+			if strings.HasSuffix(p, "\n") {
+				s += "⏎"
+			}
+			out = append(out, jline{s, base(s)})
+		}
+		if more > 0 {
+			out = append(out, cutNote(more, expand, sty))
+		}
+		return out
 	}
-	if more > 0 {
-		s := fmt.Sprintf("… %d more bytes (enter: expand)", more)
-		out = append(out, jline{s, sty.Dim.Render(s)})
-	}
-	return out
 }
 
 func (d *Detail) alarmLines(r *Row) []jline {

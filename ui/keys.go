@@ -19,7 +19,8 @@ type KeyMap struct {
 	NextTab          key.Binding // detail: JSON / raw / alarms
 	PrevTab          key.Binding
 	Cancel           key.Binding
-	Copy             key.Binding
+	Copy             key.Binding // the frame's data, sanitized (copy.go)
+	CopyRaw          key.Binding // the frame's data as received
 	Zoom             key.Binding // the focused pane fills the body (and back)
 	Reconnect        key.Binding // live: a new session with the same request
 	Scenario         key.Binding // demo: the scenario picker
@@ -67,7 +68,8 @@ func DefaultKeyMap() KeyMap {
 		NextTab:     key.NewBinding(key.WithKeys("t", "]"), key.WithHelp("t", "next tab")),
 		PrevTab:     key.NewBinding(key.WithKeys("T", "["), key.WithHelp("T", "prev tab")),
 		Cancel:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel stream")),
-		Copy:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy frame data")),
+		Copy:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy data (sanitized)")),
+		CopyRaw:     key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy raw bytes")),
 		Zoom:        key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom pane")),
 		Reconnect:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
 		Scenario:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scenario")),

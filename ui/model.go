@@ -182,6 +182,13 @@ func (m *Model) setStyles(s *Styles) {
 }
 
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	// The Detail pane's body for what is selected now: a big frame is
+	// rendered off the update loop (detail.go), so no frame holds up a key.
+	return m, tea.Batch(cmd, m.detail.prepare())
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
@@ -215,6 +222,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case searchDoneMsg:
 		m.searchDone(msg)
+		return m, nil
+	case detailRenderedMsg:
+		m.detail.rendered(msg)
 		return m, nil
 	case playTickMsg:
 		return m, m.playTick(msg)
@@ -403,7 +413,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.WriteSession):
 		m.openWritePrompt(true)
 	case key.Matches(msg, k.Copy):
-		return m.copySelected()
+		return m.copySelected(false)
+	case key.Matches(msg, k.CopyRaw):
+		return m.copySelected(true)
 	case key.Matches(msg, k.Reconnect):
 		return m.reconnect()
 	case key.Matches(msg, k.Scenario):
@@ -418,25 +430,6 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.updatePane(m.focus, msg)
 	}
 	return nil
-}
-
-// copySelected puts the selected frame's data (other rows: their bytes)
-// on the clipboard (OSC 52: the terminal gets it base64-encoded).
-func (m *Model) copySelected() tea.Cmd {
-	st := m.sh.st
-	if m.sh.sel < 0 || m.sh.sel >= st.Len() {
-		return nil
-	}
-	r := st.Row(m.sh.sel)
-	data, what := st.RowRaw(m.sh.sel), "row"
-	if r.Kind == RowFrame {
-		data, what = st.RowData(m.sh.sel), fmt.Sprintf("frame %d", r.Frame)
-	}
-	if data == nil {
-		data = []byte(r.Summary)
-	}
-	m.notice = fmt.Sprintf("copied %s (%s) to the clipboard", what, fmtBytes(int64(len(data))))
-	return tea.SetClipboard(string(data))
 }
 
 // next moves to the next (dir 1) or previous (dir -1) search hit while a
@@ -854,7 +847,7 @@ func (m *Model) fullHelp() [][]key.Binding {
 	groups := [][]key.Binding{
 		k.navigation(),
 		{k.NextPane, k.PrevPane, k.Zoom, k.Enter, k.NextTab, k.PrevTab},
-		{k.NextAlarm, k.PrevAlarm, k.Search, k.ClearSearch, k.Follow, k.Cancel, k.Copy},
+		{k.NextAlarm, k.PrevAlarm, k.Search, k.ClearSearch, k.Follow, k.Cancel, k.Copy, k.CopyRaw},
 		{k.Play, k.Faster, k.Slower, k.StepBack, k.StepForward},
 		{k.Filter, k.AlarmsOnly, k.ClearFilter, k.WriteTurn, k.WriteSession},
 		{k.Reconnect, k.Scenario, k.Help, k.Quit},

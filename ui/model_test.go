@@ -387,7 +387,7 @@ func TestCopyAndPaste(t *testing.T) {
 	m := loadModel(t, filepath.Join(examples, "example-happy.jsonl"), 120, 40, true)
 	press(m, "j", "j", "j", "j")
 	_, cmd := m.Update(keyMsg("y"))
-	if cmd == nil || !strings.Contains(screen(m), "copied frame 4 (170 B) to the clipboard") {
+	if cmd == nil || !strings.Contains(screen(m), "copied frame 4 (170 B, sanitized) to the clipboard") {
 		t.Errorf("y:\n%s", screen(m))
 	}
 	// Pasting into the search line (newlines flattened).

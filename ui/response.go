@@ -48,8 +48,12 @@ func requestMethod(c sessions.ConnectOptions) string {
 }
 
 // responseFromLive is the live response (headers flattened; the session
-// already redacted secrets as --redact / --keep-secrets say).
+// already redacted secrets as --redact / --keep-secrets say). Its URL and
+// method are the last hop's when redirects were followed.
 func responseFromLive(method string, r sessions.ResponseInfo) *HTTPResponse {
+	if r.Method != "" {
+		method = r.Method
+	}
 	h := make(map[string]string, len(r.Headers))
 	for k, vs := range r.Headers {
 		h[k] = strings.Join(vs, ", ")
@@ -62,12 +66,14 @@ func responseFromLive(method string, r sessions.ResponseInfo) *HTTPResponse {
 }
 
 // responseFromMeta is a capture's recorded response (nil when it has none).
+// A capture from elsewhere (a HAR export) may hold secrets: they are
+// redacted for display, as in recordings.
 func responseFromMeta(m sessions.Meta) *HTTPResponse {
 	if !m.HTTP {
 		return nil
 	}
 	return &HTTPResponse{
-		Method: m.Method, URL: m.URL, Status: m.Status, StatusText: statusText(m.Status),
+		Method: m.Method, URL: sessions.RedactURL(m.URL), Status: m.Status, StatusText: statusText(m.Status),
 		ContentType: m.ContentType, Headers: sessions.RedactSecrets(m.ResponseHeaders),
 	}
 }

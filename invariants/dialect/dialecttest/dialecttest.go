@@ -121,24 +121,83 @@ func Blocks(body string) []string {
 	return out
 }
 
+// FuzzMaxInput bounds the bodies a dialect's fuzz target looks at: a
+// longer one is cut (with min, which adds no coverage edge: an early
+// return would be new coverage for the engine to minimize). The Go engine
+// minimizes every input that finds new coverage before going on, counting
+// no executions meanwhile ("0 execs/sec"): removing every subset of its
+// bytes costs len² runs, up to -fuzzminimizetime (60 s) an input. Seeded
+// with whole valid streams (2–4 KB), the targets stalled for most of a
+// run; a few frames reach every mapping and rule.
+const FuzzMaxInput = 1 << 10
+
+// fuzzSeedMax is the largest seed added as it is; a longer one (a whole
+// valid stream) is added as runs of consecutive blocks of at most this
+// size, so that every frame of it still seeds the engine.
+const fuzzSeedMax = 512
+
 // Fuzz is the body of a dialect's fuzz target: any bytes, no panic, and
 // every alarm names a rule the dialect lists.
 func Fuzz(f *testing.F, d dialect.Dialect, seeds ...string) {
 	for _, s := range seeds {
-		f.Add(s)
+		for _, part := range seedParts(s) {
+			f.Add(part)
+		}
 	}
 	rules := map[string]bool{}
 	for _, r := range d.Rules() {
 		rules[r.Name] = true
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		res := Run(d, body)
-		for _, a := range res.Alarms {
-			if !rules[a.Rule] {
-				t.Fatalf("alarm %s (%s) is not among the dialect's rules", a.Rule, a.Message)
+		body = body[:min(len(body), FuzzMaxInput)]
+		check := func(as []invariants.Alarm) {
+			for _, a := range as {
+				if !rules[a.Rule] {
+					t.Fatalf("alarm %s (%s) is not among the dialect's rules", a.Rule, a.Message)
+				}
 			}
 		}
+		// Run's work without rendering every move (Run's tables need it,
+		// a fuzz execution does not).
+		chk := d.NewChecker(invariants.Options{})
+		var dec decode.Decoder
+		fr := decode.NewFramer()
+		emit := func(ev *decode.Event) {
+			switch {
+			case ev.Dispatched():
+				check(chk.Observe(dec.Decode(ev, 0, false)))
+				_ = chk.Moves()
+			case ev.Truncated && ev.HasData:
+				check(chk.Truncated(ev))
+			default:
+				chk.Block(ev, 0, false)
+			}
+		}
+		fr.Feed([]byte(body), emit)
+		fr.Close(emit)
+		check(chk.End(invariants.End{Kind: invariants.EndEOF}))
 	})
+}
+
+// seedParts cuts a seed longer than fuzzSeedMax into runs of consecutive
+// blocks of at most that size (a longer block is a part by itself).
+func seedParts(s string) []string {
+	if len(s) <= fuzzSeedMax {
+		return []string{s}
+	}
+	var parts []string
+	cur := ""
+	for _, b := range Blocks(s) {
+		if cur != "" && len(cur)+len(b) > fuzzSeedMax {
+			parts = append(parts, cur)
+			cur = ""
+		}
+		cur += b
+	}
+	if cur != "" {
+		parts = append(parts, cur)
+	}
+	return parts
 }
 
 // Detect feeds a body's frames to a detector and returns what it decided

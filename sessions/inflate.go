@@ -1,0 +1,104 @@
+package sessions
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// A compressed body can inflate a thousandfold (a few MB of gzip became
+// gigabytes of capture, twice: the -o file and the library copy). Live
+// stops decoding at a size or a ratio, whichever comes first, and ends the
+// stream as an error that says so; what was decoded before is kept.
+const (
+	// DefaultMaxDecoded bounds the decoded size of a compressed body.
+	DefaultMaxDecoded = 1 << 30
+	// DefaultMaxRatio bounds decoded/compressed bytes. Turn streams
+	// flushed frame by frame compress 3–20×; a bomb, 1000×.
+	DefaultMaxRatio = 100
+	// ratioFloor is the decoded size below which the ratio is not checked:
+	// a small body of repeated bytes is no threat.
+	ratioFloor = 8 << 20
+)
+
+// inflateLimit checks a compressed body as it is decoded.
+type inflateLimit struct {
+	max     int64   // 0: no size bound
+	ratio   float64 // 0: no ratio bound
+	coding  string  // "gzip", "deflate" (outermost)
+	decoded int64
+}
+
+// allow returns how many of n newly decoded bytes stay within the limits
+// (rawSoFar compressed bytes read), and the error that ends the stream
+// when some do not.
+func (l *inflateLimit) allow(n int, rawSoFar int64) (int, error) {
+	next := l.decoded + int64(n)
+	if l.max > 0 && next > l.max {
+		keep := int(l.max - l.decoded)
+		l.decoded = l.max
+		return keep, &decodeError{coding: l.coding, err: fmt.Errorf(
+			"decoded size passed %s (%s compressed): stopped, the stream keeps what was decoded before (--max-decoded raises the limit)",
+			FormatSize(l.max), FormatSize(rawSoFar))}
+	}
+	if l.ratio > 0 && next > ratioFloor && rawSoFar > 0 && float64(next) > l.ratio*float64(rawSoFar) {
+		l.decoded = next
+		return n, &decodeError{coding: l.coding, err: fmt.Errorf(
+			"decompression ratio passed %g× (%s from %s compressed): stopped as a decompression bomb, the stream keeps what was decoded (--max-ratio raises the limit)",
+			l.ratio, FormatSize(next), FormatSize(rawSoFar))}
+	}
+	l.decoded = next
+	return n, nil
+}
+
+// ParseSize reads a byte size: 1048576, 500KB, 64MiB, 1G, 2GiB (K, M, G
+// and T are powers of 1024 with or without "iB"; KB, MB… powers of 1000).
+// 0 means no limit.
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := len(t)
+	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
+		i--
+	}
+	num, unit := t[:i], strings.ToLower(strings.TrimSpace(t[i:]))
+	mult := map[string]float64{
+		"": 1, "b": 1,
+		"k": 1 << 10, "kib": 1 << 10, "kb": 1e3,
+		"m": 1 << 20, "mib": 1 << 20, "mb": 1e6,
+		"g": 1 << 30, "gib": 1 << 30, "gb": 1e9,
+		"t": 1 << 40, "tib": 1 << 40, "tb": 1e12,
+	}[unit]
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || mult == 0 || v < 0 || v*mult > 1<<62 {
+		return 0, fmt.Errorf("%q is not a size (want e.g. 500MB, 1GiB or 0 for no limit)", s)
+	}
+	return int64(v * mult), nil
+}
+
+// FormatSize writes a byte count for people: 512 B, 1.5 KiB, 1 GiB.
+func FormatSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	v, exp := float64(n)/unit, 0
+	for v >= unit && exp < 3 {
+		v /= unit
+		exp++
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0") + " " + "KMGT"[exp:exp+1] + "iB"
+}
+
+// newInflateLimit applies the options' bounds (0: the default, negative:
+// none) to a body encoded with coding (its outermost).
+func newInflateLimit(opts ConnectOptions, coding string) *inflateLimit {
+	l := &inflateLimit{max: opts.MaxDecoded, ratio: opts.MaxRatio, coding: strings.TrimPrefix(coding, "x-")}
+	if l.max == 0 {
+		l.max = DefaultMaxDecoded
+	}
+	if l.ratio == 0 {
+		l.ratio = DefaultMaxRatio
+	}
+	l.max, l.ratio = max(l.max, 0), max(l.ratio, 0)
+	return l
+}
