@@ -198,3 +198,22 @@ func benchDeep(b *testing.B, depth int) {
 		})
 	}
 }
+
+// TestDetailRenderOffLoopRace: the render command runs on its own
+// goroutine while the update loop goes on (run with -race): it reads
+// nothing the loop writes.
+func TestDetailRenderOffLoopRace(t *testing.T) {
+	m := deepModel(t, 10_000)
+	_, cmd := m.Update(keyMsg("j"))
+	if cmd == nil {
+		t.Fatal("no render command")
+	}
+	done := make(chan tea.Msg)
+	go func() { done <- cmd() }()
+	for _, k := range []string{"tab", "enter", "k", "j", "t", "T"} {
+		m.Update(keyMsg(k))
+		_ = m.Render()
+	}
+	m.Update(<-done)
+	_ = m.Render()
+}
