@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -891,6 +892,9 @@ by --allow-origin (a defence against DNS rebinding).`,
 				handler = rep.Handler(sessions.ReplayOptions{Path: path, Speed: speed, Loop: loop, Allow: allow, CORS: cors,
 					ContentType: ctype, BodyTimeout: bodyTimeout, Faults: faults, Log: stderr})
 				what = fmt.Sprintf("%s (%d frames)", decode.Sanitize(args[0]), rep.Frames)
+				// Loading and planning a big capture leaves garbage as big
+				// as the plan: give it back before serving for hours.
+				debug.FreeOSMemory()
 			default:
 				return errors.New("give a CAPTURE to replay or --scenario NAME (see --scenarios)")
 			}
