@@ -174,9 +174,22 @@ func (d *Decoder) Decode(ev *Event, arrival time.Duration, hasArrival bool) *Fra
 // Decode, but into a frame the caller owns (a pipeline stage hands frames
 // to the next one in batches); dst's Members capacity is reused.
 func (d *Decoder) DecodeInto(dst *Frame, ev *Event, arrival time.Duration, hasArrival bool) {
-	members := dst.Members[:0]
-	*dst = Frame{Event: *ev, Index: d.next, Arrival: arrival, HasArrival: hasArrival, Members: members}
+	DecodeAt(dst, ev, d.next, arrival, hasArrival)
 	d.next++
+}
+
+// Number hands out the next frame index without decoding: a pipeline that
+// numbers frames in one stage and decodes them in another.
+func (d *Decoder) Number() int {
+	d.next++
+	return d.next - 1
+}
+
+// DecodeAt decodes a dispatched event into dst as frame index, reusing
+// dst's Members capacity.
+func DecodeAt(dst *Frame, ev *Event, index int, arrival time.Duration, hasArrival bool) {
+	members := dst.Members[:0]
+	*dst = Frame{Event: *ev, Index: index, Arrival: arrival, HasArrival: hasArrival, Members: members}
 	dst.decode()
 }
 

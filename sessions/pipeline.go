@@ -204,9 +204,10 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 			held = append(held, heldItem{problem: e.problem})
 			return
 		}
-		held = append(held, heldItem{ev: e.ev.Clone(), index: e.frame.Index, arrival: e.arrival, hasArrival: e.hasArrival})
-		heldB += len(e.ev.Raw)
-		if e.ev.Dispatched() {
+		ev := &e.frame.Event
+		held = append(held, heldItem{ev: ev.Clone(), index: e.frame.Index, arrival: e.arrival, hasArrival: e.hasArrival})
+		heldB += len(ev.Raw)
+		if ev.Dispatched() {
 			heldN++
 			if chosen, ok := detector.Feed(&e.frame); ok {
 				choose(chosen)
@@ -224,7 +225,7 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 		case e.problem != nil:
 			problem(e.problem)
 		default:
-			process(&e.ev, &e.frame, e.arrival, e.hasArrival)
+			process(&e.frame.Event, &e.frame, e.arrival, e.hasArrival)
 		}
 	})
 	if chk == nil {

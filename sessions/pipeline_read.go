@@ -26,8 +26,9 @@ const (
 // pipeEntry is one thing the reader saw, in stream order: an SSE block
 // (dispatched, with its decoded frame, or not) or a capture problem.
 type pipeEntry struct {
-	ev         decode.Event
-	frame      decode.Frame // Dispatched events only
+	// frame holds the block (frame.Event) and, for a dispatched one, its
+	// decoded frame: one copy of the event, not two.
+	frame      decode.Frame
 	arrival    time.Duration
 	hasArrival bool
 	problem    *Problem // set: the entry is a capture problem, not a block
@@ -41,20 +42,25 @@ type pipeEntry struct {
 type pipeBatch struct {
 	entries []pipeEntry
 	arena   []byte
+	// raw: the frames are numbered but not decoded yet; the checking
+	// stage decodes them (it was idle: see readStage).
+	raw bool
 }
 
 func (b *pipeBatch) reset() {
 	b.entries = b.entries[:0]
 	b.arena = b.arena[:0]
+	b.raw = false
 }
 
 // add copies a block into the batch (its bytes into the arena, by offset:
 // the arena may still grow).
 func (b *pipeBatch) add(ev *decode.Event, arrival time.Duration, hasArrival bool) {
 	e := b.next()
-	comments, members := e.ev.Comments[:0], e.frame.Members[:0]
+	comments, members := e.frame.Comments[:0], e.frame.Members[:0]
 	commentsAt := e.commentsAt[:0]
-	*e = pipeEntry{ev: *ev, arrival: arrival, hasArrival: hasArrival, rawAt: -1, dataAt: -1}
+	e.frame.Event = *ev
+	e.arrival, e.hasArrival, e.problem, e.rawAt, e.dataAt = arrival, hasArrival, nil, -1, -1
 	e.frame.Members = members
 	if ev.Raw != nil {
 		e.rawAt = len(b.arena)
@@ -69,14 +75,14 @@ func (b *pipeBatch) add(ev *decode.Event, arrival time.Duration, hasArrival bool
 		b.arena = append(b.arena, cm...)
 	}
 	e.commentsAt = commentsAt
-	e.ev.Comments = comments
+	e.frame.Comments = comments
 }
 
 func (b *pipeBatch) addProblem(p Problem) {
 	e := b.next()
-	members, comments, commentsAt := e.frame.Members[:0], e.ev.Comments[:0], e.commentsAt[:0]
+	members, comments, commentsAt := e.frame.Members[:0], e.frame.Comments[:0], e.commentsAt[:0]
 	*e = pipeEntry{problem: &p, commentsAt: commentsAt}
-	e.frame.Members, e.ev.Comments = members, comments
+	e.frame.Members, e.frame.Comments = members, comments
 }
 
 // next extends the batch by one entry, reusing the slot's buffers (its
@@ -90,34 +96,44 @@ func (b *pipeBatch) next() *pipeEntry {
 	return &b.entries[len(b.entries)-1]
 }
 
-// seal points every entry's slices into the arena (now final) and decodes
-// the dispatched ones.
-func (b *pipeBatch) seal(dec *decode.Decoder) {
+// seal points every entry's slices into the arena (now final), numbers
+// the dispatched ones and, unless raw, decodes them.
+func (b *pipeBatch) seal(dec *decode.Decoder, raw bool) {
+	b.raw = raw
 	for i := range b.entries {
 		e := &b.entries[i]
 		if e.problem != nil {
 			continue
 		}
+		ev := &e.frame.Event
 		if e.rawAt >= 0 {
-			e.ev.Raw = b.arena[e.rawAt : e.rawAt+len(e.ev.Raw) : e.rawAt+len(e.ev.Raw)]
+			ev.Raw = b.arena[e.rawAt : e.rawAt+len(ev.Raw) : e.rawAt+len(ev.Raw)]
 		}
 		if e.dataAt >= 0 {
-			e.ev.Data = b.arena[e.dataAt : e.dataAt+len(e.ev.Data) : e.dataAt+len(e.ev.Data)]
+			ev.Data = b.arena[e.dataAt : e.dataAt+len(ev.Data) : e.dataAt+len(ev.Data)]
 		}
 		if len(e.commentsAt) > 0 {
-			cms := e.ev.Comments[:0]
+			cms := ev.Comments[:0]
 			for k := 0; k+1 < len(e.commentsAt); k += 2 {
 				at, n := e.commentsAt[k], e.commentsAt[k+1]
 				cms = append(cms, b.arena[at:at+n:at+n])
 			}
-			e.ev.Comments = cms
+			ev.Comments = cms
 		} else {
-			e.ev.Comments = nil
+			ev.Comments = nil
 		}
-		if e.ev.Dispatched() {
-			dec.DecodeInto(&e.frame, &e.ev, e.arrival, e.hasArrival)
+		if ev.Dispatched() {
+			e.frame.Index = dec.Number()
+			if !raw {
+				b.decode(e)
+			}
 		}
 	}
+}
+
+// decode decodes a sealed, numbered entry's frame.
+func (b *pipeBatch) decode(e *pipeEntry) {
+	decode.DecodeAt(&e.frame, &e.frame.Event, e.frame.Index, e.arrival, e.hasArrival)
 }
 
 // readResult is how the reader stage ended.
@@ -130,7 +146,11 @@ type readResult struct {
 
 // readStage reads c to its end, sending sealed batches to sink in order.
 // get returns an empty batch to fill (a recycled one when it can).
-func readStage(c Capture, get func() *pipeBatch, sink func(*pipeBatch)) readResult {
+// When idle reports that the checking stage is waiting for work, a batch
+// goes out undecoded and that stage decodes it: with small frames and a
+// light checker the JSON scan is better done there, and the two stages
+// balance themselves batch by batch.
+func readStage(c Capture, get func() *pipeBatch, sink func(*pipeBatch), idle func() bool) readResult {
 	framer := decode.NewFramer()
 	var dec decode.Decoder
 	var rr readResult
@@ -139,7 +159,7 @@ func readStage(c Capture, get func() *pipeBatch, sink func(*pipeBatch)) readResu
 		if len(b.entries) == 0 {
 			return
 		}
-		b.seal(&dec)
+		b.seal(&dec, idle())
 		sink(b)
 		b = get()
 	}
@@ -189,10 +209,11 @@ func readInline(c Capture, handle func(*pipeEntry)) readResult {
 	var chunk Chunk
 	emit := func(ev *decode.Event) {
 		members := e.frame.Members[:0]
-		e = pipeEntry{ev: *ev, arrival: chunk.T, hasArrival: chunk.HasTime}
+		e.frame.Event = *ev
+		e.arrival, e.hasArrival = chunk.T, chunk.HasTime
 		e.frame.Members = members
 		if ev.Dispatched() {
-			dec.DecodeInto(&e.frame, &e.ev, e.arrival, e.hasArrival)
+			dec.DecodeInto(&e.frame, ev, e.arrival, e.hasArrival)
 		}
 		handle(&e)
 	}
@@ -236,13 +257,18 @@ func runStages(c Capture, oneStage bool, handle func(*pipeEntry)) readResult {
 	full := make(chan *pipeBatch, pipeDepth)
 	done := make(chan readResult, 1)
 	go func() {
-		rr := readStage(c, func() *pipeBatch { b := <-free; b.reset(); return b }, func(b *pipeBatch) { full <- b })
+		rr := readStage(c, func() *pipeBatch { b := <-free; b.reset(); return b }, func(b *pipeBatch) { full <- b },
+			func() bool { return len(full) == 0 })
 		close(full)
 		done <- rr
 	}()
 	for b := range full {
 		for i := range b.entries {
-			handle(&b.entries[i])
+			e := &b.entries[i]
+			if b.raw && e.problem == nil && e.frame.Event.Dispatched() {
+				b.decode(e)
+			}
+			handle(e)
 		}
 		free <- b
 	}
