@@ -163,6 +163,12 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	b = strconv.AppendInt(b, int64(r.Frames), 10)
 	b = append(b, `,"turns":[`...)
 	for i, t := range r.Turns {
+		if len(b) > 64<<10 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -184,6 +190,13 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	}
 	b = append(b, `],"alarms":[`...)
 	for i, a := range r.Alarms {
+		if len(b) > 64<<10 {
+			// Written as it grows: a long report is never held twice.
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -269,13 +282,15 @@ func (r *Report) WriteText(w io.Writer) error { return r.WriteTextWith(w, TextOp
 
 // WriteTextWith is WriteText shaped by o.
 func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
-	var b strings.Builder
+	// Written as it is made, through a buffer: a long report is never
+	// held whole.
+	b := bufio.NewWriterSize(w, 64<<10)
 	s := decode.Sanitize
-	fmt.Fprintf(&b, "%s: %s, dialect %s, %s, %s, ended %s — %d error, %d warn, %d info\n",
+	fmt.Fprintf(b, "%s: %s, dialect %s, %s, %s, ended %s — %d error, %d warn, %d info\n",
 		s(r.Source), r.Format, r.Dialect, plural(r.Frames, "frame"), plural(len(r.Turns), "turn"), s(endText(r.End)),
 		r.Counts.Error, r.Counts.Warn, r.Counts.Info)
 	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "note: %s\n", s(n))
+		fmt.Fprintf(b, "note: %s\n", s(n))
 	}
 	byTurn := r.byTurn()
 	group := func(turn int) []ReportAlarm { return byTurn[turn+1] }
@@ -317,9 +332,9 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 			if o.Width > indent+20 {
 				lines = wrapWords(msg, o.Width-indent)
 			}
-			fmt.Fprintf(&b, "  %s  %s  %-22s %s\n", frame, sev, a.Rule, lines[0])
+			fmt.Fprintf(b, "  %s  %s  %-22s %s\n", frame, sev, a.Rule, lines[0])
 			for _, l := range lines[1:] {
-				fmt.Fprintf(&b, "%*s%s\n", indent, "", l)
+				fmt.Fprintf(b, "%*s%s\n", indent, "", l)
 			}
 			// One excerpt per frame, after its last alarm.
 			if a.Excerpt != "" && (i+1 == len(as) || as[i+1].Frame != a.Frame) {
@@ -327,7 +342,7 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 				if o.Width > indent+20 {
 					ex = clipText(ex, o.Width-indent-2)
 				}
-				fmt.Fprintf(&b, "  %5s  %5s  %-22s │ %s\n", "", "", "", ex)
+				fmt.Fprintf(b, "  %5s  %5s  %-22s │ %s\n", "", "", "", ex)
 			}
 		}
 	}
@@ -336,7 +351,7 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 		for _, rule := range sortedKeys(r.Suppressed) {
 			parts = append(parts, fmt.Sprintf("%s ×%d", rule, r.Suppressed[rule]))
 		}
-		fmt.Fprintf(&b, "suppressed (counted, not listed: past %d of one rule in one turn): %s\n", MaxListed, strings.Join(parts, ", "))
+		fmt.Fprintf(b, "suppressed (counted, not listed: past %d of one rule in one turn): %s\n", MaxListed, strings.Join(parts, ", "))
 	}
 	if as := shown(group(-1)); len(as) > 0 {
 		b.WriteString("stream\n")
@@ -369,11 +384,10 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 		if len(as) < len(all) {
 			count += fmt.Sprintf(", %d shown", len(as))
 		}
-		fmt.Fprintf(&b, "turn %d  %s  frames %d–%d  %s%s  (%s)\n", i+1, s(rid), t.FirstFrame, t.LastFrame, term, done, count)
+		fmt.Fprintf(b, "turn %d  %s  frames %d–%d  %s%s  (%s)\n", i+1, s(rid), t.FirstFrame, t.LastFrame, term, done, count)
 		writeAlarms(as)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 var sevColor = map[invariants.Severity]string{
