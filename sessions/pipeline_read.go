@@ -144,16 +144,50 @@ type readResult struct {
 	frames  int
 }
 
-// readStage reads c to its end, sending sealed batches to sink in order.
-// get returns an empty batch to fill (a recycled one when it can).
-// When idle reports that the checking stage is waiting for work, a batch
-// goes out undecoded and that stage decodes it: with small frames and a
-// light checker the JSON scan is better done there, and the two stages
-// balance themselves batch by batch.
-func readStage(c Capture, get func() *pipeBatch, sink func(*pipeBatch), idle func() bool) readResult {
+// readLoop reads c to its end through the framer: every block goes to
+// emit with the chunk that completed it, every capture problem to problem
+// in stream order, and chunkDone runs after each chunk (and at the end).
+func readLoop(c Capture, emit func(*decode.Event, *Chunk), problem func(Problem), chunkDone func()) readResult {
 	framer := decode.NewFramer()
-	var dec decode.Decoder
 	var rr readResult
+	var chunk Chunk
+	feed := func(ev *decode.Event) { emit(ev, &chunk) }
+	problems := func() {
+		for _, p := range c.TakeProblems() {
+			problem(p)
+		}
+	}
+	for {
+		var err error
+		chunk, err = c.Next()
+		problems()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				rr.readErr = err
+			}
+			break
+		}
+		rr.bytes += int64(len(chunk.Data))
+		framer.Feed(chunk.Data, feed)
+		chunkDone()
+	}
+	rr.end = c.End()
+	problems()
+	chunk = Chunk{T: rr.end.T, HasTime: rr.end.HasTime}
+	framer.Close(feed)
+	chunkDone()
+	return rr
+}
+
+// readStage reads c to its end, sending sealed batches to sink in order
+// (after every chunk: a live stream's frames go on as soon as their chunk
+// is read). get returns an empty batch to fill (a recycled one when it
+// can). When idle reports that the checking stage is waiting for work, a
+// batch goes out undecoded and that stage decodes it: with small frames
+// and a light checker the JSON scan is better done there, and the two
+// stages balance themselves batch by batch.
+func readStage(c Capture, get func() *pipeBatch, sink func(*pipeBatch), idle func() bool) readResult {
+	var dec decode.Decoder
 	b := get()
 	send := func() {
 		if len(b.entries) == 0 {
@@ -163,37 +197,12 @@ func readStage(c Capture, get func() *pipeBatch, sink func(*pipeBatch), idle fun
 		sink(b)
 		b = get()
 	}
-	var chunk Chunk
-	emit := func(ev *decode.Event) {
+	rr := readLoop(c, func(ev *decode.Event, chunk *Chunk) {
 		b.add(ev, chunk.T, chunk.HasTime)
 		if len(b.entries) >= pipeMaxEntries || len(b.arena) >= pipeMaxArena {
 			send()
 		}
-	}
-	problems := func() {
-		for _, p := range c.TakeProblems() {
-			b.addProblem(p)
-		}
-	}
-	for {
-		var err error
-		chunk, err = c.Next()
-		problems()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				rr.readErr = err
-			}
-			break
-		}
-		rr.bytes += int64(len(chunk.Data))
-		framer.Feed(chunk.Data, emit)
-		send() // a live stream's frames go on as soon as their chunk is read
-	}
-	rr.end = c.End()
-	problems()
-	chunk = Chunk{T: rr.end.T, HasTime: rr.end.HasTime}
-	framer.Close(emit)
-	send()
+	}, func(p Problem) { b.addProblem(p) }, send)
 	rr.frames = dec.NextIndex()
 	return rr
 }
@@ -202,12 +211,9 @@ func readStage(c Capture, get func() *pipeBatch, sink func(*pipeBatch), idle fun
 // handed on as the framer emits it, its bytes still the framer's (no copy
 // into a batch).
 func readInline(c Capture, handle func(*pipeEntry)) readResult {
-	framer := decode.NewFramer()
 	var dec decode.Decoder
-	var rr readResult
 	var e pipeEntry
-	var chunk Chunk
-	emit := func(ev *decode.Event) {
+	rr := readLoop(c, func(ev *decode.Event, chunk *Chunk) {
 		members := e.frame.Members[:0]
 		e.frame.Event = *ev
 		e.arrival, e.hasArrival = chunk.T, chunk.HasTime
@@ -216,29 +222,7 @@ func readInline(c Capture, handle func(*pipeEntry)) readResult {
 			dec.DecodeInto(&e.frame, ev, e.arrival, e.hasArrival)
 		}
 		handle(&e)
-	}
-	problems := func() {
-		for _, p := range c.TakeProblems() {
-			handle(&pipeEntry{problem: &p})
-		}
-	}
-	for {
-		var err error
-		chunk, err = c.Next()
-		problems()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				rr.readErr = err
-			}
-			break
-		}
-		rr.bytes += int64(len(chunk.Data))
-		framer.Feed(chunk.Data, emit)
-	}
-	rr.end = c.End()
-	problems()
-	chunk = Chunk{T: rr.end.T, HasTime: rr.end.HasTime}
-	framer.Close(emit)
+	}, func(p Problem) { handle(&pipeEntry{problem: &p}) }, func() {})
 	rr.frames = dec.NextIndex()
 	return rr
 }
