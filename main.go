@@ -6,6 +6,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -40,7 +41,7 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRoot(stdin, stdout, stderr)
-	root.SetArgs(args)
+	root.SetArgs(shorthandArgs(root, args))
 	err := root.Execute()
 	var ee exitError
 	switch {
@@ -63,6 +64,7 @@ live endpoint — and checks it against the wire contract (the rule catalog).`,
 		Example: `  framescope                                   # on a terminal: pick a recent session, a scenario, a URL or a file
   framescope capture.jsonl                     # = framescope open capture.jsonl
   framescope http://127.0.0.1:8080/api/chat    # = framescope connect URL`,
+		Version:       sessions.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// framescope FILE | - | @ID | URL are shorthands for open / connect.
@@ -75,7 +77,7 @@ live endpoint — and checks it against the wire contract (the rule catalog).`,
 				return runPicker(stdin, stderr)
 			}
 			arg := args[0]
-			isURL := strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://")
+			isURL := isURLArg(arg)
 			isCapture := arg == "-" || strings.HasPrefix(arg, "@")
 			if !isURL && !isCapture {
 				if _, err := os.Stat(arg); err == nil {
@@ -86,6 +88,7 @@ live endpoint — and checks it against the wire contract (the rule catalog).`,
 			case len(args) > 1 && (isURL || isCapture):
 				return fmt.Errorf("one FILE or URL at a time (got %d arguments)", len(args))
 			case isURL:
+				arg = normalizeURL(arg)
 				var fl liveFlags
 				opts, err := fl.options(arg, stdin)
 				if err != nil {
@@ -99,11 +102,12 @@ live endpoint — and checks it against the wire contract (the rule catalog).`,
 				}
 				return runLiveTUI(arg, opts, stderr)
 			case isCapture:
-				return openTUI(arg, stdin, -1, invariants.Options{})
+				return openOrDump(arg, stdin, stdout, stderr, -1, invariants.Options{})
 			}
-			return fmt.Errorf("unknown command or file %q (see framescope --help)", decode.Sanitize(arg))
+			return unknownArg(cmd, arg)
 		},
 	}
+	root.SetVersionTemplate("framescope version {{.Version}}\n")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -111,6 +115,7 @@ live endpoint — and checks it against the wire contract (the rule catalog).`,
 		newConnectCmd("connect", stdin, stdout, stderr), newConnectCmd("record", stdin, stdout, stderr),
 		newSessionsCmd(stdout), newServeCmd(stdout, stderr), newDemoCmd(stdout, stderr))
 	root.AddCommand(newReferenceCmd(stdin, stdout, stderr))
+	root.AddCommand(newVersionCmd(stdout))
 	return root
 }
 
@@ -135,6 +140,12 @@ func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 stdin) and report every alarm. With --format json, one JSON object per input,
 one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 2 when an input cannot be read or the command line is wrong.`,
+		Example: `  framescope check capture.sse                          # text report; exit 0 clean, 1 alarms, 2 unreadable
+  framescope check captures/*.sse --format junit > framescope.xml   # CI: one testsuite per input
+  framescope check bug-123.har                          # every SSE entry of the HAR (bug-123.har#0, #1, …)
+  framescope check bug-123.har --entry 1                # only its SSE entry 1
+  framescope check turn.jsonl --format json --fail-on warn   # NDJSON report; warnings fail too
+  curl -sN localhost:8080/api/chat | framescope check -`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if fl.dialect == "list" {
 				return nil
@@ -174,14 +185,23 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 			if err != nil {
 				return err
 			}
-			for i, res := range checkAll(args, stdin, fl.entry, opts) {
-				name := args[i]
+			inputs := checkInputs(args, stdin, fl.entry)
+			for i, res := range checkAll(inputs, stdin, opts) {
+				name := inputs[i].name
 				r := <-res
 				rep, err := r.rep, r.err
 				if rep == nil {
 					fmt.Fprintln(stderr, "framescope:", decode.SanitizeMultiline(err.Error()))
+					if fl.format == "junit" {
+						if werr := sessions.WriteJUnitError(stdout, name, err); werr != nil {
+							return werr
+						}
+					}
 					code = 2
 					continue
+				}
+				if name != inputs[i].path {
+					rep.Source = name // FILE#N: one SSE entry of a HAR
 				}
 				if err != nil {
 					fmt.Fprintf(stderr, "framescope: %s: read error: %s\n", decode.Sanitize(name), decode.Sanitize(err.Error()))
@@ -218,7 +238,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 	f.BoolVarP(&fl.quiet, "quiet", "q", false, "text format: hide info alarms (= --min-severity warn)")
 	nonNegativeDuration(f, &fl.idle, "idle", 0, idleZero, idleHelp)
 	ttfeDuration(f, &fl.ttfe, invariants.DefaultTTFE, ttfeHelp)
-	f.IntVar(&fl.entry, "entry", -1, "HAR: which SSE entry to check (0-based; default the first)")
+	entryVar(f, &fl.entry, "HAR: check only this SSE entry (0-based; default every SSE entry, each reported as FILE#N)")
 	addDialectFlag(cmd, &fl.dialect)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "junit"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn", "info"}, cobra.ShellCompDirectiveNoFileComp))
@@ -235,7 +255,7 @@ type checked struct {
 // one channel per input, in argument order: the caller prints each report
 // as its turn comes, so the output is byte for byte what checking them
 // one after another gives.
-func checkAll(names []string, stdin io.Reader, entry int, opts invariants.Options) []chan checked {
+func checkAll(names []checkInput, stdin io.Reader, opts invariants.Options) []chan checked {
 	out := make([]chan checked, len(names))
 	for i := range out {
 		out[i] = make(chan checked, 1)
@@ -251,7 +271,7 @@ func checkAll(names []string, stdin io.Reader, entry int, opts invariants.Option
 	for w := 0; w < workers; w++ {
 		go func() {
 			for i := range next {
-				rep, err := checkOne(names[i], stdin, entry, opts, len(names) > 1)
+				rep, err := checkOne(names[i].path, stdin, names[i].entry, opts, len(names) > 1)
 				out[i] <- checked{rep, err}
 			}
 		}()
@@ -302,11 +322,11 @@ selected frame. - reads stdin; @ID (or @last) opens a saved session.`,
 				}
 				opts.Registry = reg
 			}
-			return openTUI(args[0], stdin, entry, opts)
+			return openOrDump(args[0], stdin, cmd.OutOrStdout(), cmd.ErrOrStderr(), entry, opts)
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&entry, "entry", -1, "HAR: which SSE entry to open (0-based; default the first)")
+	entryVar(f, &entry, "HAR: which SSE entry to open (0-based; default the first)")
 	f.StringVar(&registry, "registry", "", "status-event registry `DIR`")
 	nonNegativeDuration(f, &idle, "idle", 0, idleZero, idleHelp)
 	ttfeDuration(f, &ttfe, invariants.DefaultTTFE, ttfeHelp)
@@ -449,6 +469,9 @@ data. The text format also shows comments (keepalives), data-less blocks and a
 truncated tail; the ndjson format is read back by check and open.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if format == "json" {
+				format = "ndjson" // one JSON record per line
+			}
 			if format != "text" && format != "ndjson" {
 				return fmt.Errorf("--format %q: want ndjson or text", format)
 			}
@@ -471,7 +494,7 @@ truncated tail; the ndjson format is read back by check and open.`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or ndjson")
-	cmd.Flags().IntVar(&entry, "entry", -1, "HAR: which SSE entry to dump (0-based)")
+	entryVar(cmd.Flags(), &entry, "HAR: which SSE entry to dump (0-based; default the first)")
 	addDialectFlag(cmd, &dialectName)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "ndjson"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -490,6 +513,7 @@ type liveFlags struct {
 	headless              bool
 	dialect               string
 	location              bool // -L: follow redirects
+	curlish                    // the rest of what "Copy as cURL" emits
 	// A compressed body's bounds ("" when the flags are not registered:
 	// the shorthand and the picker take the defaults).
 	maxDecoded, maxRatio string
@@ -506,6 +530,7 @@ func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
 	f.StringArrayVar(&fl.redact, "redact", nil, "also redact this header `NAME` in recordings (repeatable)")
 	f.BoolVar(&fl.keepSecrets, "keep-secrets", false, "record Authorization, Cookie and other credentials as they are")
 	f.BoolVarP(&fl.location, "location", "L", false, "follow redirects (at most 10; never https to http; -H headers are not sent to another origin)")
+	fl.curlish.register(f)
 	f.StringVar(&fl.maxDecoded, "max-decoded", "1GiB", "stop a compressed body once it decodes to more than `SIZE` (0 = no limit)")
 	f.StringVar(&fl.maxRatio, "max-ratio", "100", "stop a compressed body decoding past `N` times its compressed size (0 = no limit)")
 	f.BoolVar(&fl.noSave, "no-save", false, "do not save the session in the session library")
@@ -524,6 +549,7 @@ func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
 }
 
 func (fl *liveFlags) options(url string, stdin io.Reader) (sessions.LiveOptions, error) {
+	url = normalizeURL(url)
 	opts := sessions.LiveOptions{
 		Connect: sessions.ConnectOptions{
 			URL: url, Method: fl.method, Headers: fl.headers, Insecure: fl.insecure,
@@ -534,6 +560,9 @@ func (fl *liveFlags) options(url string, stdin io.Reader) (sessions.LiveOptions,
 		Check:      invariants.Options{Idle: fl.idle, TTFE: fl.ttfe, Dialect: fl.dialect},
 	}
 	if err := fl.inflateBounds(&opts.Connect); err != nil {
+		return opts, err
+	}
+	if err := fl.curlish.apply(&opts.Connect, fl.data, stdin); err != nil {
 		return opts, err
 	}
 	if fl.data != "" {
@@ -606,7 +635,7 @@ or when stdout is not a terminal, print every frame and alarm as it arrives and 
 with the check report; Ctrl-C cancels the stream (the client-disconnect path,
 recorded as "cancelled"). The session is saved in the session library (see:
 framescope sessions) unless --no-save.`,
-		Example: `  framescope connect http://127.0.0.1:8080/api/chat -d @req.json -H 'Authorization: Bearer $TOKEN'
+		Example: `  framescope connect http://127.0.0.1:8080/api/chat -d @req.json -H "Authorization: Bearer $TOKEN"
   framescope record http://127.0.0.1:8080/api/chat -d '{"message":"hi"}' -o turn.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -620,11 +649,21 @@ framescope sessions) unless --no-save.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
+			ctx, cancel := fl.curlish.deadline(ctx, stderr)
+			defer cancel()
 			return runLive(ctx, opts, stdout, stderr, name == "record" && !fl.frames)
 		},
 	}
 	if name == "record" {
 		cmd.Short = "Record a live SSE stream to a capture file (headless) and print the check summary"
+		cmd.Long = `Send one request (never retried: a turn stream is one-shot) and write the stream
+to a framescope JSONL capture (-o FILE) as it arrives, without the terminal UI; then
+print the check report (--frames also prints every frame as it arrives). Ctrl-C
+cancels the stream (recorded as "cancelled"). The session is also saved in the
+session library (see: framescope sessions) unless --no-save. Exit status: 0 clean,
+1 an error alarm, 2 the request failed or the recording lost data.`
+		cmd.Example = `  framescope record http://127.0.0.1:8080/api/chat -d '{"message":"hi"}' -o turn.jsonl
+  framescope record localhost:8080/api/chat -d @req.json -H "Authorization: Bearer $TOKEN" -o turn.jsonl --frames`
 	}
 	fl.register(cmd, name == "record")
 	return cmd
@@ -984,26 +1023,81 @@ func serveFlagsApply(cmd *cobra.Command, scenario bool) error {
 	return nil
 }
 
+// referenceKit holds the captures `framescope reference --export-tests`
+// ships: the reference probes, the examples and the PC3 rule captures
+// (with their .want notes, which say what each one is about).
+//
+//go:embed testdata/reference/probes testdata/examples testdata/rules/*.sse testdata/rules/*.jsonl testdata/rules/*.want
+var referenceKit embed.FS
+
 func newReferenceCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	var format, replay, profile string
+	var format, replay, profile, exportDir, diagram string
 	var entry int
 	var clientIdle time.Duration
 	cmd := &cobra.Command{
-		Use:   "reference [--format md|mermaid|dot|json] | --replay CAPTURE [--profile v0.5|v0.4|both]",
-		Short: "Print the reference client state machine, or run it over a capture frame by frame",
+		Use:   "reference [--format md|mermaid|dot|json] [--diagram NAME] | --replay CAPTURE [--profile v0.5|v0.4|both] | --export-tests DIR",
+		Short: "Print the reference client state machine, run it over a capture, or export its conformance kit",
 		Long: `Print the state machine a correct PC3 client follows (and the v0.4 client beside
 it): md is a document to implement from (docs/client-state-machine.md), mermaid a
 stateDiagram-v2, dot a Graphviz graph, json the machine data. md and json carry both
-profiles; mermaid and dot draw --profile (default v0.5).
+profiles; mermaid and dot draw --profile (default v0.5), the whole machine or one
+--diagram: core (the lifecycle at a glance) or a streaming region (tools,
+components, content, progress, degraded).
 
 With --replay, run the machine over a capture (any format): for each frame, the
 transition taken (from → to, action, clause) and the client view when it changed;
-where the v0.4 client diverges, both.`,
-		Example: `  framescope reference --format mermaid > client.mmd
-  framescope reference --replay testdata/examples/example-axis2-recovered.sse`,
+where the v0.4 client diverges, both. On a timed capture (JSONL, live) the client's
+idle timer fires after --client-idle without a frame (default 60s; 0 = off); raw SSE
+and HAR have no arrival times, so an explicit --client-idle is refused there.
+
+With --export-tests DIR, write the conformance kit: the probe, example and rule
+captures, and after every input the client view the machine expects (JSON), for a
+client team to run against its own client (format: DIR/README.md).`,
+		Example: `  framescope reference --format mermaid --diagram core > core.mmd
+  framescope reference --replay testdata/examples/example-axis2-recovered.sse
+  framescope reference --export-tests ./client-kit --profile both`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			modes := 0
+			for _, on := range []bool{replay != "", exportDir != ""} {
+				if on {
+					modes++
+				}
+			}
+			if modes > 1 {
+				return errors.New("--replay and --export-tests are different modes (give one)")
+			}
+			if exportDir != "" {
+				for _, n := range []string{"format", "diagram", "entry", "client-idle"} {
+					if cmd.Flags().Changed(n) {
+						return fmt.Errorf("--%s does not apply to --export-tests", n)
+					}
+				}
+				profiles := []invariants.Profile{invariants.ProfileV05}
+				if profile != "" {
+					var err error
+					if profiles, err = sessions.ParseProfiles(profile); err != nil {
+						return err
+					}
+				}
+				sources, err := sessions.KitSources(referenceKit)
+				if err != nil {
+					return err
+				}
+				idx, err := sessions.ExportKit(exportDir, referenceKit, sources, sessions.KitOptions{
+					Profiles: profiles, ClientIdle: invariants.DefaultClientIdle, Readme: invariants.KitReadme(),
+				})
+				if err != nil {
+					fmt.Fprintf(stderr, "framescope: --export-tests: %s\n", decode.Sanitize(err.Error()))
+					return exitError{2}
+				}
+				fmt.Fprintf(stdout, "wrote %d cases to %s (README.md says how to run them)\n", len(idx.Cases), decode.Sanitize(exportDir))
+				return nil
+			}
 			if replay == "" {
+				if cmd.Flags().Changed("client-idle") {
+					return errors.New("--client-idle applies to --replay")
+				}
 				p := invariants.ProfileV05
 				switch profile {
 				case "", "both", "v0.5", "0.5":
@@ -1012,10 +1106,13 @@ where the v0.4 client diverges, both.`,
 				default:
 					return fmt.Errorf("--profile %q: want v0.5, v0.4 or both", profile)
 				}
+				if cmd.Flags().Changed("diagram") {
+					return invariants.RenderReferenceDiagram(stdout, format, p, diagram)
+				}
 				return invariants.RenderReference(stdout, format, p)
 			}
-			if cmd.Flags().Changed("format") {
-				return errors.New("--format prints the machine; --replay prints the run (give one)")
+			if cmd.Flags().Changed("format") || cmd.Flags().Changed("diagram") {
+				return errors.New("--format and --diagram print the machine; --replay prints the run (give one)")
 			}
 			profiles, err := sessions.ParseProfiles(profile)
 			if err != nil {
@@ -1026,6 +1123,10 @@ where the v0.4 client diverges, both.`,
 				return err
 			}
 			defer c.Close()
+			if cmd.Flags().Changed("client-idle") && clientIdle > 0 && !c.Meta().Timed {
+				return fmt.Errorf("--client-idle: %s has no arrival times (%s), so the client's idle timer cannot be replayed; drop the flag or replay a timed capture (JSONL)",
+					decode.Sanitize(replay), c.Meta().Kind)
+			}
 			opts := sessions.ReferenceOptions{Profiles: profiles, ClientIdle: clientIdle}
 			if _, err := sessions.WriteReferenceReplay(c, opts, stdout); err != nil {
 				fmt.Fprintf(stderr, "framescope: %s: %s\n", decode.Sanitize(replay), decode.Sanitize(err.Error()))
@@ -1036,11 +1137,14 @@ where the v0.4 client diverges, both.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "md", "machine format: md, mermaid, dot or json")
+	f.StringVar(&diagram, "diagram", "machine", "mermaid/dot: which diagram (machine, core, tools, components, content, progress, degraded)")
 	f.StringVar(&replay, "replay", "", "run the machine over `CAPTURE` (raw SSE, JSONL, HAR, NDJSON, @session, - for stdin)")
-	f.StringVar(&profile, "profile", "", "client profile: v0.5, v0.4 or both (replay default both; diagrams default v0.5)")
+	f.StringVar(&exportDir, "export-tests", "", "write the conformance kit (captures + expected client views) into `DIR`")
+	f.StringVar(&profile, "profile", "", "client profile: v0.5, v0.4 or both (replay default both; diagrams and kit default v0.5)")
 	f.IntVar(&entry, "entry", -1, "HAR: which SSE entry to replay (0-based)")
-	nonNegativeDuration(f, &clientIdle, "client-idle", 0, "0 = off", "replay: fire the client's idle timer after this long without a frame (timed captures; 0 = off)")
+	nonNegativeDuration(f, &clientIdle, "client-idle", invariants.DefaultClientIdle, "0 = off", "replay: the client's idle timer, fired after this long without a frame on timed captures (0 = off)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(invariants.ReferenceFormats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("diagram", cobra.FixedCompletions(invariants.ReferenceDiagrams(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"v0.5", "v0.4", "both"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }

@@ -49,7 +49,12 @@ func ttfeDuration(f *pflag.FlagSet, p *time.Duration, value time.Duration, usage
 func (d *durationFlag) Set(s string) error {
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return errors.New("want a duration such as 500ms, 30s or 2m")
+		// A bare number is seconds, as curl reads --connect-timeout 2.
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e9 {
+			return errors.New("want seconds or a duration such as 500ms, 30s or 2m")
+		}
+		v = time.Duration(f * float64(time.Second))
 	}
 	switch {
 	case v < 0:
@@ -64,11 +69,8 @@ func (d *durationFlag) Set(s string) error {
 }
 
 func (d *durationFlag) String() string {
-	if d.p == nil {
-		return "0s"
-	}
-	if *d.p < 0 && d.zeroOff {
-		return "0s"
+	if d.p == nil || *d.p == 0 || (*d.p < 0 && d.zeroOff) {
+		return "0" // help shows no "(default 0s)": the usage says what 0 means
 	}
 	return d.p.String()
 }
@@ -96,8 +98,8 @@ func (fl frameFlag) Set(s string) error {
 }
 
 func (fl frameFlag) String() string {
-	if fl.p == nil {
-		return "-1"
+	if fl.p == nil || *fl.p < 0 {
+		return "" // none: help shows no "(default -1)"
 	}
 	return strconv.Itoa(*fl.p)
 }
@@ -137,3 +139,30 @@ func (fl relaySpeedFlag) String() string {
 }
 
 func (fl relaySpeedFlag) Type() string { return "float" }
+
+// entryVar registers --entry: a HAR's 0-based SSE entry; unset (or -1
+// given) is automatic, shown as no default in help.
+func entryVar(f *pflag.FlagSet, p *int, usage string) {
+	*p = -1
+	f.Var(entryFlag{p}, "entry", usage)
+}
+
+type entryFlag struct{ p *int }
+
+func (fl entryFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < -1 {
+		return errors.New("want a HAR's SSE entry index (0, 1, 2, …; -1 = automatic)")
+	}
+	*fl.p = n
+	return nil
+}
+
+func (fl entryFlag) String() string {
+	if fl.p == nil || *fl.p < 0 {
+		return ""
+	}
+	return strconv.Itoa(*fl.p)
+}
+
+func (fl entryFlag) Type() string { return "int" }

@@ -2,6 +2,8 @@ package invariants
 
 import (
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"framescope/decode"
 )
@@ -16,10 +18,11 @@ import (
 // While a turn is streaming, five orthogonal regions track what the bubble
 // shows: the progress line, the text, each tool indicator, each component
 // placeholder and the degraded flag. A row's guard is evaluated against the
-// frame and what the run remembers of the turn; the first matching row wins,
-// rows for the exact input before the "any frame" rows. An input with no
-// matching row is a protocol violation: the client ignores the frame and
-// `framescope check` reports it.
+// frame and the run's declared extended state (Context); the rows of a
+// state are tried in table order and the first whose input and guard match
+// wins (an "any frame" row matches every frame input but [DONE]). An input
+// with no matching row is a protocol violation: the client ignores the
+// frame and `framescope check` reports it.
 
 // Profile names a client implementation.
 type Profile string
@@ -140,15 +143,17 @@ const (
 	GuardCancelCode       Guard = "cancel_code"
 	GuardCodeIdleTimeout  Guard = "code_idle_timeout"
 	GuardCodeReqCancelled Guard = "code_request_cancelled"
-	GuardCauseClient      Guard = "cause_client"
+	GuardForeignRID       Guard = "foreign_response_id"
+	GuardNoRID            Guard = "no_response_id"
+	GuardClientGone       Guard = "client_disconnected"
 	GuardNewTurn          Guard = "new_turn"
 	GuardAfterDone        Guard = "after_done"
 	GuardDoneRepeat       Guard = "done_repeat"
 	GuardChunkString      Guard = "chunk_string"
 	GuardChunkPresent     Guard = "chunk_present"
+	GuardChunkNull        Guard = "chunk_null"
 	GuardItemsArray       Guard = "items_array"
 	GuardToolOthers       Guard = "tool_others_running"
-	GuardToolLastStatus   Guard = "tool_last_with_status"
 	GuardToolLast         Guard = "tool_last"
 	GuardToolNotRunning   Guard = "tool_not_running"
 )
@@ -178,6 +183,8 @@ const (
 	ActEndCompleted       Action = "end_turn_completed"
 	ActEndFailed          Action = "end_turn_failed"
 	ActEndCancelled       Action = "end_turn_cancelled"
+	ActUserCancel         Action = "cancel_turn_by_user"
+	ActIdleDisconnect     Action = "give_up_idle"
 	ActShowConnectionLost Action = "show_connection_lost"
 	ActShowHTTPFailure    Action = "show_http_failure"
 	ActCloseTurn          Action = "close_turn"
@@ -211,6 +218,29 @@ type ActionInfo struct {
 	ID    Action `json:"id"`
 	About string `json:"about"`
 }
+
+// ContextVar is one variable of the machine's declared extended state (the
+// "context" of a statechart, the TCB of a TCP connection): what a client
+// must remember besides its state for the guards to be decidable. Every
+// guard is defined over the frame and these variables only.
+type ContextVar struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Initial string `json:"initial"`
+	// Set and Reset say which inputs or actions change it.
+	Set   string `json:"set"`
+	Reset string `json:"reset"`
+	About string `json:"about"`
+}
+
+// DefaultClientIdle is the reference client's idle timer: how long an open
+// turn may go without a frame before the client gives up. NFR-6 leaves the
+// relay's own idle window to operations ("Target window: operational
+// tuning, not a hard contract"); the client's backstop must be longer than
+// it, so that a relay keeping NFR-6 always sends cancelled IDLE_TIMEOUT
+// first. framescope's idle-gap rule assumes a 30 s relay window; the
+// reference client waits twice that.
+const DefaultClientIdle = 60 * time.Second
 
 // Transition is one row of a table: in state From, on Input when Guard
 // holds, go to To doing Action. Clause is the spec clause the row comes
@@ -261,10 +291,15 @@ type Machine struct {
 	Inputs      []InputInfo  `json:"inputs"`
 	Guards      []GuardInfo  `json:"guards"`
 	Actions     []ActionInfo `json:"actions"`
+	Context     []ContextVar `json:"context"`
 	Transitions []Transition `json:"transitions"`
 	Regions     []Region     `json:"regions"`
 
+	// index lists, per state and input, the rows written for exactly that
+	// input; order lists every row an input can take (its own rows and the
+	// "any frame" rows), in table order — the order rows are tried in.
 	index map[State]map[Input][]int
+	order map[State]map[Input][]int
 }
 
 // The two profiles, built once.
@@ -311,21 +346,21 @@ func IsFinished(s State) bool {
 	return false
 }
 
-// TransitionsFrom returns the top-level rows from s, in matching order
-// (exact-input rows before "any frame" rows, each in table order).
+// TransitionsFrom returns the top-level rows from s in the order they are
+// tried (table order).
 func (m *Machine) TransitionsFrom(s State) []Transition {
-	var exact, wild []Transition
+	var out []Transition
 	for _, t := range m.Transitions {
-		if t.From != s {
-			continue
-		}
-		if t.Input == InAnyFrame {
-			wild = append(wild, t)
-		} else {
-			exact = append(exact, t)
+		if t.From == s {
+			out = append(out, t)
 		}
 	}
-	return append(exact, wild...)
+	return out
+}
+
+// Matches reports whether a row written for input rowIn is tried for in.
+func Matches(rowIn, in Input) bool {
+	return rowIn == in || (rowIn == InAnyFrame && in.IsFrameInput() && in != InDone && in != InAnyFrame)
 }
 
 // ClassifyFrame maps a frame to its input.
@@ -379,16 +414,16 @@ func ClassifyFrame(f *decode.Frame) Input {
 // The tables.
 
 var stateInfos = []StateInfo{
-	{StIdle, KindInitial, "No request is in flight for this conversation turn. Sending the user's message (connect) starts one request, which carries one turn stream."},
-	{StConnecting, KindWaiting, "The request is sent and the client waits for the HTTP response headers. The user's message shows as sent, next to a pending assistant bubble."},
-	{StAwaitingFirstFrame, KindWaiting, "A 2xx text/event-stream response began, but no frame has arrived yet. The pending bubble keeps its typing indicator; NFR-1 expects this wait to be short."},
+	{StIdle, KindInitial, "No request is in flight for this conversation turn. Sending the user's message (connect) starts one request, which carries one turn."},
+	{StConnecting, KindWaiting, "The request is sent and the client waits for the HTTP response headers. The user's message shows as sent, next to a new assistant bubble with the typing indicator."},
+	{StAwaitingFirstFrame, KindWaiting, "A 2xx text/event-stream response began, but no frame has arrived yet. The bubble keeps its typing indicator; NFR-1 expects this wait to be short."},
 	{StTurnOpen, KindOpen, "The response_id frame bound the bubble to the turn's response_id (§5.5). Nothing has been rendered into the bubble yet; episode and usage frames are only recorded."},
 	{StStreaming, KindOpen, "The turn is open and the bubble is being filled. Five orthogonal regions (below) track the progress line, the text, each tool indicator, each component placeholder and the degraded flag."},
-	{StCompleted, KindTerminal, "The completed frame ended the turn successfully (FR-9). The bubble is final: the progress line goes, running tool indicators stop, unfilled skeletons show as unavailable."},
+	{StCompleted, KindTerminal, "The completed frame ended the turn successfully (FR-9). The bubble is final and settled as every ended turn is (see Ending a turn): no progress line, running tool indicators stopped, unfilled skeletons unavailable."},
 	{StFailed, KindTerminal, "A terminal error ended the turn: is_final true, is_final missing (the robust reading), or any error for a v0.4 client. Show a generic failure with retry and keep the text so far; never show the error code (FR-8)."},
-	{StCancelled, KindTerminal, "The turn was cancelled: a cancelled frame (IDLE_TIMEOUT from the relay, REQUEST_CANCELLED) or the user's own cancel. Show it as stopped, not as a failure (§5.6); offer retry after IDLE_TIMEOUT."},
-	{StClosed, KindClosed, "[DONE] followed the terminal frame, so the transport is done with this turn (FR-9). The outcome stays as it was; a frame with another response_id starts the next turn on the same stream."},
-	{StEndedWithoutTerminal, KindFailure, "The stream ended (EOF, transport error, [DONE], or the client's own idle timer) before any terminal frame. Show \"connection lost\" with retry: the outcome is unknown, so never present it as success (FR-9)."},
+	{StCancelled, KindTerminal, "The turn was cancelled: a cancelled frame (IDLE_TIMEOUT from the relay, REQUEST_CANCELLED) or the user's own cancel, after which the client has disconnected. Show it as stopped, not as a failure (§5.6); offer retry after IDLE_TIMEOUT."},
+	{StClosed, KindClosed, "[DONE] followed the terminal frame, so the transport is done with this turn (FR-9). The outcome stays as it was; only a frame with a new response_id (a capture holding the next request) starts another bubble."},
+	{StEndedWithoutTerminal, KindFailure, "The stream ended (EOF, transport error, [DONE]) or the client's own idle timer fired before any terminal frame. Show \"connection lost\" with retry: the outcome is unknown, so never present it as success (FR-9)."},
 	{StHTTPFailed, KindFailure, "The response status was not 2xx, so there is no turn stream at all. Show a failure with retry and do not parse the body as frames."},
 }
 
@@ -409,69 +444,95 @@ var inputInfos = []InputInfo{
 	{InCompleted, false, "completed frame: the successful terminal"},
 	{InCancelled, false, "cancelled frame (error.code IDLE_TIMEOUT or REQUEST_CANCELLED): new in v0.5"},
 	{InMCP, false, "any legacy mcp_* lifecycle frame (deprecating, Phase 6)"},
-	{InDone, false, "the data: [DONE] sentinel"},
-	{InUnknown, false, "a frame whose event_type is not in the vocabulary (or missing)"},
-	{InUndecodable, false, "a frame whose data is not a JSON object"},
+	{InDone, false, "the sentinel: a frame whose data is exactly [DONE] (not JSON)"},
+	{InUnknown, false, "a JSON-object frame whose event_type is not in the vocabulary, missing, or not a string"},
+	{InUndecodable, false, "a frame whose data is not a JSON object (not JSON, another JSON value, or larger than the client's frame limit)"},
 	{InAnyFrame, false, "wildcard in a row: every frame input except [DONE]"},
-	{InConnect, true, "the client sends the request"},
+	{InConnect, true, "the client sends the request (the user's message, or a retry): always a new request and a new turn"},
 	{InHTTPError, true, "the response status is not 2xx"},
 	{InFirstByte, true, "a 2xx response's body begins"},
 	{InEOF, true, "the server closed the stream"},
 	{InTransportError, true, "the connection broke"},
-	{InUserCancel, true, "the user cancels (the client disconnects)"},
-	{InIdleTimer, true, "the client's own idle timer fired (a backstop; FR-9 says clients must not need it)"},
+	{InUserCancel, true, "the user cancels: the client closes the connection (§5.6 client-initiated path)"},
+	{InIdleTimer, true, "the client's own idle timer fired: no frame for its idle window (60 s unless configured) while the turn was open; a backstop FR-9 says clients must not need"},
 }
 
+// guardInfos define every guard over the frame f and the context
+// variables (contextVars). rid(f) is f.response_id when the frame is a
+// JSON object whose response_id is a non-empty string, else none.
 var guardInfos = []GuardInfo{
-	{GuardIsFinalTrue, "the error frame's is_final is true"},
-	{GuardIsFinalFalse, "the error frame's is_final is false"},
-	{GuardIsFinalMissing, "the error frame has no boolean is_final"},
-	{GuardV04Frame, "the frame is labelled version \"0.4\" (v0.4 rules apply to it)"},
-	{GuardV04CancelCode, "a v0.4 frame whose error.code is IDLE_TIMEOUT or REQUEST_CANCELLED"},
-	{GuardCancelCode, "error.code is IDLE_TIMEOUT or REQUEST_CANCELLED"},
-	{GuardCodeIdleTimeout, "the cancelled frame's error.code is IDLE_TIMEOUT"},
-	{GuardCodeReqCancelled, "the cancelled frame's error.code is REQUEST_CANCELLED"},
-	{GuardCauseClient, "this client cancelled the turn itself (user_cancel)"},
-	{GuardNewTurn, "after the turn's [DONE], a frame that starts another turn: undecodable, without a string response_id, or with a response_id other than the turn's"},
-	{GuardAfterDone, "the turn's [DONE] has already arrived"},
-	{GuardDoneRepeat, "a [DONE] after late frames of a turn [DONE] already closed"},
-	{GuardChunkString, "the frame's chunk is a string"},
-	{GuardChunkPresent, "the frame has a chunk"},
-	{GuardItemsArray, "data.items is an array"},
-	{GuardToolOthers, "the tool_call.id is running and other tools are running too"},
-	{GuardToolLastStatus, "the tool_call.id is the last running tool and a status line is set"},
-	{GuardToolLast, "the tool_call.id is the last running tool and no status line is set"},
-	{GuardToolNotRunning, "the tool_call.id is not running (a repeated completion)"},
+	{GuardIsFinalTrue, "f.is_final is the JSON boolean true"},
+	{GuardIsFinalFalse, "f.is_final is the JSON boolean false"},
+	{GuardIsFinalMissing, "f.is_final is absent or not a boolean (null, \"false\", 0 all count as missing)"},
+	{GuardV04Frame, "f.version is the string \"0.4\" exactly (v0.4 rules apply to the frame)"},
+	{GuardV04CancelCode, "f.version is \"0.4\" and f.error.code is \"IDLE_TIMEOUT\" or \"REQUEST_CANCELLED\""},
+	{GuardCancelCode, "f.error.code is \"IDLE_TIMEOUT\" or \"REQUEST_CANCELLED\""},
+	{GuardCodeIdleTimeout, "f.error.code is \"IDLE_TIMEOUT\""},
+	{GuardCodeReqCancelled, "f.error.code is \"REQUEST_CANCELLED\""},
+	{GuardForeignRID, "rid(f) ≠ none, bound_response_id ≠ none and rid(f) ≠ bound_response_id: the frame names another turn"},
+	{GuardNoRID, "rid(f) = none: the frame is undecodable or its response_id is absent, empty or not a string"},
+	{GuardClientGone, "client_disconnected: the client itself closed the connection (user_cancel, idle_timer), so no frame can reach it"},
+	{GuardNewTurn, "done_seen and rid(f) ≠ none and rid(f) ≠ bound_response_id (bound_response_id = none counts as different)"},
+	{GuardAfterDone, "done_seen"},
+	{GuardDoneRepeat, "done_seen and not last_was_done: a [DONE] after late frames of a turn [DONE] already closed"},
+	{GuardChunkString, "f.chunk is a JSON string (the empty string included)"},
+	{GuardChunkPresent, "f.chunk is present and not null"},
+	{GuardChunkNull, "f.chunk is null"},
+	{GuardItemsArray, "f.data.items is a JSON array"},
+	{GuardToolOthers, "tools[f.tool_call.id] = running and running_tools > 1"},
+	{GuardToolLast, "tools[f.tool_call.id] = running and running_tools = 1"},
+	{GuardToolNotRunning, "tools[f.tool_call.id] ≠ running (a repeated completion)"},
 }
 
 var actionInfos = []ActionInfo{
-	{ActStartRequest, "send the request; show the user's message as sent and an empty assistant bubble with a typing indicator (a retry or the next message starts here too)"},
+	{ActStartRequest, "send the request; show the user's message as sent and a new, empty assistant bubble with the typing indicator; reset every context variable of the turn (a retry or the next message starts here too)"},
 	{ActShowPending, "keep the typing indicator while the first frame is awaited"},
-	{ActBindTurn, "bind the bubble to the frame's response_id"},
+	{ActBindTurn, "bind the bubble to the frame's response_id (bound_response_id)"},
 	{ActDispatch, "hand the frame to the streaming regions (entering streaming, every region starts in its initial sub-state)"},
 	{ActRecordTelemetry, "record the frame for analytics; show nothing"},
 	{ActMarkDegraded, "record the error for telemetry and mark the turn degraded; show no code (the apology arrives as text, FR-8)"},
-	{ActShowThinking, "show the thinking indicator"},
-	{ActShowStatus, "show data.message as the progress line, replacing the previous one (data.event_id may pick an icon)"},
-	{ActShowTools, "show that tools are running (how many)"},
-	{ActHideProgress, "hide the thinking indicator and the status line (running tool indicators stay)"},
+	{ActShowThinking, "show the thinking indicator as the progress line"},
+	{ActShowStatus, "show data.message as the progress line, replacing whatever it showed (data.event_id may pick an icon)"},
+	{ActShowTools, "show \"N tools running\" as the progress line (N = running_tools)"},
+	{ActHideProgress, "hide the progress line (the tool indicators themselves stay as they are)"},
 	{ActKeep, "nothing changes on screen"},
 	{ActAppendText, "append the chunk to the bubble's text"},
 	{ActRenderComponent, "render the component chunk as a card in the bubble"},
-	{ActOpenTool, "open an indicator for tool_call.id (name, type)"},
-	{ActCloseTool, "close the indicator of tool_call.id"},
+	{ActOpenTool, "open an indicator for tool_call.id (name, type), running"},
+	{ActCloseTool, "mark the indicator of tool_call.id done"},
 	{ActRenderSkeleton, "render a skeleton placeholder for data.id"},
 	{ActReplaceWithCards, "replace data.id's skeleton (or cards) with cards built from data.items"},
 	{ActRenderCards, "render cards for data.id from data.items without a placeholder"},
-	{ActEndCompleted, "end the turn as completed: hide the progress line, stop running tool indicators, show unfilled skeletons as unavailable"},
-	{ActEndFailed, "end the turn as failed: keep the text so far, show a generic failure with retry, never the error code"},
-	{ActEndCancelled, "end the turn as cancelled: keep the text so far, show it as stopped (after IDLE_TIMEOUT: took too long, retry)"},
-	{ActShowConnectionLost, "end the turn as \"connection lost\" with retry; keep the text so far"},
+	{ActEndCompleted, "end the turn as completed and settle the bubble (see Ending a turn)"},
+	{ActEndFailed, "end the turn as failed: keep the text so far, show a generic failure with retry, never the error code; settle the bubble (see Ending a turn)"},
+	{ActEndCancelled, "end the turn as cancelled: keep the text so far, show it as stopped (after IDLE_TIMEOUT: took too long, retry); settle the bubble (see Ending a turn)"},
+	{ActUserCancel, "the user stopped the turn: close the connection (client_disconnected; frames still in flight never reach the client), end the turn as cancelled by the user and settle the bubble"},
+	{ActIdleDisconnect, "the idle timer fired: close the connection (client_disconnected; a late terminal is never seen), end the turn as \"connection lost\" with retry and settle the bubble"},
+	{ActShowConnectionLost, "end the turn as \"connection lost\" with retry; keep the text so far; settle the bubble (see Ending a turn)"},
 	{ActShowHTTPFailure, "show the request as failed with retry"},
-	{ActCloseTurn, "close the transport for this turn; the outcome stays"},
-	{ActStartNextTurn, "start a new bubble for the next turn on this stream, then read the same frame again from awaiting_first_frame"},
-	{ActDropEmptyTurn, "a new, empty turn opened and closed at once: show nothing, forget the previous turn's response_id"},
+	{ActCloseTurn, "close the transport for this turn (done_seen); the outcome stays"},
+	{ActStartNextTurn, "start a new bubble for the next turn (reset the turn's context), then read the same frame again from awaiting_first_frame"},
+	{ActDropEmptyTurn, "a [DONE] right after [DONE]: show nothing, set bound_response_id to none"},
 	{ActIgnore, "drop the frame; nothing changes"},
+}
+
+// contextVars is the machine's declared extended state. A client that keeps
+// these (and its state) can decide every guard.
+var contextVars = []ContextVar{
+	{"turn", "integer", "0", "start_request, start_next_turn: +1", "never", "the bubble's number on this conversation; each turn has its own bubble"},
+	{"bound_response_id", "string or none", "none", "bind_turn; otherwise the first frame of the turn with rid(f) ≠ none (whatever its type or row)", "start_request, start_next_turn, drop_empty_turn", "the turn's response_id. The response_id frame binds it; a turn that opens without one binds to the first frame that names a response_id, as framescope check does"},
+	{"done_seen", "boolean", "false", "every [DONE] frame", "start_request, start_next_turn", "the turn's [DONE] has arrived (the transport is done with the turn)"},
+	{"last_was_done", "boolean", "false", "every frame: true for [DONE], false for any other", "start_request, start_next_turn", "the previous frame was [DONE] (tells a second sentinel from a repeated one)"},
+	{"client_disconnected", "boolean", "false", "cancel_turn_by_user, give_up_idle", "start_request, start_next_turn", "the client closed the connection itself; later frames (a capture still shows them) never reach it"},
+	{"cancel_cause", "string or none", "none", "end_turn_cancelled: f.error.code (\"no code\" when missing); cancel_turn_by_user: client", "start_request, start_next_turn", "why the turn was cancelled; picks the words of the cancelled outcome"},
+	{"idle_deadline", "time", "unset", "first_byte and every frame while the turn is open: now + the idle window (60 s default)", "a terminal frame, [DONE], eof, transport_error, user_cancel (the timer stops)", "when idle_timer fires; reset by frames only, not by SSE comments (see Transport)"},
+	{"progress", "sub-state", "none", "the progress region's rows", "start_request, start_next_turn", "what the one-line progress indicator shows"},
+	{"status_line", "string and event_id, or none", "none", "show_status: f.data.message and f.data.event_id", "whenever progress leaves status; start_request, start_next_turn", "the status message the progress line shows while progress is status"},
+	{"content", "sub-state", "empty", "the content region's rows", "start_request, start_next_turn", "empty until the first text chunk or component card"},
+	{"tools", "map tool_call.id → sub-state", "every id unseen", "the tools region's rows", "start_request, start_next_turn", "one indicator per id, in arrival order"},
+	{"running_tools", "integer", "0", "tool_call → running: +1; running → done: -1", "start_request, start_next_turn", "the number of ids in running"},
+	{"components", "map data.id → sub-state", "every id unseen", "the components region's rows", "start_request, start_next_turn", "one placeholder per id, in arrival order"},
+	{"degraded", "sub-state", "intact", "the degraded region's rows", "start_request, start_next_turn", "a recoverable error happened in this turn"},
 }
 
 var allFrameInputs = []Input{
@@ -493,6 +554,9 @@ func row(from State, in Input, g Guard, to State, a Action, clause, why string, 
 func openFrameRows(p Profile, from State) []Transition {
 	var rs []Transition
 	add := func(ts ...Transition) { rs = append(rs, ts...) }
+	// First: a frame that names another turn belongs to no open turn, so it
+	// is tried before any row that would read it into this one.
+	add(row(from, InAnyFrame, GuardForeignRID, from, ActIgnore, "FR-2", "the frame carries another turn's response_id: it neither joins nor ends this turn (every frame of a turn carries the same response_id)", "envelope-drift"))
 	add(row(from, InResponseID, GuardNone, from, ActIgnore, "§5.5", "the bubble is already bound; response_id comes exactly once, at turn open", "response-id-frame"))
 	add(row(from, InEpisode, GuardNone, from, ActRecordTelemetry, "§5.5", "episode_id is metadata for analytics; nothing to show"))
 	for _, in := range contentInputs {
@@ -561,28 +625,32 @@ func openTransportRows(from State) []Transition {
 	return []Transition{
 		row(from, InEOF, GuardNone, StEndedWithoutTerminal, ActShowConnectionLost, "FR-9", "the stream closed before a terminal frame: the outcome is unknown", "terminal-missing"),
 		row(from, InTransportError, GuardNone, StEndedWithoutTerminal, ActShowConnectionLost, "FR-9", "the connection broke before a terminal frame: the outcome is unknown", "terminal-missing"),
-		row(from, InUserCancel, GuardNone, StCancelled, ActEndCancelled, "§5.6, FR-13, AC-6", "the user stopped the turn; the relay's cancelled frame may never reach this client", "terminal-missing"),
-		row(from, InIdleTimer, GuardNone, StEndedWithoutTerminal, ActShowConnectionLost, "NFR-6, FR-9", "the client's backstop: a relay keeping NFR-6 would have sent cancelled IDLE_TIMEOUT first"),
+		row(from, InUserCancel, GuardNone, StCancelled, ActUserCancel, "§5.6, FR-13, AC-6", "the user stopped the turn; the client disconnects, so the relay's cancelled frame may never reach it", "terminal-missing"),
+		row(from, InIdleTimer, GuardNone, StEndedWithoutTerminal, ActIdleDisconnect, "NFR-6, FR-9", "the client's backstop: a relay keeping NFR-6 would have sent cancelled IDLE_TIMEOUT first; the client disconnects and never sees a late terminal"),
 	}
 }
 
 func terminalRows(p Profile, s State) []Transition {
 	var rs []Transition
-	rs = append(rs, row(s, InDone, GuardNone, StClosed, ActCloseTurn, "FR-9, AC-4", "the transport-level sentinel after the terminal; the turn had already ended"))
 	if s == StCancelled {
-		rs = append(rs, row(s, InAnyFrame, GuardCauseClient, s, ActIgnore, "§5.6", "frames still in flight after the user cancelled are dropped"))
+		rs = append(rs,
+			row(s, InDone, GuardClientGone, s, ActIgnore, "§5.6", "the client disconnected when the user cancelled: the sentinel never reaches it"),
+			row(s, InAnyFrame, GuardClientGone, s, ActIgnore, "§5.6", "frames still in flight after the user cancelled never reach the client: it disconnected"),
+		)
 	}
+	rs = append(rs, row(s, InDone, GuardNone, StClosed, ActCloseTurn, "FR-9, AC-4", "the transport-level sentinel after the terminal; the turn had already ended"))
 	why := "nothing follows a terminal frame; the outcome stands"
 	if p == ProfileV04 && s == StFailed {
 		why = "a v0.4 client closed the stream at its terminal; later frames never reach it (§5.10)"
 	}
 	rs = append(rs,
+		row(s, InAnyFrame, GuardForeignRID, s, ActIgnore, "FR-9, AC-4", "another response_id before this turn's [DONE]: the terminal ended the request's one turn and AC-4 puts [DONE] right after it, so this is no new turn; show nothing", "after-terminal"),
 		row(s, InAnyFrame, GuardNone, s, ActIgnore, "FR-9, FR-17", why, "after-terminal"),
 		row(s, InEOF, GuardNone, s, ActIgnore, "AC-4", "[DONE] never came, but the turn had already ended at its terminal", "done-missing"),
 		row(s, InTransportError, GuardNone, s, ActIgnore, "AC-4", "the connection broke after the terminal; the outcome stands", "done-missing"),
 		row(s, InUserCancel, GuardNone, s, ActIgnore, "§5.6", "the turn already ended; there is nothing to cancel"),
 		row(s, InIdleTimer, GuardNone, s, ActIgnore, "FR-9", "the idle timer stops at the terminal frame"),
-		row(s, InConnect, GuardNone, StConnecting, ActStartRequest, "§3.4", "the next message (or a retry) is a new request"),
+		row(s, InConnect, GuardNone, StConnecting, ActStartRequest, "§9.2", "the next message (or a retry) is a new request, and a new turn"),
 	)
 	return rs
 }
@@ -590,30 +658,25 @@ func terminalRows(p Profile, s State) []Transition {
 // afterEndRows are the rows of a turn whose stream position is past
 // its end (closed, ended_without_terminal).
 func afterEndRows(s State) []Transition {
-	rs := []Transition{
-		row(s, InDone, GuardDoneRepeat, s, ActIgnore, "AC-4", "the closed turn's sentinel repeated after late frames"),
-	}
+	var rs []Transition
 	if s == StEndedWithoutTerminal {
 		rs = append(rs,
-			row(s, InDone, GuardAfterDone, s, ActDropEmptyTurn, "AC-4", "a [DONE] right after [DONE] closes an empty turn", "done-early", "terminal-missing"),
-			row(s, InDone, GuardNone, s, ActIgnore, "AC-4", "[DONE] after the client gave up on the turn: still no terminal", "done-early", "terminal-missing"),
-			row(s, InAnyFrame, GuardNewTurn, StAwaitingFirstFrame, ActStartNextTurn, "FR-9", "another turn on the same stream: start a new bubble and read this frame as its first"),
-			row(s, InAnyFrame, GuardAfterDone, s, ActIgnore, "FR-9", "a frame of the ended turn after its [DONE]", "after-terminal"),
-			row(s, InAnyFrame, GuardNone, s, ActIgnore, "FR-9", "the client already gave up on this turn"),
-		)
-	} else {
-		rs = append(rs,
-			row(s, InDone, GuardNone, s, ActDropEmptyTurn, "AC-4", "a [DONE] right after [DONE] closes an empty turn", "done-early", "terminal-missing"),
-			row(s, InAnyFrame, GuardNewTurn, StAwaitingFirstFrame, ActStartNextTurn, "FR-9", "another turn on the same stream: start a new bubble and read this frame as its first"),
-			row(s, InAnyFrame, GuardNone, s, ActIgnore, "FR-9", "a frame of the finished turn after its [DONE]", "after-terminal"),
+			row(s, InDone, GuardClientGone, s, ActIgnore, "NFR-6, FR-9", "the client's idle timer disconnected it: the sentinel never reaches it"),
+			row(s, InAnyFrame, GuardClientGone, s, ActIgnore, "NFR-6, FR-9", "the client's idle timer disconnected it: no frame reaches it any more, a late terminal included"),
 		)
 	}
 	rs = append(rs,
+		row(s, InDone, GuardDoneRepeat, s, ActIgnore, "AC-4", "the closed turn's sentinel repeated after late frames"),
+		row(s, InDone, GuardNone, s, ActDropEmptyTurn, "AC-4", "a [DONE] right after [DONE] closes an empty turn", "done-early", "terminal-missing"),
+		row(s, InUndecodable, GuardNone, s, ActIgnore, "FR-9", "after [DONE] the stream is closed: a frame that names no turn is a violation of the closed stream, not a new turn; show nothing", "frame-json"),
+		row(s, InAnyFrame, GuardNewTurn, StAwaitingFirstFrame, ActStartNextTurn, "FR-9", "a new response_id after [DONE]: a capture holding the next request's turn on the same wire; start a new bubble and read this frame as its first"),
+		row(s, InAnyFrame, GuardNoRID, s, ActIgnore, "FR-2, FR-9", "after [DONE] only a frame naming a new response_id can begin another turn; one naming none is a violation of the closed stream; show nothing", "envelope-missing"),
+		row(s, InAnyFrame, GuardNone, s, ActIgnore, "FR-9", "a frame of this turn after its [DONE]", "after-terminal"),
 		row(s, InEOF, GuardNone, s, ActIgnore, "AC-4", "the stream ends after the turn did"),
 		row(s, InTransportError, GuardNone, s, ActIgnore, "AC-4", "the connection breaks after the turn ended"),
 		row(s, InUserCancel, GuardNone, s, ActIgnore, "§5.6", "the turn already ended; there is nothing to cancel"),
 		row(s, InIdleTimer, GuardNone, s, ActIgnore, "FR-9", "no turn is open, so no timer runs"),
-		row(s, InConnect, GuardNone, StConnecting, ActStartRequest, "§3.4", "retry, or the next message: a new request"),
+		row(s, InConnect, GuardNone, StConnecting, ActStartRequest, "§9.2", "retry, or the next message: a new request, and a new turn"),
 	)
 	return rs
 }
@@ -622,15 +685,15 @@ func buildTransitions(p Profile) []Transition {
 	var ts []Transition
 	add := func(rs ...Transition) { ts = append(ts, rs...) }
 
-	add(row(StIdle, InConnect, GuardNone, StConnecting, ActStartRequest, "§3.4", "the user sent a message: one request carries one turn stream"))
+	add(row(StIdle, InConnect, GuardNone, StConnecting, ActStartRequest, "§9.2", "the user sent a message: one request carries one turn"))
 
 	add(
 		row(StConnecting, InFirstByte, GuardNone, StAwaitingFirstFrame, ActShowPending, "NFR-1", "a 2xx text/event-stream response began; the first frame should follow quickly"),
-		row(StConnecting, InHTTPError, GuardNone, StHTTPFailed, ActShowHTTPFailure, "§5.5", "a non-2xx response carries no turn", "http-status"),
+		row(StConnecting, InHTTPError, GuardNone, StHTTPFailed, ActShowHTTPFailure, "—", "a non-2xx response carries no turn stream (PC3 defines no HTTP-level contract)", "http-status"),
 		row(StConnecting, InEOF, GuardNone, StEndedWithoutTerminal, ActShowConnectionLost, "FR-9", "the connection closed before any response", "terminal-missing"),
 		row(StConnecting, InTransportError, GuardNone, StEndedWithoutTerminal, ActShowConnectionLost, "FR-9", "the connection failed before any response", "terminal-missing"),
-		row(StConnecting, InUserCancel, GuardNone, StCancelled, ActEndCancelled, "§5.6", "the user cancelled before the response began"),
-		row(StConnecting, InIdleTimer, GuardNone, StEndedWithoutTerminal, ActShowConnectionLost, "NFR-1", "no response within the client's patience"),
+		row(StConnecting, InUserCancel, GuardNone, StCancelled, ActUserCancel, "§5.6", "the user cancelled before the response began"),
+		row(StConnecting, InIdleTimer, GuardNone, StEndedWithoutTerminal, ActIdleDisconnect, "NFR-1", "no response within the client's idle window"),
 	)
 
 	// awaiting_first_frame: the response_id frame opens the turn; any other
@@ -638,12 +701,12 @@ func buildTransitions(p Profile) []Transition {
 	// response_id frame) and is then read as in turn_open.
 	add(row(StAwaitingFirstFrame, InResponseID, GuardNone, StTurnOpen, ActBindTurn, "§5.5, FR-2", "the turn opens; every frame of it carries this response_id"))
 	for _, t := range openFrameRows(p, StTurnOpen) {
-		switch t.Input {
-		case InResponseID:
-			continue
-		case InUndecodable:
+		switch {
+		case t.Input == InResponseID, t.Guard == GuardForeignRID:
+			continue // no response_id is bound yet: nothing is foreign
+		case t.Input == InUndecodable:
 			t.To = StAwaitingFirstFrame
-		case InDone:
+		case t.Input == InDone:
 			t.Checker = append(t.Checker, "response-id-frame")
 		default:
 			t.Why = "no response_id frame came first, so this frame opens the turn; " + t.Why
@@ -666,13 +729,13 @@ func buildTransitions(p Profile) []Transition {
 	add(afterEndRows(StEndedWithoutTerminal)...)
 
 	add(
-		row(StHTTPFailed, InAnyFrame, GuardNone, StHTTPFailed, ActIgnore, "§5.5", "a non-2xx body is not a turn stream", "http-status"),
-		row(StHTTPFailed, InDone, GuardNone, StHTTPFailed, ActIgnore, "§5.5", "a non-2xx body is not a turn stream", "http-status"),
-		row(StHTTPFailed, InEOF, GuardNone, StHTTPFailed, ActIgnore, "§5.5", "the failed response ends"),
-		row(StHTTPFailed, InTransportError, GuardNone, StHTTPFailed, ActIgnore, "§5.5", "the failed response ends"),
-		row(StHTTPFailed, InUserCancel, GuardNone, StHTTPFailed, ActIgnore, "§5.5", "nothing to cancel"),
-		row(StHTTPFailed, InIdleTimer, GuardNone, StHTTPFailed, ActIgnore, "§5.5", "nothing is awaited"),
-		row(StHTTPFailed, InConnect, GuardNone, StConnecting, ActStartRequest, "§3.4", "retry: a new request"),
+		row(StHTTPFailed, InAnyFrame, GuardNone, StHTTPFailed, ActIgnore, "—", "a non-2xx body is not a turn stream", "http-status"),
+		row(StHTTPFailed, InDone, GuardNone, StHTTPFailed, ActIgnore, "—", "a non-2xx body is not a turn stream", "http-status"),
+		row(StHTTPFailed, InEOF, GuardNone, StHTTPFailed, ActIgnore, "—", "the failed response ends"),
+		row(StHTTPFailed, InTransportError, GuardNone, StHTTPFailed, ActIgnore, "—", "the failed response ends"),
+		row(StHTTPFailed, InUserCancel, GuardNone, StHTTPFailed, ActIgnore, "—", "nothing to cancel"),
+		row(StHTTPFailed, InIdleTimer, GuardNone, StHTTPFailed, ActIgnore, "—", "nothing is awaited"),
+		row(StHTTPFailed, InConnect, GuardNone, StConnecting, ActStartRequest, "§9.2", "retry: a new request, and a new turn"),
 	)
 	if p == ProfileV04 {
 		for i := range ts {
@@ -685,13 +748,13 @@ func buildTransitions(p Profile) []Transition {
 func buildRegions() []Region {
 	progress := Region{
 		Name:    "progress",
-		About:   "The one-line progress indicator under the bubble: nothing, a thinking indicator, the latest status line, or running tools (with a count). The answer text replaces the thinking indicator and the status line.",
+		About:   "The one-line progress indicator under the bubble. It shows exactly one thing at a time, chosen by its sub-state: nothing, a thinking indicator, the latest status message, or \"N tools running\". A status message outranks running tools (§5.10: mobile prefers status events for user-facing progress); the answer text replaces the line.",
 		Initial: SubNone,
 		States: []StateInfo{
-			{SubNone, KindSub, "No progress line. The initial sub-state, and the one after text arrives."},
-			{SubThinking, KindSub, "A thinking indicator. thinking and reasoning frames keep it."},
-			{SubStatus, KindSub, "The latest status message. A new status frame replaces it."},
-			{SubToolsRunning, KindSub, "One or more tool indicators are running (the count is the tools region's running ids). A status frame updates the line beside them."},
+			{SubNone, KindSub, "No progress line. The initial sub-state, and the one after text arrives or the last running tool finishes; while the bubble is also empty, the typing indicator shows instead."},
+			{SubThinking, KindSub, "The line shows a thinking indicator. thinking and reasoning frames keep it."},
+			{SubStatus, KindSub, "The line shows the latest status message (data.message). A new status frame replaces it; tool frames leave it."},
+			{SubToolsRunning, KindSub, "The line shows \"N tools running\", N being the tools region's running ids. A status frame replaces it with the status message."},
 		},
 		Owns: []Input{InThinking, InReasoning, InStatus, InToolCall, InToolCompleted, InText},
 	}
@@ -700,29 +763,27 @@ func buildRegions() []Region {
 	}
 	for _, in := range []Input{InThinking, InReasoning} {
 		pr(SubNone, in, GuardNone, SubThinking, ActShowThinking, "§5.5", "the model is working")
-		pr(SubThinking, in, GuardNone, SubThinking, ActShowThinking, "§5.5", "still thinking")
-		pr(SubStatus, in, GuardNone, SubStatus, ActKeep, "§5.5", "a status line says more than a thinking indicator")
+		pr(SubThinking, in, GuardNone, SubThinking, ActKeep, "§5.5", "still thinking")
+		pr(SubStatus, in, GuardNone, SubStatus, ActKeep, "§5.5, §5.10", "a status message says more than a thinking indicator")
 		pr(SubToolsRunning, in, GuardNone, SubToolsRunning, ActKeep, "§5.5", "running tools say more than a thinking indicator")
 	}
-	for _, s := range []State{SubNone, SubThinking, SubStatus} {
-		pr(s, InStatus, GuardNone, SubStatus, ActShowStatus, "FR-3, AC-1", "show data.message, rendered server-side; it replaces the previous line")
+	for _, s := range []State{SubNone, SubThinking, SubStatus, SubToolsRunning} {
+		pr(s, InStatus, GuardNone, SubStatus, ActShowStatus, "FR-3, AC-1, §5.10", "show data.message, rendered server-side; it replaces whatever the line showed")
 	}
-	pr(SubToolsRunning, InStatus, GuardNone, SubToolsRunning, ActShowStatus, "FR-3, AC-1", "the status line updates; the tool indicators stay")
-	for _, s := range []State{SubNone, SubThinking, SubStatus} {
-		pr(s, InToolCall, GuardNone, SubToolsRunning, ActShowTools, "FR-15", "a tool started")
-	}
+	pr(SubNone, InToolCall, GuardNone, SubToolsRunning, ActShowTools, "FR-15", "a tool started")
+	pr(SubThinking, InToolCall, GuardNone, SubToolsRunning, ActShowTools, "FR-15", "a tool started")
+	pr(SubStatus, InToolCall, GuardNone, SubStatus, ActKeep, "§5.10", "the status message stays: mobile prefers status events for progress, tool_call_* are for telemetry (the tool's own indicator still opens)")
 	pr(SubToolsRunning, InToolCall, GuardNone, SubToolsRunning, ActShowTools, "FR-15, AC-9", "one more tool running")
 	for _, s := range []State{SubNone, SubThinking, SubStatus} {
-		pr(s, InToolCompleted, GuardNone, s, ActKeep, "FR-15", "no tool is running, so this completion changes no progress")
+		pr(s, InToolCompleted, GuardNone, s, ActKeep, "FR-15", "the line does not show running tools, so a completion leaves it")
 	}
 	pr(SubToolsRunning, InToolCompleted, GuardToolNotRunning, SubToolsRunning, ActKeep, "FR-15", "a repeated completion; the running tools are unchanged")
 	pr(SubToolsRunning, InToolCompleted, GuardToolOthers, SubToolsRunning, ActShowTools, "FR-15, AC-9", "one tool fewer running")
-	pr(SubToolsRunning, InToolCompleted, GuardToolLastStatus, SubStatus, ActShowStatus, "FR-15", "the last tool finished: back to the status line")
-	pr(SubToolsRunning, InToolCompleted, GuardToolLast, SubNone, ActHideProgress, "FR-15", "the last tool finished and no status line is set")
-	for _, s := range []State{SubNone, SubThinking, SubStatus} {
-		pr(s, InText, GuardNone, SubNone, ActHideProgress, "FR-6", "the answer is arriving: it replaces the progress line")
+	pr(SubToolsRunning, InToolCompleted, GuardToolLast, SubNone, ActHideProgress, "FR-15", "the last running tool finished")
+	pr(SubNone, InText, GuardNone, SubNone, ActKeep, "FR-6", "no progress line to replace")
+	for _, s := range []State{SubThinking, SubStatus, SubToolsRunning} {
+		pr(s, InText, GuardNone, SubNone, ActHideProgress, "FR-6", "the answer is arriving: it replaces the progress line (tool indicators stay as they are)")
 	}
-	pr(SubToolsRunning, InText, GuardNone, SubToolsRunning, ActHideProgress, "FR-6", "the status line goes; running tool indicators stay")
 
 	content := Region{
 		Name:    "content",
@@ -742,6 +803,7 @@ func buildRegions() []Region {
 		content.Transitions = append(content.Transitions,
 			row(s, InText, GuardChunkString, SubComposing, ActAppendText, "FR-6, FR-8", "append the chunk (an empty string changes nothing)"),
 			row(s, InComponent, GuardChunkPresent, SubComposing, ActRenderComponent, "FR-10", "render the component in the bubble"),
+			row(s, InComponent, GuardChunkNull, s, ActIgnore, "FR-10, FR-12", "a null chunk has nothing to render; framescope check does not flag it, so the client drops it quietly"),
 		)
 	}
 
@@ -821,6 +883,7 @@ func buildMachine(p Profile) *Machine {
 		Inputs:      inputInfos,
 		Guards:      guardInfos,
 		Actions:     actionInfos,
+		Context:     contextVars,
 		Transitions: buildTransitions(p),
 		Regions:     buildRegions(),
 	}
@@ -838,8 +901,22 @@ func buildMachine(p Profile) *Machine {
 		}
 		byIn[t.Input] = append(byIn[t.Input], i)
 	}
+	m.order = make(map[State]map[Input][]int)
+	for _, st := range m.States {
+		byIn := make(map[Input][]int)
+		for _, in := range append(append([]Input(nil), allFrameInputs...), transportInputs...) {
+			for i, t := range m.Transitions {
+				if t.From == st.ID && Matches(t.Input, in) {
+					byIn[in] = append(byIn[in], i)
+				}
+			}
+		}
+		m.order[st.ID] = byIn
+	}
 	return m
 }
+
+var transportInputs = []Input{InConnect, InHTTPError, InFirstByte, InEOF, InTransportError, InUserCancel, InIdleTimer}
 
 // ---------------------------------------------------------------------------
 // The runner.
@@ -964,18 +1041,19 @@ type ClientRun struct {
 	last  Step
 	view  ClientView
 
-	// The current turn's memory.
-	rid         string
-	haveRID     bool
-	doneSeen    bool
-	lastWasDone bool
-	cause       string
-	tools       map[string]*toolMem
-	running     int
-	comps       map[string]*compMem
-	progress    State
-	content     State
-	degraded    State
+	// The current turn's memory: the declared context (contextVars).
+	rid          string // bound_response_id (haveRID false = none)
+	haveRID      bool
+	doneSeen     bool   // done_seen
+	lastWasDone  bool   // last_was_done
+	disconnected bool   // client_disconnected
+	cause        string // cancel_cause
+	tools        map[string]*toolMem
+	running      int // running_tools
+	comps        map[string]*compMem
+	progress     State
+	content      State
+	degraded     State
 }
 
 // NewClientRun starts a run of profile p in its initial state (idle).
@@ -1045,6 +1123,7 @@ func (r *ClientRun) Running() int { return r.running }
 func (r *ClientRun) resetTurn() {
 	r.rid, r.haveRID = "", false
 	r.doneSeen, r.lastWasDone = false, false
+	r.disconnected = false
 	r.cause = ""
 	r.tools, r.running, r.comps = nil, 0, nil
 	r.progress, r.content, r.degraded = SubNone, SubEmpty, SubIntact
@@ -1058,6 +1137,7 @@ func (r *ClientRun) Transport(ev TransportEvent) Step {
 	if !s.Violation {
 		r.applyTop(&s, nil, ev.Detail)
 	}
+	r.settleTyping()
 	s.ViewChanged = r.view.Rev != rev
 	r.view.State = r.state
 	r.last = s
@@ -1082,12 +1162,15 @@ func (r *ClientRun) Step(f *decode.Frame) Step {
 		for _, rs := range s.Regions {
 			r.applyRegion(rs, f)
 		}
+		if len(s.Regions) > 0 {
+			r.settleProgress()
+		}
 	}
 	if f.Decoded() && !r.haveRID {
 		if rid, ok := f.ResponseID.NonEmptyStr(); ok {
 			r.rid, r.haveRID = rid, true
 			if r.view.ResponseID == "" && !IsFinished(r.state) {
-				r.view.ResponseID = rid
+				r.view.ResponseID = validText(f, rid)
 				r.view.Rev++
 			}
 		}
@@ -1096,10 +1179,26 @@ func (r *ClientRun) Step(f *decode.Frame) Step {
 		r.doneSeen = true
 	}
 	r.lastWasDone = f.Done
+	r.settleTyping()
 	s.ViewChanged = r.view.Rev != rev
 	r.view.State = r.state
 	r.last = s
 	return s
+}
+
+// settleTyping shows the typing indicator exactly while a request is out
+// or a turn is open and the bubble shows nothing else: no progress line
+// (progress = none) and no text or card (content = empty).
+func (r *ClientRun) settleTyping() {
+	typing := false
+	switch r.state {
+	case StConnecting, StAwaitingFirstFrame, StTurnOpen, StStreaming:
+		typing = r.progress == SubNone && r.content == SubEmpty
+	}
+	if r.view.Pending != typing {
+		r.view.Pending = typing
+		r.view.Rev++
+	}
 }
 
 // Peek returns the step a frame would take, without taking it.
@@ -1123,19 +1222,12 @@ func (r *ClientRun) peek(f *decode.Frame) Step {
 	return s2
 }
 
-// match returns the first row of m from state on in whose guard holds.
+// match returns the first row of m from state, in table order, that is
+// tried for in and whose guard holds.
 func (m *Machine) match(r *ClientRun, state State, in Input, f *decode.Frame) *Transition {
-	byIn := m.index[state]
-	for _, i := range byIn[in] {
+	for _, i := range m.order[state][in] {
 		if r.guardHolds(m.Transitions[i].Guard, f) {
 			return &m.Transitions[i]
-		}
-	}
-	if in.IsFrameInput() && in != InDone {
-		for _, i := range byIn[InAnyFrame] {
-			if r.guardHolds(m.Transitions[i].Guard, f) {
-				return &m.Transitions[i]
-			}
 		}
 	}
 	return nil
@@ -1247,8 +1339,8 @@ func (r *ClientRun) guardHolds(g Guard, f *decode.Frame) bool {
 	switch g {
 	case GuardNone:
 		return true
-	case GuardCauseClient:
-		return r.cause == causeClient
+	case GuardClientGone:
+		return r.disconnected
 	case GuardAfterDone:
 		return r.doneSeen
 	case GuardDoneRepeat:
@@ -1277,22 +1369,22 @@ func (r *ClientRun) guardHolds(g Guard, f *decode.Frame) bool {
 		return errorCodeIs(f, "IDLE_TIMEOUT")
 	case GuardCodeReqCancelled:
 		return errorCodeIs(f, "REQUEST_CANCELLED")
+	case GuardForeignRID:
+		return hasRID(f) && r.haveRID && !f.ResponseID.StrEq(r.rid)
+	case GuardNoRID:
+		return !hasRID(f)
 	case GuardNewTurn:
-		if !r.doneSeen {
-			return false
-		}
-		if !f.Decoded() {
-			return true
-		}
-		rid, ok := f.ResponseID.Str()
-		return !ok || !r.haveRID || rid != r.rid
+		return r.doneSeen && hasRID(f) && (!r.haveRID || !f.ResponseID.StrEq(r.rid))
 	case GuardChunkString:
 		return f.Chunk().Kind() == decode.KindString
 	case GuardChunkPresent:
-		return f.Chunk() != nil
+		k := f.Chunk().Kind()
+		return k != decode.KindNone && k != decode.KindNull
+	case GuardChunkNull:
+		return f.Chunk().Kind() == decode.KindNull
 	case GuardItemsArray:
 		return f.DataRef().ItemCount >= 0
-	case GuardToolOthers, GuardToolLastStatus, GuardToolLast, GuardToolNotRunning:
+	case GuardToolOthers, GuardToolLast, GuardToolNotRunning:
 		id := f.ToolCall().ID
 		t := r.tools[id]
 		isRunning := id != "" && t != nil && t.sub == SubRunning
@@ -1301,13 +1393,17 @@ func (r *ClientRun) guardHolds(g Guard, f *decode.Frame) bool {
 			return !isRunning
 		case GuardToolOthers:
 			return isRunning && r.running > 1
-		case GuardToolLastStatus:
-			return isRunning && r.running == 1 && r.view.StatusLine != ""
 		default:
-			return isRunning && r.running == 1 && r.view.StatusLine == ""
+			return isRunning && r.running == 1
 		}
 	}
 	return false
+}
+
+// hasRID reports rid(f) ≠ none: the frame is a JSON object and its
+// response_id a non-empty string (compared without decoding it).
+func hasRID(f *decode.Frame) bool {
+	return f != nil && f.Decoded() && f.ResponseID.IsNonEmptyStr()
 }
 
 const causeClient = "client"
@@ -1329,7 +1425,7 @@ func (r *ClientRun) applyTop(s *Step, f *decode.Frame, detail string) {
 		v.Rev++
 	case ActBindTurn:
 		if rid, ok := f.ResponseID.NonEmptyStr(); ok {
-			v.ResponseID = rid
+			v.ResponseID = validText(f, rid)
 		}
 		v.Rev++
 	case ActRecordTelemetry:
@@ -1350,8 +1446,16 @@ func (r *ClientRun) applyTop(s *Step, f *decode.Frame, detail string) {
 		}
 		r.cause = cause
 		v.finish(OutcomeCancelled, cause)
+	case ActUserCancel:
+		r.cause, r.disconnected = causeClient, true
+		v.finish(OutcomeCancelled, causeClient)
+	case ActIdleDisconnect:
+		r.disconnected = true
+		v.finish(OutcomeConnectionLost, detail)
+		v.EndedBy = s.Input
 	case ActShowConnectionLost:
 		v.finish(OutcomeConnectionLost, detail)
+		v.EndedBy = s.Input
 	case ActShowHTTPFailure:
 		v.finish(OutcomeHTTPFailed, detail)
 	case ActCloseTurn:
@@ -1371,6 +1475,14 @@ func (r *ClientRun) applyRegion(rs RegionStep, f *decode.Frame) {
 	switch rs.Region {
 	case "progress":
 		r.progress = t.To
+		if t.Action == ActShowStatus && f.Type() == decode.TypeStatus {
+			st := f.Status()
+			msg, id := validText(f, st.Message), validText(f, st.EventID)
+			if v.StatusLine != msg || v.StatusID != id {
+				v.StatusLine, v.StatusID = msg, id
+				v.Rev++
+			}
+		}
 	case "content":
 		r.content = t.To
 	case "degraded":
@@ -1393,7 +1505,7 @@ func (r *ClientRun) applyRegion(rs RegionStep, f *decode.Frame) {
 		switch t.Action {
 		case ActOpenTool:
 			tc := f.ToolCall()
-			v.Tools = append(v.Tools, ToolView{ID: tc.ID, Name: tc.Name, Type: tc.Type, State: ToolRunning})
+			v.Tools = append(v.Tools, ToolView{ID: validText(f, tc.ID), Name: validText(f, tc.Name), Type: validText(f, tc.Type), State: ToolRunning})
 			tm.view = len(v.Tools) - 1
 			v.Rev++
 		case ActCloseTool:
@@ -1415,60 +1527,58 @@ func (r *ClientRun) applyRegion(rs RegionStep, f *decode.Frame) {
 		d := f.DataRef()
 		switch t.Action {
 		case ActRenderSkeleton:
-			v.Components = append(v.Components, ComponentView{ID: d.ID, Type: d.Type, State: CompLoading, Announced: true})
+			v.Components = append(v.Components, ComponentView{ID: validText(f, d.ID), Type: validText(f, d.Type), State: CompLoading, Announced: true})
 			cm.view = len(v.Components) - 1
 			v.Rev++
 		case ActReplaceWithCards, ActRenderCards:
 			if cm.view < 0 {
-				v.Components = append(v.Components, ComponentView{ID: d.ID, Type: d.Type})
+				v.Components = append(v.Components, ComponentView{ID: validText(f, d.ID), Type: validText(f, d.Type)})
 				cm.view = len(v.Components) - 1
 			}
 			c := &v.Components[cm.view]
 			c.State = CompLoaded
 			c.Items = d.ItemCount
 			if d.HasType {
-				c.Type = d.Type
+				c.Type = validText(f, d.Type)
 			}
 			v.Rev++
 		}
 	}
 	switch t.Action {
-	case ActShowThinking:
-		if !v.Thinking {
-			v.Thinking = true
-			v.Rev++
-		}
-	case ActShowStatus:
-		if f.Type() == decode.TypeStatus {
-			st := f.Status()
-			v.StatusLine, v.StatusID = st.Message, st.EventID
-		}
-		v.Thinking = false
-		v.Rev++
-	case ActHideProgress:
-		if v.Thinking || v.StatusLine != "" {
-			v.Thinking, v.StatusLine, v.StatusID = false, "", ""
-			v.Rev++
-		}
 	case ActAppendText:
 		n := len(v.text)
-		if v.text, _ = f.Chunk().AppendStr(v.text); len(v.text) > n {
+		v.text, _ = f.Chunk().AppendStr(v.text)
+		if f.InvalidUTF8 {
+			v.text = append(v.text[:n], replaceInvalidUTF8(v.text[n:])...)
+		}
+		if len(v.text) > n {
 			v.Rev++
 		}
 	case ActRenderComponent:
 		tc := f.ToolCall()
-		v.Cards = append(v.Cards, CardView{Tool: tc.Name, ToolID: tc.ID, Kind: componentKind(f.Chunk())})
+		v.Cards = append(v.Cards, CardView{Tool: validText(f, tc.Name), ToolID: validText(f, tc.ID), Kind: validText(f, componentKind(f.Chunk()))})
 		v.Rev++
 	case ActMarkDegraded:
 		v.Degraded = true
 		v.record(telemetryOf(InError, f))
 	case ActRecordTelemetry:
 		v.record(telemetryOf(InError, f))
-	case ActShowTools:
+	}
+}
+
+// settleProgress makes the view's progress line what the progress region's
+// sub-state says, and nothing else: the line is exclusive.
+func (r *ClientRun) settleProgress() {
+	v := &r.view
+	thinking := r.progress == SubThinking
+	line, id := v.StatusLine, v.StatusID
+	if r.progress != SubStatus {
+		line, id = "", ""
+	}
+	if v.Progress != r.progress || v.Thinking != thinking || v.StatusLine != line || v.StatusID != id || v.Running != r.running {
+		v.Progress, v.Thinking, v.StatusLine, v.StatusID, v.Running = r.progress, thinking, line, id, r.running
 		v.Rev++
 	}
-	v.Progress = r.progress
-	v.Running = r.running
 }
 
 // componentKind names a component chunk for the view: its "type" (or
@@ -1667,4 +1777,70 @@ func ClientDivergence(f *decode.Frame) (Divergence, bool) {
 		return Divergence{}, false
 	}
 	return Divergence{a, b}, true
+}
+
+// validText is s as a client that decodes the stream as UTF-8 sees it:
+// unchanged, unless the frame held invalid UTF-8.
+func validText(f *decode.Frame, s string) string {
+	if !f.InvalidUTF8 {
+		return s
+	}
+	return string(replaceInvalidUTF8([]byte(s)))
+}
+
+// replaceInvalidUTF8 decodes b as the WHATWG Encoding Standard's UTF-8
+// decoder does (the one EventSource uses): every maximal ill-formed
+// subsequence becomes one U+FFFD.
+func replaceInvalidUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+8)
+	var need, seen int
+	lower, upper := byte(0x80), byte(0xBF)
+	start := 0
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if need == 0 {
+			switch {
+			case c <= 0x7F:
+				out = append(out, c)
+			case c >= 0xC2 && c <= 0xDF:
+				need, start = 1, i
+			case c >= 0xE0 && c <= 0xEF:
+				if c == 0xE0 {
+					lower = 0xA0
+				} else if c == 0xED {
+					upper = 0x9F
+				}
+				need, start = 2, i
+			case c >= 0xF0 && c <= 0xF4:
+				if c == 0xF0 {
+					lower = 0x90
+				} else if c == 0xF4 {
+					upper = 0x8F
+				}
+				need, start = 3, i
+			default:
+				out = utf8.AppendRune(out, utf8.RuneError)
+			}
+			continue
+		}
+		if c < lower || c > upper {
+			need, seen, lower, upper = 0, 0, 0x80, 0xBF
+			out = utf8.AppendRune(out, utf8.RuneError)
+			i-- // read the byte again
+			continue
+		}
+		lower, upper = 0x80, 0xBF
+		seen++
+		if seen == need {
+			out = append(out, b[start:i+1]...)
+			need, seen = 0, 0
+		}
+	}
+	if need != 0 {
+		out = utf8.AppendRune(out, utf8.RuneError)
+	}
+	return out
 }

@@ -40,6 +40,9 @@ func sampleFrame(in Input, g Guard) *decode.Frame {
 	if g == GuardV04Frame || g == GuardV04CancelCode {
 		v = "0.4"
 	}
+	if g == GuardNoRID {
+		rid = "" // an empty response_id names no turn
+	}
 	switch in {
 	case InDone:
 		return rawFrame("[DONE]")
@@ -58,6 +61,9 @@ func sampleFrame(in Input, g Guard) *decode.Frame {
 	case InDataLoaded:
 		return mkFrame("data_loaded", v, rid, `"data":{"id":"list-1","type":"offer_list","key":{"ids":[]},"items":[{"id":"A"}]}`)
 	case InComponent:
+		if g == GuardChunkNull {
+			return mkFrame("component", v, rid, `"chunk":null,"tool_call":{"id":"cmp_1","name":"render_offer_card","type":"function"}`)
+		}
 		return mkFrame("component", v, rid, `"chunk":{"type":"offer_card"},"tool_call":{"id":"cmp_1","name":"render_offer_card","type":"function"}`)
 	case InUsage:
 		return mkFrame("usage", v, rid, `"input_tokens":1,"output_tokens":2,"total_tokens":3`)
@@ -105,8 +111,12 @@ func placeRun(m *Machine, t Transition) *ClientRun {
 		r.doneSeen = false
 	}
 	switch t.Guard {
-	case GuardCauseClient:
-		r.cause = causeClient
+	case GuardClientGone:
+		r.disconnected = true
+	case GuardForeignRID:
+		r.rid = "an-earlier-turn"
+	case GuardNoRID:
+		r.doneSeen = true
 	case GuardNewTurn:
 		r.doneSeen, r.rid = true, "an-earlier-turn"
 	case GuardAfterDone:
@@ -132,10 +142,11 @@ func TestEveryTransition(t *testing.T) {
 			if tr.Input == InAnyFrame {
 				inputs = nil
 				for _, in := range allFrameInputs {
-					// After [DONE] an undecodable frame always starts a new
-					// turn (new_turn), so the later wildcard rows never see one.
-					afterDone := tr.From == StClosed || tr.Guard == GuardAfterDone
-					if in != InDone && !(in == InUndecodable && afterDone && tr.Guard != GuardNewTurn) {
+					// An undecodable frame names no response_id, and after
+					// [DONE] it has its own row before the wildcards.
+					afterDone := tr.From == StClosed || tr.From == StEndedWithoutTerminal
+					ridGuard := tr.Guard == GuardForeignRID || tr.Guard == GuardNewTurn
+					if in != InDone && !(in == InUndecodable && (afterDone || ridGuard)) {
 						inputs = append(inputs, in)
 					}
 				}
@@ -230,9 +241,6 @@ func placeRegion(m *Machine, reg *Region, tr Transition) (*ClientRun, *decode.Fr
 		switch tr.Guard {
 		case GuardToolOthers:
 			running("call_1", "call_2")
-		case GuardToolLastStatus:
-			running("call_1")
-			r.view.StatusLine = "Searching..."
 		case GuardToolLast:
 			running("call_1")
 		case GuardToolNotRunning:
@@ -315,6 +323,7 @@ func TestForbidden(t *testing.T) {
 					r.tools = map[string]*toolMem{"call_1": {sub: fb.From, view: -1}}
 				}
 			}
+			r.settleTyping() // the view a run placed in streaming would show
 			rev := r.view.Rev
 			s := r.Step(f)
 			name := reg.Name + "/" + string(fb.Input) + "/" + string(fb.From)
@@ -1139,5 +1148,218 @@ func benchFrames() []*decode.Frame {
 		sampleFrame(InToolCall, GuardNone), sampleFrame(InToolCompleted, GuardNone), sampleFrame(InStatus, GuardNone),
 		sampleFrame(InError, GuardIsFinalFalse), sampleFrame(InCancelled, GuardCodeIdleTimeout), sampleFrame(InCompleted, GuardNone),
 		sampleFrame(InDone, GuardNone),
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Issue 14: the behaviours the probes pin, at the machine's level.
+
+// viewInvariants are what the document promises of every view: the typing
+// indicator shows exactly while the turn is open and the bubble shows
+// nothing else, and the progress line shows only what its sub-state says.
+func viewInvariants(r *ClientRun) string {
+	v := r.View()
+	open := false
+	switch r.State() {
+	case StConnecting, StAwaitingFirstFrame, StTurnOpen, StStreaming:
+		open = true
+	}
+	if want := open && r.progress == SubNone && r.content == SubEmpty; v.Pending != want {
+		return fmt.Sprintf("typing %v in %s (progress %s, content %s)", v.Pending, r.State(), r.progress, r.content)
+	}
+	if v.Thinking != (v.Progress == SubThinking) || (v.StatusLine != "" && v.Progress != SubStatus) {
+		return fmt.Sprintf("progress %s with thinking %v, status %q", v.Progress, v.Thinking, v.StatusLine)
+	}
+	if IsFinished(r.State()) && (v.Progress != SubNone || v.Running != 0) {
+		return fmt.Sprintf("ended turn still shows progress %s / %d running", v.Progress, v.Running)
+	}
+	return ""
+}
+
+func TestViewInvariantsOnWalks(t *testing.T) {
+	for seed := int64(1); seed <= 80; seed++ {
+		w := &walker{rng: rand.New(rand.NewSource(seed))}
+		w.walk(NewClientRun(ProfileV05), 3)
+		stream := strings.Join(w.sse, "")
+		for _, p := range Profiles() {
+			r := NewClientRun(p)
+			r.Transport(TransportEvent{Input: InConnect})
+			r.Transport(TransportEvent{Input: InFirstByte})
+			var dec decode.Decoder
+			fm := decode.NewFramer()
+			emit := func(ev *decode.Event) {
+				if ev.Dispatched() {
+					s := r.Step(dec.Decode(ev, 0, false))
+					if msg := viewInvariants(r); msg != "" {
+						t.Fatalf("seed %d %s, after %s: %s", seed, p, s.Summary(), msg)
+					}
+				}
+			}
+			fm.Feed([]byte(stream), emit)
+			fm.Close(emit)
+		}
+	}
+}
+
+// TestNoPhantomTurns: after [DONE] only a new response_id opens a bubble.
+func TestNoPhantomTurns(t *testing.T) {
+	base := newTurn("rA").open().f("text", `"chunk":"hi"`).completed().done().String()
+	for name, late := range map[string]string{
+		"undecodable":      "data: {oops\n\n",
+		"not an object":    "data: [1,2]\n\n",
+		"no response_id":   "event: text\ndata: {\"event_type\":\"text\",\"version\":\"0.5\",\"timestamp\":\"2026-05-15T18:00:09.000Z\",\"chunk\":\"x\"}\n\n",
+		"empty id":         "event: text\ndata: {\"event_type\":\"text\",\"version\":\"0.5\",\"timestamp\":\"2026-05-15T18:00:09.000Z\",\"response_id\":\"\",\"chunk\":\"x\"}\n\n",
+		"numeric id":       "event: completed\ndata: {\"event_type\":\"completed\",\"version\":\"0.5\",\"timestamp\":\"2026-05-15T18:00:09.000Z\",\"response_id\":7}\n\n",
+		"same response_id": newTurn("rA").f("text", `"chunk":"late"`).String(),
+	} {
+		r, steps := replayStream(base + late + "data: [DONE]\n\n")
+		if r.View().Turn != 1 || r.State() != StClosed || r.Outcome() != OutcomeCompleted || r.View().Text() != "hi" {
+			t.Errorf("%s: turn %d %s/%s %q", name, r.View().Turn, r.State(), r.Outcome(), r.View().Text())
+		}
+		for _, s := range steps[4:] {
+			if s.ViewChanged || s.Via != nil {
+				t.Errorf("%s: %s changed the view", name, s.Summary())
+			}
+		}
+	}
+	// A new response_id still begins the next request's turn.
+	r, _ := replayStream(base + newTurn("rB").open().f("text", `"chunk":"two"`).completed().done().String())
+	if r.View().Turn != 2 || r.View().Text() != "two" {
+		t.Errorf("next turn: %d %q", r.View().Turn, r.View().Text())
+	}
+}
+
+// TestForeignResponseID: frames of another turn inside an open one neither
+// join it nor end it, whatever their type.
+func TestForeignResponseID(t *testing.T) {
+	for _, in := range []Input{InText, InToolCall, InDataLoading, InStatus, InCompleted, InCancelled, InError, InResponseID} {
+		for _, g := range []Guard{GuardNone, GuardIsFinalTrue, GuardCodeIdleTimeout} {
+			f := sampleFrame(in, g)
+			f.ResponseID = decode.Raw(`"someone-else"`)
+			r := NewClientRun(ProfileV05)
+			r.Transport(TransportEvent{Input: InConnect})
+			r.Transport(TransportEvent{Input: InFirstByte})
+			r.Step(sampleFrame(InResponseID, GuardNone))
+			r.Step(sampleFrame(InText, GuardNone))
+			rev := r.View().Rev
+			s := r.Step(f)
+			if s.Transition == nil || s.Transition.Guard != GuardForeignRID || r.State() != StStreaming || r.View().Rev != rev ||
+				len(s.Rules) != 1 || s.Rules[0] != "envelope-drift" {
+				t.Errorf("%s[%s]: %s rules %v", in, g, s.Summary(), s.Rules)
+			}
+		}
+	}
+}
+
+// TestIdleTimerDisconnects: the timer ends the turn, the client is gone
+// (a late terminal is never seen), and a retry is a fresh connection.
+func TestIdleTimerDisconnects(t *testing.T) {
+	for _, p := range Profiles() {
+		r := NewClientRun(p)
+		r.Transport(TransportEvent{Input: InConnect})
+		r.Transport(TransportEvent{Input: InFirstByte})
+		r.Step(sampleFrame(InResponseID, GuardNone))
+		r.Step(sampleFrame(InToolCall, GuardNone))
+		s := r.Transport(TransportEvent{Input: InIdleTimer, Detail: "no frame for 1m5s"})
+		if s.Transition == nil || s.Transition.Action != ActIdleDisconnect || r.Outcome() != OutcomeConnectionLost ||
+			r.View().Conformance().Cause != "idle_timer" || r.View().Tools[0].State != ToolStopped {
+			t.Fatalf("%s idle: %s %+v", p, s.Summary(), r.View().Conformance())
+		}
+		for _, f := range []*decode.Frame{sampleFrame(InToolCompleted, GuardNone), sampleFrame(InCompleted, GuardNone), rawFrame("[DONE]"), mkFrame("text", "0.5", "r2", `"chunk":"x"`)} {
+			rev := r.View().Rev
+			s := r.Step(f)
+			if s.Transition == nil || s.Transition.Guard != GuardClientGone || r.View().Rev != rev || r.State() != StEndedWithoutTerminal {
+				t.Errorf("%s: after the timer %s", p, s.Summary())
+			}
+		}
+		r.Transport(TransportEvent{Input: InConnect})
+		r.Transport(TransportEvent{Input: InFirstByte})
+		if s := r.Step(sampleFrame(InResponseID, GuardNone)); s.To != StTurnOpen || r.disconnected {
+			t.Errorf("%s: retry: %s", p, s.Summary())
+		}
+	}
+	// The timer is ignored once the turn has ended.
+	r, _ := replayStream(newTurn("r1").open().completed().String())
+	if s := r.Transport(TransportEvent{Input: InIdleTimer}); s.Transition == nil || s.Transition.Action != ActIgnore {
+		t.Errorf("idle after completed: %s", s.Summary())
+	}
+}
+
+// TestSecondTurnWithoutDone: another response_id after a terminal but
+// before [DONE] is not a turn (AC-4 puts [DONE] between turns).
+func TestSecondTurnWithoutDone(t *testing.T) {
+	stream := newTurn("rA").open().f("text", `"chunk":"one"`).completed().String() +
+		newTurn("rB").open().f("text", `"chunk":"two"`).completed().done().String()
+	r, steps := replayStream(stream)
+	if r.View().Turn != 1 || r.View().Text() != "one" || r.State() != StClosed || r.View().ResponseID != "rA" {
+		t.Fatalf("final turn %d %q %s", r.View().Turn, r.View().Text(), r.State())
+	}
+	for _, s := range steps[3:6] {
+		if s.Transition == nil || s.Transition.Guard != GuardForeignRID || !hasRule([]Step{s}, "after-terminal") {
+			t.Errorf("second-turn frame: %s", s.Summary())
+		}
+	}
+}
+
+// TestEndingsSettle: every way a turn ends stops running tools, marks
+// loading placeholders unavailable and clears the progress line.
+func TestEndingsSettle(t *testing.T) {
+	busy := func() *turnBuilder {
+		return newTurn("r1").open().f("thinking", "").f("tool_call", toolExtra).f("data_loading", dataExtra)
+	}
+	for name, stream := range map[string]string{
+		"completed":      busy().completed().done().String(),
+		"failed":         busy().f("error", `"error":{"code":"INTERNAL_ERROR"},"is_final":true`).done().String(),
+		"cancelled":      busy().f("cancelled", `"error":{"code":"REQUEST_CANCELLED"}`).done().String(),
+		"lost at eof":    busy().String(),
+		"lost at [DONE]": busy().done().String(),
+		"v0.4 error":     newTurn("r1").open().f("tool_call", toolExtra).f("data_loading", dataExtra).f("error", `"error":{"code":"INTERNAL_ERROR"},"is_final":false`).String(),
+		"user cancelled": busy().String(),
+	} {
+		r, _ := replayStream(stream)
+		if name == "user cancelled" {
+			r = NewClientRun(ProfileV05)
+			r.Transport(TransportEvent{Input: InConnect})
+			r.Transport(TransportEvent{Input: InFirstByte})
+			r.Step(sampleFrame(InResponseID, GuardNone))
+			r.Step(sampleFrame(InToolCall, GuardNone))
+			r.Step(sampleFrame(InDataLoading, GuardNone))
+			r.Transport(TransportEvent{Input: InUserCancel})
+		}
+		v := r.View()
+		if !IsFinished(r.State()) || len(v.Tools) != 1 || len(v.Components) != 1 {
+			t.Errorf("%s: %s, tools %v, components %v", name, r.State(), v.Tools, v.Components)
+			continue
+		}
+		if v.Tools[0].State != ToolStopped || v.Components[0].State != CompUnavailable || v.Progress != SubNone || v.Pending || v.Running != 0 {
+			t.Errorf("%s: not settled: %+v", name, v.Conformance())
+		}
+		if msg := viewInvariants(r); msg != "" {
+			t.Errorf("%s: %s", name, msg)
+		}
+	}
+}
+
+// TestReplaceInvalidUTF8 follows the WHATWG UTF-8 decoder: one U+FFFD per
+// maximal ill-formed subsequence.
+func TestReplaceInvalidUTF8(t *testing.T) {
+	const R = "\uFFFD"
+	for in, want := range map[string]string{
+		"plain":                 "plain",
+		"caf\xc3\xa9":           "café",
+		"a\xffb":                "a" + R + "b",
+		"\xe2\x82":              R,
+		"\xe2\x82c":             R + "c",
+		"\xed\xa0\x80":          R + R + R, // a surrogate: ED accepts 80–9F only
+		"\xf0\x9f\x98":          R,
+		"\xf0\x9f\x98\x80":      "😀",
+		"\xc0\xaf":              R + R, // overlong: C0 is never a lead byte
+		"\xf4\x90\x80\x80":      R + R + R + R,
+		"\xe0\x80\x80":          R + R + R,
+		"x\xf0\x9f\x98\x80\xff": "x😀" + R,
+	} {
+		if got := string(replaceInvalidUTF8([]byte(in))); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
 	}
 }

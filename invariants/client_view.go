@@ -91,8 +91,11 @@ type ClientView struct {
 	// Cause: the cancellation cause (IDLE_TIMEOUT, REQUEST_CANCELLED,
 	// client) or the failed turn's error code (telemetry only), or the
 	// transport detail of a lost connection / HTTP failure.
-	Cause  string
-	Closed bool // the turn's [DONE] arrived
+	Cause string
+	// EndedBy is the input that ended a lost turn (eof, transport_error,
+	// [DONE], idle_timer).
+	EndedBy Input
+	Closed  bool // the turn's [DONE] arrived
 
 	// Rev changes whenever the view does.
 	Rev int
@@ -250,26 +253,22 @@ func (v *ClientView) AppendText(b []byte, o ViewTextOptions) []byte {
 		line("bubble:", q)
 	}
 
-	var prog []string
-	if v.Thinking {
-		prog = append(prog, "thinking…")
-	}
-	if v.StatusLine != "" {
+	// The progress line shows exactly what its region's sub-state says.
+	switch v.Progress {
+	case SubThinking:
+		line("progress:", "thinking…")
+	case SubStatus:
 		s := decode.Sanitize(clip(v.StatusLine, 120))
 		if v.StatusID != "" {
 			s += " [" + decode.Sanitize(clip(v.StatusID, 60)) + "]"
 		}
-		prog = append(prog, s)
-	}
-	if v.Running > 0 {
+		line("progress:", s)
+	case SubToolsRunning:
 		n := strconv.Itoa(v.Running) + " tool"
-		if v.Running > 1 {
+		if v.Running != 1 {
 			n += "s"
 		}
-		prog = append(prog, n+" running")
-	}
-	if len(prog) > 0 {
-		line("progress:", strings.Join(prog, " · "))
+		line("progress:", n+" running")
 	}
 	if len(v.Tools) > 0 {
 		var ts []string
@@ -329,6 +328,98 @@ func (v *ClientView) AppendText(b []byte, o ViewTextOptions) []byte {
 		line("outcome:", s)
 	}
 	return b
+}
+
+// ConformanceView is the client view as the conformance kit records it
+// (`framescope reference --export-tests`): what the user sees, in a
+// client-neutral JSON shape. Telemetry is left out: how a client logs is
+// its own business.
+type ConformanceView struct {
+	Turn       int                    `json:"turn"`
+	ResponseID string                 `json:"response_id"`
+	Typing     bool                   `json:"typing"`
+	Progress   ConformanceProgress    `json:"progress"`
+	Text       string                 `json:"text"`
+	Cards      []ConformanceCard      `json:"cards"`
+	Tools      []ConformanceTool      `json:"tools"`
+	Components []ConformanceComponent `json:"components"`
+	Degraded   bool                   `json:"degraded"`
+	Outcome    Outcome                `json:"outcome"`
+	Cause      string                 `json:"cause"`
+	Done       bool                   `json:"done"`
+}
+
+// ConformanceProgress is the progress line: what it shows, and the status
+// message when it shows one.
+type ConformanceProgress struct {
+	Shows        State  `json:"shows"`
+	Message      string `json:"message,omitempty"`
+	EventID      string `json:"event_id,omitempty"`
+	RunningTools int    `json:"running_tools"`
+}
+
+// ConformanceCard is a card a component frame rendered.
+type ConformanceCard struct {
+	Tool       string `json:"tool"`
+	ToolCallID string `json:"tool_call_id"`
+}
+
+// ConformanceTool is a tool indicator.
+type ConformanceTool struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Type  string `json:"type"`
+	State string `json:"state"`
+}
+
+// ConformanceComponent is a data.id placeholder.
+type ConformanceComponent struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	State     string `json:"state"`
+	Items     int    `json:"items"`
+	Announced bool   `json:"announced"`
+}
+
+// Conformance returns the view in the conformance kit's shape. Cause is the
+// cancellation cause of a cancelled turn, the error code of a failed one
+// (telemetry: the user never sees it), the input that ended a lost one,
+// and empty otherwise.
+func (v *ClientView) Conformance() ConformanceView {
+	c := ConformanceView{
+		Turn: v.Turn, ResponseID: v.ResponseID, Typing: v.Pending, Text: string(v.text),
+		Progress:   ConformanceProgress{Shows: v.Progress, RunningTools: v.Running},
+		Cards:      []ConformanceCard{},
+		Tools:      []ConformanceTool{},
+		Components: []ConformanceComponent{},
+		Degraded:   v.Degraded, Outcome: v.Outcome, Done: v.Closed,
+	}
+	if c.Progress.Shows == "" {
+		c.Progress.Shows = SubNone
+	}
+	if v.Progress == SubStatus {
+		c.Progress.Message, c.Progress.EventID = v.StatusLine, v.StatusID
+	}
+	for _, cd := range v.Cards {
+		c.Cards = append(c.Cards, ConformanceCard{Tool: cd.Tool, ToolCallID: cd.ToolID})
+	}
+	for _, t := range v.Tools {
+		c.Tools = append(c.Tools, ConformanceTool{ID: t.ID, Name: t.Name, Type: t.Type, State: t.State})
+	}
+	for _, cm := range v.Components {
+		items := cm.Items
+		if cm.State != CompLoaded {
+			items = 0
+		}
+		c.Components = append(c.Components, ConformanceComponent{ID: cm.ID, Type: cm.Type, State: cm.State, Items: items, Announced: cm.Announced})
+	}
+	switch v.Outcome {
+	case OutcomeCancelled, OutcomeFailed:
+		c.Cause = v.Cause
+	case OutcomeConnectionLost:
+		c.Cause = string(v.EndedBy)
+	}
+	return c
 }
 
 // String renders the view with default options.

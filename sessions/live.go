@@ -356,7 +356,7 @@ func requestHeaders(opts ConnectOptions) (h http.Header, host string, err error)
 		h.Set("Cache-Control", "no-cache")
 	}
 	if len(h.Values("User-Agent")) == 0 {
-		h.Set("User-Agent", "framescope")
+		h.Set("User-Agent", "framescope/"+Version)
 	}
 	if opts.Body != nil && len(h.Values("Content-Type")) == 0 {
 		if b := strings.TrimLeft(string(opts.Body[:min(len(opts.Body), 64)]), " \t\r\n"); strings.HasPrefix(b, "{") || strings.HasPrefix(b, "[") {

@@ -190,7 +190,9 @@ func sniff(name string, br *bufio.Reader) (Kind, error) {
 	b, err := peekMore(br, 0)
 	if len(b) == 0 {
 		if err == nil || err == io.EOF {
-			return "", fmt.Errorf("%s: empty file", clean(name))
+			// An empty capture is a stream that closed without a byte:
+			// readable, and checked as such (raw SSE with no event).
+			return KindSSE, nil
 		}
 		return "", readError(name, err)
 	}
@@ -224,7 +226,7 @@ func sniff(name string, br *bufio.Reader) (Kind, error) {
 			return "", readError(name, err)
 		}
 		if err == io.EOF {
-			return "", fmt.Errorf("%s: empty file (only white space)", clean(name))
+			return KindSSE, nil // only white space: blank lines of SSE, no event
 		}
 		return "", notRecognised(name)
 	}

@@ -15,9 +15,12 @@ import (
 type ReferenceOptions struct {
 	// Profiles are the client profiles to run (default: v0.5 and v0.4).
 	Profiles []invariants.Profile
-	// ClientIdle, when positive, fires the client's idle timer before a
-	// frame (or the end) of a timed capture that arrives more than
-	// ClientIdle after the previous frame while the turn is open.
+	// ClientIdle, when positive, is the client's idle window: on a timed
+	// capture the idle timer fires before a frame (or the end) that arrives
+	// more than ClientIdle after the response's first byte or the previous
+	// frame while a turn is open. Only frames restart it (SSE comments do
+	// not). Captures without arrival times cannot show it (Meta.Timed);
+	// `framescope reference` uses invariants.DefaultClientIdle.
 	ClientIdle time.Duration
 	// Check configures the checker that runs alongside.
 	Check invariants.Options
@@ -43,6 +46,9 @@ type ReferenceResult struct {
 	Runs []*invariants.ClientRun
 	// EndAlarms are the checker's alarms that belong to no frame.
 	EndAlarms []invariants.Alarm
+	// IdleTimed says the capture carried arrival times, so the client's
+	// idle timer could be replayed (when ClientIdle was set).
+	IdleTimed bool
 }
 
 // RunReference reads a capture through the shared pipeline (any capture
@@ -86,19 +92,21 @@ func RunReference(c Capture, opts ReferenceOptions, on func(ReferenceStep)) (*Re
 		transport(invariants.TransportEvent{Input: invariants.InFirstByte})
 	}
 
+	// The idle timer restarts at the response's first byte (time 0 of a
+	// timed capture) and at every frame; SSE comments do not restart it.
 	var last time.Duration
-	haveLast := false
 	h := Handler{
 		OnItem: func(it Item) {
 			f := it.Frame
 			if f == nil {
 				return
 			}
-			if opts.ClientIdle > 0 && f.HasArrival {
-				if haveLast && f.Arrival-last > opts.ClientIdle {
+			if f.HasArrival {
+				res.IdleTimed = true
+				if opts.ClientIdle > 0 && f.Arrival-last > opts.ClientIdle {
 					idle(f.Arrival - last)
 				}
-				last, haveLast = f.Arrival, true
+				last = f.Arrival
 			}
 			st := ReferenceStep{Frame: f, Input: invariants.ClassifyFrame(f), Runs: res.Runs, Alarms: it.Alarms}
 			for _, r := range res.Runs {
@@ -112,13 +120,18 @@ func RunReference(c Capture, opts ReferenceOptions, on func(ReferenceStep)) (*Re
 			res.EndAlarms = append(res.EndAlarms, as...)
 		},
 	}
+	// The reference client is a PC3 client: the checker beside it reads the
+	// capture as PC3 too (detection would call an empty stream plain SSE).
+	if opts.Check.Dialect == "" {
+		opts.Check.Dialect = "pc3"
+	}
 	result, err := Run(c, opts.Check, h)
 	res.Result = result
 	if result == nil {
 		return res, err
 	}
 	end := result.End
-	if opts.ClientIdle > 0 && haveLast && end.HasTime && end.T-last > opts.ClientIdle {
+	if opts.ClientIdle > 0 && (res.IdleTimed || meta.Timed) && end.HasTime && end.T-last > opts.ClientIdle {
 		idle(end.T - last)
 	}
 	switch end.Kind {
@@ -165,7 +178,8 @@ func WriteReferenceReplay(c Capture, opts ReferenceOptions, w io.Writer) (*Refer
 		names = append(names, string(p))
 	}
 	meta := c.Meta()
-	fmt.Fprintf(w, "reference client replay of %s (%s) · profiles %s\n\n", decode.Sanitize(meta.Name), meta.Kind, strings.Join(names, ", "))
+	fmt.Fprintf(w, "reference client replay of %s (%s) · profiles %s\n", decode.Sanitize(meta.Name), meta.Kind, strings.Join(names, ", "))
+	fmt.Fprintf(w, "client idle timer: %s\n\n", IdleTimerNote(meta, opts.ClientIdle))
 
 	var werr error
 	out := func(s string) {
@@ -241,6 +255,17 @@ func WriteReferenceReplay(c Capture, opts ReferenceOptions, w io.Writer) (*Refer
 		return res, werr
 	}
 	return res, err
+}
+
+// IdleTimerNote says what a replay does with the client's idle timer.
+func IdleTimerNote(meta Meta, idle time.Duration) string {
+	switch {
+	case idle <= 0:
+		return "off"
+	case !meta.Timed:
+		return "not replayed: the capture has no arrival times (" + string(meta.Kind) + "); record a timed capture (JSONL) to see it"
+	}
+	return refDur(idle) + " without a frame while a turn is open (restarted by the first byte and every frame, not by comments); on firing the client disconnects"
 }
 
 // sameStep: two profiles took the same way through a frame.

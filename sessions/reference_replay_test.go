@@ -94,8 +94,9 @@ func TestReferenceFinalStates(t *testing.T) {
 func TestReferenceAgreesWithChecker(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/rules/*")
 	ex, _ := filepath.Glob("../testdata/examples/*")
+	probes, _ := filepath.Glob(probeDir + "/*")
 	n, checked, lenient := 0, 0, 0
-	for _, path := range append(files, ex...) {
+	for _, path := range append(append(files, ex...), probes...) {
 		base := filepath.Base(path)
 		if strings.HasSuffix(base, ".want") || strings.HasSuffix(base, ".md") || strings.HasSuffix(base, ".py") || !strings.Contains(base, ".") {
 			continue

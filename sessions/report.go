@@ -243,6 +243,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		}
 		b = append(b, ']')
 	}
+	b = append(b, `,"version":`...)
+	b = decode.AppendJSONString(b, Version)
 	b = append(b, "}\n"...)
 	_, err := w.Write(b)
 	return err

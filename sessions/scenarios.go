@@ -207,7 +207,7 @@ var scenarioList = []Scenario{
 	},
 	{
 		Name:    "flood",
-		Summary: "a long answer streamed as fast as possible: response_id, FloodFrames small text frames (default 50,000), completed — no pauses at any speed",
+		Summary: "a long answer streamed as fast as possible: response_id, many small text frames (--flood-frames, default 50,000), completed — no pauses at any speed",
 		Version: "0.5",
 		Expect:  nil,
 		play:    playFlood,
