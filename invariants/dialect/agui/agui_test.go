@@ -119,11 +119,7 @@ func checkMoves(t *testing.T, res dialecttest.Result, want []string) {
 	if len(res.Moves) != len(want) {
 		t.Fatalf("%d frames, want %d", len(res.Moves), len(want))
 	}
-	for i, w := range want {
-		if got := strings.Join(res.Moves[i], "; "); got != w {
-			t.Errorf("frame %d moves %q, want %q", i, got, w)
-		}
-	}
+	dialecttest.WantMoves(t, res, want)
 }
 
 func TestMappingChunksAndReasoning(t *testing.T) {

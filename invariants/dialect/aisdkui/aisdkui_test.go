@@ -69,11 +69,7 @@ func TestMapping(t *testing.T) {
 		`terminal name="finish" code="stop" outcome=completed`,
 		``,
 	}
-	for i, w := range want {
-		if got := strings.Join(res.Moves[i], "; "); got != w {
-			t.Errorf("frame %d moves %q, want %q", i, got, w)
-		}
-	}
+	dialecttest.WantMoves(t, res, want)
 	if len(res.Turns) != 1 || res.Turns[0].Outcome != "completed" || res.Turns[0].TerminalEvent != "finish" || res.Turns[0].ResponseID != "msg_5Qx" {
 		t.Errorf("turns %+v", res.Turns)
 	}

@@ -67,11 +67,7 @@ func TestMapping(t *testing.T) {
 	if len(res.Moves) != len(want) {
 		t.Fatalf("%d frames, want %d", len(res.Moves), len(want))
 	}
-	for i, w := range want {
-		if got := strings.Join(res.Moves[i], "; "); got != w {
-			t.Errorf("frame %d moves %q, want %q", i, got, w)
-		}
-	}
+	dialecttest.WantMoves(t, res, want)
 	if len(res.Turns) != 1 || res.Turns[0].Outcome != "completed" || res.Turns[0].TerminalEvent != "message_stop" ||
 		res.Turns[0].ResponseID != "msg_01Hq7cVtL2aZ" {
 		t.Errorf("turns %+v", res.Turns)

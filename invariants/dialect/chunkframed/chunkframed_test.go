@@ -65,11 +65,7 @@ func TestMapping(t *testing.T) {
 	if len(res.Moves) != len(want) {
 		t.Fatalf("%d frames, want %d", len(res.Moves), len(want))
 	}
-	for i, w := range want {
-		if got := strings.Join(res.Moves[i], "; "); got != w {
-			t.Errorf("frame %d moves %q, want %q", i, got, w)
-		}
-	}
+	dialecttest.WantMoves(t, res, want)
 	if len(res.Turns) != 1 || res.Turns[0].ResponseID != "tr-51c2:3" || res.Turns[0].Outcome != invariants.TurnCompleted {
 		t.Errorf("turns %+v", res.Turns)
 	}

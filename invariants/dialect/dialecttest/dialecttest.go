@@ -262,3 +262,17 @@ func HotPathAllocs(t *testing.T, d dialect.Dialect, prefix, hot string) {
 		t.Errorf("observing the hot frame allocates %.1f times per frame, want 0", n)
 	}
 }
+
+// WantMoves checks a run's moves frame by frame: want[i] is frame i's
+// moves as MoveString renders them, joined by "; " ("" for none).
+func WantMoves(t *testing.T, res Result, want []string) {
+	t.Helper()
+	if len(res.Moves) != len(want) {
+		t.Errorf("%d frames, want %d", len(res.Moves), len(want))
+	}
+	for i := 0; i < min(len(want), len(res.Moves)); i++ {
+		if got := strings.Join(res.Moves[i], "; "); got != want[i] {
+			t.Errorf("frame %d moves\n got  %q\n want %q", i, got, want[i])
+		}
+	}
+}

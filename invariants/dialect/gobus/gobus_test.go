@@ -78,11 +78,7 @@ func TestMapping(t *testing.T) {
 	if len(res.Moves) != len(want) {
 		t.Fatalf("%d frames, want %d", len(res.Moves), len(want))
 	}
-	for i, w := range want {
-		if got := strings.Join(res.Moves[i], "; "); got != w {
-			t.Errorf("frame %d moves\n got  %q\n want %q", i, got, w)
-		}
-	}
+	dialecttest.WantMoves(t, res, want)
 	if len(res.Turns) != 1 || res.Turns[0].Outcome != "completed" || res.Turns[0].TerminalEvent != "turn_completed" ||
 		res.Turns[0].ResponseID != "t-7f3a" {
 		t.Errorf("turns %+v", res.Turns)

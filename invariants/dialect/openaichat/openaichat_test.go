@@ -94,11 +94,7 @@ func checkMoves(t *testing.T, res dialecttest.Result, want []string) {
 	if len(res.Moves) != len(want) {
 		t.Fatalf("%d frames of moves, want %d: %q", len(res.Moves), len(want), res.Moves)
 	}
-	for i, w := range want {
-		if got := strings.Join(res.Moves[i], "; "); got != w {
-			t.Errorf("frame %d moves %q, want %q", i, got, w)
-		}
-	}
+	dialecttest.WantMoves(t, res, want)
 }
 
 func TestRules(t *testing.T) {

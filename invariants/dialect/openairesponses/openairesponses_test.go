@@ -96,11 +96,7 @@ func TestMapping(t *testing.T) {
 		seq(17) + `; tool-ready key="call_1"; span-close span=item key=2`,
 		seq(18) + `; turn-key key="resp_1"; terminal name="response.completed" outcome=completed`,
 	}
-	for i, w := range want {
-		if got := strings.Join(res.Moves[i], "; "); got != w {
-			t.Errorf("frame %d moves\n got  %q\n want %q", i, got, w)
-		}
-	}
+	dialecttest.WantMoves(t, res, want)
 	if len(res.Turns) != 1 || res.Turns[0].Outcome != "completed" || res.Turns[0].TerminalEvent != "response.completed" || res.Turns[0].ResponseID != "resp_1" {
 		t.Errorf("turns %+v", res.Turns)
 	}

@@ -1,7 +1,6 @@
 package pc3
 
 import (
-	"strings"
 	"testing"
 
 	"framescope/invariants/dialect/dialecttest"
@@ -39,11 +38,7 @@ func TestMoves(t *testing.T) {
 		`terminal name="completed" outcome=completed`,
 		``,
 	}
-	for i, w := range want {
-		if got := strings.Join(res.Moves[i], "; "); got != w {
-			t.Errorf("frame %d: %q, want %q", i, got, w)
-		}
-	}
+	dialecttest.WantMoves(t, res, want)
 	if len(res.Turns) != 1 || res.Turns[0].Outcome != "completed" || res.Turns[0].TerminalEvent != "completed" {
 		t.Errorf("turns %+v", res.Turns)
 	}

@@ -35,11 +35,7 @@ func TestMapping(t *testing.T) {
 		``,
 		`terminal name="done" outcome=completed`,
 	}
-	for i, w := range want {
-		if got := strings.Join(res.Moves[i], "; "); got != w {
-			t.Errorf("frame %d moves %q, want %q", i, got, w)
-		}
-	}
+	dialecttest.WantMoves(t, res, want)
 	if len(res.Turns) != 1 || res.Turns[0].Outcome != "completed" || res.Turns[0].TerminalEvent != "done" {
 		t.Errorf("turns %+v", res.Turns)
 	}
