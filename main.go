@@ -100,7 +100,7 @@ live endpoint — and checks it against the wire contract (the rule catalog).`,
 					defer stop()
 					return runLive(ctx, opts, stdout, stderr, false)
 				}
-				return runLiveTUI(arg, opts, stderr)
+				return runLiveTUI(arg, opts, 0, stderr)
 			case isCapture:
 				return openOrDump(arg, stdin, stdout, stderr, -1, invariants.Options{})
 			}
@@ -112,7 +112,7 @@ live endpoint — and checks it against the wire contract (the rule catalog).`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newOpenCmd(stdin), newCheckCmd(stdin, stdout, stderr), newDumpCmd(stdin, stdout, stderr), newRulesCmd(stdout),
-		newConnectCmd("connect", stdin, stdout, stderr), newConnectCmd("record", stdin, stdout, stderr),
+		newConnectCmd("connect", stdin, stdout, stderr), newConnectCmd("record", stdin, stdout, stderr), newCurlCmd(stdin, stdout, stderr),
 		newSessionsCmd(stdout), newServeCmd(stdout, stderr), newDemoCmd(stdout, stderr))
 	root.AddCommand(newReferenceCmd(stdin, stdout, stderr))
 	root.AddCommand(newVersionCmd(stdout))
@@ -214,6 +214,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 				default:
 					err = rep.WriteTextWith(stdout, textOpts)
 				}
+				_ = rep.Close() // its turns kept out of the heap (CheckToWrite)
 				if err != nil {
 					return err
 				}
@@ -240,6 +241,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 	ttfeDuration(f, &fl.ttfe, invariants.DefaultTTFE, ttfeHelp)
 	entryVar(f, &fl.entry, "HAR: check only this SSE entry (0-based; default every SSE entry, each reported as FILE#N)")
 	addDialectFlag(cmd, &fl.dialect)
+	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "junit"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn", "info"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -287,10 +289,9 @@ func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options, 
 		return nil, err
 	}
 	defer c.Close()
-	if oneStage {
-		return sessions.CheckOneStage(c, opts)
-	}
-	return sessions.Check(c, opts)
+	// Written, never read: turns are kept out of the heap (memory flat in
+	// the number of turns).
+	return sessions.CheckToWrite(c, opts, oneStage)
 }
 
 func newOpenCmd(stdin io.Reader) *cobra.Command {
@@ -354,6 +355,7 @@ const (
 // addDialectFlag adds --dialect: force a dialect instead of detecting it.
 func addDialectFlag(cmd *cobra.Command, v *string) {
 	cmd.Flags().StringVar(v, "dialect", "", "force the stream's `NAME`d dialect instead of detecting it (list: show them)")
+	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
 	_ = cmd.RegisterFlagCompletionFunc("dialect", cobra.FixedCompletions(append(dialects.Names(), "list"), cobra.ShellCompDirectiveNoFileComp))
 }
 
@@ -366,9 +368,10 @@ func listDialects(w io.Writer) error {
 }
 
 // runLiveTUI runs a live session in the inspector (the reconnect key
-// starts more), then reports them.
-func runLiveTUI(title string, opts sessions.LiveOptions, stderr io.Writer) error {
-	outs, err := ui.ConnectLive(title, opts, ui.RunOptions{})
+// starts more), then reports them. maxTime (--max-time, 0: none) cancels
+// each session after that long.
+func runLiveTUI(title string, opts sessions.LiveOptions, maxTime time.Duration, stderr io.Writer) error {
+	outs, err := ui.ConnectLive(title, opts, ui.RunOptions{Config: ui.Config{MaxTime: maxTime}})
 	if err != nil {
 		return err
 	}
@@ -417,6 +420,7 @@ func reportLiveTUI(outs []*ui.LiveOutcome, stderr io.Writer) error {
 		if res.SessionID != "" {
 			fmt.Fprintf(stderr, "saved as session %s (framescope check @%s)\n", res.SessionID, res.SessionID)
 		}
+		printPruneNote(stderr, res)
 		if res.Report != nil && res.Report.Counts.Reaches(invariants.SevError) {
 			code = max(code, 1)
 		}
@@ -453,7 +457,7 @@ func runPicker(stdin io.Reader, stderr io.Writer) error {
 			return err
 		}
 		opts.Source = "connect"
-		return runLiveTUI(choice.Value, opts, stderr)
+		return runLiveTUI(choice.Value, opts, 0, stderr)
 	}
 	return nil
 }
@@ -496,6 +500,7 @@ truncated tail; the ndjson format is read back by check and open.`,
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or ndjson")
 	entryVar(cmd.Flags(), &entry, "HAR: which SSE entry to dump (0-based; default the first)")
 	addDialectFlag(cmd, &dialectName)
+	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "ndjson"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -505,6 +510,7 @@ type liveFlags struct {
 	method, data, record  string
 	headers, redact       []string
 	insecure, keepSecrets bool
+	noBody                bool // --no-body: the request body is not recorded
 	noSave                bool
 	connectTimeout        time.Duration
 	registry              string
@@ -517,22 +523,27 @@ type liveFlags struct {
 	// A compressed body's bounds ("" when the flags are not registered:
 	// the shorthand and the picker take the defaults).
 	maxDecoded, maxRatio string
+	// Deliberate stops (--max-bytes, --max-frames; "" and 0: none).
+	maxBytes  string
+	maxFrames int
 }
 
 func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
 	f := cmd.Flags()
 	f.StringVarP(&fl.method, "request", "X", "", "HTTP method (default GET, or POST with -d)")
 	f.StringArrayVarP(&fl.headers, "header", "H", nil, "request header 'Name: value' (repeatable)")
-	f.StringVarP(&fl.data, "data", "d", "", "request body: DATA, @FILE or @- for stdin")
+	f.StringVarP(&fl.data, "data", "d", "", "request body: DATA, @FILE or @- for stdin (Content-Type: application/json when it starts with { or [, else none unless -H gives one)")
 	f.BoolVarP(&fl.insecure, "insecure", "k", false, "skip TLS certificate verification")
 	positiveDuration(f, &fl.connectTimeout, "connect-timeout", 30*time.Second, "the time allowed to connect and receive the response headers",
 		"limit for connecting and receiving the response headers")
 	f.StringArrayVar(&fl.redact, "redact", nil, "also redact this header `NAME` in recordings (repeatable)")
 	f.BoolVar(&fl.keepSecrets, "keep-secrets", false, "record Authorization, Cookie and other credentials as they are")
+	f.BoolVar(&fl.noBody, "no-body", false, "leave the request body out of recordings and the session library (by default it is kept, secrets such as password or api_key redacted)")
 	f.BoolVarP(&fl.location, "location", "L", false, "follow redirects (at most 10; never https to http; -H headers are not sent to another origin)")
 	fl.curlish.register(f)
 	f.StringVar(&fl.maxDecoded, "max-decoded", "1GiB", "stop a compressed body once it decodes to more than `SIZE` (0 = no limit)")
 	f.StringVar(&fl.maxRatio, "max-ratio", "100", "stop a compressed body decoding past `N` times its compressed size (0 = no limit)")
+	registerStopLimits(f, &fl.maxBytes, &fl.maxFrames)
 	f.BoolVar(&fl.noSave, "no-save", false, "do not save the session in the session library")
 	f.StringVar(&fl.registry, "registry", "", "status-event registry `DIR`")
 	nonNegativeDuration(f, &fl.idle, "idle", 0, idleZero, idleHelp)
@@ -553,7 +564,7 @@ func (fl *liveFlags) options(url string, stdin io.Reader) (sessions.LiveOptions,
 	opts := sessions.LiveOptions{
 		Connect: sessions.ConnectOptions{
 			URL: url, Method: fl.method, Headers: fl.headers, Insecure: fl.insecure,
-			ConnectTimeout: fl.connectTimeout, Redact: fl.redact, KeepSecrets: fl.keepSecrets,
+			ConnectTimeout: fl.connectTimeout, Redact: fl.redact, KeepSecrets: fl.keepSecrets, NoBody: fl.noBody,
 			FollowRedirects: fl.location,
 		},
 		RecordPath: fl.record,
@@ -562,6 +573,11 @@ func (fl *liveFlags) options(url string, stdin io.Reader) (sessions.LiveOptions,
 	if err := fl.inflateBounds(&opts.Connect); err != nil {
 		return opts, err
 	}
+	stop, err := stopLimits(fl.maxBytes, fl.maxFrames)
+	if err != nil {
+		return opts, err
+	}
+	opts.Stop = stop
 	if err := fl.curlish.apply(&opts.Connect, fl.data, stdin); err != nil {
 		return opts, err
 	}
@@ -633,7 +649,8 @@ func newConnectCmd(name string, stdin io.Reader, stdout, stderr io.Writer) *cobr
 in the terminal UI as it arrives (x cancels the stream, q quits). With --headless,
 or when stdout is not a terminal, print every frame and alarm as it arrives and end
 with the check report; Ctrl-C cancels the stream (the client-disconnect path,
-recorded as "cancelled"). The session is saved in the session library (see:
+recorded as "cancelled"), and so do --max-bytes and --max-frames once reached
+("cancelled: stopped: --max-frames N reached"). The session is saved in the session library (see:
 framescope sessions) unless --no-save.`,
 		Example: `  framescope connect http://127.0.0.1:8080/api/chat -d @req.json -H "Authorization: Bearer $TOKEN"
   framescope record http://127.0.0.1:8080/api/chat -d '{"message":"hi"}' -o turn.jsonl`,
@@ -645,7 +662,7 @@ framescope sessions) unless --no-save.`,
 			}
 			opts.Source = name
 			if name == "connect" && !fl.headless && ui.IsTerminal(stdout) {
-				return runLiveTUI(args[0], opts, stderr)
+				return runLiveTUI(args[0], opts, fl.curlish.maxTime, stderr)
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
@@ -659,7 +676,9 @@ framescope sessions) unless --no-save.`,
 		cmd.Long = `Send one request (never retried: a turn stream is one-shot) and write the stream
 to a framescope JSONL capture (-o FILE) as it arrives, without the terminal UI; then
 print the check report (--frames also prints every frame as it arrives). Ctrl-C
-cancels the stream (recorded as "cancelled"). The session is also saved in the
+cancels the stream (recorded as "cancelled"); --max-bytes and --max-frames stop it
+the same way once reached (recorded as "cancelled: stopped: --max-frames N reached",
+exit status as for Ctrl-C), so a flooding server cannot fill the disk. The session is also saved in the
 session library (see: framescope sessions) unless --no-save. Exit status: 0 clean,
 1 an error alarm, 2 the request failed or the recording lost data.`
 		cmd.Example = `  framescope record http://127.0.0.1:8080/api/chat -d '{"message":"hi"}' -o turn.jsonl
@@ -724,6 +743,7 @@ func runLive(ctx context.Context, opts sessions.LiveOptions, stdout, stderr io.W
 	if res.SessionID != "" {
 		fmt.Fprintf(stderr, "saved as session %s (framescope check @%s)\n", res.SessionID, res.SessionID)
 	}
+	printPruneNote(stderr, res)
 	if lost := (*sessions.RecordError)(nil); errors.As(err, &lost) {
 		return exitError{2} // a recording lost data: the message is above
 	}
@@ -731,52 +751,6 @@ func runLive(ctx context.Context, opts sessions.LiveOptions, stdout, stderr io.W
 		return exitError{1}
 	}
 	return nil
-}
-
-func newSessionsCmd(stdout io.Writer) *cobra.Command {
-	var format string
-	cmd := &cobra.Command{
-		Use:   "sessions",
-		Short: "List saved live sessions, newest first (open one with @ID or @last)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			lib, err := sessions.DefaultLibrary()
-			if err != nil {
-				return err
-			}
-			list, err := lib.List()
-			if err != nil {
-				return err
-			}
-			switch format {
-			case "json":
-				return sessions.WriteSessionJSON(stdout, list)
-			case "table":
-				return sessions.WriteSessionTable(stdout, list)
-			}
-			return fmt.Errorf("--format %q: want table or json", format)
-		},
-	}
-	cmd.Flags().StringVar(&format, "format", "table", "output format: table or json")
-	cmd.AddCommand(&cobra.Command{
-		Use:   "rm ID...",
-		Short: "Remove saved sessions (capture and metadata)",
-		Args:  cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			lib, err := sessions.DefaultLibrary()
-			if err != nil {
-				return err
-			}
-			for _, id := range args {
-				if err := lib.Remove(id); err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "removed %s\n", decode.Sanitize(id))
-			}
-			return nil
-		},
-	})
-	return cmd
 }
 
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -1141,7 +1115,7 @@ client team to run against its own client (format: DIR/README.md).`,
 	f.StringVar(&replay, "replay", "", "run the machine over `CAPTURE` (raw SSE, JSONL, HAR, NDJSON, @session, - for stdin)")
 	f.StringVar(&exportDir, "export-tests", "", "write the conformance kit (captures + expected client views) into `DIR`")
 	f.StringVar(&profile, "profile", "", "client profile: v0.5, v0.4 or both (replay default both; diagrams and kit default v0.5)")
-	f.IntVar(&entry, "entry", -1, "HAR: which SSE entry to replay (0-based)")
+	entryVar(f, &entry, "HAR: which SSE entry to replay (0-based; default the first)")
 	nonNegativeDuration(f, &clientIdle, "client-idle", invariants.DefaultClientIdle, "0 = off", "replay: the client's idle timer, fired after this long without a frame on timed captures (0 = off)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(invariants.ReferenceFormats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("diagram", cobra.FixedCompletions(invariants.ReferenceDiagrams(), cobra.ShellCompDirectiveNoFileComp))

@@ -23,6 +23,7 @@ type curlish struct {
 	maxTime                   time.Duration
 	noBuffer, silent          bool
 	include, verbose          bool
+	compressed                bool
 }
 
 func (c *curlish) register(f *pflag.FlagSet) {
@@ -32,11 +33,12 @@ func (c *curlish) register(f *pflag.FlagSet) {
 	f.StringArrayVarP(&c.cookies, "cookie", "b", nil, "send cookies `NAME=VALUE[; …]` (repeatable)")
 	f.StringVarP(&c.user, "user", "u", "", "HTTP basic authentication `USER:PASSWORD`")
 	nonNegativeDuration(f, &c.maxTime, "max-time", 0, "0 = no limit",
-		"headless: stop the whole exchange after this long, in seconds or a duration (0 = no limit; in the inspector x cancels)")
+		"stop the whole exchange after this long, in seconds or a duration (0 = no limit); in the inspector the stream is cancelled as x does")
 	f.BoolVarP(&c.noBuffer, "no-buffer", "N", false, "accepted for curl compatibility (framescope never buffers the stream)")
 	f.BoolVarP(&c.silent, "silent", "s", false, "accepted for curl compatibility (no effect)")
 	f.BoolVarP(&c.include, "include", "i", false, "accepted for curl compatibility (the response line and headers are always shown)")
 	f.BoolVarP(&c.verbose, "verbose", "v", false, "accepted for curl compatibility (no effect)")
+	f.BoolVar(&c.compressed, "compressed", false, "ask for a compressed body (Accept-Encoding: "+sessions.AcceptCompressed+"); a compressed body is decoded with or without it")
 }
 
 // apply adds the body, cookie and authentication flags to the request.
@@ -75,6 +77,9 @@ func (c *curlish) apply(o *sessions.ConnectOptions, data string, stdin io.Reader
 			return errors.New("-u: give USER:PASSWORD (framescope does not prompt for the password)")
 		}
 		o.Headers = append(o.Headers, "Authorization: Basic "+base64.StdEncoding.EncodeToString([]byte(c.user)))
+	}
+	if c.compressed && !hasHeader(o.Headers, "Accept-Encoding") {
+		o.Headers = append(o.Headers, "Accept-Encoding: "+sessions.AcceptCompressed)
 	}
 	return nil
 }

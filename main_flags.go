@@ -166,3 +166,44 @@ func (fl entryFlag) String() string {
 }
 
 func (fl entryFlag) Type() string { return "int" }
+
+// registerStopLimits registers --max-bytes and --max-frames (record and
+// connect): a deliberate stop, recorded and reported as a cancel.
+func registerStopLimits(f *pflag.FlagSet, maxBytes *string, maxFrames *int) {
+	f.StringVar(maxBytes, "max-bytes", "0", "stop the stream once the capture holds `SIZE` of it (e.g. 100MB; cut after the last whole event; ends as cancelled; 0 = no limit)")
+	f.Var(maxFramesFlag{maxFrames}, "max-frames", "stop the stream right after `N` frames (ends as cancelled; 0 = no limit)")
+}
+
+// stopLimits reads --max-bytes and --max-frames.
+func stopLimits(maxBytes string, maxFrames int) (sessions.StopLimits, error) {
+	var l sessions.StopLimits
+	if maxBytes != "" {
+		n, err := sessions.ParseSize(maxBytes)
+		if err != nil {
+			return l, fmt.Errorf("--max-bytes: %w", err)
+		}
+		l.MaxBytes = n
+	}
+	l.MaxFrames = maxFrames
+	return l, nil
+}
+
+type maxFramesFlag struct{ p *int }
+
+func (fl maxFramesFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return errors.New("want a number of frames (0 = no limit)")
+	}
+	*fl.p = n
+	return nil
+}
+
+func (fl maxFramesFlag) String() string {
+	if fl.p == nil || *fl.p == 0 {
+		return "0"
+	}
+	return strconv.Itoa(*fl.p)
+}
+
+func (fl maxFramesFlag) Type() string { return "int" }

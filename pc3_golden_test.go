@@ -50,7 +50,9 @@ func TestPC3Golden(t *testing.T) {
 			if !reflect.DeepEqual(got, wantV) {
 				t.Errorf("report changed\n got:  %s\n want: %s", res.stdout, want)
 			}
-			if d, ok := got["dialect"]; ok && d != "pc3" {
+			// A non-2xx body is not read as SSE (http-status.fires*): with
+			// no frame to detect a dialect from, the report says sse.
+			if d, ok := got["dialect"]; ok && d != "pc3" && !(d == "sse" && strings.HasPrefix(name, "http-status.fires")) {
 				t.Errorf("dialect %v, want pc3", d)
 			}
 		})

@@ -50,9 +50,11 @@ type Frame struct {
 	// InvalidUTF8 is true when the event's bytes are not valid UTF-8. The
 	// frame is still decoded when its data is otherwise a JSON object.
 	InvalidUTF8 bool
-	// Problem says why Object is empty; ProblemDetail says where.
-	Problem       Problem
-	ProblemDetail string
+	// Problem says why Object is empty; ProblemDetail() says where.
+	Problem Problem
+	// The detail is made when asked for (an alarm flood of broken frames
+	// must not format a message per frame that no report lists).
+	problemErr JSONError
 
 	// Members are the top-level members of the data object, in order.
 	Members []Member
@@ -133,7 +135,24 @@ func (f *Frame) RID() string {
 
 // IsV04 reports whether the frame is labelled version "0.4"; every other
 // frame follows v0.5 rules (v0.5 is the additive superset).
-func (f *Frame) IsV04() bool { return string(f.Version) == `"0.4"` }
+//
+// The label is compared as a JSON string, escapes decoded ("0\u002e4" is
+// "0.4" too), as every other string of the frame is.
+func (f *Frame) IsV04() bool { return f.Version.StrEq("0.4") }
+
+// ProblemDetail says where and why the frame's data could not be decoded
+// ("" when Problem is ProblemNone). It is made on each call.
+func (f *Frame) ProblemDetail() string {
+	switch f.Problem {
+	case ProblemOversized:
+		return "event exceeds the framer's size limit; its bytes were not kept"
+	case ProblemNotJSON:
+		return f.problemErr.Error()
+	case ProblemNotObject:
+		return "data is a JSON " + kindName(Raw(trimWS(f.Data)).Kind()) + ", not an object"
+	}
+	return ""
+}
 
 // Decoded reports whether the frame's data is a JSON object.
 func (f *Frame) Decoded() bool { return f.Problem == ProblemNone && !f.Done }
@@ -188,8 +207,16 @@ func (d *Decoder) Number() int {
 // DecodeAt decodes a dispatched event into dst as frame index, reusing
 // dst's Members capacity.
 func DecodeAt(dst *Frame, ev *Event, index int, arrival time.Duration, hasArrival bool) {
-	members := dst.Members[:0]
-	*dst = Frame{Event: *ev, Index: index, Arrival: arrival, HasArrival: hasArrival, Members: members}
+	if ev != &dst.Event { // a pipeline batch decodes its frames in place
+		dst.Event = *ev
+	}
+	// Every field but Event is reset one by one: a whole-struct literal
+	// would copy the event onto itself, a tenth of a flood's time.
+	// TestDecodeAtResetsEveryField trips when a field is added.
+	dst.Index, dst.Arrival, dst.HasArrival = index, arrival, hasArrival
+	dst.Done, dst.InvalidUTF8, dst.Problem, dst.problemErr = false, false, ProblemNone, JSONError{}
+	dst.Members = dst.Members[:0]
+	dst.EventType, dst.Version, dst.Timestamp, dst.ResponseID = nil, nil, nil, nil
 	dst.decode()
 }
 
@@ -203,7 +230,6 @@ func DecodeFrame(ev *Event, index int) *Frame {
 func (f *Frame) decode() {
 	if f.Oversized {
 		f.Problem = ProblemOversized
-		f.ProblemDetail = "event exceeds the framer's size limit; its bytes were not kept"
 		return
 	}
 	f.InvalidUTF8 = !utf8.Valid(f.Raw) // Data is made of Raw's bytes split at ASCII
@@ -215,17 +241,32 @@ func (f *Frame) decode() {
 }
 
 func (f *Frame) decodeMembers() {
+	// Data that cannot even begin a JSON value (a flood of `data: x`) is
+	// told apart without the scanner, and without allocating its error.
+	if i := skipWS(f.Data, 0); i >= len(f.Data) || !valueStart[f.Data[i]] {
+		f.Problem = ProblemNotJSON
+		f.Members = f.Members[:0]
+		if i >= len(f.Data) {
+			f.problemErr = JSONError{Offset: i, Msg: "empty data"}
+		} else {
+			f.problemErr = JSONError{Offset: i, Msg: "unexpected ", Char: f.Data[i], HasChar: true}
+		}
+		return
+	}
 	members, isObj, err := ScanObject(f.Data, f.Members[:0])
 	f.Members = members
 	switch {
 	case err != nil:
 		f.Problem = ProblemNotJSON
-		f.ProblemDetail = err.Error()
+		if je, ok := err.(*JSONError); ok {
+			f.problemErr = *je
+		} else {
+			f.problemErr = JSONError{Msg: err.Error()}
+		}
 		f.Members = f.Members[:0]
 		return
 	case !isObj:
 		f.Problem = ProblemNotObject
-		f.ProblemDetail = "data is a JSON " + kindName(Raw(trimWS(f.Data)).Kind()) + ", not an object"
 		return
 	}
 	for i := range f.Members {

@@ -38,7 +38,7 @@ func TestDecodeFrame(t *testing.T) {
 		if f.Problem != tt.problem || f.Done != tt.done || f.InvalidUTF8 != tt.utf8bad {
 			t.Errorf("%s: problem=%v done=%v utf8bad=%v", tt.name, f.Problem, f.Done, f.InvalidUTF8)
 		}
-		if tt.problem != ProblemNone && f.ProblemDetail == "" {
+		if tt.problem != ProblemNone && f.ProblemDetail() == "" {
 			t.Errorf("%s: no problem detail", tt.name)
 		}
 	}

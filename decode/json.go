@@ -17,12 +17,35 @@ import (
 // goroutine stack frame.
 
 // JSONError is a syntax error at a byte offset of the scanned value.
+//
+// The message is kept in parts and joined only when Error is called: a
+// stream of a million broken frames (an alarm flood) must not build a
+// million messages that nobody reads.
 type JSONError struct {
 	Offset int
-	Msg    string
+	// Msg, then the quoted byte Char when HasChar, then After.
+	Msg     string
+	Char    byte
+	HasChar bool
+	After   string
 }
 
-func (e *JSONError) Error() string { return fmt.Sprintf("%s at byte %d", e.Msg, e.Offset) }
+func (e *JSONError) Error() string {
+	msg := e.Msg
+	if e.HasChar {
+		msg += quoteChar(e.Char) + e.After
+	}
+	return msg + " at byte " + strconv.Itoa(e.Offset)
+}
+
+// valueStart says which bytes can begin a JSON value.
+var valueStart = [256]bool{'{': true, '[': true, '"': true, '-': true, 't': true, 'f': true, 'n': true,
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true}
+
+// charError is a JSONError naming the byte c: msg 'c' after.
+func charError(i int, msg string, c byte, after string) *JSONError {
+	return &JSONError{Offset: i, Msg: msg, Char: c, HasChar: true, After: after}
+}
 
 // Raw is the bytes of one valid JSON value (whitespace trimmed).
 type Raw []byte
@@ -223,7 +246,7 @@ func ScanObject(data []byte, dst []Member) ([]Member, bool, error) {
 			return dst, false, err
 		}
 		if j := skipWS(data, end); j != len(data) {
-			return dst, false, &JSONError{Offset: j, Msg: "unexpected " + quoteChar(data[j]) + " after top-level value"}
+			return dst, false, charError(j, "unexpected ", data[j], " after top-level value")
 		}
 		return dst, false, nil
 	}
@@ -236,7 +259,7 @@ func ScanObject(data []byte, dst []Member) ([]Member, bool, error) {
 		return dst[:start], false, err
 	}
 	if j := skipWS(data, end); j != len(data) {
-		return dst[:start], false, &JSONError{Offset: j, Msg: "unexpected " + quoteChar(data[j]) + " after top-level value"}
+		return dst[:start], false, charError(j, "unexpected ", data[j], " after top-level value")
 	}
 	return dst, true, nil
 }
@@ -262,7 +285,7 @@ func scanMembers(data []byte, i int, fn func(k []byte, kEsc bool, v Raw) bool) (
 			return i, errEOF(i)
 		}
 		if data[i] != '"' {
-			return i, &JSONError{Offset: i, Msg: "expected string key, found " + quoteChar(data[i])}
+			return i, charError(i, "expected string key, found ", data[i], "")
 		}
 		kEnd, esc, err := scanString(data, i)
 		if err != nil {
@@ -274,7 +297,7 @@ func scanMembers(data []byte, i int, fn func(k []byte, kEsc bool, v Raw) bool) (
 			return i, errEOF(i)
 		}
 		if data[i] != ':' {
-			return i, &JSONError{Offset: i, Msg: "expected ':' after object key, found " + quoteChar(data[i])}
+			return i, charError(i, "expected ':' after object key, found ", data[i], "")
 		}
 		i = skipWS(data, i+1)
 		vEnd, err := skipValue(data, i)
@@ -294,7 +317,7 @@ func scanMembers(data []byte, i int, fn func(k []byte, kEsc bool, v Raw) bool) (
 		case '}':
 			return i + 1, nil
 		default:
-			return i, &JSONError{Offset: i, Msg: "expected ',' or '}' in object, found " + quoteChar(data[i])}
+			return i, charError(i, "expected ',' or '}' in object, found ", data[i], "")
 		}
 	}
 }
@@ -376,10 +399,10 @@ func scanString(data []byte, i int) (int, bool, error) {
 				}
 				i += 6
 			default:
-				return i, esc, &JSONError{Offset: i, Msg: "invalid escape " + quoteChar(data[i+1])}
+				return i, esc, charError(i, "invalid escape ", data[i+1], "")
 			}
 		default:
-			return i, esc, &JSONError{Offset: i, Msg: "control character " + quoteChar(c) + " in string"}
+			return i, esc, charError(i, "control character ", c, " in string")
 		}
 	}
 }
@@ -446,7 +469,7 @@ func skipValue(data []byte, i int) (int, error) {
 			}
 			i += 4
 		default:
-			return i, &JSONError{Offset: i, Msg: "unexpected " + quoteChar(c)}
+			return i, charError(i, "unexpected ", c, "")
 		}
 		// After a value: close containers or move to the next element.
 		for {
@@ -474,16 +497,18 @@ func skipValue(data []byte, i int) (int, error) {
 				i++
 				continue
 			}
-			return i, &JSONError{Offset: i, Msg: "unexpected " + quoteChar(c) + " in " + containerName(top)}
+			return i, charError(i, "unexpected ", c, inContainer(top))
 		}
 	}
 }
 
-func containerName(c byte) string {
+// inContainer is " in object" or " in array" (constants: no string built
+// per error).
+func inContainer(c byte) string {
 	if c == '{' {
-		return "object"
+		return " in object"
 	}
-	return "array"
+	return " in array"
 }
 
 // scanKeyColon validates `"key" :` at data[i] and returns the index after
@@ -493,7 +518,7 @@ func scanKeyColon(data []byte, i int) (int, error) {
 		return i, errEOF(i)
 	}
 	if data[i] != '"' {
-		return i, &JSONError{Offset: i, Msg: "expected string key, found " + quoteChar(data[i])}
+		return i, charError(i, "expected string key, found ", data[i], "")
 	}
 	end, _, err := scanString(data, i)
 	if err != nil {
@@ -504,7 +529,7 @@ func scanKeyColon(data []byte, i int) (int, error) {
 		return i, errEOF(i)
 	}
 	if data[i] != ':' {
-		return i, &JSONError{Offset: i, Msg: "expected ':' after object key, found " + quoteChar(data[i])}
+		return i, charError(i, "expected ':' after object key, found ", data[i], "")
 	}
 	return i + 1, nil
 }

@@ -35,6 +35,9 @@ type Framer struct {
 	// pendingEmit: the held block is complete (its blank line was a CR at
 	// the end of the last Feed) and waits only for a possible LF.
 	pendingEmit bool
+	// emittingHeld: the block being emitted is that held one (see
+	// EmittingHeld).
+	emittingHeld bool
 
 	// A block begun in an earlier Feed ("held"). When !over, buf holds the
 	// block's bytes so far and buf[lineOff:] is its current partial line.
@@ -67,9 +70,14 @@ type Framer struct {
 
 	ev       Event
 	comments [][]byte
-	types    [8]string // recently seen event types, to avoid allocating
-	typeNext int
+	// types holds the event types seen (at most maxTypes, each at most
+	// 64 bytes), so that a repeated type does not allocate. A fixed ring
+	// of recent ones thrashed when a stream used one type more than it
+	// had slots (PC3 uses nine).
+	types map[string]string
 }
+
+const maxTypes = 256
 
 type span struct{ s, e int }
 
@@ -102,6 +110,18 @@ func (f *Framer) Offset() int64 {
 	}
 	return f.offset
 }
+
+// HoldsComplete reports whether, after a Feed, the framer holds a complete
+// block: its blank line was a lone CR, the last byte fed, and the block
+// waits only to learn whether an LF follows (its Raw would end in it).
+// The next Feed or Close emits it first, and EmittingHeld is true during
+// that emit: a live reader times the block by the read that completed it
+// (HoldsComplete true), not by the read that released it.
+func (f *Framer) HoldsComplete() bool { return f.pendingEmit }
+
+// EmittingHeld reports, during an emit, whether the block was completed by
+// an earlier Feed (see HoldsComplete).
+func (f *Framer) EmittingHeld() bool { return f.emittingHeld }
 
 // Reset makes the framer ready for a new stream: offset 0, no last event
 // ID, a BOM accepted again. The maximum event size and the internal buffers
@@ -186,7 +206,9 @@ func (f *Framer) Close(emit func(*Event)) {
 	f.pendingCR = false
 	if f.pendingEmit {
 		f.pendingEmit = false
+		f.emittingHeld = true
 		f.emitHeld(false, emit)
+		f.emittingHeld = false
 		return
 	}
 	if !f.inBlock {
@@ -233,7 +255,9 @@ func (f *Framer) feed(p []byte, emit func(*Event)) {
 	}
 	if f.pendingEmit {
 		f.pendingEmit = false
+		f.emittingHeld = true
 		f.emitHeld(false, emit)
+		f.emittingHeld = false
 	} else if f.inBlock {
 		i = f.cont(p, i, emit)
 	}
@@ -672,15 +696,15 @@ func (f *Framer) typeString(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	for i := range f.types {
-		if f.types[i] == string(b) {
-			return f.types[i]
-		}
+	if s, ok := f.types[string(b)]; ok { // no allocation for the key
+		return s
 	}
 	s := string(b)
-	if len(s) <= 64 {
-		f.types[f.typeNext] = s
-		f.typeNext = (f.typeNext + 1) % len(f.types)
+	if len(s) <= 64 && len(f.types) < maxTypes {
+		if f.types == nil {
+			f.types = make(map[string]string, 16)
+		}
+		f.types[s] = s
 	}
 	return s
 }

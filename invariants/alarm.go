@@ -53,6 +53,9 @@ type Alarm struct {
 	Turn       int
 	ResponseID string
 	Message    string
+	// Unlisted: the alarm is counted but past Options.ListLimit of its
+	// rule in its turn, so its Message was not made ("").
+	Unlisted bool
 }
 
 // Counts tallies alarms by severity.

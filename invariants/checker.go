@@ -30,6 +30,16 @@ type Options struct {
 	// Dialect forces the stream's dialect by name ("": detect it from the
 	// first frames). The pipeline resolves it; the PC3 checker ignores it.
 	Dialect string
+	// ListLimit, when positive, is how many alarms of one rule in one turn
+	// get a message: the rest are raised and counted, but Unlisted and
+	// without one (a report lists only the first ones; see Listing).
+	ListLimit int
+	// OnTurnFinal, when set, receives each turn once nothing can change it
+	// any more, in index order, and the checker drops it: Turns then holds
+	// only the turns not yet handed out (the latest last), so a stream of a
+	// million turns is checked in flat memory. The turns still held after
+	// End (at least the latest) are not handed out: Turns has them.
+	OnTurnFinal func(index int, t Turn)
 }
 
 // EndKind is how the stream ended.
@@ -97,9 +107,13 @@ type Checker struct {
 	opts Options
 	out  []Alarm // alarms of the current call (reused)
 	all  Counts
+	list Listing // which alarms get a message (Options.ListLimit)
 
 	turns []Turn
-	cur   *turnState // the latest turn; nil before the first frame
+	// base is the index of turns[0]: the turns before it were handed to
+	// opts.OnTurnFinal and dropped.
+	base int
+	cur  *turnState // the latest turn; nil before the first frame
 
 	frames      int
 	lastArrival time.Duration
@@ -154,14 +168,43 @@ func New(opts Options) *Checker {
 	if opts.TTFE == 0 {
 		opts.TTFE = DefaultTTFE
 	}
-	return &Checker{opts: opts}
+	return &Checker{opts: opts, list: NewListing(opts.ListLimit)}
+}
+
+// turnIdx is the index of the latest turn (-1: none yet), as raise files
+// alarms.
+func (c *Checker) turnIdx() int {
+	if c.cur == nil {
+		return -1
+	}
+	return c.cur.idx
 }
 
 // Counts returns the tally of every alarm raised so far.
 func (c *Checker) Counts() Counts { return c.all }
 
-// Turns returns the turns seen so far. The slice is owned by the checker.
+// Turns returns the turns seen so far (with Options.OnTurnFinal, those not
+// yet handed out). The slice is owned by the checker.
 func (c *Checker) Turns() []Turn { return c.turns }
+
+// turn is the summary of the turn t: always the latest (c.cur), never
+// one handed out.
+func (c *Checker) turn(t *turnState) *Turn { return &c.turns[t.idx-c.base] }
+
+// handOut gives every turn held to opts.OnTurnFinal and drops them (the
+// backing array is reused: one turn is held at a time).
+func (c *Checker) handOut() {
+	if c.opts.OnTurnFinal == nil {
+		return
+	}
+	for i := range c.turns {
+		c.opts.OnTurnFinal(c.base+i, c.turns[i])
+	}
+	c.base += len(c.turns)
+	clear(c.turns)
+	c.turns = c.turns[:0]
+	c.list.Forget(c.base) // alarms come for the latest turn only
+}
 
 // CurrentTurn is the index of the turn the last observed frame belongs to
 // (-1 before the first frame).
@@ -176,18 +219,28 @@ func (c *Checker) CurrentTurn() int {
 func (c *Checker) Frames() int { return c.frames }
 
 func (c *Checker) raise(rule string, sev Severity, frame int, format string, args ...any) {
-	a := Alarm{Rule: rule, Severity: sev, Frame: frame, Turn: -1}
-	if len(args) == 0 {
+	a := c.newAlarm(rule, sev, frame)
+	switch {
+	case !c.list.Take(rule, a.Turn):
+		a.Unlisted = true
+	case len(args) == 0:
 		a.Message = format
-	} else {
+	default:
 		a.Message = fmt.Sprintf(format, args...)
 	}
+}
+
+// newAlarm appends an alarm of the latest turn, counted, without a
+// message yet (built in place: a flood raises millions).
+func (c *Checker) newAlarm(rule string, sev Severity, frame int) *Alarm {
+	c.out = append(c.out, Alarm{Rule: rule, Severity: sev, Frame: frame, Turn: -1})
+	a := &c.out[len(c.out)-1]
 	if c.cur != nil {
 		a.Turn = c.cur.idx
 		a.ResponseID = c.cur.rid
 	}
-	c.out = append(c.out, a)
 	c.all.Add(sev)
+	return a
 }
 
 // HTTP checks the response of a live or HAR source. Call it before the
@@ -252,7 +305,7 @@ func (c *Checker) Observe(f *decode.Frame) []Alarm {
 		c.startTurn(f)
 	}
 	t := c.cur
-	turn := &c.turns[t.idx]
+	turn := c.turn(t)
 	turn.LastFrame = f.Index
 	turn.Frames++
 	terminalBefore := turn.Terminal
@@ -313,7 +366,7 @@ func (c *Checker) End(e End) []Alarm {
 		return c.out
 	}
 	t := c.cur
-	turn := &c.turns[t.idx]
+	turn := c.turn(t)
 	if !t.closed {
 		if turn.Terminal == decode.NotTerminal && e.HasTime && c.haveArrival && c.opts.Idle > 0 {
 			if gap := e.At - c.lastArrival; gap > c.opts.Idle {
@@ -331,13 +384,15 @@ func (c *Checker) End(e End) []Alarm {
 }
 
 func (c *Checker) startTurn(f *decode.Frame) {
+	// Only the latest turn changes: the one before is final now.
+	c.handOut()
 	c.turns = append(c.turns, Turn{FirstFrame: f.Index, TerminalFrame: NoFrame})
-	c.cur = &turnState{idx: len(c.turns) - 1, firstSoftError: -1}
+	c.cur = &turnState{idx: c.base + len(c.turns) - 1, firstSoftError: -1}
 }
 
 func (c *Checker) observeDone(f *decode.Frame) {
 	t := c.cur
-	turn := &c.turns[t.idx]
+	turn := c.turn(t)
 	if t.closed {
 		return // a repeated sentinel of a turn already closed
 	}
@@ -352,7 +407,7 @@ func (c *Checker) observeDone(f *decode.Frame) {
 // frames: at its [DONE] or at the end of the stream.
 func (c *Checker) closeTurn(t *turnState, clientEnded bool, how string) {
 	t.closed = true
-	turn := &c.turns[t.idx]
+	turn := c.turn(t)
 	if turn.Terminal == decode.NotTerminal {
 		sev := SevError
 		msg := "the turn ended (%s) without a terminal frame (completed, error with is_final: true, or cancelled)"
@@ -385,11 +440,15 @@ func (c *Checker) checkFraming(f *decode.Frame) {
 	case size > 256<<10:
 		c.raise("frame-size", SevWarn, f.Index, "frame data is %s, over the 256 KiB target of NFR-7", fmtBytes(size))
 	}
+	if (f.Problem == decode.ProblemNotJSON || f.Problem == decode.ProblemNotObject) && !c.list.Listed("frame-json", c.turnIdx()) {
+		c.newAlarm("frame-json", SevError, f.Index).Unlisted = true // counted, not listed: no detail made
+		return
+	}
 	switch f.Problem {
 	case decode.ProblemNotJSON:
-		c.raise("frame-json", SevError, f.Index, "data is not JSON (%s)", f.ProblemDetail)
+		c.raise("frame-json", SevError, f.Index, "data is not JSON (%s)", f.ProblemDetail())
 	case decode.ProblemNotObject:
-		c.raise("frame-json", SevError, f.Index, "%s", f.ProblemDetail)
+		c.raise("frame-json", SevError, f.Index, "%s", f.ProblemDetail())
 	}
 }
 
@@ -420,6 +479,21 @@ func isIdleTimeoutCancel(f *decode.Frame) bool {
 }
 
 func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
+	if !envelopeComplete(f) && !c.list.Listed("envelope-missing", c.turnIdx()) {
+		// Counted, not listed (a flood of `data: {}`): no message made.
+		c.newAlarm("envelope-missing", SevError, f.Index).Unlisted = true
+	} else {
+		c.checkEnvelopeFields(f)
+	}
+	c.checkEnvelopeValues(f, t, open)
+}
+
+// envelopeComplete: the four envelope members are non-empty strings.
+func envelopeComplete(f *decode.Frame) bool {
+	return f.EventType.IsNonEmptyStr() && f.Version.IsNonEmptyStr() && f.Timestamp.IsNonEmptyStr() && f.ResponseID.IsNonEmptyStr()
+}
+
+func (c *Checker) checkEnvelopeFields(f *decode.Frame) {
 	var missing []string
 	check := func(name string, v decode.Raw) {
 		switch {
@@ -438,7 +512,9 @@ func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
 	if len(missing) > 0 {
 		c.raise("envelope-missing", SevError, f.Index, "envelope incomplete: %s", strings.Join(missing, ", "))
 	}
+}
 
+func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) {
 	if f.Timestamp.IsNonEmptyStr() {
 		when, ok := time.Time{}, false
 		if bytes.IndexByte(f.Timestamp, '\\') < 0 {
@@ -463,7 +539,7 @@ func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
 		c.raise("version-unknown", SevWarn, f.Index, "version %q is neither \"0.4\" nor \"0.5\"", clip(v, 40))
 	}
 
-	turn := &c.turns[t.idx]
+	turn := c.turn(t)
 	if f.ResponseID.IsNonEmptyStr() && !(t.haveRID && f.ResponseID.StrEq(t.rid)) {
 		rid, _ := f.ResponseID.Str()
 		switch {
@@ -529,7 +605,9 @@ func (c *Checker) checkClientDivergence(f *decode.Frame) {
 		// The message is precomputed per pair of rows: set it after raise
 		// so the hot path formats nothing.
 		c.raise("client-divergence", SevInfo, f.Index, "client-divergence")
-		c.out[len(c.out)-1].Message = d.Message()
+		if a := &c.out[len(c.out)-1]; !a.Unlisted {
+			a.Message = d.Message()
+		}
 	}
 }
 

@@ -443,7 +443,7 @@ var inputInfos = []InputInfo{
 	{InError, false, "error frame (error.code, is_final)"},
 	{InCompleted, false, "completed frame: the successful terminal"},
 	{InCancelled, false, "cancelled frame (error.code IDLE_TIMEOUT or REQUEST_CANCELLED): new in v0.5"},
-	{InMCP, false, "any legacy mcp_* lifecycle frame (deprecating, Phase 6)"},
+	{InMCP, false, "a frame whose event_type starts with mcp_: the legacy MCP lifecycle frames (deprecating, Phase 6)"},
 	{InDone, false, "the sentinel: a frame whose data is exactly [DONE] (not JSON)"},
 	{InUnknown, false, "a JSON-object frame whose event_type is not in the vocabulary, missing, or not a string"},
 	{InUndecodable, false, "a frame whose data is not a JSON object (not JSON, another JSON value, or larger than the client's frame limit)"},
@@ -512,7 +512,7 @@ var actionInfos = []ActionInfo{
 	{ActShowHTTPFailure, "show the request as failed with retry"},
 	{ActCloseTurn, "close the transport for this turn (done_seen); the outcome stays"},
 	{ActStartNextTurn, "start a new bubble for the next turn (reset the turn's context), then read the same frame again from awaiting_first_frame"},
-	{ActDropEmptyTurn, "a [DONE] right after [DONE]: show nothing, set bound_response_id to none"},
+	{ActDropEmptyTurn, "a [DONE] right after [DONE]: show nothing (the view keeps its response_id, turn and outcome), set bound_response_id to none, so the next frame naming any response_id starts a new turn"},
 	{ActIgnore, "drop the frame; nothing changes"},
 }
 
@@ -520,17 +520,17 @@ var actionInfos = []ActionInfo{
 // these (and its state) can decide every guard.
 var contextVars = []ContextVar{
 	{"turn", "integer", "0", "start_request, start_next_turn: +1", "never", "the bubble's number on this conversation; each turn has its own bubble"},
-	{"bound_response_id", "string or none", "none", "bind_turn; otherwise the first frame of the turn with rid(f) ≠ none (whatever its type or row)", "start_request, start_next_turn, drop_empty_turn", "the turn's response_id. The response_id frame binds it; a turn that opens without one binds to the first frame that names a response_id, as framescope check does"},
-	{"done_seen", "boolean", "false", "every [DONE] frame", "start_request, start_next_turn", "the turn's [DONE] has arrived (the transport is done with the turn)"},
+	{"bound_response_id", "string or none", "none", "bind_turn; otherwise, while it is none, every frame with rid(f) ≠ none, in every state and whatever its type or row (an ignored frame, a violation, a late frame after the terminal included); the view's response_id shows a binding made by a frame of the open turn (its terminal frame included), not one made after the turn ended", "start_request, start_next_turn, drop_empty_turn", "the turn's response_id. The response_id frame binds it; a turn that opens without one binds to the first frame that names a response_id, as framescope check does, so that frame's response_id after [DONE] is this turn's, not a new turn"},
+	{"done_seen", "boolean", "false", "every [DONE] frame, one before any terminal included", "start_request, start_next_turn", "a [DONE] has arrived in this turn (the transport is done with it). Not the view's done: that is close_turn's ([DONE] after the terminal), so an early [DONE] sets done_seen and leaves done false"},
 	{"last_was_done", "boolean", "false", "every frame: true for [DONE], false for any other", "start_request, start_next_turn", "the previous frame was [DONE] (tells a second sentinel from a repeated one)"},
 	{"client_disconnected", "boolean", "false", "cancel_turn_by_user, give_up_idle", "start_request, start_next_turn", "the client closed the connection itself; later frames (a capture still shows them) never reach it"},
-	{"cancel_cause", "string or none", "none", "end_turn_cancelled: f.error.code (\"no code\" when missing); cancel_turn_by_user: client", "start_request, start_next_turn", "why the turn was cancelled; picks the words of the cancelled outcome"},
+	{"cancel_cause", "string or none", "none", "end_turn_cancelled: f.error.code (\"no code\" when it is missing, empty or not a string); cancel_turn_by_user: client", "start_request, start_next_turn", "why the turn was cancelled; picks the words of the cancelled outcome"},
 	{"idle_deadline", "time", "unset", "first_byte and every frame while the turn is open: now + the idle window (60 s default)", "a terminal frame, [DONE], eof, transport_error, user_cancel (the timer stops)", "when idle_timer fires; reset by frames only, not by SSE comments (see Transport)"},
 	{"progress", "sub-state", "none", "the progress region's rows", "start_request, start_next_turn", "what the one-line progress indicator shows"},
 	{"status_line", "string and event_id, or none", "none", "show_status: f.data.message and f.data.event_id", "whenever progress leaves status; start_request, start_next_turn", "the status message the progress line shows while progress is status"},
 	{"content", "sub-state", "empty", "the content region's rows", "start_request, start_next_turn", "empty until the first text chunk or component card"},
 	{"tools", "map tool_call.id → sub-state", "every id unseen", "the tools region's rows", "start_request, start_next_turn", "one indicator per id, in arrival order"},
-	{"running_tools", "integer", "0", "tool_call → running: +1; running → done: -1", "start_request, start_next_turn", "the number of ids in running"},
+	{"running_tools", "integer", "0", "tool_call → running: +1; running → done: -1; the view shows 0 once the turn ended (its tools are stopped)", "start_request, start_next_turn", "the number of ids in running"},
 	{"components", "map data.id → sub-state", "every id unseen", "the components region's rows", "start_request, start_next_turn", "one placeholder per id, in arrival order"},
 	{"degraded", "sub-state", "intact", "the degraded region's rows", "start_request, start_next_turn", "a recoverable error happened in this turn"},
 }
@@ -801,7 +801,7 @@ func buildRegions() []Region {
 	}
 	for _, s := range []State{SubEmpty, SubComposing} {
 		content.Transitions = append(content.Transitions,
-			row(s, InText, GuardChunkString, SubComposing, ActAppendText, "FR-6, FR-8", "append the chunk (an empty string changes nothing)"),
+			row(s, InText, GuardChunkString, SubComposing, ActAppendText, "FR-6, FR-8", "append the chunk; an empty string adds no text but the body is no longer empty (content = composing: the typing indicator goes)"),
 			row(s, InComponent, GuardChunkPresent, SubComposing, ActRenderComponent, "FR-10", "render the component in the bubble"),
 			row(s, InComponent, GuardChunkNull, s, ActIgnore, "FR-10, FR-12", "a null chunk has nothing to render; framescope check does not flag it, so the client drops it quietly"),
 		)
@@ -1157,6 +1157,10 @@ func (r *ClientRun) Step(f *decode.Frame) Step {
 		r.view.Turn = turn + 1
 		r.state = s.Via.To
 	}
+	// A binding shows in the view when the frame that makes it belongs to
+	// the open turn — its terminal frame included —, not when it comes after
+	// the turn ended.
+	openBefore := !IsFinished(r.state)
 	if !s.Violation {
 		r.applyTop(&s, f, "")
 		for _, rs := range s.Regions {
@@ -1169,7 +1173,7 @@ func (r *ClientRun) Step(f *decode.Frame) Step {
 	if f.Decoded() && !r.haveRID {
 		if rid, ok := f.ResponseID.NonEmptyStr(); ok {
 			r.rid, r.haveRID = rid, true
-			if r.view.ResponseID == "" && !IsFinished(r.state) {
+			if r.view.ResponseID == "" && openBefore {
 				r.view.ResponseID = validText(f, rid)
 				r.view.Rev++
 			}

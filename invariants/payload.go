@@ -39,7 +39,7 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 	switch f.Type() {
 	case decode.TypeResponseID:
 		if open {
-			turn := &c.turns[t.idx]
+			turn := c.turn(t)
 			switch {
 			case t.sawRIDFrame:
 				c.raise("response-id-frame", SevWarn, idx, "repeated response_id frame")

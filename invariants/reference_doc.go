@@ -83,7 +83,8 @@ A PC3 response is a ` + "`text/event-stream`" + ` body: Server-Sent Events, pars
 - **Events.** A blank line ends an event. Its ` + "`data`" + ` lines are joined with LF (multi-line data is legal); an event with no ` + "`data`" + ` line is not a frame. **A frame is an event with data.** An event the stream ends in the middle of (no blank line before EOF) is discarded, never a frame.
 - **The type lives in the JSON.** Read ` + "`event_type`" + ` from the data; the SSE ` + "`event:`" + ` field normally repeats it (§5.5) but may be missing (data-only framing) or disagree (framescope check's ` + "`sse-event-mismatch`" + `): dispatch on ` + "`event_type`" + `, never on ` + "`event:`" + `.
 - **The envelope** (FR-2) sits at the top level of the data object, beside the payload: ` + "`event_type`, `version`, `timestamp`, `response_id`" + `, each a string. ` + "`version`" + ` is ` + "`\"0.4\"`" + ` or ` + "`\"0.5\"`" + ` and decides, per frame, whether v0.4 rules apply (an ` + "`error`" + ` labelled 0.4 is always terminal); any other value reads as v0.5, the additive superset. ` + "`is_final`" + ` is a payload field of ` + "`error`" + ` frames only (FR-17), a JSON boolean; a string ` + "`\"false\"`" + ` is not false.
-- **Identifiers are strings.** ` + "`response_id`, `tool_call.id`, `data.id`, `data.event_id`" + ` are JSON strings, compared byte for byte; a number or null is not an id (see Leniency). ` + "`rid(f)`" + ` below is a frame's ` + "`response_id`" + ` when it is a non-empty string, else none.
+- **The JSON.** The data is one RFC 8259 JSON value; anything else (` + "`NaN`" + `, a trailing comma, a second value) is undecodable. Member names and strings are compared after unescaping (` + "`\"t\\u0065xt\"`" + ` is ` + "`text`" + `); an escaped lone surrogate (` + "`\\ud800`" + `) reads as U+FFFD. When a member name repeats, the last one counts, at every level. A frame is read whole, whatever its size, up to the client's own limit (see Leniency).
+- **Identifiers are non-empty strings.** ` + "`response_id`, `tool_call.id`, `data.id`" + ` are identifiers only when they are non-empty JSON strings, compared byte for byte after unescaping; a number, null or ` + "`\"\"`" + ` is not an id (see Leniency): a tool or component frame without one has no key and is a violation. ` + "`rid(f)`" + ` below is a frame's ` + "`response_id`" + ` when it is a non-empty string, else none. Display fields (` + "`tool_call.name`, `tool_call.type`, `data.type`, `data.message`, `data.event_id`" + `) read as the empty string when they are not strings.
 - **` + "`[DONE]`" + `** is not JSON: a frame whose data is exactly ` + "`[DONE]`" + `. Test it before parsing JSON.
 - **Ignore unknown fields and unknown event types** (FR-12); payload fields the table below does not read change nothing.
 
@@ -103,8 +104,10 @@ The rule: **a frame the tables have no row for is ignored, whole** (no region ap
 | ` + "`text`" + ` with ` + "`chunk: null`" + ` (or a number, or no chunk) | ignores the frame | ` + "`text-malformed`" + ` |
 | ` + "`component`" + ` with ` + "`chunk: null`" + ` | renders nothing; the turn goes on | — |
 | ` + "`tool_call.id`" + ` a number (` + "`7`" + `) | no indicator opens; its ` + "`tool_completed`" + ` is ignored too | ` + "`tool-malformed`" + ` |
+| ` + "`tool_call.id`" + ` or ` + "`data.id`" + ` the empty string | not an id: the frame is ignored | ` + "`tool-malformed`" + ` / ` + "`component-malformed`" + ` |
+| escaped names or values (` + "`\"t\\u0065xt\"`" + `), a repeated member name, ` + "`NaN`" + `, a trailing comma, two JSON values | escapes decoded; the last of repeated names counts; the others are undecodable and ignored | ` + "`frame-json`" + ` (the undecodable ones) |
 | the same SSE ` + "`id:`" + ` twice | no deduplication: PC3 gives ` + "`id:`" + ` no meaning, so a repeated ` + "`text`" + ` appends twice and a repeated ` + "`tool_call`" + ` is a duplicate (ignored) | ` + "`tool-duplicate`" + ` |
-| a huge frame (320 KiB in the probe) | read normally. Accept at least 1 MiB per frame (NFR-7 targets 256 KB; framescope check calls over 1 MiB an error); a frame over the client's own limit is read as undecodable and ignored, and the turn goes on | ` + "`frame-size`" + ` |
+| a huge frame (320 KiB in the probe) | read normally. Accept at least 2 MiB per event (NFR-7 targets 256 KB; framescope check calls data over 1 MiB an error, and the kit's ` + "`rules/frame-size.fires-2`" + ` carries 1 MiB + 1 byte of data that the client must read); framescope itself reads an event block of up to 64 MiB as on the wire, its blank line included. An event over the client's own limit is read as undecodable and ignored, and the turn goes on | ` + "`frame-size`" + ` |
 | JSON nested thousands of levels deep | read without recursion; nested payloads (` + "`data.items`" + ` elements, component chunks) are opaque, only counted | — |
 | invalid UTF-8 | each maximal ill-formed sequence becomes one U+FFFD, in text, names and ids alike | ` + "`frame-utf8`" + ` |
 | an empty 2xx body | connection lost at EOF | ` + "`terminal-missing`" + ` |
@@ -156,7 +159,7 @@ The typing indicator shows **exactly while a request is out or the turn is open 
 
 - It shows when the request is sent (` + "`start_request`" + `), in the new, empty bubble.
 - It stays through ` + "`response_id`" + `, ` + "`episode`" + `, ` + "`usage`" + `, unknown and ignored frames.
-- It goes when the progress line shows something (thinking, a status message, running tools) or the first text chunk or card arrives, and at every end of the turn.
+- It goes when the progress line shows something (thinking, a status message, running tools) or the first text chunk (an empty string included: content becomes ` + "`composing`" + `) or card arrives, and at every end of the turn.
 - It comes back if the progress line goes off while the body is still empty (the last running tool finished before any text).
 - The next turn's bubble starts with it again (` + "`start_request`" + `, or ` + "`start_next_turn`" + ` on a capture of several requests).
 
@@ -203,7 +206,22 @@ Each step is one input, in order:
 | ` + "`state`" + ` | the machine's top-level state after the input |
 | ` + "`view`" + ` | the client view after the input, present when it changed (the first step always has it) |
 
-The view is what the user sees: ` + "`turn`" + ` (the bubble's number), ` + "`response_id`" + ` (bound, or empty), ` + "`typing`" + `, ` + "`progress`" + ` (` + "`{\"shows\": none|thinking|status|tools_running, \"message\", \"event_id\", \"running_tools\"}`" + `), ` + "`text`" + `, ` + "`cards`" + ` (` + "`[{\"tool\", \"tool_call_id\"}]`" + `), ` + "`tools`" + ` (` + "`[{\"id\", \"name\", \"type\", \"state\": running|done|stopped}]`" + ` in order of appearance), ` + "`components`" + ` (` + "`[{\"id\", \"type\", \"state\": loading|loaded|unavailable, \"items\", \"announced\"}]`" + `), ` + "`degraded`" + `, ` + "`outcome`" + ` (empty while open, ` + "`completed`, `failed`, `cancelled`, `connection_lost`, `http_failed`" + `), ` + "`cause`" + ` (the cancel cause — ` + "`IDLE_TIMEOUT`, `REQUEST_CANCELLED`, `client`" + `, the code or ` + "`no code`" + ` —, a failed turn's error code, or the input that lost the turn: ` + "`eof`, `transport_error`, `[DONE]`, `idle_timer`" + `), ` + "`done`" + ` (the turn's ` + "`[DONE]`" + ` arrived). Telemetry is not part of it.
+The view is what the user sees, one JSON object per step; telemetry is not part of it. Every key is always present, except the two status keys of ` + "`progress`" + `:
+
+| key | value |
+|---|---|
+| ` + "`turn`" + ` | the bubble's number: ` + "`start_request`" + ` and ` + "`start_next_turn`" + ` add 1 |
+| ` + "`response_id`" + ` | ` + "`bound_response_id`" + ` when a frame of the open turn bound it (the terminal frame included; a late frame after the end binds silently), else ` + "`\"\"`" + `; ` + "`drop_empty_turn`" + ` leaves it as it was |
+| ` + "`typing`" + ` | derived after every input (see [The typing indicator](#the-typing-indicator)) |
+| ` + "`progress`" + ` | ` + "`{\"shows\": none\\|thinking\\|status\\|tools_running, \"message\", \"event_id\", \"running_tools\"}`" + `: ` + "`shows`" + ` is the progress sub-state; ` + "`message`" + ` and ` + "`event_id`" + ` are the status frame's ` + "`data.message`" + ` / ` + "`data.event_id`" + `, present only while ` + "`shows`" + ` is ` + "`status`" + ` and each only when it is a non-empty string; ` + "`running_tools`" + ` is ` + "`running_tools`" + `, 0 once the turn ended |
+| ` + "`text`" + ` | the text chunks appended, in order |
+| ` + "`cards`" + ` | ` + "`[{\"tool\", \"tool_call_id\"}]`" + `: one per rendered ` + "`component`" + ` frame, its ` + "`tool_call.name`" + ` and ` + "`tool_call.id`" + ` (` + "`\"\"`" + ` when not a non-empty string) |
+| ` + "`tools`" + ` | ` + "`[{\"id\", \"name\", \"type\", \"state\": running\\|done\\|stopped}]`" + ` in order of appearance: one per opened id, ` + "`name`" + `/` + "`type`" + ` from the opening ` + "`tool_call`" + ` (` + "`\"\"`" + ` when not a non-empty string); ` + "`stopped`" + ` = running when the turn ended |
+| ` + "`components`" + ` | ` + "`[{\"id\", \"type\", \"state\": loading\\|loaded\\|unavailable, \"items\", \"announced\"}]`" + ` in order of appearance: ` + "`type`" + ` is the first frame's ` + "`data.type`" + `, replaced by a ` + "`data_loaded`" + ` whose ` + "`data.type`" + ` is a non-empty string; ` + "`items`" + ` the length of the latest ` + "`data.items`" + ` (0 unless loaded); ` + "`announced`" + ` true when a ` + "`data_loading`" + ` rendered the skeleton; ` + "`unavailable`" + ` = loading when the turn ended |
+| ` + "`degraded`" + ` | a recoverable error happened in the turn |
+| ` + "`outcome`" + ` | empty while the turn is open, then ` + "`completed`" + `, ` + "`failed`" + `, ` + "`cancelled`" + `, ` + "`connection_lost`" + ` or ` + "`http_failed`" + ` |
+| ` + "`cause`" + ` | cancelled: ` + "`cancel_cause`" + ` (` + "`IDLE_TIMEOUT`" + `, ` + "`REQUEST_CANCELLED`" + `, ` + "`client`" + ` for the user's cancel, another code as sent, or ` + "`no code`" + ` when ` + "`error.code`" + ` is missing, empty or not a string); failed: ` + "`error.code`" + ` when it is a non-empty string, else ` + "`\"\"`" + `; connection lost: the input that lost the turn (` + "`eof`" + `, ` + "`transport_error`" + `, ` + "`[DONE]`" + `, ` + "`idle_timer`" + `); otherwise ` + "`\"\"`" + ` |
+| ` + "`done`" + ` | ` + "`close_turn`" + ` ran: the ` + "`[DONE]`" + ` after the terminal arrived. Not ` + "`done_seen`" + `: an early ` + "`[DONE]`" + ` leaves it false |
 
 A harness: start the client, then for each step fire the transport input, or feed the capture's bytes up to the end of the frame's event (` + "`offset`" + ` + ` + "`length`" + `; everything before it not fed yet, comments included; in any chunking: the client's SSE parser is under test too); before ` + "`eof`" + ` or ` + "`transport_error`" + `, feed the rest of the file (a trailing comment or a partial event). After each step compare the client's view with the last ` + "`view`" + ` given. The idle timer is an input, not a clock: expose a way to fire it. framescope checks the kit round-trips: replaying each exported capture through this machine gives exactly the exported steps.
 
@@ -226,8 +244,11 @@ The spec says of itself "None outstanding." (§8.2) — for the wire. For a clie
 | A ` + "`cancelled`" + ` with a missing or unknown code? | FR-13 lists IDLE_TIMEOUT and REQUEST_CANCELLED only | cancelled anyway ("stopped") |
 | Status message or running tools on the progress line? | §5.10 says mobile prefers status events for progress, and leaves the composition to PC7 | the status message wins; the line shows one thing |
 | Resumption: ` + "`id:`" + `, ` + "`retry:`" + `, ` + "`Last-Event-ID`" + `? | §5.5's framing has only ` + "`event:`" + ` and ` + "`data:`" + `; PC3 says nothing about reconnecting | none: a retry is a new request and a new turn |
-| How large may a frame be? | NFR-7 is a SHOULD (256 KB), with no hard limit | accept at least 1 MiB; over the client's limit, undecodable |
-| Identifiers that are not strings? | FR-2 types the envelope as strings; payload ids (` + "`tool_call.id`" + `, ` + "`data.id`" + `) are untyped in §5.5's table | not ids: the frame is malformed and ignored |
+| How large may a frame be? | NFR-7 is a SHOULD (256 KB), with no hard limit | accept at least 2 MiB (the kit holds a frame of 1 MiB + 1 byte of data); over the client's limit, undecodable |
+| Identifiers that are not strings, or empty? | FR-2 types the envelope as strings; payload ids are untyped in §5.5's table ("tool_call: {id, name, type}"), and neither says whether ` + "`\"\"`" + ` is an id | not ids: only a non-empty string is; the frame is malformed and ignored |
+| Which JSON, exactly (escapes, repeated member names, ` + "`NaN`" + `)? | §5.5 gives only "The canonical wire shape every frame conforms to" by example, naming no JSON standard | RFC 8259: strings compared after unescaping, a lone surrogate escape is U+FFFD, the last of repeated names counts, anything else is undecodable |
+| Which turn does a frame belong to when its turn never named a ` + "`response_id`" + `? | §5.5 has the response_id frame "Emitted exactly once per turn, at turn open." and FR-2 puts the id on every frame; neither says what a turn without one is | the turn binds to the first frame naming one, in any state (after its terminal too), so that id after ` + "`[DONE]`" + ` is no new turn |
+| Two ` + "`[DONE]`" + ` in a row? | AC-4 has each terminal "followed by the data: [DONE]" and defines no turn without frames | the second closes an empty turn (` + "`drop_empty_turn`" + `): nothing shows, and the next frame naming any ` + "`response_id`" + ` starts a new bubble |
 | HTTP-level behaviour (non-2xx, wrong Content-Type)? | PC3's contract "terminates at the wire" (§3.4: Wire) | non-2xx: failure with retry, body not read |
 | What does the deployed v0.4 client really do with ` + "`cancelled`" + `? | R-8 says it ignores the type: "concrete client behavior is PC-7’s domain" | ignore it; the turn then ends without a terminal |
 
@@ -252,4 +273,8 @@ var docQuotes = []string{
 	"None outstanding.",
 	"terminates at the wire",
 	"concrete client behavior is PC-7’s domain",
+	"tool_call: {id, name, type}",
+	"The canonical wire shape every frame conforms to",
+	"Emitted exactly once per turn, at turn open.",
+	"followed by the data: [DONE]",
 }

@@ -32,12 +32,25 @@ type Meta struct {
 	ResponseHeaders map[string]string
 	StartedAt       time.Time
 
+	// RequestBody is the body the request sent (nil: none, or not kept:
+	// --no-body, an old capture). Live sources and recordings hold it with
+	// its secrets redacted (secrets_body.go) unless --keep-secrets; a HAR
+	// holds it as exported.
+	RequestBody []byte
+	// RequestBodySize is the body's whole size when RequestBody holds only
+	// its start (a recording keeps the first 1 MiB); 0 otherwise.
+	RequestBodySize int64
+
 	// Synthetic is true when the SSE bytes were rebuilt from decoded frames
 	// (NDJSON), so SSE framing facts such as a missing `event:` line are
 	// not evidence about the server.
 	Synthetic bool
 	// Timed is true when chunks carry arrival times.
 	Timed bool
+	// DecodedFrom names the Content-Encoding ("gzip", "br", "gzip, br")
+	// the body arrived in when the chunks are its decoded bytes ("" when
+	// they are the bytes as received).
+	DecodedFrom string
 }
 
 // Chunk is a run of bytes as read from the source, with its arrival time

@@ -41,8 +41,10 @@ func Dump(c Capture, w io.Writer, ndjson bool, dialectName string) (*Result, err
 					line = appendDumpRecord(line, it.Frame)
 				case it.Event.Truncated:
 					line = appendTruncatedRecord(line, it)
+				case it.Event.HasID || it.Event.HasRetry:
+					line = appendBlockRecord(line, it) // it changes the last event ID or the retry delay
 				default:
-					return // comments and data-less blocks: no frame for a client
+					return // comments and other data-less blocks: no frame for a client
 				}
 			} else {
 				line = AppendItemText(line, it)
@@ -105,7 +107,53 @@ func appendDumpRecord(b []byte, f *decode.Frame) []byte {
 	}
 	if f.Problem != decode.ProblemNone {
 		b = append(b, `,"problem":`...)
-		b = decode.AppendJSONString(b, f.Problem.String()+": "+f.ProblemDetail)
+		b = decode.AppendJSONString(b, f.Problem.String()+": "+f.ProblemDetail())
+	}
+	return append(b, "}\n"...)
+}
+
+// appendBlockRecord writes a data-less block that carries an id or a retry
+// field: not a frame (no index, no data), but the stream's last event ID
+// and reconnection delay change there, and the NDJSON reader rebuilds it:
+//
+//	{"block":true,"offset":N,"size":N,"arrival":S,"event":null,"id":"2","retry":500}
+func appendBlockRecord(b []byte, it Item) []byte {
+	ev := it.Event
+	b = append(b, `{"block":true,"offset":`...)
+	b = strconv.AppendInt(b, ev.Offset, 10)
+	b = append(b, `,"size":`...)
+	b = strconv.AppendInt(b, ev.Size, 10)
+	b = append(b, `,"arrival":`...)
+	if it.HasArrival {
+		b = appendSeconds(b, it.Arrival)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"event":`...)
+	if ev.HasType {
+		b = decode.AppendJSONString(b, ev.Type)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"id":`...)
+	if ev.HasID {
+		b = decode.AppendJSONString(b, ev.ID)
+	} else {
+		b = append(b, "null"...)
+	}
+	if ev.HasRetry {
+		b = append(b, `,"retry":`...)
+		b = strconv.AppendInt(b, ev.Retry, 10)
+	}
+	if len(ev.Comments) > 0 {
+		b = append(b, `,"comments":[`...)
+		for i, cm := range ev.Comments {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = decode.AppendJSONString(b, string(cm))
+		}
+		b = append(b, ']')
 	}
 	return append(b, "}\n"...)
 }

@@ -25,7 +25,7 @@ const (
 type inflateLimit struct {
 	max     int64   // 0: no size bound
 	ratio   float64 // 0: no ratio bound
-	coding  string  // "gzip", "deflate" (outermost)
+	coding  string  // "gzip", "deflate", "br" (outermost)
 	decoded int64
 }
 

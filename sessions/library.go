@@ -563,9 +563,9 @@ func writeCandidates(b *strings.Builder, es []libEntry, limit int) {
 			break
 		}
 		fmt.Fprintf(b, "\n  @%s  %s", decode.Sanitize(e.meta.ID), startedText(e.meta.StartedAt))
-		if e.meta.URL != "" {
+		if l := e.meta.Label(); l != "-" {
 			b.WriteString("  ")
-			b.WriteString(cleanShort(e.meta.URL, 60))
+			b.WriteString(cleanShort(l, 60))
 		}
 	}
 }
@@ -724,10 +724,7 @@ func WriteSessionTable(w io.Writer, list []SessionMeta) error {
 			turns = strconv.Itoa(len(m.Turns))
 			alarms = fmt.Sprintf("%d/%d/%d", m.Counts.Error, m.Counts.Warn, m.Counts.Info)
 		}
-		url := m.URL
-		if url == "" {
-			url = "-"
-		}
+		url := m.Label() // a demo by its scenario, not its loopback URL
 		rows = append(rows, []string{
 			decode.Sanitize(m.ID),
 			startedText(m.StartedAt),

@@ -22,6 +22,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
 // ConnectOptions describes the one request Connect sends.
@@ -36,6 +38,9 @@ type ConnectOptions struct {
 	ConnectTimeout time.Duration
 	Redact         []string // extra header names to redact in Meta and Response
 	KeepSecrets    bool     // redact nothing
+	// NoBody (--no-body) keeps the request body out of Meta, so out of
+	// recordings and the session library.
+	NoBody bool
 	// FollowRedirects (-L) follows up to 10 redirects, as redirect.go
 	// says; without it a 3xx is the response.
 	FollowRedirects bool
@@ -70,6 +75,13 @@ type ResponseInfo struct {
 	ErrorBody []byte
 	// ErrorBodyTruncated is true when the body was longer than ErrorBody.
 	ErrorBodyTruncated bool
+
+	// RequestHeaders and RequestBody are the request the response answers
+	// (the last hop's), secrets redacted unless --keep-secrets; the body
+	// is nil when none was sent (shown even with --no-body, which only
+	// keeps it out of recordings).
+	RequestHeaders map[string]string
+	RequestBody    []byte
 }
 
 const (
@@ -285,7 +297,13 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		StartedAt:       start,
 		Timed:           true,
 	}
+	sentB := sentBody(opts, req, sent, reqHeaders)
+	if !opts.NoBody {
+		l.meta.RequestBody = sentB
+	}
 	l.info = ResponseInfo{
+		RequestHeaders:  reqHeaders,
+		RequestBody:     sentB,
 		URL:             finalURL,
 		Method:          method,
 		RequestedURL:    requested,
@@ -298,7 +316,7 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 	}
 	l.encs = parseCodings(resp.Header.Values("Content-Encoding"))
 	for _, e := range l.encs {
-		if e != "gzip" && e != "x-gzip" && e != "deflate" {
+		if !decodable(e) {
 			l.probs.note("the response's Content-Encoding %q cannot be decoded: its body is shown as received", cleanShort(l.info.ContentEncoding, 60))
 			l.encs = nil
 			break
@@ -306,6 +324,7 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 	}
 	if len(l.encs) > 0 {
 		l.limit = newInflateLimit(opts, l.encs[len(l.encs)-1])
+		l.meta.DecodedFrom = strings.Join(l.encs, ", ")
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || !isSSEMediaType(ct) {
 		l.keepError = true
@@ -313,6 +332,17 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		l.preRead()
 	}
 	return l, nil
+}
+
+// sentBody is the request body as it is kept and shown: nil when there was
+// none, or when a redirect turned the request into one without
+// a body (a 302 after a POST); its secrets redacted unless --keep-secrets.
+func sentBody(opts ConnectOptions, req, sent *http.Request, headers map[string]string) []byte {
+	if opts.Body == nil || sent != req && sent.ContentLength == 0 {
+		return nil
+	}
+	ct, _ := headerLookup(headers, "Content-Type")
+	return redactBodyIf(bytes.Clone(opts.Body), ct, opts.KeepSecrets)
 }
 
 // requestHeaders builds the request's header from -H lines and the body,
@@ -339,13 +369,13 @@ func requestHeaders(opts ConnectOptions) (h http.Header, host string, err error)
 		for _, c := range strings.Split(strings.Join(v, ","), ",") {
 			coding, params, _ := strings.Cut(c, ";")
 			coding = strings.ToLower(strings.TrimSpace(coding))
-			if coding == "" || coding == "gzip" || coding == "x-gzip" || coding == "deflate" || coding == "identity" {
+			if coding == "" || coding == "identity" || decodable(coding) {
 				continue
 			}
 			if q, ok := strings.CutPrefix(strings.ReplaceAll(strings.TrimSpace(params), " ", ""), "q="); ok && strings.Trim(q, "0.") == "" {
 				continue // q=0: explicitly not acceptable
 			}
-			return nil, "", fmt.Errorf("Accept-Encoding %s: framescope cannot decode %q (it decodes gzip, deflate and identity); drop the header or ask for those only",
+			return nil, "", fmt.Errorf("Accept-Encoding %s: framescope cannot decode %q (it decodes gzip, deflate, br and identity); drop the header or ask for those only",
 				cleanShort(strconv.Quote(strings.Join(v, ", ")), 80), coding)
 		}
 	}
@@ -389,6 +419,18 @@ func validHeaderName(s string) bool {
 	}
 	return true
 }
+
+// decodable reports whether framescope decodes a content coding.
+func decodable(coding string) bool {
+	switch coding {
+	case "gzip", "x-gzip", "deflate", "br":
+		return true
+	}
+	return false
+}
+
+// AcceptCompressed is the Accept-Encoding --compressed sends.
+const AcceptCompressed = "gzip, deflate, br"
 
 // parseCodings lists the content codings applied to a body, in the order
 // they were applied (identity dropped).
@@ -562,6 +604,13 @@ func (l *Live) decoder() (io.Reader, error) {
 				return nil, codingError("gzip", err)
 			}
 			r = &codingReader{r: zr, coding: "gzip"}
+		case "br":
+			br := bufio.NewReaderSize(r, 4<<10)
+			if _, err := br.Peek(1); err == io.EOF {
+				r = br // an empty body
+				continue
+			}
+			r = &codingReader{r: brotli.NewReader(br), coding: "br"}
 		case "deflate":
 			// RFC 9110 deflate is zlib-wrapped; some servers send raw
 			// deflate: tell them apart by the zlib header.

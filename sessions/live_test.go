@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/andybalholm/brotli"
+
 	"framescope/invariants"
 )
 
@@ -634,10 +636,10 @@ func TestLiveConnectErrors(t *testing.T) {
 			srv := lvServer(t, func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, r.URL.Path, http.StatusFound) })
 			return ConnectOptions{URL: srv.URL + "/loop", FollowRedirects: true}
 		}, []string{"/loop", "redirect loop", "10 redirects"}},
-		{"Accept-Encoding br", func(t *testing.T) ConnectOptions {
+		{"Accept-Encoding zstd", func(t *testing.T) ConnectOptions {
 			srv := lvServer(t, func(w http.ResponseWriter, r *http.Request) { t.Error("the request was sent") })
-			return ConnectOptions{URL: srv.URL, Headers: []string{"Accept-Encoding: gzip, br"}}
-		}, []string{"Accept-Encoding", "cannot decode", `"br"`}},
+			return ConnectOptions{URL: srv.URL, Headers: []string{"Accept-Encoding: gzip, br, zstd"}}
+		}, []string{"Accept-Encoding", "cannot decode", `"zstd"`}},
 		{"connect timeout", func(t *testing.T) ConnectOptions {
 			// A listener that never accepts: the kernel completes the
 			// handshake, nobody answers.
@@ -770,6 +772,28 @@ func TestLiveEncodings(t *testing.T) {
 		io.WriteString(fw, plain)
 		fw.Close()
 	}
+	br := func(flushEvery int) []byte {
+		var b bytes.Buffer
+		bw := brotli.NewWriter(&b)
+		for i, f := range frames {
+			io.WriteString(bw, f)
+			if flushEvery > 0 && i%flushEvery == 0 {
+				bw.Flush()
+			}
+		}
+		bw.Close()
+		return b.Bytes()
+	}
+	var brCut bytes.Buffer
+	{
+		bw := brotli.NewWriter(&brCut)
+		io.WriteString(bw, half)
+		bw.Flush()
+		n := brCut.Len()
+		io.WriteString(bw, strings.Join(frames[len(frames)/2:], ""))
+		bw.Close()
+		brCut.Truncate(n + (brCut.Len()-n)/2)
+	}
 	tests := []struct {
 		name     string
 		encoding string
@@ -786,6 +810,10 @@ func TestLiveEncodings(t *testing.T) {
 		{name: "deflate (zlib)", encoding: "deflate", accept: "deflate, identity", body: zl.Bytes(), pieces: 3, end: EndEOF},
 		{name: "deflate (raw)", encoding: "deflate", body: raw.Bytes(), pieces: 3, end: EndEOF},
 		{name: "empty gzip body", encoding: "gzip", body: nil, pieces: 1, end: EndEOF},
+		{name: "br", encoding: "br", accept: "gzip, deflate, br", body: br(0), pieces: 1, end: EndEOF},
+		{name: "br unasked", encoding: "br", body: br(1), pieces: 7, end: EndEOF},
+		{name: "br truncated mid-way", encoding: "br", body: brCut.Bytes(), pieces: 1, end: EndError, detail: "br body", prefix: half},
+		{name: "empty br body", encoding: "br", body: nil, pieces: 1, end: EndEOF},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -826,9 +854,12 @@ func TestLiveEncodings(t *testing.T) {
 			if d.end.Kind != tc.end || !strings.Contains(d.end.Detail, tc.detail) {
 				t.Errorf("End %+v, want %s %q", d.end, tc.end, tc.detail)
 			}
-			_, back := lvReadBack(t, path)
+			meta, back := lvReadBack(t, path)
 			if !bytes.Equal(back.data, d.data) || back.end.Kind != tc.end {
 				t.Errorf("recording: %d bytes, end %+v", len(back.data), back.end)
+			}
+			if meta.DecodedFrom != tc.encoding || meta.ResponseHeaders["Content-Encoding"] != tc.encoding {
+				t.Errorf("recording says decoded from %q, Content-Encoding %q; want %q", meta.DecodedFrom, meta.ResponseHeaders["Content-Encoding"], tc.encoding)
 			}
 		})
 	}
@@ -1027,12 +1058,12 @@ func TestLiveHeaderParsing(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
-	for _, ae := range []string{"gzip", "gzip, deflate", "identity", "x-gzip;q=0.5", "br;q=0, gzip", "GZIP"} {
+	for _, ae := range []string{"gzip", "gzip, deflate", "identity", "x-gzip;q=0.5", "zstd;q=0, gzip", "GZIP", "br", "gzip, deflate, br"} {
 		if _, _, err := requestHeaders(ConnectOptions{Headers: []string{"Accept-Encoding: " + ae}}); err != nil {
 			t.Errorf("Accept-Encoding %q: %v", ae, err)
 		}
 	}
-	for _, ae := range []string{"br", "zstd, gzip", "*", "gzip;q=1, compress"} {
+	for _, ae := range []string{"zstd", "zstd, gzip", "*", "gzip;q=1, compress"} {
 		if _, _, err := requestHeaders(ConnectOptions{Headers: []string{"Accept-Encoding: " + ae}}); err == nil || !strings.Contains(err.Error(), "cannot decode") {
 			t.Errorf("Accept-Encoding %q: %v", ae, err)
 		}

@@ -321,6 +321,11 @@ func kindFromKeys(obj map[string]json.RawMessage) Kind {
 			return KindNDJSON // a dump whose only record is its truncated tail
 		}
 	}
+	if _, ok := obj["block"]; ok {
+		if _, ok := obj["offset"]; ok {
+			return KindNDJSON // a dump that begins with a data-less block (id:, retry:)
+		}
+	}
 	if _, ok := obj["log"]; ok {
 		return KindHAR
 	}

@@ -55,6 +55,10 @@ type Handler struct {
 	// with a second core: a caller running several pipelines at once
 	// (check A B C …) already keeps the cores busy.
 	OneStage bool
+	// OnErrorBody is called once, at the end, with the first ErrorBodyMax
+	// bytes of a non-2xx response's body (which is not read as SSE:
+	// pipeline_status.go) and whether there was more.
+	OnErrorBody func(body []byte, truncated bool)
 }
 
 // Result summarises a finished run.
@@ -66,6 +70,11 @@ type Result struct {
 	Dialect string
 	Turns   []invariants.Turn
 	Counts  invariants.Counts
+	// ErrorBody is the start of a non-2xx response's body (nil for a
+	// stream that was read as SSE), ErrorBodyTruncated whether there was
+	// more than ErrorBodyMax.
+	ErrorBody          []byte
+	ErrorBodyTruncated bool
 }
 
 // ResolveDialect checks a --dialect value: "" (detect) or a known name.
@@ -117,6 +126,21 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Meta: meta}
+	if StatusFailed(meta) {
+		if forced == nil {
+			forced = dialects.NewDetector().Finish()
+		}
+		return runFailedStatus(c, forced, opts, h, res)
+	}
+	// handed counts the turns the checker gave to opts.OnTurnFinal and
+	// dropped: Turns()[0] is turn handed.
+	handed := 0
+	if sink := opts.OnTurnFinal; sink != nil {
+		opts.OnTurnFinal = func(i int, t invariants.Turn) {
+			handed++
+			sink(i, t)
+		}
+	}
 
 	var (
 		d        dialect.Dialect
@@ -141,7 +165,10 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 				item.Moves = chk.Moves()
 			}
 			if t := chk.Turn(); t >= 0 {
-				item.Turn, item.TurnKey = t, chk.Turns()[t].ResponseID
+				item.Turn = t
+				if ts := chk.Turns(); t-handed < len(ts) && t >= handed {
+					item.TurnKey = ts[t-handed].ResponseID
+				}
 			}
 		case ev.Truncated && ev.HasData:
 			// Only a lost event matters; a trailing comment without its

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"framescope/decode"
@@ -144,107 +145,166 @@ type readResult struct {
 	frames  int
 }
 
+// reader reads a capture through the framer, chunk by chunk. One
+// goroutine at a time runs it: the reader stage, and after a handoff
+// (runStages) the checking stage.
+type reader struct {
+	c      Capture
+	framer *decode.Framer
+	chunk  Chunk
+	rr     readResult
+	// held: the time of the chunk whose last byte, a lone CR, completed
+	// the block the framer holds (decode.Framer.HoldsComplete). That
+	// block is timed by it, not by the read that releases it.
+	held Chunk
+}
+
+func newReader(c Capture) *reader { return &reader{c: c, framer: decode.NewFramer()} }
+
 // readLoop reads c to its end through the framer: every block goes to
 // emit with the chunk that completed it, every capture problem to problem
 // in stream order, and chunkDone runs after each chunk (and at the end).
 func readLoop(c Capture, emit func(*decode.Event, *Chunk), problem func(Problem), chunkDone func()) readResult {
-	framer := decode.NewFramer()
-	var rr readResult
-	var chunk Chunk
-	feed := func(ev *decode.Event) { emit(ev, &chunk) }
+	r := newReader(c)
+	r.run(emit, problem, chunkDone, nil)
+	return r.rr
+}
+
+// run reads on from where the reader is, as readLoop does, until the end
+// of the capture (true), or until stop, asked after each chunk, says to
+// hand the rest over (false; the framer keeps its state for the next run).
+func (r *reader) run(emit func(*decode.Event, *Chunk), problem func(Problem), chunkDone func(), stop func() bool) bool {
+	feed := func(ev *decode.Event) {
+		if r.framer.EmittingHeld() {
+			emit(ev, &r.held)
+			return
+		}
+		emit(ev, &r.chunk)
+	}
 	problems := func() {
-		for _, p := range c.TakeProblems() {
+		for _, p := range r.c.TakeProblems() {
 			problem(p)
 		}
 	}
 	for {
 		var err error
-		chunk, err = c.Next()
+		r.chunk, err = r.c.Next()
 		problems()
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				rr.readErr = err
+				r.rr.readErr = err
 			}
 			break
 		}
-		rr.bytes += int64(len(chunk.Data))
-		framer.Feed(chunk.Data, feed)
+		r.rr.bytes += int64(len(r.chunk.Data))
+		r.framer.Feed(r.chunk.Data, feed)
+		if r.framer.HoldsComplete() {
+			r.held = Chunk{T: r.chunk.T, HasTime: r.chunk.HasTime}
+		}
 		chunkDone()
+		if stop != nil && stop() {
+			return false
+		}
 	}
-	rr.end = c.End()
+	r.rr.end = r.c.End()
 	problems()
-	chunk = Chunk{T: rr.end.T, HasTime: rr.end.HasTime}
-	framer.Close(feed)
+	r.chunk = Chunk{T: r.rr.end.T, HasTime: r.rr.end.HasTime}
+	r.framer.Close(feed)
 	chunkDone()
-	return rr
+	return true
 }
 
-// readStage reads c to its end, sending sealed batches to sink in order
+// A stream of tiny blocks (an alarm flood: `data: x` ten million times) is
+// checked faster on one core than through the stages: copying each block
+// into a batch and handing it to the other core costs more than the block's
+// own check. The reader stage watches the mean block size in windows of
+// tinyWindow blocks and, when one is below tinyMean bytes, hands the rest
+// of the stream over to the checking stage, which reads on inline.
+const (
+	tinyWindow = 16384
+	tinyMean   = 32
+)
+
+// stageHandoffs counts the handoffs of this process (tests see them).
+var stageHandoffs atomic.Int64
+
+// readStage reads on through r, sending sealed batches to sink in order
 // (after every chunk: a live stream's frames go on as soon as their chunk
 // is read). get returns an empty batch to fill (a recycled one when it
 // can). When idle reports that the checking stage is waiting for work, a
 // batch goes out undecoded and that stage decodes it: with small frames
 // and a light checker the JSON scan is better done there, and the two
-// stages balance themselves batch by batch.
-func readStage(c Capture, get func() *pipeBatch, sink func(*pipeBatch), idle func() bool) readResult {
-	var dec decode.Decoder
+// stages balance themselves batch by batch. It returns false when it
+// stopped early to hand a stream of tiny blocks over (see tinyMean), with
+// everything read so far sent.
+func readStage(r *reader, dec *decode.Decoder, get func() *pipeBatch, sink func(*pipeBatch), idle func() bool) bool {
 	b := get()
 	send := func() {
 		if len(b.entries) == 0 {
 			return
 		}
-		b.seal(&dec, idle())
+		b.seal(dec, idle())
 		sink(b)
 		b = get()
 	}
-	rr := readLoop(c, func(ev *decode.Event, chunk *Chunk) {
+	var winBlocks, winBytes int64
+	tiny := func() bool {
+		if winBlocks < tinyWindow {
+			return false
+		}
+		small := winBytes < tinyMean*winBlocks
+		winBlocks, winBytes = 0, 0
+		return small
+	}
+	return r.run(func(ev *decode.Event, chunk *Chunk) {
+		winBlocks++
+		winBytes += ev.Size
 		b.add(ev, chunk.T, chunk.HasTime)
 		if len(b.entries) >= pipeMaxEntries || len(b.arena) >= pipeMaxArena {
 			send()
 		}
-	}, func(p Problem) { b.addProblem(p) }, send)
-	rr.frames = dec.NextIndex()
-	return rr
+	}, func(p Problem) { b.addProblem(p) }, send, tiny)
 }
 
 // readInline is the pipeline on one core: each block is decoded and
 // handed on as the framer emits it, its bytes still the framer's (no copy
 // into a batch).
-func readInline(c Capture, handle func(*pipeEntry)) readResult {
-	var dec decode.Decoder
+func readInline(r *reader, dec *decode.Decoder, handle func(*pipeEntry)) {
 	var e pipeEntry
-	rr := readLoop(c, func(ev *decode.Event, chunk *Chunk) {
+	r.run(func(ev *decode.Event, chunk *Chunk) {
 		members := e.frame.Members[:0]
 		e.frame.Event = *ev
 		e.arrival, e.hasArrival = chunk.T, chunk.HasTime
 		e.frame.Members = members
 		if ev.Dispatched() {
-			dec.DecodeInto(&e.frame, ev, e.arrival, e.hasArrival)
+			dec.DecodeInto(&e.frame, &e.frame.Event, e.arrival, e.hasArrival) // in place: no second copy
 		}
 		handle(&e)
-	}, func(p Problem) { handle(&pipeEntry{problem: &p}) }, func() {})
-	rr.frames = dec.NextIndex()
-	return rr
+	}, func(p Problem) { handle(&pipeEntry{problem: &p}) }, func() {}, nil)
 }
 
 // runStages reads c to its end and hands every entry to handle, in stream
 // order, on the caller's goroutine: on more than one core the reader stage
 // runs a goroutine ahead, in batches; on one core everything runs inline.
 func runStages(c Capture, oneStage bool, handle func(*pipeEntry)) readResult {
+	r := newReader(c)
+	var dec decode.Decoder
 	if oneStage || runtime.GOMAXPROCS(0) < 2 {
-		return readInline(c, handle)
+		readInline(r, &dec, handle)
+		r.rr.frames = dec.NextIndex()
+		return r.rr
 	}
 	free := make(chan *pipeBatch, pipeDepth)
 	for i := 0; i < pipeDepth; i++ {
 		free <- new(pipeBatch)
 	}
 	full := make(chan *pipeBatch, pipeDepth)
-	done := make(chan readResult, 1)
+	done := make(chan bool, 1)
 	go func() {
-		rr := readStage(c, func() *pipeBatch { b := <-free; b.reset(); return b }, func(b *pipeBatch) { full <- b },
+		ended := readStage(r, &dec, func() *pipeBatch { b := <-free; b.reset(); return b }, func(b *pipeBatch) { full <- b },
 			func() bool { return len(full) == 0 })
 		close(full)
-		done <- rr
+		done <- ended
 	}()
 	for b := range full {
 		for i := range b.entries {
@@ -256,5 +316,12 @@ func runStages(c Capture, oneStage bool, handle func(*pipeEntry)) readResult {
 		}
 		free <- b
 	}
-	return <-done
+	if !<-done {
+		// Handed over (tiny blocks): the reader, its framer and the frame
+		// numbering go on here, inline.
+		stageHandoffs.Add(1)
+		readInline(r, &dec, handle)
+	}
+	r.rr.frames = dec.NextIndex()
+	return r.rr
 }

@@ -100,6 +100,12 @@ type harEntry struct {
 		Method  string      `json:"method"`
 		URL     string      `json:"url"`
 		Headers []harHeader `json:"headers"`
+		// PostData is the request body HAR exporters keep (text only:
+		// HAR 1.2 has no encoding for it).
+		PostData *struct {
+			MimeType string  `json:"mimeType"`
+			Text     *string `json:"text"`
+		} `json:"postData"`
 	} `json:"request"`
 	Response struct {
 		Status  float64     `json:"status"`
@@ -229,6 +235,9 @@ func (e *harEntry) resolve(spans *harSpans) {
 	t(&e.Request.URL)
 	t(&e.Response.Content.MimeType)
 	t(&e.Response.Content.Encoding)
+	if pd := e.Request.PostData; pd != nil && pd.Text != nil {
+		t(pd.Text) // the request body: shown, never streamed
+	}
 	for _, hs := range [][]harHeader{e.Request.Headers, e.Response.Headers} {
 		for i := range hs {
 			t(&hs[i].Name)
@@ -310,6 +319,9 @@ func newHARCapture(name string, br *bufio.Reader, at io.ReaderAt, closer io.Clos
 		m.ContentType = ct
 	} else {
 		m.ContentType = e.Response.Content.MimeType
+	}
+	if pd := e.Request.PostData; pd != nil && pd.Text != nil {
+		m.RequestBody = []byte(*pd.Text)
 	}
 	if s := e.StartedDateTime; s != "" {
 		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {

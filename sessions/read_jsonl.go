@@ -116,6 +116,16 @@ func (c *jsonlCapture) parseHeader(ln int, line []byte) bool {
 	}
 	m.RequestHeaders = c.headerMap(ln, h, "request_headers")
 	m.ResponseHeaders = c.headerMap(ln, h, "response_headers")
+	m.DecodedFrom = c.headerString(ln, h, "decoded_from")
+	m.RequestBody = c.headerBody(ln, h)
+	if raw, ok := h["request_body_size"]; ok && m.RequestBody != nil {
+		var n int64
+		if json.Unmarshal(raw, &n) != nil || n < int64(len(m.RequestBody)) {
+			c.probs.add(ln, "capture header: \"request_body_size\" %s is not the size of a body of %d bytes", cleanShort(string(raw), 40), len(m.RequestBody))
+		} else if n > int64(len(m.RequestBody)) {
+			m.RequestBodySize = n
+		}
+	}
 	if ct, ok := headerLookup(m.ResponseHeaders, "Content-Type"); ok {
 		m.ContentType = ct
 	}
@@ -192,6 +202,32 @@ func (c *jsonlCapture) headerMap(ln int, h map[string]json.RawMessage, key strin
 		}
 	}
 	return out
+}
+
+// headerBody reads the request body: "request_body" (text) or
+// "request_body_b64" (bytes that are not UTF-8); nil when the capture has
+// neither (an old capture, --no-body).
+func (c *jsonlCapture) headerBody(ln int, h map[string]json.RawMessage) []byte {
+	if _, ok := h["request_body"]; ok {
+		if raw := h["request_body"]; string(raw) != "null" {
+			var s string
+			if json.Unmarshal(raw, &s) != nil {
+				c.probs.add(ln, "capture header: %q is not a string; the request body is not shown", "request_body")
+				return nil
+			}
+			return []byte(s)
+		}
+	}
+	s := c.headerString(ln, h, "request_body_b64")
+	if s == "" {
+		return nil
+	}
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		c.probs.add(ln, "capture header: \"request_body_b64\" is not base64; the request body is not shown")
+		return nil
+	}
+	return b
 }
 
 func (c *jsonlCapture) Meta() Meta { return c.meta }
@@ -605,6 +641,10 @@ func parseEnd(s string) End {
 		return End{Kind: EndEOF}
 	case "cancelled", "canceled":
 		return End{Kind: EndCancelled}
+	}
+	// The client's deliberate stop (record --max-frames, --max-bytes).
+	if rest, ok := strings.CutPrefix(s, "cancelled:"); ok {
+		return End{Kind: EndCancelled, Detail: strings.TrimSpace(rest)}
 	}
 	if rest, ok := strings.CutPrefix(s, "error:"); ok {
 		return End{Kind: EndError, Detail: strings.TrimSpace(rest)}

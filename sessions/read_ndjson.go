@@ -142,6 +142,15 @@ func (c *ndjsonCapture) convertLine(ln int, line []byte) Chunk {
 		return ch
 	}
 
+	if string(obj["block"]) == "true" {
+		// A data-less block of a dump (id, retry, event, comments): the
+		// fields without data, then the blank line that ends the block.
+		c.out = c.appendRecordFields(c.out[:0], ln, obj)
+		c.out = append(c.out, '\n')
+		ch.Data = c.out
+		return ch
+	}
+
 	rawData, hasData := obj["data"]
 	_, hasIndex := obj["index"]
 	var data string
@@ -163,6 +172,25 @@ func (c *ndjsonCapture) convertLine(ln int, line []byte) Chunk {
 // ndjson` record: its comments, event, id and retry fields, then its data
 // (the exact bytes of "data_b64" when present), one `data:` line per line.
 func (c *ndjsonCapture) appendDumpRecord(b []byte, ln int, obj map[string]json.RawMessage, data string) []byte {
+	b = c.appendRecordFields(b, ln, obj)
+	d := []byte(data)
+	if raw, ok := obj["data_b64"]; ok && string(raw) != "null" {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			c.probs.add(ln, "\"data_b64\" is not a string; \"data\" is used")
+		} else if db, err := decodeBase64(nil, s); err != nil {
+			c.probs.add(ln, "\"data_b64\" is not valid base64 (%s); \"data\" is used", clean(err.Error()))
+		} else {
+			d = db
+		}
+	}
+	b = appendDataLines(b, d)
+	return append(b, '\n')
+}
+
+// appendRecordFields writes a dump record's comments and its event, id and
+// retry fields as SSE lines.
+func (c *ndjsonCapture) appendRecordFields(b []byte, ln int, obj map[string]json.RawMessage) []byte {
 	if raw, ok := obj["comments"]; ok && string(raw) != "null" {
 		var cms []string
 		if err := json.Unmarshal(raw, &cms); err != nil {
@@ -187,19 +215,7 @@ func (c *ndjsonCapture) appendDumpRecord(b []byte, ln int, obj map[string]json.R
 			c.probs.add(ln, "\"retry\" is not a whole number of milliseconds; ignored")
 		}
 	}
-	d := []byte(data)
-	if raw, ok := obj["data_b64"]; ok && string(raw) != "null" {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			c.probs.add(ln, "\"data_b64\" is not a string; \"data\" is used")
-		} else if db, err := decodeBase64(nil, s); err != nil {
-			c.probs.add(ln, "\"data_b64\" is not valid base64 (%s); \"data\" is used", clean(err.Error()))
-		} else {
-			d = db
-		}
-	}
-	b = appendDataLines(b, d)
-	return append(b, '\n')
+	return b
 }
 
 // appendTruncatedRecord rebuilds the tail of a dump's truncated record:

@@ -157,6 +157,14 @@ func (r *Recorder) writeHeader(opts RecordOptions) {
 		b = append(b, `,"`+h.key+`":`...)
 		b = appendJSONMap(b, h.m)
 	}
+	if m.RequestBody != nil {
+		b = appendRequestBody(b, m, opts.KeepSecrets)
+	}
+	if m.DecodedFrom != "" {
+		// The chunks are the decoded body; the response arrived encoded.
+		b = append(b, `,"decoded_from":`...)
+		b = appendJSONText(b, []byte(m.DecodedFrom))
+	}
 	b = append(b, `,"started_at":"`...)
 	b = started.UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z07:00")
 	b = append(b, '"')
@@ -344,6 +352,10 @@ func (r *Recorder) writeEnd(e End) {
 	switch e.Kind {
 	case EndError:
 		text = "error: " + e.Detail
+	case EndCancelled:
+		if e.Detail != "" { // a deliberate stop: "cancelled: stopped: --max-frames 10 reached"
+			text += ": " + e.Detail
+		}
 	case "":
 		text = string(EndEOF)
 	}

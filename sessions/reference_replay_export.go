@@ -120,6 +120,9 @@ func KitSources(src fs.FS) ([]KitSource, error) {
 				continue
 			}
 			p := path.Join(g.dir, name)
+			if nonSuccess(src, p) {
+				continue // a non-2xx response: a client reads no stream from it
+			}
 			a := about[name]
 			if a == "" {
 				a = wantAbout(src, p+".want")
@@ -194,6 +197,20 @@ func kitGroupRank(g string) int {
 		return 1
 	}
 	return 2
+}
+
+// nonSuccess reports a capture of a non-2xx response (its body is not
+// read as SSE: pipeline_status.go).
+func nonSuccess(src fs.FS, p string) bool {
+	if ext := path.Ext(p); ext != ".jsonl" && ext != ".har" {
+		return false
+	}
+	c, err := openFS(src, p)
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	return StatusFailed(c.Meta())
 }
 
 func openFS(src fs.FS, p string) (Capture, error) {

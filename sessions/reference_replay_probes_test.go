@@ -236,6 +236,81 @@ func TestReferenceProbes(t *testing.T) {
 		}},
 		{"lenient-invalid-utf8.sse", 0, closedOK(1, "café a\ufffdb\ufffdc\ufffd\ufffd\ufffdd\ufffd"), nil},
 		{"lenient-empty.sse", 0, want{invariants.StEndedWithoutTerminal, lost, 1, "", "eof"}, nil},
+		{"lenient-json-dialect.sse", 0, closedOK(1, "two a\ufffdb"), func(t *testing.T, recs []probeRec) {
+			if v := at(t, recs, 2).view; len(v.Tools) != 1 || v.Tools[0].ID != "call_y" {
+				t.Errorf("repeated tool_call.id: the last should count: %+v", v.Tools)
+			}
+			for i := 3; i <= 5; i++ {
+				if r := at(t, recs, i); r.in != invariants.InUndecodable || r.step.ViewChanged {
+					t.Errorf("frame %d (not JSON): %s", i, r.step.Summary())
+				}
+			}
+		}},
+		// 7. Hidden state a client must keep exactly (the document's
+		// declared extended state), pinned so the kit catches a wrong guess.
+		{"hidden-late-rid-binds-after-terminal.sse", 0, closedOK(2, "Second turn."), func(t *testing.T, recs []probeRec) {
+			if r := at(t, recs, 2); r.step.ViewChanged || r.view.ResponseID != "" {
+				t.Errorf("late usage after completed: %s, response_id %q", r.step.Summary(), r.view.ResponseID)
+			}
+			if r := at(t, recs, 4); r.step.Via != nil || r.view.Turn != 1 || r.step.ViewChanged {
+				t.Errorf("the late response_id after [DONE] opened a turn: %s", r.step.Summary())
+			}
+			if r := at(t, recs, 5); r.step.Via == nil || r.view.Turn != 2 {
+				t.Errorf("a new response_id after [DONE]: %s", r.step.Summary())
+			}
+		}},
+		{"hidden-terminal-frame-binds.sse", 0, closedOK(2, ""), func(t *testing.T, recs []probeRec) {
+			if r := at(t, recs, 1); r.view.ResponseID != "resp_c" || r.view.Outcome != invariants.OutcomeCompleted {
+				t.Errorf("the binding completed frame: response_id %q, outcome %q", r.view.ResponseID, r.view.Outcome)
+			}
+			if r := at(t, recs, 3); r.step.Via != nil || r.step.ViewChanged {
+				t.Errorf("resp_c after [DONE] opened a turn: %s", r.step.Summary())
+			}
+			if r := at(t, recs, 4); r.step.Via == nil || r.view.Turn != 2 || r.view.ResponseID != "resp_d" {
+				t.Errorf("a new response_id after [DONE]: %s", r.step.Summary())
+			}
+		}},
+		{"hidden-done-twice-then-same-rid.sse", 0, closedOK(2, "Again."), func(t *testing.T, recs []probeRec) {
+			if r := at(t, recs, 4); r.step.Transition == nil || r.step.Transition.Action != invariants.ActDropEmptyTurn || r.step.ViewChanged || r.view.ResponseID != "resp_a" {
+				t.Errorf("second [DONE]: %s, response_id %q", r.step.Summary(), r.view.ResponseID)
+			}
+			if r := at(t, recs, 5); r.step.Via == nil || r.view.Turn != 2 || r.view.ResponseID != "resp_a" {
+				t.Errorf("resp_a after the dropped turn: %s, view %+v", r.step.Summary(), r.view)
+			}
+		}},
+		{"hidden-done-early-then-next-turn.sse", 0, closedOK(2, "Second turn."), func(t *testing.T, recs []probeRec) {
+			if r := at(t, recs, 2); r.view.Done || r.view.Outcome != lost || r.view.Cause != "[DONE]" {
+				t.Errorf("early [DONE]: view %+v", r.view)
+			}
+			if r := at(t, recs, 3); r.step.ViewChanged || r.view.Turn != 1 {
+				t.Errorf("a frame of the lost turn after [DONE]: %s", r.step.Summary())
+			}
+			if r := at(t, recs, 4); r.step.Via == nil || r.view.Turn != 2 {
+				t.Errorf("a new response_id after an early [DONE]: %s", r.step.Summary())
+			}
+		}},
+		{"hidden-empty-ids-and-display-fields.sse", 0, want{invariants.StClosed, invariants.OutcomeFailed, 1, "", ""}, func(t *testing.T, recs []probeRec) {
+			if v := at(t, recs, 1).view; v.Typing || v.Text != "" {
+				t.Errorf("an empty text chunk: typing %v text %q", v.Typing, v.Text)
+			}
+			for i, rule := range map[int]string{2: "tool-malformed", 3: "component-malformed"} {
+				if r := at(t, recs, i); !r.step.Violation || !hasRuleStep(r.step, rule) || r.step.ViewChanged {
+					t.Errorf("frame %d with an empty id: %s", i, r.step.Summary())
+				}
+			}
+			if v := at(t, recs, 4).view; len(v.Tools) != 1 || v.Tools[0].Name != "" || v.Tools[0].Type != "" {
+				t.Errorf("non-string tool name/type: %+v", v.Tools)
+			}
+			if v := at(t, recs, 6).view; len(v.Components) != 1 || v.Components[0].Type != "offer_list" || v.Components[0].Items != 1 {
+				t.Errorf("data_loaded with an empty type: %+v", v.Components)
+			}
+			if p := at(t, recs, 7).view.Progress; p.Shows != invariants.SubStatus || p.Message != "" || p.EventID != "searching_offers" {
+				t.Errorf("status with a numeric message: %+v", p)
+			}
+			if r := at(t, recs, 8); r.step.Transition == nil || r.step.Transition.Guard != invariants.GuardV04Frame {
+				t.Errorf(`error labelled "0\u002e4": %s`, r.step.Summary())
+			}
+		}},
 	}
 	covered := map[string]bool{}
 	for _, tc := range tests {

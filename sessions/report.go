@@ -34,6 +34,11 @@ type Report struct {
 	// too) but not kept, so a stream of a million broken frames costs
 	// a hundred alarms of memory, not a million.
 	Suppressed map[string]int
+
+	// turnLog and alarmLog hold the turns and alarms instead of Turns and
+	// Alarms (CheckToWrite).
+	turnLog  *turnLog
+	alarmLog *alarmLog
 }
 
 // MaxListed is how many alarms of one rule in one turn a report lists.
@@ -45,37 +50,81 @@ type ReportAlarm struct {
 	Excerpt string // sanitized; "" for alarms without a frame
 }
 
-// Check runs the pipeline over a capture and collects the report.
+// Check runs the pipeline over a capture and collects the report. Only
+// the report sees the alarms, so the checker makes messages only for the
+// alarms the report lists (invariants.Options.ListLimit = MaxListed).
 func Check(c Capture, opts invariants.Options) (*Report, error) {
+	opts.ListLimit = MaxListed
 	return CheckWith(c, opts, Handler{})
 }
 
 // CheckOneStage is Check on the caller's goroutine alone, for callers that
 // check several captures at once.
 func CheckOneStage(c Capture, opts invariants.Options) (*Report, error) {
+	opts.ListLimit = MaxListed
 	return CheckWith(c, opts, Handler{OneStage: true})
 }
 
 // CheckWith is Check that also hands every item, alarm and note to h as it
 // happens (live views print frames while the report is collected).
 func CheckWith(c Capture, opts invariants.Options, h Handler) (*Report, error) {
-	rep := &Report{Source: c.Meta().Name, Format: c.Meta().Kind}
-	type listedKey struct {
-		rule string
-		turn int
+	return checkInto(&Report{}, c, opts, h)
+}
+
+// checkInto is CheckWith filling rep (CheckToWrite's keeps its alarms out
+// of the heap).
+func checkInto(rep *Report, c Capture, opts invariants.Options, h Handler) (*Report, error) {
+	rep.Source, rep.Format = c.Meta().Name, c.Meta().Kind
+	listed := invariants.NewListing(MaxListed)
+	if fin := opts.OnTurnFinal; fin != nil && opts.ListLimit == MaxListed {
+		// The checker lists by the same key and limit, so this count
+		// only repeats its verdict: a turn handed out is forgotten here
+		// (a count afresh lists what the checker listed).
+		opts.OnTurnFinal = func(i int, t invariants.Turn) {
+			fin(i, t)
+			listed.Forget(i + 1)
+		}
 	}
-	listed := map[listedKey]int{}
-	// keep reports whether an alarm is listed, or only counted.
-	keep := func(a *invariants.Alarm) bool {
-		k := listedKey{a.Rule, a.Turn}
-		if listed[k] >= MaxListed {
+	// Suppressed alarms are counted here and added to rep.Suppressed at
+	// the end; the counters of the last two rules are at hand (a flood is
+	// one or two rules a million times: no map update per alarm).
+	suppressed := map[string]*int{}
+	var supLast [2]struct {
+		rule string
+		n    *int
+	}
+	suppress := func(rule string) {
+		for i := range supLast {
+			if supLast[i].n != nil && supLast[i].rule == rule {
+				*supLast[i].n++
+				return
+			}
+		}
+		p := suppressed[rule]
+		if p == nil {
+			p = new(int)
+			suppressed[rule] = p
+		}
+		*p++
+		supLast[1] = supLast[0]
+		supLast[0].rule, supLast[0].n = rule, p
+	}
+	flushSuppressed := func() {
+		for rule, n := range suppressed {
 			if rep.Suppressed == nil {
 				rep.Suppressed = map[string]int{}
 			}
-			rep.Suppressed[a.Rule]++
+			rep.Suppressed[rule] += *n
+		}
+	}
+	// keep reports whether an alarm is listed, or only counted.
+	keep := func(a *invariants.Alarm) bool {
+		// The checker counts the same alarms by the same key: an alarm
+		// it left Unlisted is past MaxListed here too.
+		if a.Unlisted || !listed.Take(a.Rule, a.Turn) {
+			suppress(a.Rule)
 			return false
 		}
-		listed[k]++
 		return true
 	}
 	add := func(as []invariants.Alarm, excerpt func() string) {
@@ -88,18 +137,25 @@ func CheckWith(c Capture, opts invariants.Options, h Handler) (*Report, error) {
 			if a.Frame != invariants.NoFrame && excerpt != nil {
 				ra.Excerpt = excerpt()
 			}
-			rep.Alarms = append(rep.Alarms, ra)
+			rep.keepAlarm(ra)
 		}
 	}
 	res, err := Run(c, opts, Handler{
-		OnDialect: h.OnDialect,
-		WantMoves: h.WantMoves,
-		OneStage:  h.OneStage,
+		OnDialect:   h.OnDialect,
+		WantMoves:   h.WantMoves,
+		OneStage:    h.OneStage,
+		OnErrorBody: h.OnErrorBody,
 		OnItem: func(it Item) {
 			if h.OnItem != nil {
 				h.OnItem(it)
 			}
 			if len(it.Alarms) == 0 {
+				return
+			}
+			if allUnlisted(it.Alarms) { // a flood's frame: counted, nothing to list
+				for i := range it.Alarms {
+					keep(&it.Alarms[i])
+				}
 				return
 			}
 			// The excerpt is made once per frame, and only when one of
@@ -126,6 +182,7 @@ func CheckWith(c Capture, opts invariants.Options, h Handler) (*Report, error) {
 			rep.Notes = append(rep.Notes, n)
 		},
 	})
+	flushSuppressed()
 	if res != nil {
 		rep.Frames = res.Frames
 		rep.Dialect = res.Dialect
@@ -135,6 +192,15 @@ func CheckWith(c Capture, opts invariants.Options, h Handler) (*Report, error) {
 		rep.Bytes = res.Bytes
 	}
 	return rep, err
+}
+
+func allUnlisted(as []invariants.Alarm) bool {
+	for i := range as {
+		if !as[i].Unlisted {
+			return false
+		}
+	}
+	return true
 }
 
 // Excerpt returns a sanitized one-line excerpt of at most n runes.
@@ -162,7 +228,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	b = append(b, `,"frames":`...)
 	b = strconv.AppendInt(b, int64(r.Frames), 10)
 	b = append(b, `,"turns":[`...)
-	for i, t := range r.Turns {
+	err := r.eachTurn(func(i int, t *invariants.Turn) error {
 		if len(b) > 64<<10 {
 			if _, err := w.Write(b); err != nil {
 				return err
@@ -187,9 +253,13 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		b = append(b, `,"terminal_event":`...)
 		b = appendNullableString(b, t.TerminalEvent)
 		b = append(b, '}')
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	b = append(b, `],"alarms":[`...)
-	for i, a := range r.Alarms {
+	err = r.eachAlarm(func(i int, a *ReportAlarm) error {
 		if len(b) > 64<<10 {
 			// Written as it grows: a long report is never held twice.
 			if _, err := w.Write(b); err != nil {
@@ -215,6 +285,10 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		b = append(b, `,"message":`...)
 		b = decode.AppendJSONString(b, a.Message)
 		b = append(b, '}')
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	b = append(b, `],"counts":`...)
 	counts, _ := json.Marshal(r.Counts)
@@ -246,7 +320,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	b = append(b, `,"version":`...)
 	b = decode.AppendJSONString(b, Version)
 	b = append(b, "}\n"...)
-	_, err := w.Write(b)
+	_, err = w.Write(b)
 	return err
 }
 
@@ -260,6 +334,9 @@ func appendNullableString(b []byte, s string) []byte {
 func endText(e End) string {
 	if e.Kind == EndError && e.Detail != "" {
 		return "error: " + e.Detail
+	}
+	if e.Kind == EndCancelled && e.Detail != "" {
+		return "cancelled: " + e.Detail // a deliberate stop (--max-frames…)
 	}
 	if e.Kind == "" {
 		return string(EndEOF)
@@ -289,13 +366,13 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 	b := bufio.NewWriterSize(w, 64<<10)
 	s := decode.Sanitize
 	fmt.Fprintf(b, "%s: %s, dialect %s, %s, %s, ended %s — %d error, %d warn, %d info\n",
-		s(r.Source), r.Format, r.Dialect, plural(r.Frames, "frame"), plural(len(r.Turns), "turn"), s(endText(r.End)),
+		s(r.Source), r.Format, r.Dialect, plural(r.Frames, "frame"), plural(r.NumTurns(), "turn"), s(endText(r.End)),
 		r.Counts.Error, r.Counts.Warn, r.Counts.Info)
 	for _, n := range r.Notes {
 		fmt.Fprintf(b, "note: %s\n", s(n))
 	}
-	byTurn := r.byTurn()
-	group := func(turn int) []ReportAlarm { return byTurn[turn+1] }
+	groups := r.alarmsByTurn()
+	group := groups.of // turns asked in order, the stream first
 	shown := func(as []ReportAlarm) []ReportAlarm {
 		if o.MinSeverity == "" || o.MinSeverity == invariants.SevInfo {
 			return as
@@ -359,7 +436,7 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 		b.WriteString("stream\n")
 		writeAlarms(as)
 	}
-	for i, t := range r.Turns {
+	err := r.eachTurn(func(i int, t *invariants.Turn) error {
 		rid := t.ResponseID
 		if rid == "" {
 			rid = "(no response_id)"
@@ -388,6 +465,13 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 		}
 		fmt.Fprintf(b, "turn %d  %s  frames %d–%d  %s%s  (%s)\n", i+1, s(rid), t.FirstFrame, t.LastFrame, term, done, count)
 		writeAlarms(as)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if groups.err != nil {
+		return groups.err
 	}
 	return b.Flush()
 }
@@ -450,21 +534,13 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 		SystemOut string   `xml:"system-out,omitempty"`
 	}
 	class := "framescope." + decode.Sanitize(r.Source)
-	byTurn := r.byTurn()
-	failing := func(turn int) bool {
-		for _, a := range byTurn[turn+1] {
-			if a.Severity.Rank() >= failOn.Rank() {
-				return true
-			}
-		}
-		return false
-	}
-	mk := func(name string, turn int) testcase {
+	groups := r.alarmsByTurn()
+	mk := func(name string, as []ReportAlarm) testcase {
 		tc := testcase{Name: decode.Sanitize(name), Classname: class}
 		var fails, notes bytes.Buffer
 		nFail := 0
 		first := ""
-		for _, a := range byTurn[turn+1] {
+		for _, a := range as {
 			line := fmt.Sprintf("frame %s: %s %s: %s\n", frameText(a.Frame), a.Severity, a.Rule, decode.Sanitize(a.Message))
 			if a.Severity.Rank() >= failOn.Rank() {
 				nFail++
@@ -484,18 +560,16 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 	}
 	// The suite's counts come first (a cheap pass), then each testcase is
 	// written as it is made: a report of many turns is never held twice.
-	stream := len(byTurn[0]) > 0
-	tests, failures := len(r.Turns), 0
+	// Alarms come grouped by turn: a failing group is counted at its
+	// first failing alarm.
+	count := r.alarmsByTurn()
+	failures, stream := count.failing(failOn)
+	tests := r.NumTurns()
+	if count.err != nil {
+		return count.err
+	}
 	if stream {
 		tests++
-		if failing(-1) {
-			failures++
-		}
-	}
-	for i := range r.Turns {
-		if failing(i) {
-			failures++
-		}
 	}
 	attrs := []xml.Attr{
 		{Name: xml.Name{Local: "name"}, Value: decode.Sanitize(r.Source)},
@@ -514,18 +588,22 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 	}
 	caseElem := xml.StartElement{Name: xml.Name{Local: "testcase"}}
 	if stream {
-		if err := enc.EncodeElement(mk("stream", -1), caseElem); err != nil {
+		if err := enc.EncodeElement(mk("stream", groups.of(-1)), caseElem); err != nil {
 			return err
 		}
 	}
-	for i, t := range r.Turns {
+	err := r.eachTurn(func(i int, t *invariants.Turn) error {
 		rid := t.ResponseID
 		if rid == "" {
 			rid = "(no response_id)"
 		}
-		if err := enc.EncodeElement(mk(fmt.Sprintf("turn %d %s", i+1, rid), i), caseElem); err != nil {
-			return err
-		}
+		return enc.EncodeElement(mk(fmt.Sprintf("turn %d %s", i+1, rid), groups.of(i)), caseElem)
+	})
+	if err != nil {
+		return err
+	}
+	if groups.err != nil {
+		return groups.err
 	}
 	if err := enc.EncodeToken(suite.End()); err != nil {
 		return err
@@ -544,20 +622,6 @@ func frameText(i int) string {
 		return "-"
 	}
 	return strconv.Itoa(i)
-}
-
-// byTurn groups the listed alarms by turn in one pass: [0] holds the
-// stream's (turn -1), [t+1] turn t's, each in report order.
-func (r *Report) byTurn() [][]ReportAlarm {
-	out := make([][]ReportAlarm, len(r.Turns)+1)
-	for _, a := range r.Alarms {
-		i := a.Turn + 1
-		if i < 0 || i >= len(out) {
-			i = 0
-		}
-		out[i] = append(out[i], a)
-	}
-	return out
 }
 
 func sortedKeys(m map[string]int) []string {

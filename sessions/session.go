@@ -22,6 +22,9 @@ type LiveOptions struct {
 	Check  invariants.Options
 	// OnResponse, when set, is called once the response headers arrived.
 	OnResponse func(ResponseInfo)
+	// Stop ends the session deliberately at a size or frame count
+	// (--max-bytes, --max-frames): recorded and reported as a cancel.
+	Stop StopLimits
 }
 
 // LiveResult is what a finished live session produced.
@@ -31,6 +34,10 @@ type LiveResult struct {
 	SessionID  string // "" when not saved
 	RecordPath string
 	Duration   time.Duration
+	// Pruned: the oldest sessions removed to keep the library within its
+	// size cap once this one was saved; PruneErr why that failed.
+	Pruned   PruneResult
+	PruneErr error
 }
 
 // RunLive connects once, tees every chunk into the recordings as it
@@ -89,6 +96,9 @@ func RunLive(ctx context.Context, opts LiveOptions, h Handler) (*LiveResult, err
 	}
 	rec := RecordOptions{Redact: opts.Connect.Redact, KeepSecrets: opts.Connect.KeepSecrets}
 	var c, recC, libC Capture = live, nil, nil
+	if opts.Stop.Active() {
+		c = LimitCapture(c, opts.Stop, live.Cancel)
+	}
 	if target != nil {
 		recC = Record(c, target.f, rec)
 		c = recC
@@ -133,6 +143,7 @@ func RunLive(ctx context.Context, opts LiveOptions, h Handler) (*LiveResult, err
 			res.SessionID = "" // the capture is there, listed as unfinished
 			runErr = errors.Join(runErr, fmt.Errorf("session library: %w", err))
 		}
+		res.Pruned, res.PruneErr = opts.Library.EnforceCap(libID)
 	}
 	return res, runErr
 }

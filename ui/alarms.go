@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -10,15 +12,23 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
+	"framescope/invariants"
+	"framescope/sessions"
 )
 
-// Alarms lists every alarm in the order raised; Enter jumps to its frame.
+// Alarms lists the alarms in the order raised, as check's report lists
+// them: the first alarms of a rule in a turn one by one, the rest as one
+// group row ("×999,900 more") that Enter expands into its frames. Enter on
+// an alarm jumps to its frame.
 type Alarms struct {
 	sh      *shared
 	w, h    int
 	focused bool
 	cursor  int
 	top     int
+	// expanded lists the expanded groups by their entry in the store's
+	// list, ascending: item i of the pane is found in O(len(expanded)).
+	expanded []int32
 }
 
 func newAlarms(sh *shared) *Alarms { return &Alarms{sh: sh} }
@@ -41,7 +51,7 @@ func (a *Alarms) Blur()      { a.focused = false }
 
 func (a *Alarms) Title() string {
 	c := a.sh.st.Counts
-	n := len(a.sh.st.Alarms)
+	n := a.sh.st.AlarmTotal()
 	if n == 0 {
 		return "Alarms"
 	}
@@ -56,8 +66,61 @@ func (a *Alarms) Keys() help.KeyMap {
 	}
 }
 
+// groupSize is how many items an expanded group adds under its row.
+func (a *Alarms) groupSize(e int32) int {
+	st := a.sh.st
+	return st.alarms.groups[-st.alarms.entries[e]-1].Rows
+}
+
+// count is the number of items: entries and the rows of expanded groups.
+func (a *Alarms) count() int {
+	n := len(a.sh.st.alarms.entries)
+	for _, e := range a.expanded {
+		n += a.groupSize(e)
+	}
+	return n
+}
+
+// item returns the entry of item i and, for a row of an expanded group,
+// which of the group's rows it is (sub -1: the entry itself).
+func (a *Alarms) item(i int) (entry int32, sub int) {
+	off := 0
+	for _, e := range a.expanded {
+		if i <= int(e)+off {
+			break
+		}
+		if sz := a.groupSize(e); i <= int(e)+off+sz {
+			return e, i - off - int(e) - 1
+		} else {
+			off += sz
+		}
+	}
+	return int32(i - off), -1
+}
+
+// itemOf is the item of entry e's row.
+func (a *Alarms) itemOf(e int32) int {
+	i := int(e)
+	for _, x := range a.expanded {
+		if x < e {
+			i += a.groupSize(x)
+		}
+	}
+	return i
+}
+
+// toggle expands or collapses the group at entry e.
+func (a *Alarms) toggle(e int32) {
+	k, ok := slices.BinarySearch(a.expanded, e)
+	if ok {
+		a.expanded = slices.Delete(a.expanded, k, k+1)
+	} else {
+		a.expanded = slices.Insert(a.expanded, k, e)
+	}
+}
+
 func (a *Alarms) clamp() {
-	n := len(a.sh.st.Alarms)
+	n := a.count()
 	a.cursor = max(min(a.cursor, n-1), 0)
 	h := a.listH()
 	if a.h <= 0 {
@@ -72,15 +135,30 @@ func (a *Alarms) clamp() {
 	a.top = max(min(a.top, n-h), 0)
 }
 
-// selectRow puts the cursor on the first alarm of a row (when it has one).
+// selectRow puts the cursor on the first alarm of a row (when it has one):
+// a listed alarm, or the row in its expanded group, or the group's row.
 func (a *Alarms) selectRow(row int) {
-	if row < 0 || row >= a.sh.st.Len() {
+	st := a.sh.st
+	if row < 0 || row >= st.Len() {
 		return
 	}
-	if r := a.sh.st.Row(row); len(r.Alarms) > 0 {
-		a.cursor = int(r.Alarms[0])
-		a.clamp()
+	r := st.Row(row)
+	if len(r.Alarms) == 0 {
+		return
 	}
+	if ai := r.Alarms[0]; ai >= 0 {
+		a.cursor = a.itemOf(st.alarms.entryOfAlarm[ai])
+	} else {
+		g := &st.alarms.groups[-ai-1]
+		a.cursor = a.itemOf(g.entry)
+		if _, ok := slices.BinarySearch(a.expanded, g.entry); ok {
+			k := sort.Search(g.Rows, func(k int) bool { return g.RowAt(k) >= row })
+			if g.sorted && k < g.Rows && g.RowAt(k) == row {
+				a.cursor += 1 + k
+			}
+		}
+	}
+	a.clamp()
 }
 
 func (a *Alarms) Update(msg tea.Msg) (Pane, tea.Cmd) {
@@ -99,11 +177,11 @@ func (a *Alarms) Update(msg tea.Msg) (Pane, tea.Cmd) {
 		case key.Matches(msg, k.Top):
 			a.cursor = 0
 		case key.Matches(msg, k.Bottom):
-			a.cursor = len(a.sh.st.Alarms) - 1
+			a.cursor = a.count() - 1
 		case key.Matches(msg, k.Enter):
 			a.clamp()
-			if a.cursor < len(a.sh.st.Alarms) {
-				if row := a.sh.st.Alarms[a.cursor].Row; row >= 0 {
+			if a.cursor < a.count() {
+				if row := a.rowAt(a.cursor); row >= 0 {
 					return a, func() tea.Msg { return jumpMsg{row} }
 				}
 			}
@@ -122,11 +200,51 @@ func (a *Alarms) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	return a, nil
 }
 
+// rowAt is the row Enter on item i jumps to (-1: none). Enter on a group's
+// row expands or collapses it instead.
+func (a *Alarms) rowAt(i int) int {
+	st := a.sh.st
+	e, sub := a.item(i)
+	x := st.alarms.entries[e]
+	if x >= 0 {
+		return st.Alarms[x].Row
+	}
+	if sub < 0 {
+		a.toggle(e)
+		return -1
+	}
+	return st.alarms.groups[-x-1].RowAt(sub)
+}
+
+// alarmLine is an item of the list: its alarm (rebuilt for a group's
+// rows), and for a group's own row the group.
+func (a *Alarms) alarmLine(i int) (al invariants.Alarm, g *AlarmGroup, open bool) {
+	st := a.sh.st
+	e, sub := a.item(i)
+	x := st.alarms.entries[e]
+	if x >= 0 {
+		return st.Alarms[x].Alarm, nil, false
+	}
+	grp := &st.alarms.groups[-x-1]
+	if sub >= 0 {
+		return st.groupAlarm(int(-x-1), grp.RowAt(sub)), nil, false
+	}
+	_, open = slices.BinarySearch(a.expanded, e)
+	al = invariants.Alarm{Rule: grp.Rule, Severity: grp.Severity, Frame: invariants.NoFrame, Turn: grp.Turn}
+	if grp.Rows > 0 {
+		if r := st.Row(grp.RowAt(0)); r.Kind == RowFrame {
+			al.Frame = r.Frame
+		}
+	}
+	return al, grp, open
+}
+
 func (a *Alarms) View() string {
 	st := a.sh.st
 	sty := a.sh.sty
 	a.clamp()
-	if len(st.Alarms) == 0 {
+	n := a.count()
+	if n == 0 {
 		msg := "no alarms so far"
 		if st.Conn == ConnEnded {
 			msg = "no alarms"
@@ -134,16 +252,27 @@ func (a *Alarms) View() string {
 		return block([]string{sty.Dim.Render(msg)}, a.w, a.h)
 	}
 	fw := max(len(strconv.Itoa(st.Frames)), 2)
+	lh := a.listH()
+	type line struct {
+		al   invariants.Alarm
+		g    *AlarmGroup
+		open bool
+	}
+	vis := make([]line, 0, lh)
+	for i := a.top; i < n && len(vis) < lh; i++ {
+		al, g, open := a.alarmLine(i)
+		vis = append(vis, line{al, g, open})
+	}
 	// The rule column is as wide as the longest visible rule name (capped).
 	ruleW := 0
-	lh := a.listH()
-	for i := a.top; i < len(st.Alarms) && i < a.top+lh; i++ {
-		ruleW = max(ruleW, ansiWidth(decode.Sanitize(st.Alarms[i].Rule)))
+	for _, v := range vis {
+		ruleW = max(ruleW, ansiWidth(decode.Sanitize(v.al.Rule)))
 	}
 	ruleW = min(ruleW, max(a.w/3, 12), 22)
 	lines := make([]string, 0, a.h)
-	for i := a.top; i < len(st.Alarms) && len(lines) < lh; i++ {
-		al := &st.Alarms[i]
+	for k, v := range vis {
+		i := a.top + k
+		al := &v.al
 		// The frame as check reports it ("-": no single frame), even when
 		// the alarm was raised while reading a row it can jump to.
 		frame := "-"
@@ -156,7 +285,11 @@ func (a *Alarms) View() string {
 			sev = sevMark(al.Severity)
 		}
 		rule := decode.Sanitize(al.Rule)
-		plain := sev + " " + padLeft(frame, fw) + " " + fit(rule, ruleW) + " " + decode.Sanitize(al.Message)
+		msg := decode.Sanitize(al.Message)
+		if v.g != nil {
+			msg = groupLabel(v.g, v.open)
+		}
+		plain := sev + " " + padLeft(frame, fw) + " " + fit(rule, ruleW) + " " + msg
 		if i == a.cursor {
 			s := sty.SelectedBlur
 			if a.focused {
@@ -165,10 +298,13 @@ func (a *Alarms) View() string {
 			lines = append(lines, s.Render(fit(plain, a.w)))
 			continue
 		}
+		body := sty.Base.Render(msg)
+		if v.g != nil {
+			body = sty.Bold.Render(msg)
+		}
 		line := sty.Sev(al.Severity).Render(sev) + " " +
 			sty.Dim.Render(padLeft(frame, fw)) + " " +
-			sty.Bold.Render(fit(rule, ruleW)) + " " +
-			sty.Base.Render(decode.Sanitize(al.Message))
+			sty.Bold.Render(fit(rule, ruleW)) + " " + body
 		lines = append(lines, fit(line, a.w))
 	}
 	if eh := a.explainH(); eh > 0 {
@@ -176,8 +312,13 @@ func (a *Alarms) View() string {
 			lines = append(lines, "")
 		}
 		lines = append(lines, sty.Sep.Render(strings.Repeat("─", a.w)))
+		al, g, _ := a.alarmLine(a.cursor)
+		if g != nil {
+			al.Message = fmt.Sprintf("%s alarms of %s in turn %d were counted, not listed (check's report lists the first %d of a rule in a turn)",
+				commas(g.Count), decode.Sanitize(g.Rule), g.Turn, sessions.MaxListed)
+		}
 		var ex []string
-		for _, l := range wrapLines(alarmExplain(st.Alarms[a.cursor].Alarm, st.Dialect, sty), a.w, false) {
+		for _, l := range wrapLines(alarmExplain(al, st.Dialect, sty), a.w, false) {
 			ex = append(ex, l.styled)
 		}
 		if len(ex) > eh-1 {
@@ -186,4 +327,40 @@ func (a *Alarms) View() string {
 		lines = append(lines, ex...)
 	}
 	return block(lines, a.w, a.h)
+}
+
+// groupLabel is a group's row: how many alarms it counts and where.
+func groupLabel(g *AlarmGroup, open bool) string {
+	mark, verb := "▸", "expand"
+	if open {
+		mark, verb = "▾", "collapse"
+	}
+	s := fmt.Sprintf("%s ×%s more in turn %d, not listed", mark, commas(g.Count), g.Turn)
+	if g.Turn < 0 {
+		s = fmt.Sprintf("%s ×%s more, not listed", mark, commas(g.Count))
+	}
+	if g.Rows > 0 {
+		s += " (enter: " + verb + ")"
+	}
+	return s
+}
+
+// commas writes n with thousands separators (999,900).
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }

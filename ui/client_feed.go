@@ -46,16 +46,25 @@ type clientRunner struct {
 	work  clientWork     // under feeder.mu: filled by the pipeline
 	spare clientWork     // the runner's: the list it works on
 	wake  chan struct{}
+	room  chan struct{} // the runner took the queue (the pipeline may go on)
 	end   chan struct{} // closed when the pipeline is done
 	done  chan struct{} // closed when the runner has read everything
 }
 
+// clientQueueMax is how many frames the pipeline may run ahead of the
+// machines. Unbounded, a stream the pipeline reads faster than the
+// machines step (an alarm flood: nothing to check, everything to step)
+// queued every frame's event: 10,485,760 frames of the 90 MB flood held
+// ~450 MB of queue at the peak.
+const clientQueueMax = 16 << 10
+
 // queueClient hands one frame to the machines (pipeline goroutine, under
-// f.mu), starting their goroutine at the first frame.
-func (f *feeder) queueClient(fr *decode.Frame) {
+// f.mu), starting their goroutine at the first frame. It reports whether
+// the queue is full: the caller waits (waitClients, without f.mu).
+func (f *feeder) queueClient(fr *decode.Frame) bool {
 	r := f.clients
 	if r == nil {
-		r = &clientRunner{wake: make(chan struct{}, 1), end: make(chan struct{}), done: make(chan struct{})}
+		r = &clientRunner{wake: make(chan struct{}, 1), room: make(chan struct{}, 1), end: make(chan struct{}), done: make(chan struct{})}
 		f.clients = r
 		go f.runClients(r)
 	}
@@ -63,6 +72,18 @@ func (f *feeder) queueClient(fr *decode.Frame) {
 	select {
 	case r.wake <- struct{}{}:
 	default:
+	}
+	return len(r.work.evs) >= clientQueueMax
+}
+
+// waitClients waits until the machines take the queue (or are gone).
+// Pipeline goroutine only: it is the one that sets f.clients.
+func (f *feeder) waitClients() {
+	if r := f.clients; r != nil {
+		select {
+		case <-r.room:
+		case <-r.done:
+		}
 	}
 }
 
@@ -87,6 +108,10 @@ func (f *feeder) runClients(r *clientRunner) {
 			r.work.reset()
 			status := f.status
 			f.mu.Unlock()
+			select {
+			case r.room <- struct{}{}:
+			default:
+			}
 			w := &r.spare
 			if len(w.evs) == 0 {
 				break

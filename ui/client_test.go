@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -322,8 +323,22 @@ func TestClientCheckpoints(t *testing.T) {
 			t.Errorf("frame %d v0.4:\n%s\nwant\n%s", n, got, want04[n])
 		}
 	}
-	if want := st.Frames/clientEvery + 1; len(st.client.cps) != want || st.client.n != st.Frames {
-		t.Errorf("%d checkpoints over %d of %d frames, want %d", len(st.client.cps), st.client.n, st.Frames, want)
+	// Checkpoints: one before any frame, then at least clientEvery and at
+	// most 2*clientEvery frames apart, at the start of a turn when one
+	// begins in that window (the frame after [DONE] here).
+	x := &st.client
+	if len(x.cps) != len(x.cpAt) || x.n != st.Frames || len(x.cpAt) < 2 || x.cpAt[0] != 0 {
+		t.Fatalf("%d checkpoints at %v over %d of %d frames", len(x.cps), x.cpAt, x.n, st.Frames)
+	}
+	second := st.Turns[1].FirstFrame + 1 // after the frame that begins turn 1
+	for k := 1; k < len(x.cpAt); k++ {
+		gap := x.cpAt[k] - x.cpAt[k-1]
+		if gap < clientEvery || gap > 2*clientEvery || gap < 2*clientEvery && x.cpAt[k] != second {
+			t.Errorf("checkpoint %d after %d frames (gap %d; turn 1 begins at frame %d)", k, x.cpAt[k], gap, second-1)
+		}
+	}
+	if i := sort.SearchInts(x.cpAt, second); i == len(x.cpAt) || x.cpAt[i] != second {
+		t.Errorf("no checkpoint where turn 1 begins (%d): %v", second, x.cpAt)
 	}
 }
 
@@ -376,7 +391,8 @@ func TestClientCheckpointsWhileStreaming(t *testing.T) {
 	if got := m.client.current().v05.View().TextLen(); got != want {
 		t.Errorf("the bubble holds %d bytes at the end, want the whole turn's %d", got, want)
 	}
-	if len(st.client.cps) != st.Frames/clientEvery+1 {
+	// One long turn: a checkpoint every 2*clientEvery frames.
+	if len(st.client.cps) != st.Frames/(2*clientEvery)+1 {
 		t.Errorf("%d checkpoints for %d frames", len(st.client.cps), st.Frames)
 	}
 	if got := m.client.Title(); got != "Client v0.5 · ended_without_terminal (connection_lost)" {

@@ -56,6 +56,7 @@ type detailKey struct {
 	w            int
 	expand       bool
 	sty          *Styles
+	resp         *HTTPResponse // the HTTP tab's exchange (its error body arrives late)
 }
 
 func newDetail(sh *shared) *Detail {
@@ -87,8 +88,8 @@ func (d *Detail) Title() string {
 func (d *Detail) Keys() help.KeyMap {
 	k := d.sh.keys
 	return bindingHelp{
-		short: []key.Binding{k.NextTab, k.Enter, k.Up, k.Down},
-		full:  [][]key.Binding{{k.NextTab, k.PrevTab, k.Enter, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
+		short: []key.Binding{k.NextTab, k.Back, k.Expand, k.Up, k.Down},
+		full:  [][]key.Binding{{k.NextTab, k.PrevTab, k.Back, k.Expand, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
 	}
 }
 
@@ -102,6 +103,11 @@ func (d *Detail) stepTab(dir int) {
 	if d.tab == TabHTTP && d.sh.st.Response == nil {
 		d.SetTab(d.tab + DetailTab(dir))
 	}
+}
+
+// tabName is the selected tab's label.
+func (d *Detail) tabName() string {
+	return [numTabs]string{"JSON", "Raw", "Alarms", "HTTP"}[d.tab]
 }
 
 func (d *Detail) row() *Row {
@@ -123,7 +129,7 @@ func (d *Detail) Update(msg tea.Msg) (Pane, tea.Cmd) {
 			d.stepTab(1)
 		case key.Matches(msg, k.PrevTab):
 			d.stepTab(-1)
-		case key.Matches(msg, k.Enter):
+		case key.Matches(msg, k.Expand):
 			d.expand = !d.expand
 		case key.Matches(msg, k.Up):
 			d.scrollBy(-1)
@@ -183,6 +189,9 @@ func (d *Detail) render() []jline {
 
 func (d *Detail) currentKey() detailKey {
 	k := detailKey{row: d.sh.sel, tab: d.tab, w: d.w, expand: d.expand, sty: d.sh.sty}
+	if d.tab == TabHTTP {
+		k.resp = d.sh.st.Response
+	}
 	if r := d.row(); r != nil {
 		k.nAlarms = len(r.Alarms)
 	}
@@ -339,8 +348,8 @@ func (d *Detail) jsonWork(r *Row) func(stop func() bool) []jline {
 		return done([]jline{dim(fmt.Sprintf("oversized event: %d bytes, not kept (the framer's size limit)", r.Size))})
 	case !r.Decoded:
 		out := []jline{{"frame data is " + r.Problem.String(), sty.SevError.Render("frame data is " + r.Problem.String())}}
-		if fr := d.decoded(r); fr != nil && fr.ProblemDetail != "" {
-			out = append(out, dim(decode.Sanitize(fr.ProblemDetail)))
+		if fr := d.decoded(r); fr != nil && fr.ProblemDetail() != "" {
+			out = append(out, dim(decode.Sanitize(fr.ProblemDetail())))
 		}
 		out = append(out, dim(""))
 		data := d.decoded(r).Data
@@ -441,8 +450,7 @@ func (d *Detail) alarmLines(r *Row) []jline {
 	}
 	var out []jline
 	for _, ai := range r.Alarms {
-		a := st.Alarms[ai]
-		out = append(out, alarmExplain(a.Alarm, st.Dialect, sty)...)
+		out = append(out, alarmExplain(st.AlarmOf(ai, r), st.Dialect, sty)...)
 		out = append(out, jline{})
 	}
 	return out
@@ -541,13 +549,23 @@ func (d *Detail) View() string {
 	}
 	lines := []string{head, d.tabs(r)}
 	q := d.sh.match
-	for i := d.scroll; i < len(body) && i < d.scroll+bh; i++ {
+	end := d.scroll + bh
+	hint := ""
+	if d.tab == TabHTTP && len(body) > end && bh > 1 {
+		// The error page or the request below the fold: say so.
+		end--
+		hint = fmt.Sprintf("↓ %d more lines", len(body)-end)
+	}
+	for i := d.scroll; i < len(body) && i < end; i++ {
 		l := body[i]
 		if !q.empty() && q.matchString(l.plain) {
 			lines = append(lines, highlight(l.plain, q, d.sh.sty.Base.Render, d.sh.sty.Match.Render))
 			continue
 		}
 		lines = append(lines, l.styled)
+	}
+	if hint != "" {
+		lines = append(lines, d.sh.sty.Dim.Render(hint))
 	}
 	return block(lines, d.w, d.h)
 }

@@ -42,7 +42,8 @@ func waitSent(t *testing.T, f *feeder) {
 
 func finalModel(t *testing.T, tm *teatest.TestModel) *Model {
 	t.Helper()
-	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	// ctrl+c quits whatever is open (q only closes the help).
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	return tm.FinalModel(t, teatest.WithFinalTimeout(e2eTimeout)).(*Model)
 }
 

@@ -66,9 +66,10 @@ type feeder struct {
 	pend    *Batch
 	stopped bool
 
-	wake chan struct{}
-	done chan struct{}
-	sent chan struct{} // closed when the final batch went out
+	wake    chan struct{}
+	drained chan struct{} // flush took the pending batch
+	done    chan struct{}
+	sent    chan struct{} // closed when the final batch went out
 
 	// Pipeline-goroutine state.
 	spill       *spill     // nil: the bytes are read back from the capture file
@@ -94,7 +95,7 @@ func newFeeder(send func(tea.Msg), interval time.Duration) *feeder {
 	}
 	return &feeder{
 		send: send, interval: interval, pend: &Batch{},
-		wake: make(chan struct{}, 1), done: make(chan struct{}), sent: make(chan struct{}),
+		wake: make(chan struct{}, 1), drained: make(chan struct{}, 1), done: make(chan struct{}), sent: make(chan struct{}),
 	}
 }
 
@@ -125,8 +126,37 @@ func (f *feeder) flush() {
 	f.pend = &Batch{Rows: make([]Ingest, 0, len(b.Rows))}
 	rows := f.nextRow
 	f.mu.Unlock()
+	select {
+	case f.drained <- struct{}{}:
+	default:
+	}
 	memBudget(rows)
 	f.send(batchMsg{b})
+}
+
+// pendMax is how many rows the pipeline may queue for the program before
+// it waits for the next batch to go out. A batch row (Ingest) is a few
+// hundred bytes until Update packs it: when Update falls behind the
+// pipeline (a flood of tiny frames, a busy machine) the pending batch grew
+// without bound — ~240 MB at the peak of the 90 MB flood.
+const pendMax = 64 << 10
+
+// waitDrained waits (pipeline goroutine, without f.mu) until flush takes
+// the pending batch, the batch shrank, or the program is gone.
+func (f *feeder) waitDrained() {
+	for {
+		select {
+		case <-f.drained:
+			return
+		case <-time.After(4 * f.interval):
+		}
+		f.mu.Lock()
+		stop := f.stopped || len(f.pend.Rows) < pendMax
+		f.mu.Unlock()
+		if stop {
+			return
+		}
+	}
 }
 
 func (f *feeder) poke() {
@@ -297,8 +327,9 @@ func (f *feeder) onItem(it sessions.Item) {
 		return
 	}
 	f.mu.Lock()
+	full := false
 	if it.Frame != nil && !f.generic {
-		f.queueClient(it.Frame)
+		full = f.queueClient(it.Frame)
 	}
 	base := f.nextRow
 	f.pend.Rows = append(f.pend.Rows, rows...)
@@ -311,8 +342,15 @@ func (f *feeder) onItem(it sessions.Item) {
 		}
 		f.pend.Alarms = append(f.pend.Alarms, AlarmRec{Alarm: a, Row: row})
 	}
+	over := len(f.pend.Rows) >= pendMax
 	f.mu.Unlock()
 	f.poke()
+	if full {
+		f.waitClients()
+	}
+	if over {
+		f.waitDrained()
+	}
 }
 
 // frameRow builds the row of a dispatched frame: the facts the timeline
@@ -549,12 +587,18 @@ func captureSource(name string, c sessions.Capture, opts invariants.Options) sou
 		defer stop()
 		file := sseFile(c.Meta())
 		f.keepBytes(file)
+		h := f.handler()
 		if m := c.Meta(); m.HTTP {
-			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: m.Status, Response: responseFromMeta(m)})
+			resp := responseFromMeta(m)
+			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: m.Status, Response: resp})
+			h.OnErrorBody = func(body []byte, more bool) { f.setConn(withErrorBody(resp, body, more)) }
 		} else {
 			f.setConn(ConnUpdate{State: ConnOpen})
 		}
-		res, err := sessions.Run(c, opts, f.handler())
+		// The store lists alarms as check's report does: past MaxListed of
+		// a rule in a turn the checker makes no message (alarm_store.go).
+		opts.ListLimit = sessions.MaxListed
+		res, err := sessions.Run(c, opts, h)
 		e := endOf(res, err)
 		if res != nil {
 			e.Turns = res.Turns
@@ -606,8 +650,13 @@ func liveSource(name string, opts sessions.LiveOptions, out *LiveOutcome) source
 		opts.OnResponse = func(r sessions.ResponseInfo) {
 			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: r.Status, Response: responseFromLive(requestMethod(opts.Connect), r)})
 		}
+		opts.Check.ListLimit = sessions.MaxListed
 		res, err := sessions.RunLive(ctx, opts, f.handler())
 		out.Result, out.Err = res, err
+		if res != nil && res.Response.ErrorBody != nil {
+			// The whole error page, now that it has been read.
+			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: res.Response.Status, Response: responseFromLive(requestMethod(opts.Connect), res.Response)})
+		}
 		var e EndInfo
 		switch {
 		case res == nil:

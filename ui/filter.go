@@ -33,8 +33,9 @@ func (x *typeIndex) sync(st *Store) {
 		*x = typeIndex{st: st, rows: map[string][]int32{}}
 	}
 	for i := x.scanned; i < st.Len(); i++ {
-		if r := st.Row(i); r.Kind == RowFrame {
-			x.rows[r.Type] = append(x.rows[r.Type], int32(i))
+		if rc := st.get(i); rc.kind == RowFrame { // not Row: no allocation per row
+			t := st.types[rc.typ]
+			x.rows[t] = append(x.rows[t], int32(i))
 		}
 	}
 	x.scanned = st.Len()
@@ -133,16 +134,13 @@ func mergeRows(lists [][]int32) []int {
 // rebuildAlarms lists the matching rows among the store's alarm rows.
 func (f *rowFilter) rebuildAlarms(st *Store) {
 	f.rows = f.rows[:0]
-	for _, r := range st.alarmRows {
+	st.alarmRows.Each(0, func(r int) {
 		if f.match(st.Row(r)) {
 			f.rows = append(f.rows, r)
 		}
-	}
-	f.alarmSeen = len(st.alarmRows)
-	f.alarmLast = -1
-	if f.alarmSeen > 0 {
-		f.alarmLast = st.alarmRows[f.alarmSeen-1]
-	}
+	})
+	f.alarmSeen = st.alarmRows.Len()
+	f.alarmLast = st.alarmRows.last()
 }
 
 // sync extends the filter over what the store gained since the last call
@@ -157,25 +155,25 @@ func (f *rowFilter) sync(st *Store) {
 		f.scanned = st.Len()
 		return
 	}
-	ar := st.alarmRows
-	if len(ar) == f.alarmSeen {
+	ar := &st.alarmRows
+	if ar.Len() == f.alarmSeen {
 		return
 	}
 	// Alarm rows are kept sorted and distinct: if the one that was last is
 	// still at its index, every new alarm row came after it (the usual
 	// case, the newest row); otherwise an alarm landed on an older row and
 	// the list is rebuilt from the alarm rows (never from the whole store).
-	if f.alarmSeen > 0 && ar[f.alarmSeen-1] != f.alarmLast {
+	if f.alarmSeen > 0 && ar.At(f.alarmSeen-1) != f.alarmLast {
 		f.rebuildAlarms(st)
 		return
 	}
-	for _, r := range ar[f.alarmSeen:] {
+	ar.Each(f.alarmSeen, func(r int) {
 		if f.match(st.Row(r)) {
 			f.rows = append(f.rows, r)
 		}
-	}
-	f.alarmSeen = len(ar)
-	f.alarmLast = ar[len(ar)-1]
+	})
+	f.alarmSeen = ar.Len()
+	f.alarmLast = ar.last()
 }
 
 // describe is the filter as the title shows it.

@@ -15,8 +15,11 @@ type KeyMap struct {
 	Follow           key.Binding
 	Search           key.Binding
 	ClearSearch      key.Binding
-	Enter            key.Binding
-	NextTab          key.Binding // detail: JSON / raw / alarms
+	Enter            key.Binding // alarms: go to the alarm's frame
+	Expand           key.Binding // detail: expand the folded JSON (and back)
+	OpenDetail       key.Binding // timeline: enter opens the Detail of the frame
+	Back             key.Binding // detail: esc goes back to the Timeline
+	NextTab          key.Binding // the Detail pane's tab, wherever the focus is
 	PrevTab          key.Binding
 	Cancel           key.Binding
 	Copy             key.Binding // the frame's data, sanitized (copy.go)
@@ -25,7 +28,9 @@ type KeyMap struct {
 	Reconnect        key.Binding // live: a new session with the same request
 	Scenario         key.Binding // demo: the scenario picker
 	Help             key.Binding
-	Quit             key.Binding
+	CloseHelp        key.Binding // while help is open: q, esc or ? close it
+	Quit             key.Binding // q quits, except while help is open
+	ForceQuit        key.Binding // ctrl+c quits from anywhere
 
 	// The pickers (session picker, scenario picker): printable keys type
 	// the filter, so they move and choose with these.
@@ -64,9 +69,12 @@ func DefaultKeyMap() KeyMap {
 		Follow:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
 		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		ClearSearch: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "end search")),
-		Enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "jump / expand")),
-		NextTab:     key.NewBinding(key.WithKeys("t", "]"), key.WithHelp("t", "next tab")),
-		PrevTab:     key.NewBinding(key.WithKeys("T", "["), key.WithHelp("T", "prev tab")),
+		Enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to the alarm's frame")),
+		Expand:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "expand folded JSON")),
+		OpenDetail:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open in Detail")),
+		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to Timeline")),
+		NextTab:     key.NewBinding(key.WithKeys("t", "]"), key.WithHelp("t", "next Detail tab")),
+		PrevTab:     key.NewBinding(key.WithKeys("T", "["), key.WithHelp("T", "prev Detail tab")),
 		Cancel:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel stream")),
 		Copy:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy data (sanitized)")),
 		CopyRaw:     key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy raw bytes")),
@@ -74,7 +82,9 @@ func DefaultKeyMap() KeyMap {
 		Reconnect:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
 		Scenario:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scenario")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		CloseHelp:   key.NewBinding(key.WithKeys("q", "esc", "?"), key.WithHelp("q/esc", "close help")),
+		Quit:        key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit from anywhere")),
 
 		PickUp:       key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
 		PickDown:     key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),

@@ -50,7 +50,10 @@ type Model struct {
 	matches   []int // rows, ascending
 	scanned   int   // rows searched so far
 
-	notice string
+	notice      string
+	noticeSeq   int    // bumped by every timed notice (notice.go)
+	flashed     string // the timed notice, which outlives keys until noticeUntil
+	noticeUntil time.Time
 
 	// Playback, the timeline filter's type index, and the one-line prompt
 	// of the filter and write keys (playback.go, filter.go, write.go).
@@ -65,7 +68,9 @@ type Model struct {
 	started   time.Time
 	now       time.Time
 	clock     func() time.Time
-	rs        restartState // restarts: the session generation, the scenario picker
+	rs        restartState  // restarts: the session generation, the scenario picker
+	maxTime   time.Duration // --max-time: each live session is cancelled after it (maxtime.go)
+	stopped   string        // why the session was stopped ("stopped: --max-time 30s"), else ""
 
 	darkKnown bool // the styles follow a detected (or forced) background
 	noColor   bool
@@ -92,6 +97,9 @@ type Config struct {
 	// Registry is the status-event registry the session is checked
 	// against (--registry): the Status pane shows its verdict per frame.
 	Registry *invariants.Registry
+	// MaxTime (connect --max-time) cancels each live session after this
+	// long, as the cancel key does (0: no limit).
+	MaxTime time.Duration
 }
 
 // NewModel returns the root model over an empty store.
@@ -113,6 +121,7 @@ func NewModel(source string, live bool, cfg Config) *Model {
 		darkKnown: cfg.Dark != nil,
 		noColor:   cfg.NoColor,
 		started:   now(),
+		maxTime:   cfg.MaxTime,
 	}
 	m.now = m.started
 	m.sh = shared{st: NewStore(), sty: NewStyles(dark, cfg.NoColor), keys: &m.keys, sel: -1, follow: live, registry: cfg.Registry}
@@ -171,7 +180,7 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	if m.live {
-		cmds = append(cmds, m.tick())
+		cmds = append(cmds, m.tick(), m.maxTimer())
 	}
 	return tea.Batch(cmds...)
 }
@@ -214,6 +223,14 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case restartedMsg:
 		m.restarted(msg)
+		return m, nil
+	case maxTimeMsg:
+		m.maxTimeReached(msg)
+		return m, nil
+	case noticeExpiredMsg:
+		if msg.seq == m.noticeSeq {
+			m.notice = ""
+		}
 		return m, nil
 	case jumpMsg:
 		m.jump(msg.row)
@@ -340,7 +357,12 @@ func (m *Model) updatePane(id PaneID, msg tea.Msg) tea.Cmd {
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
-	m.notice = ""
+	if key.Matches(msg, k.ForceQuit) {
+		return tea.Quit // whatever is open
+	}
+	if m.flashed == "" || m.notice != m.flashed || !m.clock().Before(m.noticeUntil) {
+		m.notice, m.flashed = "", "" // a timed notice stays its few seconds
+	}
 	if m.typing {
 		return m.typeSearch(msg)
 	}
@@ -351,10 +373,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.pickKey(msg)
 	}
 	if m.showHelp {
-		switch {
-		case key.Matches(msg, k.Quit):
-			return tea.Quit
-		case key.Matches(msg, k.Help), msg.String() == "esc":
+		if key.Matches(msg, k.CloseHelp) {
 			m.showHelp = false
 		}
 		return nil
@@ -390,6 +409,14 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Search):
 		m.typing = true
 		m.input = ""
+	case key.Matches(msg, k.NextTab):
+		m.stepDetailTab(1)
+	case key.Matches(msg, k.PrevTab):
+		m.stepDetailTab(-1)
+	case key.Matches(msg, k.OpenDetail) && m.focus == PaneTimeline:
+		m.openDetail()
+	case key.Matches(msg, k.Back) && m.focus == PaneDetail:
+		m.setFocus(PaneTimeline)
 	case key.Matches(msg, k.ClearSearch) && m.sh.query != "":
 		m.clearSearch()
 	case key.Matches(msg, k.ClearFilter) && m.timeline.filter.on():
@@ -416,16 +443,21 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.copySelected(false)
 	case key.Matches(msg, k.CopyRaw):
 		return m.copySelected(true)
-	case key.Matches(msg, k.Reconnect):
-		return m.reconnect()
-	case key.Matches(msg, k.Scenario):
-		m.openScenarioPicker()
-	case key.Matches(msg, k.Cancel):
-		if m.cancel != nil && m.sh.st.Conn != ConnEnded && !m.cancelled {
-			m.cancelled = true
-			m.notice = "cancelling the stream…"
-			m.cancel()
+	case pressed(msg, k.Reconnect):
+		if why := m.cannotReconnect(); why != "" {
+			return m.flash(why)
 		}
+		return m.reconnect()
+	case pressed(msg, k.Scenario):
+		if why := m.cannotSwitch(); why != "" {
+			return m.flash(why)
+		}
+		m.openScenarioPicker()
+	case pressed(msg, k.Cancel):
+		if why := m.cannotCancel(); why != "" {
+			return m.flash(why)
+		}
+		m.cancelStream("cancelling the stream…")
 	default:
 		return m.updatePane(m.focus, msg)
 	}
@@ -670,7 +702,7 @@ func (m *Model) gridRow(r int) []string {
 // tabNames are the tab bar's labels, one per pane.
 func (m *Model) tabNames() [numPanes]string {
 	names := paneNames
-	if n := len(m.sh.st.Alarms); n > 0 {
+	if n := m.sh.st.AlarmTotal(); n > 0 {
 		names[PaneAlarms] = fmt.Sprintf("%s %d", names[PaneAlarms], n)
 	}
 	if m.w < 90 {
@@ -739,7 +771,12 @@ func (m *Model) footer() string {
 	}
 	// "? help" and "q quit" always show; the rest is cut to fit before them.
 	right := m.helpItems([]key.Binding{m.keys.Help, m.keys.Quit}, m.w)
-	mid := m.helpItems(m.shortHelp(), m.w-ansiWidth(left)-ansiWidth(right)-3)
+	mid := ""
+	if m.showHelp {
+		right = m.helpItems([]key.Binding{m.keys.CloseHelp, m.keys.ForceQuit}, m.w)
+	} else {
+		mid = m.helpItems(m.shortHelp(), m.w-ansiWidth(left)-ansiWidth(right)-3)
+	}
 	if mid == "" {
 		return left + right
 	}
@@ -846,11 +883,11 @@ func (m *Model) fullHelp() [][]key.Binding {
 	k := &m.keys
 	groups := [][]key.Binding{
 		k.navigation(),
-		{k.NextPane, k.PrevPane, k.Zoom, k.Enter, k.NextTab, k.PrevTab},
+		{k.NextPane, k.PrevPane, k.Zoom, k.OpenDetail, k.Back, k.Expand, k.Enter, k.NextTab, k.PrevTab},
 		{k.NextAlarm, k.PrevAlarm, k.Search, k.ClearSearch, k.Follow, k.Cancel, k.Copy, k.CopyRaw},
 		{k.Play, k.Faster, k.Slower, k.StepBack, k.StepForward},
 		{k.Filter, k.AlarmsOnly, k.ClearFilter, k.WriteTurn, k.WriteSession},
-		{k.Reconnect, k.Scenario, k.Help, k.Quit},
+		{k.Reconnect, k.Scenario, k.Help, k.CloseHelp, k.Quit, k.ForceQuit},
 	}
 	return groups
 }
@@ -928,6 +965,9 @@ func (m *Model) connText() string {
 	s := "ended: " + kind
 	if detail != "" {
 		s += ": " + detail
+	}
+	if m.stopped != "" && kind == "cancelled" {
+		s = m.stopped + " (cancelled)" // --max-time, not the user
 	}
 	es := sty.Dim
 	if kind == "error" || st.HTTPStatus != 0 && (st.HTTPStatus < 200 || st.HTTPStatus > 299) {

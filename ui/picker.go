@@ -356,10 +356,7 @@ func sessionItems(list []sessions.SessionMeta) []PickItem {
 		if !m.StartedAt.IsZero() {
 			started = m.StartedAt.Local().Format("2006-01-02 15:04:05")
 		}
-		url := m.URL
-		if url == "" {
-			url = "-"
-		}
+		url := m.Label() // a demo by its scenario, not its loopback URL
 		cols[i] = []string{started, dur, frames, turns, decode.Sanitize(sessionTerminals(m)), alarms, decode.Sanitize(url)}
 		for c, s := range cols[i] {
 			if c >= len(widths) {

@@ -23,7 +23,7 @@ func addSession(t *testing.T, lib *sessions.Library, started time.Time, url stri
 	}
 	f.Close()
 	term := terminal
-	meta := sessions.SessionMeta{ID: id, URL: url, Method: "POST", Source: "demo:x", StartedAt: started,
+	meta := sessions.SessionMeta{ID: id, URL: url, Method: "POST", Source: "connect", StartedAt: started,
 		Duration: 1500 * time.Millisecond, Frames: frames, Counts: counts, End: "eof",
 		Turns: []sessions.TurnSummary{{ResponseID: "r", Terminal: &term, Done: true}}}
 	if err := lib.Finish(meta); err != nil {

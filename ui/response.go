@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
 	"framescope/decode"
@@ -24,6 +23,12 @@ type HTTPResponse struct {
 	// text/event-stream (an error page), nil otherwise.
 	Body          []byte
 	BodyTruncated bool
+	// The request the response answers: its headers and body (nil: none
+	// sent, or a capture that did not keep it), secrets redacted.
+	RequestHeaders map[string]string
+	RequestBody    []byte
+	// RequestBodyCut: the source kept only the start of the body.
+	RequestBodyCut bool
 }
 
 // Failed reports a response the client cannot read as a turn stream: a
@@ -62,6 +67,7 @@ func responseFromLive(method string, r sessions.ResponseInfo) *HTTPResponse {
 		Method: method, URL: r.URL, Status: r.Status, StatusText: r.StatusText, Proto: r.Proto,
 		ContentType: r.ContentType, Headers: h,
 		Body: r.ErrorBody, BodyTruncated: r.ErrorBodyTruncated,
+		RequestHeaders: r.RequestHeaders, RequestBody: r.RequestBody,
 	}
 }
 
@@ -75,6 +81,8 @@ func responseFromMeta(m sessions.Meta) *HTTPResponse {
 	return &HTTPResponse{
 		Method: m.Method, URL: sessions.RedactURL(m.URL), Status: m.Status, StatusText: statusText(m.Status),
 		ContentType: m.ContentType, Headers: sessions.RedactSecrets(m.ResponseHeaders),
+		RequestHeaders: sessions.RedactSecrets(m.RequestHeaders), RequestBody: redactedBody(m),
+		RequestBodyCut: m.RequestBodySize > int64(len(m.RequestBody)),
 	}
 }
 
@@ -109,29 +117,21 @@ func httpLines(r *HTTPResponse, sty *Styles) []jline {
 	} else {
 		add(status, sty.Bold.Render)
 	}
-	names := make([]string, 0, len(r.Headers))
-	for k := range r.Headers {
-		names = append(names, k)
-	}
-	slices.SortFunc(names, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
-	for _, k := range names {
-		add(decode.Sanitize(k)+": "+decode.Sanitize(r.Headers[k]), sty.Base.Render)
-	}
+	out = append(out, headerLines(r.Headers, sty)...)
 	if len(r.Headers) == 0 && r.ContentType != "" {
 		add("Content-Type: "+decode.Sanitize(r.ContentType), sty.Base.Render)
 	}
 	if r.Body != nil {
 		out = append(out, jline{})
-		more := ""
-		if r.BodyTruncated {
-			more = ", more not shown"
-		}
-		add(fmt.Sprintf("body (%s%s):", fmtBytes(int64(len(r.Body))), more), sty.Dim.Render)
-		if len(r.Body) == 0 {
-			add("(empty)", sty.Dim.Render)
-		}
-		for _, l := range strings.Split(decode.SanitizeMultiline(string(r.Body)), "\n") {
-			add(l, sty.Base.Render)
+		out = append(out, bodyLines("body", r.Body, r.BodyTruncated, sty)...)
+	}
+	// The request after the response: what went wrong is read first.
+	if len(r.RequestHeaders) > 0 || r.RequestBody != nil {
+		out = append(out, jline{})
+		add("request headers:", sty.Dim.Render)
+		out = append(out, headerLines(r.RequestHeaders, sty)...)
+		if r.RequestBody != nil {
+			out = append(out, bodyLines("request body", r.RequestBody, r.RequestBodyCut, sty)...)
 		}
 	}
 	return out

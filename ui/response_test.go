@@ -42,11 +42,27 @@ func TestHTTPErrorPageShown(t *testing.T) {
 	}
 	plain := ansi.Strip(v)
 	for _, want := range []string{"POST " + srv.URL + "/api/chat", "HTTP/1.1 500 Internal Server Error", "Content-Type: text/html; charset=utf-8",
-		"Set-Cookie: [redacted]", `\x1b]0;pwned\x07Internal Server Error`, "trace id 42", "JSON │ Raw │ Alarms"} {
+		"Set-Cookie: [redacted]", `\x1b]0;pwned\x07Internal Server Error`, "JSON │ Raw │ Alarms", "↓ 11 more lines"} {
 		if !strings.Contains(plain, want) {
 			t.Errorf("HTTP tab lacks %q:\n%s", want, plain)
 		}
 	}
+	// Below the fold: the rest of the page, then the request.
+	m.detail.scrollBy(2)
+	if v := ansi.Strip(m.detail.View()); !strings.Contains(v, "trace id 42") || !strings.Contains(v, "↓ 9 more lines") {
+		t.Errorf("scrolled by 2:\n%s", v)
+	}
+	m.detail.scrollBy(20)
+	below := ansi.Strip(m.detail.View())
+	for _, want := range []string{"request headers:", "Content-Type: application/json", "request body (7 B):", `  "m": 1`} {
+		if !strings.Contains(below, want) {
+			t.Errorf("HTTP tab scrolled down lacks %q:\n%s", want, below)
+		}
+	}
+	if strings.Contains(below, "more lines") {
+		t.Errorf("a scroll hint at the bottom:\n%s", below)
+	}
+	plain += below
 	if strings.Contains(plain, "s3cr3t") {
 		t.Errorf("a secret header is shown:\n%s", plain)
 	}

@@ -74,10 +74,10 @@ func (m *Model) restart(scenario, title string) tea.Cmd {
 	m.freshSession(title)
 	m.notice = fmt.Sprintf("starting session %d…", gen)
 	r := m.rs.r
-	return func() tea.Msg {
+	return tea.Batch(func() tea.Msg {
 		t, err := r.Restart(gen, scenario)
 		return restartedMsg{gen: gen, title: t, err: err}
-	}
+	}, m.maxTimer()) // each session has its own --max-time
 }
 
 // freshSession resets everything that belonged to the previous session:
@@ -88,6 +88,7 @@ func (m *Model) freshSession(title string) {
 	m.sh.sel = -1
 	m.sh.follow = m.live
 	m.cancelled = false
+	m.stopped = ""
 	m.started = m.clock()
 	m.now = m.started
 	focus := m.focus

@@ -8,17 +8,19 @@ import (
 )
 
 // The rows' bytes live in the spill or the capture file, so the heap holds
-// only the packed rows and the indexes: ~100 bytes a row. What the process
-// costs beyond that is garbage the feeder and the pipeline make while a
-// capture streams in (batches, decoded frames), which the GC lets pile up
-// to twice the live heap by default. Measured at 1,000,000 frames
-// (BenchmarkOpen1M): 100 MB live, 250 MB resident at the peak; with a soft
-// limit that follows the session's size, 175 MB, at no cost in time. The
-// limit grows with the rows, so a session far larger than that never makes
-// the GC run back to back; GOMEMLIMIT, when set, wins.
+// only the packed rows and the indexes. What the process costs beyond that
+// is garbage the feeder and the pipeline make while a capture streams in
+// (batches, decoded frames), which the GC lets pile up to twice the live
+// heap by default. A soft limit that follows the session's size keeps the
+// peak near the live heap, at little cost in time; it grows with the rows,
+// so a session far larger never makes the GC run back to back; GOMEMLIMIT,
+// when set, wins. Measured at 1,000,000 frames (BenchmarkOpen1M): with
+// frozen row chunks, alarm groups and turn-aligned client checkpoints the
+// live heap is ~75 MB (was ~160), and 40 bytes a row keeps the peak RSS at
+// ~145 MB (112 bytes a row, sized for the old heap: ~218 MB).
 const (
 	memBase   = 96 << 20 // the program, the pipeline, a batch in flight
-	memPerRow = 112      // a packed row and its share of the indexes
+	memPerRow = 40       // a packed row and its share of the indexes
 	memStep   = 1 << 16  // rows between two updates of the limit
 )
 

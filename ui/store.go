@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"sort"
+	"sync"
 	"time"
 
 	"framescope/decode"
@@ -40,7 +41,8 @@ type Row struct {
 	// Type is the sanitized event type: the JSON event_type of a decoded
 	// frame, else the SSE event: field ("" when absent).
 	Type string
-	// Alarms are indexes into Store.Alarms; MaxSev the most severe of them.
+	// Alarms are indexes into Store.Alarms, or -(g+1) for an alarm counted
+	// in group g (Store.AlarmOf reads either); MaxSev the most severe.
 	Alarms []int32
 	MaxSev invariants.Severity
 
@@ -175,17 +177,22 @@ const (
 // goroutine: batches are applied in Update, panes read it in View. Every
 // as-of query is a binary search, never a rescan from frame 0.
 type Store struct {
-	chunks   [][]rowRec // rows in fixed-size chunks: appending never moves a row
-	n        int
-	frameRow []int32 // frame index → row
+	chunks    []*rowChunk // rows in fixed-size chunks, frozen when full (rowpack.go)
+	thawed    int         // 1 + the block thawBuf holds (0: none; rowpack.go)
+	thawBuf   []rowRec
+	n         int
+	frameRows rowSet // the rows of frames: frame n is row frameRows.At(n)
 	rowTables
 	typeIdx   map[string]uint32
 	typeW     int               // the widest event type so far (cells)
 	rowAlarms map[int32][]int32 // the alarms of rows that have some
 	client    clientIndex       // the reference client machines' checkpoints (client_track.go)
 
+	// Alarms are the listed alarms (the first sessions.MaxListed of one
+	// rule in one turn); the rest are counted in groups (alarm_store.go).
 	Alarms    []AlarmRec
-	alarmRows []int // rows with alarms, ascending
+	alarms    alarmIndex
+	alarmRows rowSet // rows with alarms, ascending
 	Counts    invariants.Counts
 
 	Turns    []TurnRec
@@ -242,27 +249,32 @@ const chunkRows = 4096
 // Len is the number of rows.
 func (s *Store) Len() int { return s.n }
 
-func (s *Store) rec(i int) *rowRec { return &s.chunks[i/chunkRows][i%chunkRows] }
-
 // Row returns a copy of row i (0 <= i < Len), built from its packed form:
 // read it now, do not keep it (a later alarm does not update the copy).
 func (s *Store) Row(i int) *Row {
-	rc := s.rec(i)
+	rc := s.get(i)
 	r := new(Row)
 	s.unpack(rc, r)
 	if rc.sev&sevAlarmed != 0 {
-		r.Alarms = s.rowAlarms[int32(i)]
-		r.MaxSev = sevNames[rc.sev&^sevAlarmed]
+		r.Alarms = s.rowAlarmsOf(int32(i), rc)
+		r.MaxSev = sevNames[rc.sev&sevMask]
 	}
 	return r
 }
 
 func (s *Store) push(rc rowRec) {
 	if s.n%chunkRows == 0 {
-		s.chunks = append(s.chunks, make([]rowRec, 0, chunkRows))
+		if k := len(s.chunks) - 1; k >= 0 {
+			// A new chunk object: snapshots keep reading the old one.
+			s.chunks[k] = freeze(s.chunks[k].recs)
+			if s.thawed == k+1 {
+				s.thawed = 0
+			}
+		}
+		s.chunks = append(s.chunks, &rowChunk{recs: make([]rowRec, 0, chunkRows)})
 	}
-	c := &s.chunks[len(s.chunks)-1]
-	*c = append(*c, rc)
+	c := s.chunks[len(s.chunks)-1]
+	c.recs = append(c.recs, rc)
 	s.n++
 }
 
@@ -271,11 +283,32 @@ func (s *Store) push(rc rowRec) {
 // of their bytes. Its rows have the immutable fields only: no Alarms, no
 // MaxSev.
 func (s *Store) snapshot() (n int, row func(i int) *Row, src byteSource) {
-	chunks := append([][]rowRec(nil), s.chunks...)
+	chunks := make([]rowChunk, len(s.chunks))
+	for i, c := range s.chunks {
+		chunks[i] = rowChunk{recs: c.recs, enc: c.enc, marks: c.marks, n: c.n} // not sev: it changes
+	}
 	tables := s.rowTables
+	var mu sync.Mutex
+	var buf []rowRec
+	cached := -1
 	return s.n, func(i int) *Row {
 		r := new(Row)
-		tables.unpack(&chunks[i/chunkRows][i%chunkRows], r)
+		k := i / chunkRows
+		if c := &chunks[k]; c.recs != nil {
+			tables.unpack(&c.recs[i%chunkRows], r)
+			return r
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		j := i % chunkRows
+		if key := i / packBlock; cached != key {
+			if buf == nil {
+				buf = make([]rowRec, packBlock)
+			}
+			chunks[k].thawBlock(j/packBlock, buf)
+			cached = key
+		}
+		tables.unpack(&buf[j%packBlock], r)
 		return r
 	}, s.src
 }
@@ -292,10 +325,10 @@ func (s *Store) FrameAt(n int) (time.Duration, bool) {
 }
 
 func (s *Store) RowOfFrame(n int) int {
-	if n < 0 || n >= len(s.frameRow) {
+	if n < 0 || n >= s.frameRows.Len() {
 		return -1
 	}
-	return int(s.frameRow[n])
+	return s.frameRows.At(n)
 }
 
 // Ingest is one row as the feeder built it, with the payload facts the
@@ -373,7 +406,7 @@ func (s *Store) appendRow(in *Ingest) {
 	if r.Kind == RowFrame {
 		r.Frame = s.Frames
 		s.Frames++
-		s.frameRow = append(s.frameRow, int32(idx))
+		s.frameRows.add(idx)
 		if r.Frame == 0 && in.ext.hasArrival {
 			s.FirstArrival, s.HasFirstArrival = in.ext.arrival, true
 		}
@@ -537,71 +570,31 @@ func (s *Store) index(r *Row, x *rowExt) {
 	}
 }
 
-func (s *Store) addAlarm(a AlarmRec) {
-	if a.Row < 0 && a.Frame >= 0 {
-		a.Row = s.RowOfFrame(a.Frame)
-	}
-	if a.Row >= s.n {
-		a.Row = -1
-	}
-	i := int32(len(s.Alarms))
-	s.Alarms = append(s.Alarms, a)
-	s.Counts.Add(a.Severity)
-	if a.Row < 0 {
-		return
-	}
-	rc := s.rec(a.Row)
-	row := int32(a.Row)
-	if rc.sev&sevAlarmed == 0 {
-		// Keep alarmRows sorted: usually the row is the newest one.
-		n := len(s.alarmRows)
-		if n == 0 || s.alarmRows[n-1] < a.Row {
-			s.alarmRows = append(s.alarmRows, a.Row)
-		} else {
-			k := sort.SearchInts(s.alarmRows, a.Row)
-			s.alarmRows = append(s.alarmRows, 0)
-			copy(s.alarmRows[k+1:], s.alarmRows[k:])
-			s.alarmRows[k] = a.Row
-		}
-	}
-	if s.rowAlarms == nil {
-		s.rowAlarms = map[int32][]int32{}
-	}
-	s.rowAlarms[row] = append(s.rowAlarms[row], i)
-	sev := rc.sev &^ sevAlarmed
-	if a.Severity.Rank() > sevNames[sev].Rank() {
-		sev = sevIndex(a.Severity)
-	}
-	rc.sev = sev | sevAlarmed
-}
-
 // NextAlarmRow returns the first row after row that carries an alarm
 // (dir > 0), or the last one before it (dir < 0); ok is false when there is
 // none.
 func (s *Store) NextAlarmRow(row, dir int) (int, bool) {
 	if dir > 0 {
-		k := sort.SearchInts(s.alarmRows, row+1)
-		if k < len(s.alarmRows) {
-			return s.alarmRows[k], true
+		if k := s.alarmRows.Below(row + 1); k < s.alarmRows.Len() {
+			return s.alarmRows.At(k), true
 		}
 		return 0, false
 	}
-	k := sort.SearchInts(s.alarmRows, row) - 1
-	if k >= 0 {
-		return s.alarmRows[k], true
+	if k := s.alarmRows.Below(row) - 1; k >= 0 {
+		return s.alarmRows.At(k), true
 	}
 	return 0, false
 }
 
 // AlarmRowCount is the number of rows that carry alarms.
-func (s *Store) AlarmRowCount() int { return len(s.alarmRows) }
+func (s *Store) AlarmRowCount() int { return s.alarmRows.Len() }
 
 // TurnOfRow returns the turn a row belongs to (-1 when none).
 func (s *Store) TurnOfRow(row int) int {
 	if row < 0 || row >= s.n {
 		return -1
 	}
-	return int(s.rec(row).turn)
+	return int(s.get(row).turn)
 }
 
 // turnRange returns [lo, hi) of a per-turn index for turn t.
@@ -705,7 +698,7 @@ func (s *Store) AsOfFrame(row int) int {
 	if row < 0 || row >= s.n {
 		return -1
 	}
-	return int(s.rec(row).frame)
+	return int(s.get(row).frame)
 }
 
 // Summary returns a row's one-line description (sanitized). Frames derive

@@ -62,8 +62,8 @@ func (t *Timeline) Title() string {
 func (t *Timeline) Keys() help.KeyMap {
 	k := t.sh.keys
 	return bindingHelp{
-		short: []key.Binding{k.Up, k.Down, k.Top, k.Bottom},
-		full:  [][]key.Binding{k.navigation()},
+		short: []key.Binding{k.Up, k.Down, k.OpenDetail}, // g/G: in the full help
+		full:  [][]key.Binding{append(k.navigation(), k.OpenDetail)},
 	}
 }
 

@@ -150,6 +150,13 @@ func TestWriteSessionRoundTrip(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			want := checkFile(t, f)
+			if c, err := sessions.Open(f, sessions.OpenOptions{Entry: -1}); err == nil {
+				failed := sessions.StatusFailed(c.Meta())
+				c.Close()
+				if failed {
+					t.Skip("a non-2xx response: its body is an error page, not a stream to write")
+				}
+			}
 			m := loadModel(t, f, 120, 40, true)
 			ext := ".sse"
 			if m.Store().HasFirstArrival {

@@ -1,7 +1,9 @@
 package dialect
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,11 +21,20 @@ type Engine struct {
 	mapper Mapper
 	m      Mapping
 
-	out   []invariants.Alarm
-	all   invariants.Counts
+	out  []invariants.Alarm
+	all  invariants.Counts
+	list invariants.Listing // which alarms get a message (opts.ListLimit)
+	// turns, state and keys hold the turns from base on: with
+	// opts.OnTurnFinal, the turns before it were handed out and dropped.
+	// Indexes (t, cur, lastTurn) count from the stream's first turn.
 	turns []invariants.Turn
 	state []*turnState // parallel to turns; nil once a turn is settled
-	cur   int          // the latest turn (-1 none)
+	base  int
+	// lastOutcome is the latest turn handed out with an outcome (-1 none).
+	lastOutcome int
+	// pending are turns handed out while still open, in index order.
+	pending []pendingTurn
+	cur     int // the latest turn (-1 none)
 	// lastTurn is the turn of the frame last observed (-1 none).
 	lastTurn int
 
@@ -83,7 +94,8 @@ func NewEngine(spec *Spec, opts invariants.Options) *Engine {
 	if opts.TTFE == 0 {
 		opts.TTFE = invariants.DefaultTTFE
 	}
-	e := &Engine{spec: spec, shape: spec.Shape, opts: opts, cur: -1, lastTurn: -1, doneAt: -1, cut: -1}
+	e := &Engine{spec: spec, shape: spec.Shape, opts: opts, cur: -1, lastTurn: -1, doneAt: -1, cut: -1, lastOutcome: -1}
+	e.list = invariants.NewListing(opts.ListLimit)
 	if spec.NewMapper != nil {
 		e.mapper = spec.NewMapper()
 	}
@@ -105,17 +117,29 @@ func (e *Engine) Turn() int                 { return e.lastTurn }
 
 // raise records an alarm of the turn t (-1: the stream).
 func (e *Engine) raise(rule string, sev invariants.Severity, frame, t int, format string, args ...any) {
-	a := invariants.Alarm{Rule: rule, Severity: sev, Frame: frame, Turn: t}
-	if len(args) == 0 {
+	a := e.newAlarm(rule, sev, frame, t)
+	switch {
+	case !e.list.Take(rule, t):
+		a.Unlisted = true // counted; past the listing limit, no message made
+	case len(args) == 0:
 		a.Message = format
-	} else {
+	default:
 		a.Message = fmt.Sprintf(format, args...)
 	}
-	if t >= 0 {
-		a.ResponseID = e.turns[t].ResponseID
+}
+
+// newAlarm appends a counted alarm of turn t without a message yet (built
+// in place: a flood raises millions).
+func (e *Engine) newAlarm(rule string, sev invariants.Severity, frame, t int) *invariants.Alarm {
+	e.out = append(e.out, invariants.Alarm{Rule: rule, Severity: sev, Frame: frame, Turn: t})
+	a := &e.out[len(e.out)-1]
+	if i := t - e.base; t >= 0 && i >= 0 && i < len(e.turns) {
+		a.ResponseID = e.turns[i].ResponseID
+	} else if p := e.pendingOf(t); p != nil {
+		a.ResponseID = p.rid
 	}
-	e.out = append(e.out, a)
 	e.all.Add(sev)
+	return a
 }
 
 func (e *Engine) HTTP(status int, contentType string) []invariants.Alarm {
@@ -158,7 +182,9 @@ func (e *Engine) Block(ev *decode.Event, arrival time.Duration, hasArrival bool)
 }
 
 // open reports whether turn t can still take frames (not ended).
-func (e *Engine) open(t int) bool { return t >= 0 && e.state[t] != nil && !e.state[t].ended }
+func (e *Engine) open(t int) bool {
+	return t >= 0 && e.state[t-e.base] != nil && !e.state[t-e.base].ended
+}
 
 // anyOpen reports whether some turn is open (the idle window runs).
 func (e *Engine) anyOpen() bool {
@@ -173,7 +199,7 @@ func (e *Engine) anyOpen() bool {
 			return true
 		}
 	}
-	return false
+	return len(e.pending) > 0 // handed out while open: open until End
 }
 
 func (e *Engine) Observe(f *decode.Frame) []invariants.Alarm {
@@ -216,7 +242,7 @@ func (e *Engine) Observe(f *decode.Frame) []invariants.Alarm {
 	}
 	e.lastTurn = t
 	if t >= 0 {
-		turn := &e.turns[t]
+		turn := &e.turns[t-e.base]
 		turn.LastFrame = f.Index
 		turn.Frames++
 	}
@@ -234,9 +260,9 @@ func (e *Engine) Observe(f *decode.Frame) []invariants.Alarm {
 	case afterDone:
 		e.raise("after-terminal", invariants.SevError, f.Index, t, "%s frame after the stream's [DONE] at frame %d", e.label(f), e.doneAt)
 		late = true
-	case t >= 0 && e.state[t].ended && !e.shape.NoTerminal:
+	case t >= 0 && e.state[t-e.base].ended && !e.shape.NoTerminal:
 		e.raise("after-terminal", invariants.SevError, f.Index, t, "%s frame after the turn's terminal %s at frame %d",
-			e.label(f), e.turns[t].TerminalEvent, e.turns[t].TerminalFrame)
+			e.label(f), e.turns[t-e.base].TerminalEvent, e.turns[t-e.base].TerminalFrame)
 		late = true
 	}
 	if decoded {
@@ -276,20 +302,21 @@ func (e *Engine) findTurn(key decode.Raw) int {
 	if key == nil {
 		return -1
 	}
-	for i := len(e.keys) - 1; i >= 0 && i >= len(e.keys)-64; i-- {
+	for i := len(e.keys) - 1; i >= 0 && i >= len(e.keys)-keyedWindow; i-- {
 		if e.keys[i] == string(key) {
-			return i
+			return e.base + i
 		}
 	}
 	return -1
 }
 
 func (e *Engine) newTurn(f *decode.Frame, started bool, key decode.Raw) int {
+	e.handOut(len(e.turns) - keyedWindow)
 	e.turns = append(e.turns, invariants.Turn{FirstFrame: f.Index, LastFrame: f.Index, TerminalFrame: invariants.NoFrame,
 		ResponseID: keyString(key)})
 	e.state = append(e.state, &turnState{started: started})
 	e.keys = append(e.keys, string(key))
-	e.cur = len(e.turns) - 1
+	e.cur = e.base + len(e.turns) - 1
 	if !started && e.shape.StartRequired {
 		e.raise("start-missing", invariants.SevError, f.Index, e.cur, "the turn's first frame is %s, not the dialect's start event", e.label(f))
 	}
@@ -309,15 +336,15 @@ func (e *Engine) observeDone(f *decode.Frame, t int) {
 	if dm, ok := e.mapper.(DoneMapper); ok && t >= 0 {
 		e.m.reset()
 		dm.MapDone(&e.m)
-		e.applyMoves(where{nil, f.Index}, t, e.state[t] == nil || e.state[t].ended)
+		e.applyMoves(where{nil, f.Index}, t, e.state[t-e.base] == nil || e.state[t-e.base].ended)
 		e.flushMapped(where{nil, f.Index}, t)
 	}
 	if t < 0 {
 		e.raise("done-early", invariants.SevError, f.Index, t, "[DONE] arrived before any turn")
 		return
 	}
-	e.turns[t].Done = true
-	if !e.state[t].ended && e.cut < 0 {
+	e.turns[t-e.base].Done = true
+	if !e.state[t-e.base].ended && e.cut < 0 {
 		e.raise("done-early", invariants.SevError, f.Index, t, "[DONE] arrived but the turn has no terminal event")
 		e.missing(t, false, "[DONE] at frame "+fmt.Sprint(f.Index))
 	}
@@ -334,8 +361,8 @@ func (e *Engine) End(end invariants.End) []invariants.Alarm {
 		e.m.end = &end
 		m.EndStream(&e.m)
 		e.m.end = nil
-		if e.cur >= 0 && e.state[e.cur] != nil {
-			e.applyMoves(where{nil, invariants.NoFrame}, e.cur, e.state[e.cur].ended)
+		if e.cur >= 0 && e.state[e.cur-e.base] != nil {
+			e.applyMoves(where{nil, invariants.NoFrame}, e.cur, e.state[e.cur-e.base].ended)
 		}
 		e.flushMapped(where{nil, invariants.NoFrame}, e.cur)
 	}
@@ -348,7 +375,7 @@ func (e *Engine) End(end invariants.End) []invariants.Alarm {
 	if e.shape.Turns == NoTurns {
 		return e.out
 	}
-	if len(e.turns) == 0 {
+	if e.base+len(e.turns) == 0 {
 		if !e.shape.NoTerminal {
 			sev := invariants.SevError
 			if end.Kind == invariants.EndCancelled {
@@ -358,40 +385,45 @@ func (e *Engine) End(end invariants.End) []invariants.Alarm {
 		}
 		return e.out
 	}
-	for t := range e.turns {
-		st := e.state[t]
+	endTurn := func(t int, st *turnState) {
 		if st == nil {
-			continue
+			return
 		}
 		if e.shape.NoTerminal {
 			e.settleNoTerminal(t)
-			continue
+			return
 		}
 		if !st.ended {
 			e.missing(t, end.Kind == invariants.EndCancelled || e.cut >= 0, endLabel(end))
-			continue
+			return
 		}
-		e.state[t] = nil
+		e.setState(t, nil)
 	}
-	last := len(e.turns) - 1
-	if e.shape.Done && e.doneAt < 0 && e.cut < 0 && e.turns[last].Outcome != "" && !e.lastFinal() {
+	for _, p := range e.pending { // the oldest turns first, as they came
+		endTurn(p.t, p.st)
+	}
+	for i := range e.turns {
+		endTurn(e.base+i, e.state[i])
+	}
+	last := e.base + len(e.turns) - 1
+	if e.shape.Done && e.doneAt < 0 && e.cut < 0 && e.turns[last-e.base].Outcome != "" && !e.lastFinal() {
 		at := "at the end of the stream"
-		if fr := e.turns[last].TerminalFrame; fr != invariants.NoFrame {
+		if fr := e.turns[last-e.base].TerminalFrame; fr != invariants.NoFrame {
 			at = fmt.Sprintf("at frame %d", fr)
 		}
 		e.raise("done-missing", invariants.SevWarn, invariants.NoFrame, last, "the stream ended (%s) after the terminal %s %s without [DONE]",
-			endLabel(end), e.turns[last].TerminalEvent, at)
+			endLabel(end), e.turns[last-e.base].TerminalEvent, at)
 	}
 	return e.out
 }
 
 func (e *Engine) lastFinal() bool {
-	for t := len(e.turns) - 1; t >= 0; t-- {
-		if e.turns[t].Outcome != "" {
-			return e.finalTurn(t)
+	for i := len(e.turns) - 1; i >= 0; i-- {
+		if e.turns[i].Outcome != "" {
+			return e.finalTurn(e.base + i)
 		}
 	}
-	return false
+	return e.lastOutcome >= 0 && e.finalTurn(e.lastOutcome)
 }
 
 func (e *Engine) finalTurn(t int) bool { return e.finals[t] }
@@ -399,14 +431,14 @@ func (e *Engine) finalTurn(t int) bool { return e.finals[t] }
 // missing ends turn t without a terminal: terminal-missing, and the spans
 // it left open (warn: the missing terminal already says the turn broke).
 func (e *Engine) missing(t int, benign bool, how string) {
-	st := e.state[t]
+	st := e.stateOf(t)
 	if st == nil || st.ended {
 		return
 	}
 	st.ended = true
 	if st.missingRaised {
 		e.unclosedSpans(t, invariants.NoFrame, invariants.SevWarn, "before the turn ended without a terminal")
-		e.state[t] = nil
+		e.setState(t, nil)
 		return
 	}
 	sev := invariants.SevError
@@ -419,13 +451,13 @@ func (e *Engine) missing(t int, benign bool, how string) {
 	}
 	e.raise("terminal-missing", sev, invariants.NoFrame, t, msg, how)
 	e.unclosedSpans(t, invariants.NoFrame, invariants.SevWarn, "before the turn ended without a terminal")
-	e.state[t] = nil
+	e.setState(t, nil)
 }
 
 // settleNoTerminal ends a turn of a dialect without terminal events at the
 // end of the stream: complete when every span closed.
 func (e *Engine) settleNoTerminal(t int) {
-	st := e.state[t]
+	st := e.stateOf(t)
 	openSpans := 0
 	for _, k := range st.spanOrd {
 		if st.spans[k.kind][k.key].open {
@@ -434,15 +466,15 @@ func (e *Engine) settleNoTerminal(t int) {
 	}
 	if openSpans > 0 {
 		e.unclosedSpans(t, invariants.NoFrame, invariants.SevError, "at the end of the stream")
-	} else if e.turns[t].Outcome == "" {
-		e.turns[t].Outcome = invariants.TurnCompleted
-		e.turns[t].Terminal = invariants.TerminalOf(invariants.TurnCompleted)
+	} else if turn := &e.turns[t-e.base]; turn.Outcome == "" { // never pending: it has open spans
+		turn.Outcome = invariants.TurnCompleted
+		turn.Terminal = invariants.TerminalOf(invariants.TurnCompleted)
 	}
-	e.state[t] = nil
+	e.setState(t, nil)
 }
 
 func (e *Engine) unclosedSpans(t, frame int, sev invariants.Severity, when string) {
-	st := e.state[t]
+	st := e.stateOf(t)
 	for _, k := range st.spanOrd {
 		if s := st.spans[k.kind][k.key]; s.open {
 			e.raise("span-unclosed", sev, frame, t, "%s %s (opened at frame %d) is still open %s", k.kind, clipRaw(decode.Raw(k.key)), s.frame, when)
@@ -469,11 +501,15 @@ func (e *Engine) checkFraming(f *decode.Frame) {
 	if e.shape.NotJSON {
 		return
 	}
+	if (f.Problem == decode.ProblemNotJSON || f.Problem == decode.ProblemNotObject) && !e.list.Listed("frame-json", e.cur) {
+		e.newAlarm("frame-json", invariants.SevError, f.Index, e.cur).Unlisted = true // counted, not listed: no detail made
+		return
+	}
 	switch f.Problem {
 	case decode.ProblemNotJSON:
-		e.raise("frame-json", invariants.SevError, f.Index, e.cur, "data is not JSON (%s)", f.ProblemDetail)
+		e.raise("frame-json", invariants.SevError, f.Index, e.cur, "data is not JSON (%s)", f.ProblemDetail())
 	case decode.ProblemNotObject:
-		e.raise("frame-json", invariants.SevError, f.Index, e.cur, "%s", f.ProblemDetail)
+		e.raise("frame-json", invariants.SevError, f.Index, e.cur, "%s", f.ProblemDetail())
 	}
 }
 
@@ -506,8 +542,8 @@ func (e *Engine) flushMapped(w where, t int) {
 		}
 	}
 	for _, a := range m.alarms {
-		if a.rule == "terminal-missing" && t >= 0 && e.state[t] != nil {
-			e.state[t].missingRaised = true
+		if a.rule == "terminal-missing" && t >= 0 && e.state[t-e.base] != nil {
+			e.state[t-e.base].missingRaised = true
 		}
 		fr := frame
 		if a.noFrame {
@@ -532,17 +568,17 @@ func (e *Engine) applyMoves(w where, t int, late bool) {
 			continue
 		}
 		if t < 0 || late {
-			if late && t >= 0 && mv.Kind == MoveTerminal && e.turns[t].Outcome != "" {
+			if late && t >= 0 && mv.Kind == MoveTerminal && e.turns[t-e.base].Outcome != "" {
 				e.raise("terminal-duplicate", invariants.SevError, w.idx, t, "second terminal event (%s) after %s at frame %d",
-					e.labelAt(w), e.turns[t].TerminalEvent, e.turns[t].TerminalFrame)
+					e.labelAt(w), e.turns[t-e.base].TerminalEvent, e.turns[t-e.base].TerminalFrame)
 			}
 			continue
 		}
-		st := e.state[t]
+		st := e.state[t-e.base]
 		if st == nil {
 			continue
 		}
-		turn := &e.turns[t]
+		turn := &e.turns[t-e.base]
 		switch mv.Kind {
 		case MoveTurnStart:
 			if !st.started && turn.FirstFrame != w.idx {
@@ -637,8 +673,8 @@ func (e *Engine) toolOpen(w where, t int, st *turnState, mv *Move) {
 }
 
 func (e *Engine) terminal(w where, t int, mv *Move) {
-	turn := &e.turns[t]
-	st := e.state[t]
+	turn := &e.turns[t-e.base]
+	st := e.state[t-e.base]
 	name := rawText(mv.Name)
 	if name == "" {
 		name = e.labelAt(w)
@@ -722,7 +758,7 @@ func (e *Engine) seq(w where, t int, mv *Move) {
 
 func (e *Engine) nameTurn(t int, key decode.Raw) {
 	id := keyString(key)
-	e.turns[t].ResponseID = id
+	e.turns[t-e.base].ResponseID = id
 	for i := range e.out {
 		if e.out[i].Turn == t && e.out[i].ResponseID == "" {
 			e.out[i].ResponseID = id
@@ -766,4 +802,94 @@ func (e *Engine) label(f *decode.Frame) string {
 		return clip(l, 40)
 	}
 	return "untyped"
+}
+
+// keyedWindow is how many of the latest turns a keyed frame can find
+// (findTurn): older turns get frames no more.
+const keyedWindow = 64
+
+// handOut gives the oldest turns, up to the first n held, to
+// opts.OnTurnFinal and drops them, in order. The caller keeps the latest
+// keyedWindow turns: older ones are out of findTurn's reach and get no
+// frame again, so their summaries are final, except that End completes a
+// turn without terminal events whose spans all closed: that is done now.
+// A turn still open keeps its state (pending) for End to end.
+func (e *Engine) handOut(n int) {
+	if e.opts.OnTurnFinal == nil {
+		return
+	}
+	k := 0
+	for ; k < n && k < len(e.turns); k++ {
+		t, st := e.base+k, e.state[k]
+		if st != nil && e.shape.NoTerminal && !hasOpenSpan(st) {
+			e.settleNoTerminal(t)
+			st = nil
+		}
+		if st != nil && (!st.ended || e.shape.NoTerminal) {
+			e.pending = append(e.pending, pendingTurn{t: t, rid: e.turns[k].ResponseID, st: st})
+		}
+		if e.turns[k].Outcome != "" {
+			e.lastOutcome = t
+		}
+		e.opts.OnTurnFinal(t, e.turns[k])
+	}
+	if k == 0 {
+		return
+	}
+	clear(e.turns[:k])
+	clear(e.state[:k])
+	clear(e.keys[:k])
+	e.turns, e.state, e.keys = e.turns[k:], e.state[k:], e.keys[k:]
+	e.base += k
+	// Turns handed out raise no more alarms, but for those still open
+	// (End ends them): their counts stay.
+	done := e.base
+	if len(e.pending) > 0 {
+		done = min(done, e.pending[0].t)
+	}
+	e.list.Forget(done)
+}
+
+// pendingTurn is a turn handed out while still open.
+type pendingTurn struct {
+	t   int
+	rid string
+	st  *turnState
+}
+
+// pendingOf finds turn t among the pending (in index order).
+func (e *Engine) pendingOf(t int) *pendingTurn {
+	i, ok := slices.BinarySearchFunc(e.pending, t, func(p pendingTurn, t int) int { return cmp.Compare(p.t, t) })
+	if !ok {
+		return nil
+	}
+	return &e.pending[i]
+}
+
+// stateOf is turn t's state, held or pending (nil: settled).
+func (e *Engine) stateOf(t int) *turnState {
+	if i := t - e.base; i >= 0 && i < len(e.state) {
+		return e.state[i]
+	}
+	if p := e.pendingOf(t); p != nil {
+		return p.st
+	}
+	return nil
+}
+
+func (e *Engine) setState(t int, st *turnState) {
+	if i := t - e.base; i >= 0 && i < len(e.state) {
+		e.state[i] = st
+	} else if p := e.pendingOf(t); p != nil {
+		p.st = st
+	}
+}
+
+func hasOpenSpan(st *turnState) bool {
+	for _, k := range st.spanOrd {
+		if st.spans[k.kind][k.key].open {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,63 @@
+package decode
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TestDecodeAtResetsEveryField: DecodeAt resets a reused frame field by
+// field. A frame left dirty by a broken frame, then reused for a valid
+// one (and the other way round), must equal a freshly decoded frame; and
+// a new Frame field must be added to DecodeAt's reset (the field list
+// below trips until it is).
+func TestDecodeAtResetsEveryField(t *testing.T) {
+	var fields []string
+	ft := reflect.TypeOf(Frame{})
+	for i := 0; i < ft.NumField(); i++ {
+		fields = append(fields, ft.Field(i).Name)
+	}
+	want := []string{"Event", "Index", "Arrival", "HasArrival", "Done", "InvalidUTF8", "Problem", "problemErr",
+		"Members", "EventType", "Version", "Timestamp", "ResponseID"}
+	if !reflect.DeepEqual(fields, want) {
+		t.Fatalf("Frame fields are %v; DecodeAt resets %v: reset the new field there, then update this list", fields, want)
+	}
+	blocks := []string{
+		"data: x\n\n",
+		`data: {"event_type":"text","version":"0.5","timestamp":"t","response_id":"r","chunk":"hi"}` + "\n\n",
+		"data: [DONE]\n\n",
+		"data: [1,2]\n\n",
+		"data: \xff{}\n\n",
+		"data: {\"a\":tru}\n\n",
+		"data:\n\n",
+	}
+	var evs []Event
+	fr := NewFramer()
+	for _, b := range blocks {
+		fr.Feed([]byte(b), func(ev *Event) {
+			if ev.Dispatched() {
+				evs = append(evs, ev.Clone())
+			}
+		})
+	}
+	if len(evs) != len(blocks) {
+		t.Fatalf("%d events from %d blocks", len(evs), len(blocks))
+	}
+	for i := range evs {
+		for j := range evs {
+			var reused Frame
+			DecodeAt(&reused, &evs[i], 7, time.Second, true)
+			DecodeAt(&reused, &evs[j], 3, 0, false)
+			fresh := DecodeFrame(&evs[j], 3)
+			if len(reused.Members) == 0 {
+				reused.Members = nil
+			}
+			if len(fresh.Members) == 0 {
+				fresh.Members = nil
+			}
+			if !reflect.DeepEqual(&reused, fresh) {
+				t.Errorf("block %q after %q:\n reused %+v\n fresh  %+v", blocks[j], blocks[i], reused, *fresh)
+			}
+		}
+	}
+}
