@@ -170,7 +170,7 @@ func (fl entryFlag) Type() string { return "int" }
 // registerStopLimits registers --max-bytes and --max-frames (record and
 // connect): a deliberate stop, recorded and reported as a cancel.
 func registerStopLimits(f *pflag.FlagSet, maxBytes *string, maxFrames *int) {
-	f.StringVar(maxBytes, "max-bytes", "0", "stop the stream once the capture holds `SIZE` of it (e.g. 100MB; cut after the last whole event; ends as cancelled; 0 = no limit)")
+	f.StringVar(maxBytes, "max-bytes", "", "stop the stream once the capture holds `SIZE` of it (e.g. 100MB; cut after the last whole event; ends as cancelled; 0 = no limit)")
 	f.Var(maxFramesFlag{maxFrames}, "max-frames", "stop the stream right after `N` frames (ends as cancelled; 0 = no limit)")
 }
 

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -43,5 +45,56 @@ func TestLiveLoneCRTimedOnArrival(t *testing.T) {
 	}
 	if arrivals[1] < 1.4 {
 		t.Errorf("frame 1 timed at +%gs, want ≥ 1.4 s\n%s", arrivals[1], r.stdout)
+	}
+}
+
+// The event is dispatched when its lone CR arrives: `connect --headless`
+// prints frame 0 while the server still holds the rest of the stream (it
+// sends nothing more until the test has seen that line).
+func TestLiveLoneCRDispatchedOnArrival(t *testing.T) {
+	t.Setenv("FRAMESCOPE_DATA_DIR", t.TempDir())
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		w.Write([]byte("data: x\r\r"))
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-time.After(5 * time.Second):
+		}
+		w.Write([]byte("\ndata: y\r\n\r\n"))
+	}))
+	defer srv.Close()
+	cmd := exec.Command(binary, "connect", "--headless", "--no-save", srv.URL)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	frame0 := regexp.MustCompile(`^\s+0\s+\+`)
+	sc := bufio.NewScanner(out)
+	var lines []string
+	seen := time.Duration(-1)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if seen < 0 && frame0.MatchString(sc.Text()) {
+			seen = time.Since(start)
+			close(release)
+		}
+	}
+	cmd.Wait()
+	if seen < 0 {
+		close(release)
+		t.Fatalf("no frame 0:\n%s", strings.Join(lines, "\n"))
+	}
+	if seen > 3*time.Second {
+		t.Errorf("frame 0 printed after %v: held until the next read", seen)
+	}
+	if !strings.Contains(strings.Join(lines, "\n"), "2 frames") {
+		t.Errorf("the rest of the stream was lost:\n%s", strings.Join(lines, "\n"))
 	}
 }

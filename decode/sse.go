@@ -123,6 +123,19 @@ func (f *Framer) HoldsComplete() bool { return f.pendingEmit }
 // an earlier Feed (see HoldsComplete).
 func (f *Framer) EmittingHeld() bool { return f.emittingHeld }
 
+// Release emits the held complete block (HoldsComplete) now, without
+// waiting to learn whether an LF follows its CR: an LF that starts the
+// next Feed is then skipped, between blocks, in no event's Raw. A live
+// reader calls it after each Feed so that an event is dispatched when its
+// bytes arrive; the block's Raw then ends in the CR.
+func (f *Framer) Release(emit func(*Event)) {
+	if !f.pendingEmit {
+		return
+	}
+	f.pendingEmit = false // pendingCR stays: a leading LF is skipped
+	f.emitHeld(false, emit)
+}
+
 // Reset makes the framer ready for a new stream: offset 0, no last event
 // ID, a BOM accepted again. The maximum event size and the internal buffers
 // are kept.

@@ -47,6 +47,10 @@ type Meta struct {
 	Synthetic bool
 	// Timed is true when chunks carry arrival times.
 	Timed bool
+	// Live is true for a stream read from the network as it arrives: a
+	// block is dispatched as soon as its blank line came, even a lone CR
+	// at the end of a read (decode.Framer.Release).
+	Live bool
 	// DecodedFrom names the Content-Encoding ("gzip", "br", "gzip, br")
 	// the body arrived in when the chunks are its decoded bytes ("" when
 	// they are the bytes as received).

@@ -296,6 +296,7 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		ResponseHeaders: respHeaders,
 		StartedAt:       start,
 		Timed:           true,
+		Live:            true,
 	}
 	sentB := sentBody(opts, req, sent, reqHeaders)
 	if !opts.NoBody {

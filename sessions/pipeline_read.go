@@ -174,6 +174,7 @@ func readLoop(c Capture, emit func(*decode.Event, *Chunk), problem func(Problem)
 // of the capture (true), or until stop, asked after each chunk, says to
 // hand the rest over (false; the framer keeps its state for the next run).
 func (r *reader) run(emit func(*decode.Event, *Chunk), problem func(Problem), chunkDone func(), stop func() bool) bool {
+	live := r.c.Meta().Live
 	feed := func(ev *decode.Event) {
 		if r.framer.EmittingHeld() {
 			emit(ev, &r.held)
@@ -199,7 +200,11 @@ func (r *reader) run(emit func(*decode.Event, *Chunk), problem func(Problem), ch
 		r.rr.bytes += int64(len(r.chunk.Data))
 		r.framer.Feed(r.chunk.Data, feed)
 		if r.framer.HoldsComplete() {
-			r.held = Chunk{T: r.chunk.T, HasTime: r.chunk.HasTime}
+			if live {
+				r.framer.Release(feed) // a lone CR ended it: dispatched now
+			} else {
+				r.held = Chunk{T: r.chunk.T, HasTime: r.chunk.HasTime}
+			}
 		}
 		chunkDone()
 		if stop != nil && stop() {
