@@ -92,7 +92,7 @@ func TestDocExamplesReproduce(t *testing.T) {
 				cmd = strings.TrimSpace(cmd[:i])
 			}
 			args := strings.Fields(cmd)
-			if len(args) < 2 || args[0] != "framescope" || strings.ContainsAny(cmd, "'\"|<>$") {
+			if len(args) < 2 || args[0] != "framescope" || strings.ContainsAny(cmd, "'\"|<>$@") {
 				lastCode = -1
 				continue
 			}
