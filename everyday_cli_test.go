@@ -225,6 +225,30 @@ func TestOpenNotATerminal(t *testing.T) {
 	}
 }
 
+// TestInspectorExitStatusIsOneRule: open, connect and demo exit by one
+// rule (docs/inspector.md): 1 when a stream shown had an error alarm, 0
+// otherwise. Without a terminal they print instead of drawing; the rule is
+// the same (the TUI path: ui.TestOpenCaptureReturnsCounts).
+func TestInspectorExitStatusIsOneRule(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"open", "testdata/examples/example-broken.sse"}, 1},
+		{[]string{"open", "testdata/examples/example-happy.sse"}, 0},
+		{[]string{"demo", "broken", "--speed", "0", "--no-save"}, 1},
+		{[]string{"demo", "happy", "--speed", "0", "--no-save"}, 0},
+	} {
+		if r := runCLI(t, "", tc.args...); r.code != tc.want {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", tc.args, r.code, tc.want, r.stderr)
+		}
+	}
+	url := startServe(t, "--scenario", "broken", "--speed", "max")
+	if r := runCLI(t, "", "connect", url, "--no-save"); r.code != 1 {
+		t.Errorf("connect broken: exit %d, want 1 (stderr %q)", r.code, r.stderr)
+	}
+}
+
 // TestURLWithoutSchemeAndShorthandFlags: host:port/path gets http://, and
 // `framescope URL flags` is connect with those flags.
 func TestURLWithoutSchemeAndShorthandFlags(t *testing.T) {
@@ -319,5 +343,20 @@ func TestConnectMaxTime(t *testing.T) {
 	r := runCLI(t, "", "connect", "--headless", "--no-save", srv.URL, "--max-time", "0.3")
 	if time.Since(start) > 10*time.Second || !strings.Contains(r.stderr, "--max-time 300ms reached") {
 		t.Errorf("exit %d after %s\n%s", r.code, time.Since(start), r.stderr)
+	}
+}
+
+// TestFlagErrorsArePlain: a bad number says what the flag wants, not Go's
+// strconv error, and names the help to read.
+func TestFlagErrorsArePlain(t *testing.T) {
+	for _, args := range [][]string{
+		{"serve", "--scenario", "flood", "--flood-frames", "x"},
+		{"sessions", "prune", "--keep", "ten"},
+	} {
+		r := runCLI(t, "", args...)
+		if r.code != 2 || strings.Contains(r.stderr, "strconv") || !strings.Contains(r.stderr, "want a whole number") ||
+			!strings.Contains(r.stderr, "--help)") {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
 	}
 }

@@ -111,6 +111,7 @@ live endpoint — and checks it against the wire contract (the rule catalog).`,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	root.SetFlagErrorFunc(plainFlagError)
 	root.AddCommand(newOpenCmd(stdin), newCheckCmd(stdin, stdout, stderr), newDumpCmd(stdin, stdout, stderr), newRulesCmd(stdout),
 		newConnectCmd("connect", stdin, stdout, stderr), newConnectCmd("record", stdin, stdout, stderr), newCurlCmd(stdin, stdout, stderr),
 		newSessionsCmd(stdout), newServeCmd(stdout, stderr), newDemoCmd(stdout, stderr))
@@ -306,7 +307,10 @@ func newOpenCmd(stdin io.Reader) *cobra.Command {
 		Short: "Inspect a capture in the terminal UI (raw SSE, framescope JSONL, HAR, NDJSON)",
 		Long: `Open a capture in the inspector: the timeline of every frame, the selected frame's
 JSON, raw bytes and alarms, and the turn's tools, status and components as of the
-selected frame. - reads stdin; @ID (or @last) opens a saved session.`,
+selected frame. - reads stdin; @ID (or @last) opens a saved session.
+
+Exit status, as for connect and demo: 0 when you quit and no frame read had an
+error alarm, 1 when one had, 2 when the capture cannot be opened.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dialectName == "list" {
@@ -341,7 +345,14 @@ func openTUI(name string, stdin io.Reader, entry int, opts invariants.Options) e
 	if err != nil {
 		return err
 	}
-	return ui.OpenCapture(name, c, opts, ui.RunOptions{})
+	counts, err := ui.OpenCapture(name, c, opts, ui.RunOptions{})
+	if err != nil {
+		return err
+	}
+	if counts.Reaches(invariants.SevError) {
+		return exitError{1} // as connect and demo: an error alarm is exit 1
+	}
+	return nil
 }
 
 const idleHelp = "idle-gap window (default: the dialect's own, 30s for pc3)"

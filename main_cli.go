@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -132,9 +133,13 @@ func openOrDump(name string, stdin io.Reader, stdout, stderr io.Writer, entry in
 	}
 	defer c.Close()
 	fmt.Fprintln(stderr, "framescope: stdout is not a terminal: printing the frames as `framescope dump` does (framescope check for the report)")
-	if _, err := sessions.Dump(c, stdout, false, opts.Dialect); err != nil {
+	res, err := sessions.Dump(c, stdout, false, opts.Dialect)
+	if err != nil {
 		fmt.Fprintf(stderr, "framescope: %s: read error: %s\n", decode.Sanitize(name), decode.Sanitize(err.Error()))
 		return exitError{2}
+	}
+	if res != nil && res.Counts.Reaches(invariants.SevError) {
+		return exitError{1} // the inspector's rule: an error alarm is exit 1
 	}
 	return nil
 }
@@ -167,4 +172,26 @@ func checkInputs(args []string, stdin io.Reader, entry int) []checkInput {
 		}
 	}
 	return out
+}
+
+// strconvDetail matches the Go parse error pflag wraps for a number flag
+// (`strconv.ParseInt: parsing "x": invalid syntax`).
+var strconvDetail = regexp.MustCompile(`strconv\.Parse(Int|Uint|Float|Bool): parsing "[^"]*": (invalid syntax|value out of range)`)
+
+// plainFlagError says what a flag wants instead of Go's parse error, and
+// points at the command's help.
+func plainFlagError(cmd *cobra.Command, err error) error {
+	msg := strconvDetail.ReplaceAllStringFunc(err.Error(), func(m string) string {
+		sub := strconvDetail.FindStringSubmatch(m)
+		switch {
+		case sub[2] == "value out of range":
+			return "the number is out of range"
+		case sub[1] == "Float":
+			return "want a number"
+		case sub[1] == "Bool":
+			return "want true or false"
+		}
+		return "want a whole number"
+	})
+	return fmt.Errorf("%s (see %s --help)", msg, cmd.CommandPath())
 }
