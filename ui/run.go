@@ -37,8 +37,10 @@ func (o *RunOptions) defaults() {
 }
 
 // OpenCapture runs the inspector on a capture (the caller opened it; it is
-// closed here). name is what the header shows.
-func OpenCapture(name string, c sessions.Capture, check invariants.Options, o RunOptions) error {
+// closed here). name is what the header shows. The counts are the alarms
+// of the frames read when the user quit: the exit status follows them, as
+// it follows a live session's.
+func OpenCapture(name string, c sessions.Capture, check invariants.Options, o RunOptions) (invariants.Counts, error) {
 	defer c.Close()
 	if name == "-" {
 		name = "(stdin)"
@@ -46,8 +48,11 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 	if o.Registry == nil {
 		o.Registry = check.Registry
 	}
-	_, err := runSource(captureSource(name, c, check), o)
-	return err
+	m, err := runSource(captureSource(name, c, check), o)
+	if m == nil {
+		return invariants.Counts{}, err
+	}
+	return m.Store().Counts, err
 }
 
 // ConnectLive runs the inspector on a live connection (sessions.RunLive:
