@@ -64,58 +64,45 @@ type Frame struct {
 	Version    Raw
 	Timestamp  Raw
 	ResponseID Raw
+
+	// idx locates the keys the accessors read (frame_index.go).
+	idx frameIndex
 }
 
 // Get returns the top-level member key of the frame's object (the last one
 // when it repeats), or nil.
 func (f *Frame) Get(key string) Raw {
-	var v Raw
-	for i := range f.Members {
-		m := &f.Members[i]
-		if keyEquals(m.Key, m.KeyEsc, key) {
-			v = m.Value
+	if f.idx.ok {
+		switch key {
+		case "event_type":
+			return f.EventType
+		case "version":
+			return f.Version
+		case "timestamp":
+			return f.Timestamp
+		case "response_id":
+			return f.ResponseID
+		}
+		if s := keySlotString(key); s >= 0 {
+			return f.slotValue(s)
 		}
 	}
-	return v
+	return f.scanGet(key)
 }
 
 // Type returns the frame's event_type when it is a string ("" otherwise).
 func (f *Frame) Type() string {
+	if f.idx.typ != 0 {
+		return typeNames[f.idx.typ-1]
+	}
 	r := f.EventType
 	if len(r) < 2 || r[0] != '"' {
 		return ""
 	}
-	switch string(r[1 : len(r)-1]) {
-	case TypeText:
-		return TypeText
-	case TypeResponseID:
-		return TypeResponseID
-	case TypeEpisode:
-		return TypeEpisode
-	case TypeThinking:
-		return TypeThinking
-	case TypeReasoning:
-		return TypeReasoning
-	case TypeToolCall:
-		return TypeToolCall
-	case TypeToolCompleted:
-		return TypeToolCompleted
-	case TypeDataLoading:
-		return TypeDataLoading
-	case TypeDataLoaded:
-		return TypeDataLoaded
-	case TypeComponent:
-		return TypeComponent
-	case TypeUsage:
-		return TypeUsage
-	case TypeStatus:
-		return TypeStatus
-	case TypeError:
-		return TypeError
-	case TypeCompleted:
-		return TypeCompleted
-	case TypeCancelled:
-		return TypeCancelled
+	if !f.idx.ok {
+		if t := internType(r); t != 0 {
+			return typeNames[t-1]
+		}
 	}
 	s, _ := r.Str()
 	return s
@@ -138,7 +125,12 @@ func (f *Frame) RID() string {
 //
 // The label is compared as a JSON string, escapes decoded ("0\u002e4" is
 // "0.4" too), as every other string of the frame is.
-func (f *Frame) IsV04() bool { return f.Version.StrEq("0.4") }
+func (f *Frame) IsV04() bool {
+	if f.idx.ok {
+		return f.idx.ver == verV04
+	}
+	return f.Version.StrEq("0.4")
+}
 
 // ProblemDetail says where and why the frame's data could not be decoded
 // ("" when Problem is ProblemNone). It is made on each call.
@@ -163,6 +155,7 @@ func (f *Frame) Clone() *Frame {
 	c.Event = f.Event.Clone()
 	c.Members = nil
 	c.EventType, c.Version, c.Timestamp, c.ResponseID = nil, nil, nil, nil
+	c.idx = frameIndex{}
 	if c.Decoded() {
 		c.decodeMembers()
 	}
@@ -217,6 +210,7 @@ func DecodeAt(dst *Frame, ev *Event, index int, arrival time.Duration, hasArriva
 	dst.Done, dst.InvalidUTF8, dst.Problem, dst.problemErr = false, false, ProblemNone, JSONError{}
 	dst.Members = dst.Members[:0]
 	dst.EventType, dst.Version, dst.Timestamp, dst.ResponseID = nil, nil, nil, nil
+	dst.idx = frameIndex{}
 	dst.decode()
 }
 
@@ -253,8 +247,12 @@ func (f *Frame) decodeMembers() {
 		}
 		return
 	}
-	members, isObj, err := ScanObject(f.Data, f.Members[:0])
+	members, isObj, err := scanObject(f.Data, f.Members[:0], f)
 	f.Members = members
+	if err != nil || !isObj { // what the scan noted goes with the members
+		f.EventType, f.Version, f.Timestamp, f.ResponseID = nil, nil, nil, nil
+		f.idx = frameIndex{}
+	}
 	switch {
 	case err != nil:
 		f.Problem = ProblemNotJSON
@@ -269,23 +267,7 @@ func (f *Frame) decodeMembers() {
 		f.Problem = ProblemNotObject
 		return
 	}
-	for i := range f.Members {
-		m := &f.Members[i]
-		k := m.Key
-		if m.KeyEsc {
-			k = []byte(unquote(append(append([]byte{'"'}, k...), '"')))
-		}
-		switch string(k) {
-		case "event_type":
-			f.EventType = m.Value
-		case "version":
-			f.Version = m.Value
-		case "timestamp":
-			f.Timestamp = m.Value
-		case "response_id":
-			f.ResponseID = m.Value
-		}
-	}
+	f.finishIndex()
 }
 
 func trimWS(b []byte) []byte {

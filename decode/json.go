@@ -102,6 +102,20 @@ func (r Raw) StrEq(s string) bool {
 	return string(in) == s
 }
 
+// StrBytes returns the decoded value of a JSON string: the literal's own
+// bytes when it has no escapes (no copy; valid as long as r), a fresh
+// slice otherwise.
+func (r Raw) StrBytes() ([]byte, bool) {
+	if len(r) < 2 || r[0] != '"' {
+		return nil, false
+	}
+	in := r[1 : len(r)-1]
+	if bytes.IndexByte(in, '\\') < 0 {
+		return in, true
+	}
+	return appendUnquoted(make([]byte, 0, len(in)), r), true
+}
+
 // IsNonEmptyStr reports whether the value is a non-empty JSON string.
 func (r Raw) IsNonEmptyStr() bool { return len(r) > 2 && r[0] == '"' }
 
@@ -236,6 +250,12 @@ type Member struct {
 // object, appends its members to dst. It reports whether the value is an
 // object; a syntax error returns a *JSONError and appends nothing.
 func ScanObject(data []byte, dst []Member) ([]Member, bool, error) {
+	return scanObject(data, dst, nil)
+}
+
+// scanObject is ScanObject; with a frame, each member is also noted in
+// the frame's envelope fields and index as it is scanned (frame_index.go).
+func scanObject(data []byte, dst []Member, f *Frame) ([]Member, bool, error) {
 	i := skipWS(data, 0)
 	if i >= len(data) {
 		return dst, false, &JSONError{Offset: i, Msg: "empty data"}
@@ -251,10 +271,7 @@ func ScanObject(data []byte, dst []Member) ([]Member, bool, error) {
 		return dst, false, nil
 	}
 	start := len(dst)
-	end, err := scanMembers(data, i, func(k []byte, kEsc bool, v Raw) bool {
-		dst = append(dst, Member{Key: k, KeyEsc: kEsc, Value: v})
-		return true
-	})
+	dst, end, err := appendMembers(data, i, dst, f)
 	if err != nil {
 		return dst[:start], false, err
 	}
@@ -262,6 +279,76 @@ func ScanObject(data []byte, dst []Member) ([]Member, bool, error) {
 		return dst[:start], false, charError(j, "unexpected ", data[j], " after top-level value")
 	}
 	return dst, true, nil
+}
+
+// appendMembers is scanMembers appending each member to dst (no callback
+// per member: this is the per-frame hot path). A string value is scanned
+// directly.
+func appendMembers(data []byte, i int, dst []Member, f *Frame) ([]Member, int, error) {
+	if f != nil {
+		f.idx = frameIndex{}
+	}
+	i++ // '{'
+	i = skipWS(data, i)
+	if i < len(data) && data[i] == '}' {
+		return dst, i + 1, nil
+	}
+	for {
+		i = skipWS(data, i)
+		if i >= len(data) {
+			return dst, i, errEOF(i)
+		}
+		if data[i] != '"' {
+			return dst, i, charError(i, "expected string key, found ", data[i], "")
+		}
+		kEnd, esc, err := scanString(data, i)
+		if err != nil {
+			return dst, i, err
+		}
+		key := data[i+1 : kEnd-1]
+		i = kEnd
+		if i < len(data) && data[i] == ':' {
+			i++
+		} else {
+			i = skipWS(data, i)
+			if i >= len(data) {
+				return dst, i, errEOF(i)
+			}
+			if data[i] != ':' {
+				return dst, i, charError(i, "expected ':' after object key, found ", data[i], "")
+			}
+			i++
+		}
+		i = skipWS(data, i)
+		var vEnd int
+		if i < len(data) && data[i] == '"' {
+			vEnd, _, err = scanString(data, i)
+		} else {
+			vEnd, err = skipValue(data, i)
+		}
+		if err != nil {
+			return dst, vEnd, err
+		}
+		dst = append(dst, Member{Key: key, KeyEsc: esc, Value: data[i:vEnd]})
+		if f != nil {
+			f.note(key, esc, i, vEnd, len(dst)-1)
+		}
+		i = vEnd
+		if i >= len(data) || data[i] != ',' && data[i] != '}' {
+			i = skipWS(data, i)
+		}
+		if i >= len(data) {
+			return dst, i, errEOF(i)
+		}
+		switch data[i] {
+		case ',':
+			i++
+		case '}':
+			return dst, i + 1, nil
+		default:
+			return dst, i, charError(i, "expected ',' or '}' in object, found ", data[i], "")
+		}
+	}
 }
 
 // eachMember iterates the members of an already validated object.
@@ -361,7 +448,19 @@ func scanString(data []byte, i int) (int, bool, error) {
 	i++
 	esc := false
 	for {
-		// 8 bytes at a time while none is '"', '\\' or a control byte.
+		// 16, then 8 bytes at a time while none is '"', '\\' or a control
+		// byte.
+		for i+16 <= len(data) {
+			x := binary.LittleEndian.Uint64(data[i:])
+			y := binary.LittleEndian.Uint64(data[i+8:])
+			qx, bx := x^(swarLo*'"'), x^(swarLo*'\\')
+			qy, by := y^(swarLo*'"'), y^(swarLo*'\\')
+			if ((qx-swarLo)&^qx|(bx-swarLo)&^bx|(x-swarLo*0x20)&^x|
+				(qy-swarLo)&^qy|(by-swarLo)&^by|(y-swarLo*0x20)&^y)&swarHi != 0 {
+				break
+			}
+			i += 16
+		}
 		for i+8 <= len(data) {
 			x := binary.LittleEndian.Uint64(data[i:])
 			q := x ^ (swarLo * '"')

@@ -62,17 +62,42 @@ type ToolCall struct {
 
 // ToolCall reads the frame's tool_call object.
 func (f *Frame) ToolCall() ToolCall {
-	raw := f.Get("tool_call")
-	tc := ToolCall{Present: raw != nil}
-	if raw.Kind() != KindObject {
-		return tc
-	}
-	var okID, okName, okType bool
-	tc.ID, okID = raw.Get("id").NonEmptyStr()
-	tc.Name, okName = raw.Get("name").NonEmptyStr()
-	tc.Type, okType = raw.Get("type").NonEmptyStr()
-	tc.Valid = okID && okName && okType
+	v := f.ToolCallView()
+	tc := ToolCall{Present: v.Present, Valid: v.Valid}
+	tc.ID, _ = v.ID.NonEmptyStr()
+	tc.Name, _ = v.Name.NonEmptyStr()
+	tc.Type, _ = v.Type.NonEmptyStr()
 	return tc
+}
+
+// ToolCallView is ToolCall without copies: ID, Name and Type are the raw
+// members (nil when absent; read them with Str or StrBytes). The checker
+// copies only the strings it keeps past the frame.
+type ToolCallView struct {
+	ID, Name, Type Raw
+	Valid, Present bool
+}
+
+// ToolCallView reads the frame's tool_call object in one pass.
+func (f *Frame) ToolCallView() ToolCallView {
+	raw := f.slotValue(slotToolCall)
+	v := ToolCallView{Present: raw != nil}
+	if raw.Kind() != KindObject {
+		return v
+	}
+	_ = eachMember(raw, func(k []byte, kEsc bool, val Raw) bool {
+		switch {
+		case keyEquals(k, kEsc, "id"):
+			v.ID = val
+		case keyEquals(k, kEsc, "name"):
+			v.Name = val
+		case keyEquals(k, kEsc, "type"):
+			v.Type = val
+		}
+		return true
+	})
+	v.Valid = v.ID.IsNonEmptyStr() && v.Name.IsNonEmptyStr() && v.Type.IsNonEmptyStr()
+	return v
 }
 
 // DataRef is the `data` object of data_loading / data_loaded frames.
@@ -88,18 +113,32 @@ type DataRef struct {
 
 // DataRef reads the frame's data object.
 func (f *Frame) DataRef() DataRef {
-	raw := f.Get("data")
-	d := DataRef{Raw: raw, ItemCount: -1}
+	v := f.DataView()
+	d := DataRef{Raw: v.Raw, Key: v.Key, Items: v.Items, ItemCount: v.ItemCount}
+	d.ID, d.HasID = v.ID.NonEmptyStr()
+	d.Type, d.HasType = v.Type.NonEmptyStr()
+	return d
+}
+
+// DataView is DataRef without copies: ID and Type are the raw members.
+type DataView struct {
+	Raw, ID, Type, Key, Items Raw
+	ItemCount                 int // -1 when items is not an array
+}
+
+// DataView reads the frame's data object in one pass.
+func (f *Frame) DataView() DataView {
+	raw := f.slotValue(slotData)
+	d := DataView{Raw: raw, ItemCount: -1}
 	if raw.Kind() != KindObject {
 		return d
 	}
-	var id, typ Raw
 	_ = eachMember(raw, func(k []byte, kEsc bool, v Raw) bool {
 		switch {
 		case keyEquals(k, kEsc, "id"):
-			id = v
+			d.ID = v
 		case keyEquals(k, kEsc, "type"):
-			typ = v
+			d.Type = v
 		case keyEquals(k, kEsc, "key"):
 			d.Key = v
 		case keyEquals(k, kEsc, "items"):
@@ -107,8 +146,6 @@ func (f *Frame) DataRef() DataRef {
 		}
 		return true
 	})
-	d.ID, d.HasID = id.NonEmptyStr()
-	d.Type, d.HasType = typ.NonEmptyStr()
 	d.ItemCount = d.Items.Len()
 	return d
 }
@@ -121,11 +158,30 @@ type Status struct {
 
 // Status reads a status frame's payload.
 func (f *Frame) Status() Status {
-	raw := f.Get("data")
+	id, msg := f.StatusView()
 	var s Status
-	s.EventID, s.HasEventID = raw.Get("event_id").NonEmptyStr()
-	s.Message, s.HasMessage = raw.Get("message").NonEmptyStr()
+	s.EventID, s.HasEventID = id.NonEmptyStr()
+	s.Message, s.HasMessage = msg.NonEmptyStr()
 	return s
+}
+
+// StatusView is Status without copies: the raw data.event_id and
+// data.message members (nil when absent), read in one pass.
+func (f *Frame) StatusView() (eventID, message Raw) {
+	raw := f.slotValue(slotData)
+	if raw.Kind() != KindObject {
+		return nil, nil
+	}
+	_ = eachMember(raw, func(k []byte, kEsc bool, v Raw) bool {
+		switch {
+		case keyEquals(k, kEsc, "event_id"):
+			eventID = v
+		case keyEquals(k, kEsc, "message"):
+			message = v
+		}
+		return true
+	})
+	return eventID, message
 }
 
 // ErrorInfo is the payload of error and cancelled frames.
@@ -141,14 +197,14 @@ type ErrorInfo struct {
 
 // ErrorInfo reads an error or cancelled frame's payload.
 func (f *Frame) ErrorInfo() ErrorInfo {
-	e := ErrorInfo{Error: f.Get("error")}
+	e := ErrorInfo{Error: f.slotValue(slotError)}
 	e.Code, e.HasCode = e.Error.Get("code").Str()
-	e.IsFinal, e.HasIsFinal = f.Get("is_final").Bool()
+	e.IsFinal, e.HasIsFinal = f.slotValue(slotIsFinal).Bool()
 	return e
 }
 
 // Chunk returns the `chunk` member of text/reasoning/component frames.
-func (f *Frame) Chunk() Raw { return f.Get("chunk") }
+func (f *Frame) Chunk() Raw { return f.slotValue(slotChunk) }
 
 // Usage is the payload of a usage frame.
 type Usage struct {
@@ -158,11 +214,11 @@ type Usage struct {
 // Usage reads a usage frame's counts (raw, so the checker can judge them).
 func (f *Frame) Usage() Usage {
 	return Usage{
-		Input:     f.Get("input_tokens"),
-		Output:    f.Get("output_tokens"),
-		Total:     f.Get("total_tokens"),
-		Reasoning: f.Get("reasoning_tokens"),
-		Cached:    f.Get("cached_tokens"),
+		Input:     f.slotValue(slotInputTokens),
+		Output:    f.slotValue(slotOutputTokens),
+		Total:     f.slotValue(slotTotalTokens),
+		Reasoning: f.slotValue(slotReasoningTokens),
+		Cached:    f.slotValue(slotCachedTokens),
 	}
 }
 
@@ -205,7 +261,7 @@ func (f *Frame) Terminal() Terminality {
 		if f.IsV04() {
 			return TerminalError
 		}
-		final, ok := f.Get("is_final").Bool()
+		final, ok := f.slotValue(slotIsFinal).Bool()
 		if final || !ok {
 			return TerminalError
 		}

@@ -74,7 +74,8 @@ type Framer struct {
 	// 64 bytes), so that a repeated type does not allocate. A fixed ring
 	// of recent ones thrashed when a stream used one type more than it
 	// had slots (PC3 uses nine).
-	types map[string]string
+	types     map[string]string
+	typeCache [16]string
 }
 
 const maxTypes = 256
@@ -709,10 +710,20 @@ func (f *Framer) typeString(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
+	// A direct-mapped cache of 16 answers the common case without hashing
+	// the key; the map keeps every type seen.
+	h := (len(b)*7 + int(b[0]) + int(b[len(b)-1])*3) & (len(f.typeCache) - 1)
+	if c := f.typeCache[h]; c == string(b) {
+		return c
+	}
 	if s, ok := f.types[string(b)]; ok { // no allocation for the key
+		f.typeCache[h] = s
 		return s
 	}
 	s := string(b)
+	if len(s) <= 64 {
+		f.typeCache[h] = s
+	}
 	if len(s) <= 64 && len(f.types) < maxTypes {
 		if f.types == nil {
 			f.types = make(map[string]string, 16)

@@ -115,6 +115,12 @@ type Checker struct {
 	base int
 	cur  *turnState // the latest turn; nil before the first frame
 
+	// names interns the tool names and types and component types the
+	// turns keep (a few distinct ones serve every turn); bounded.
+	names map[string]string
+	// scratch holds a decoded text chunk while it is searched.
+	scratch []byte
+
 	frames      int
 	lastArrival time.Duration
 	haveArrival bool
@@ -129,13 +135,16 @@ type turnState struct {
 	haveRID     bool
 	version     string
 	haveVersion bool
-	lastTS      time.Time
+	lastTS      instant
 	haveTS      bool
 
-	tools     map[string]*toolState
-	toolOrder []string
-	comps     map[string]*compState
-	compOrder []string
+	// tools and comps map an id to its entry in toolList / compList, which
+	// keep them in order of appearance. The checker reuses one turnState
+	// (maps and lists cleared) from turn to turn.
+	tools    map[string]int32
+	toolList []toolState
+	comps    map[string]int32
+	compList []compState
 	// firstSoftError is the first non-terminal error of the turn (-1 none);
 	// sawText says the turn carried a text frame. AC-3 does not pin the
 	// apology's order relative to the error, so any text acknowledges it.
@@ -148,12 +157,14 @@ type turnState struct {
 }
 
 type toolState struct {
+	id        string
 	name, typ string
 	frame     int
 	done      bool
 }
 
 type compState struct {
+	id     string
 	typ    string
 	key    decode.Raw
 	frame  int
@@ -297,8 +308,7 @@ func (c *Checker) Observe(f *decode.Frame) []Alarm {
 		if f.Done {
 			newTurn = c.cur.doneJustNow
 		} else {
-			rid, ok := f.ResponseID.Str()
-			newTurn = !f.Decoded() || !ok || !c.cur.haveRID || rid != c.cur.rid
+			newTurn = !f.Decoded() || f.ResponseID.Kind() != decode.KindString || !c.cur.haveRID || !f.ResponseID.StrEq(c.cur.rid)
 		}
 	}
 	if newTurn {
@@ -378,7 +388,7 @@ func (c *Checker) End(e End) []Alarm {
 			c.raise("done-missing", SevWarn, NoFrame, "the stream ended (%s) after the terminal %s at frame %d without [DONE]",
 				endLabel(e), turn.Terminal, turn.TerminalFrame)
 		}
-		c.closeTurn(t, e.Kind == EndCancelled, endLabel(e))
+		c.closeTurn(t, e.Kind == EndCancelled, endLabel(e), NoFrame)
 	}
 	return c.out
 }
@@ -387,7 +397,46 @@ func (c *Checker) startTurn(f *decode.Frame) {
 	// Only the latest turn changes: the one before is final now.
 	c.handOut()
 	c.turns = append(c.turns, Turn{FirstFrame: f.Index, TerminalFrame: NoFrame})
-	c.cur = &turnState{idx: c.base + len(c.turns) - 1, firstSoftError: -1}
+	t := c.cur
+	if t == nil {
+		t = new(turnState)
+		c.cur = t
+	}
+	// The turn before is final: its state is reused. A map grown large by
+	// one turn is dropped rather than cleared on every later turn.
+	tools, comps := t.tools, t.comps
+	if len(tools) > 64 {
+		tools = nil
+	}
+	if len(comps) > 64 {
+		comps = nil
+	}
+	clear(tools)
+	clear(comps)
+	toolList, compList := t.toolList[:0], t.compList[:0]
+	if cap(toolList) > 256 {
+		toolList = nil
+	}
+	if cap(compList) > 256 {
+		compList = nil
+	}
+	*t = turnState{idx: c.base + len(c.turns) - 1, firstSoftError: -1,
+		tools: tools, toolList: toolList, comps: comps, compList: compList}
+}
+
+// intern returns b as a string, shared with earlier equal ones.
+func (c *Checker) intern(b []byte) string {
+	if s, ok := c.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if c.names == nil {
+		c.names = make(map[string]string)
+	}
+	if len(c.names) < 1024 {
+		c.names[s] = s
+	}
+	return s
 }
 
 func (c *Checker) observeDone(f *decode.Frame) {
@@ -400,12 +449,14 @@ func (c *Checker) observeDone(f *decode.Frame) {
 	if turn.Terminal == decode.NotTerminal {
 		c.raise("done-early", SevError, f.Index, "[DONE] arrived but the turn has no terminal frame")
 	}
-	c.closeTurn(t, false, "[DONE] at frame "+fmt.Sprint(f.Index))
+	c.closeTurn(t, false, "", f.Index)
 }
 
 // closeTurn raises the per-turn absences once the turn can get no more
 // frames: at its [DONE] or at the end of the stream.
-func (c *Checker) closeTurn(t *turnState, clientEnded bool, how string) {
+// how names the end; when "", the end is the [DONE] at frame doneAt (the
+// label is made only when a message needs it).
+func (c *Checker) closeTurn(t *turnState, clientEnded bool, how string, doneAt int) {
 	t.closed = true
 	turn := c.turn(t)
 	if turn.Terminal == decode.NotTerminal {
@@ -414,6 +465,9 @@ func (c *Checker) closeTurn(t *turnState, clientEnded bool, how string) {
 		if clientEnded {
 			sev = SevInfo
 			msg = "the client ended the turn (%s) before a terminal frame; per §5.6 its cancelled frame is observable only upstream"
+		}
+		if how == "" {
+			how = "[DONE] at frame " + fmt.Sprint(doneAt)
 		}
 		c.raise("terminal-missing", sev, NoFrame, msg, how)
 	}
@@ -488,6 +542,18 @@ func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
 	c.checkEnvelopeValues(f, t, open)
 }
 
+// sameVersion: the frame's version string is v (the index answers the
+// usual labels without comparing bytes).
+func sameVersion(f *decode.Frame, v string) bool {
+	switch v {
+	case "0.5":
+		return f.IsV05()
+	case "0.4":
+		return f.IsV04()
+	}
+	return f.Version.StrEq(v)
+}
+
 // envelopeComplete: the four envelope members are non-empty strings.
 func envelopeComplete(f *decode.Frame) bool {
 	return f.EventType.IsNonEmptyStr() && f.Version.IsNonEmptyStr() && f.Timestamp.IsNonEmptyStr() && f.ResponseID.IsNonEmptyStr()
@@ -516,25 +582,26 @@ func (c *Checker) checkEnvelopeFields(f *decode.Frame) {
 
 func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) {
 	if f.Timestamp.IsNonEmptyStr() {
-		when, ok := time.Time{}, false
+		var when instant
+		var ok bool
 		if bytes.IndexByte(f.Timestamp, '\\') < 0 {
-			when, ok = ParseTimestampBytes(f.Timestamp[1 : len(f.Timestamp)-1])
+			when.sec, when.nsec, ok = parseUnix([]byte(f.Timestamp[1 : len(f.Timestamp)-1]))
 		} else {
 			s, _ := f.Timestamp.Str()
-			when, ok = ParseTimestamp(s)
+			when.sec, when.nsec, ok = parseUnix(s)
 		}
 		ts := func() string { s, _ := f.Timestamp.Str(); return s }
 		if !ok {
 			c.raise("envelope-timestamp", SevError, f.Index, "timestamp %q is not an ISO-8601 date-time", clip(ts(), 60))
 		} else {
-			if t.haveTS && when.Before(t.lastTS) {
+			if t.haveTS && when.before(t.lastTS) {
 				c.raise("timestamp-order", SevWarn, f.Index, "timestamp %s is earlier than the previous frame's %s",
-					ts(), t.lastTS.Format("2006-01-02T15:04:05.000Z07:00"))
+					ts(), t.lastTS.time().Format("2006-01-02T15:04:05.000Z07:00"))
 			}
 			t.lastTS, t.haveTS = when, true
 		}
 	}
-	if f.Version.IsNonEmptyStr() && !f.Version.StrEq("0.4") && !f.Version.StrEq("0.5") {
+	if f.Version.IsNonEmptyStr() && !f.IsV04() && !f.IsV05() {
 		v, _ := f.Version.Str()
 		c.raise("version-unknown", SevWarn, f.Index, "version %q is neither \"0.4\" nor \"0.5\"", clip(v, 40))
 	}
@@ -556,8 +623,14 @@ func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) 
 			c.raise("envelope-drift", SevError, f.Index, "response_id %q differs from the turn's %q", clip(rid, 60), clip(t.rid, 60))
 		}
 	}
-	if f.Version.IsNonEmptyStr() && !(t.haveVersion && f.Version.StrEq(t.version)) {
-		v, _ := f.Version.Str()
+	if f.Version.IsNonEmptyStr() && !(t.haveVersion && sameVersion(f, t.version)) {
+		v := "0.5"
+		switch {
+		case f.IsV04():
+			v = "0.4"
+		case !f.IsV05():
+			v, _ = f.Version.Str()
+		}
 		switch {
 		case !t.haveVersion:
 			t.version, t.haveVersion = v, true
@@ -567,7 +640,7 @@ func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) 
 	}
 
 	if f.HasType {
-		if f.EventType.Kind() == decode.KindString && !f.EventType.StrEq(f.Event.Type) {
+		if f.EventType.Kind() == decode.KindString && !f.TypeIs(f.Event.Type) {
 			et, _ := f.EventType.Str()
 			c.raise("sse-event-mismatch", SevError, f.Index, "SSE event: %q but event_type %q", clip(f.Event.Type, 40), clip(et, 40))
 		}
@@ -618,16 +691,16 @@ func (c *Checker) settleAtTerminal(f *decode.Frame, t *turnState, term decode.Te
 	if term != decode.TerminalCompleted {
 		sev = SevWarn
 	}
-	for _, id := range t.toolOrder {
-		if tool := t.tools[id]; !tool.done {
+	for i := range t.toolList {
+		if tool := &t.toolList[i]; !tool.done {
 			c.raise("tool-unfinished", sev, f.Index, "tool_call %q (%s) from frame %d has no tool_completed at the terminal %s",
-				clip(id, 60), clip(tool.name, 60), tool.frame, term)
+				clip(tool.id, 60), clip(tool.name, 60), tool.frame, term)
 		}
 	}
-	for _, id := range t.compOrder {
-		if comp := t.comps[id]; !comp.loaded {
+	for i := range t.compList {
+		if comp := &t.compList[i]; !comp.loaded {
 			c.raise("component-unfilled", sev, f.Index, "placeholder %q (data_loading at frame %d) got no data_loaded before the terminal %s",
-				clip(id, 60), comp.frame, term)
+				clip(comp.id, 60), comp.frame, term)
 		}
 	}
 }

@@ -1250,6 +1250,7 @@ func (r *ClientRun) resolveTop(s *Step, state State, in Input, f *decode.Frame) 
 	if t.Action != ActDispatch || f == nil {
 		return
 	}
+	i0, j0 := -1, -1 // the one unkeyed region step so far
 	for i := range r.m.Regions {
 		reg := &r.m.Regions[i]
 		if !owns(reg, in) {
@@ -1260,12 +1261,24 @@ func (r *ClientRun) resolveTop(s *Step, state State, in Input, f *decode.Frame) 
 			r.regionViolation(s, reg, "", in, true)
 			return
 		}
-		rt := reg.match(r, sub, in, f)
-		if rt == nil {
+		j := reg.matchIndex(r, sub, in, f)
+		if j < 0 {
 			r.regionViolation(s, reg, sub, in, false)
 			return
 		}
-		s.Regions = append(s.Regions, RegionStep{Region: reg.Name, Key: key, Transition: rt})
+		rt := &reg.Transitions[j]
+		switch {
+		case key == "" && s.Regions == nil:
+			// Most frames step one or two unkeyed regions: a shared,
+			// read-only list saves an allocation per frame.
+			s.Regions = unkeyedStep(r.m, i, j, rt)
+			i0, j0 = i, j
+		case key == "" && i0 >= 0 && len(s.Regions) == 1:
+			s.Regions = unkeyedPair(r.m, i0, j0, i, j, rt)
+			i0 = -1
+		default:
+			s.Regions = append(s.Regions, RegionStep{Region: reg.Name, Key: key, Transition: rt})
+		}
 		if len(rt.Checker) > 0 {
 			s.Rules = append(append([]string(nil), s.Rules...), rt.Checker...)
 		}
@@ -1301,14 +1314,16 @@ func owns(reg *Region, in Input) bool {
 	return false
 }
 
-func (reg *Region) match(r *ClientRun, sub State, in Input, f *decode.Frame) *Transition {
+// matchIndex returns the first row of reg, as an index in reg.Transitions,
+// that is tried for in from sub and whose guard holds (-1: none).
+func (reg *Region) matchIndex(r *ClientRun, sub State, in Input, f *decode.Frame) int {
 	for i := range reg.Transitions {
 		t := &reg.Transitions[i]
 		if t.From == sub && t.Input == in && r.guardHolds(t.Guard, f) {
-			return t
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // regionPosition returns the key and sub-state a frame meets in a region.
@@ -1551,7 +1566,7 @@ func (r *ClientRun) applyRegion(rs RegionStep, f *decode.Frame) {
 	switch t.Action {
 	case ActAppendText:
 		n := len(v.text)
-		v.text, _ = f.Chunk().AppendStr(v.text)
+		v.text = appendChunk(v.text, f.Chunk())
 		if f.InvalidUTF8 {
 			v.text = append(v.text[:n], replaceInvalidUTF8(v.text[n:])...)
 		}

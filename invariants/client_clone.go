@@ -1,6 +1,10 @@
 package invariants
 
-import "framescope/decode"
+import (
+	"reflect"
+
+	"framescope/decode"
+)
 
 // Forking a run lets a viewer keep checkpoints of the machine every few
 // hundred frames and replay only the frames since the nearest one, instead
@@ -80,3 +84,21 @@ var restartStates = func() map[*Machine]map[State]bool {
 	}
 	return out
 }()
+
+// SameButFrame reports whether o is in every way r — state, turn memory,
+// view and last step — except the frame number of the last step: a run
+// that read only frames that changed nothing (an alarm flood) since it was
+// forked from r. Checkpoints use it to share one fork between such frames.
+func (r *ClientRun) SameButFrame(o *ClientRun) bool {
+	c := *o
+	c.last.Frame = r.last.Frame
+	return reflect.DeepEqual(r, &c)
+}
+
+// ForkAt is Fork with the last step renumbered to frame: the run of a
+// checkpoint shared by frames that changed nothing else (SameButFrame).
+func (r *ClientRun) ForkAt(frame int) *ClientRun {
+	c := r.Fork()
+	c.last.Frame = frame
+	return c
+}

@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"bytes"
 	"net/netip"
 	"regexp"
 	"strings"
@@ -99,11 +100,12 @@ var envelopeKeyBits = map[string]uint16{
 }
 
 func findEnvelope(v decode.Raw) string {
-	if v == nil {
+	if v == nil || !mayHoldEnvelope(v) {
 		return ""
 	}
 	found := ""
-	var masks []uint16
+	var stack [16]uint16 // nesting past 16 levels grows onto the heap
+	masks := stack[:0]
 	decode.Walk(v, func(t decode.Token) bool {
 		switch t.Kind {
 		case decode.TokObjectStart:
@@ -132,6 +134,23 @@ func findEnvelope(v decode.Raw) string {
 	})
 	return found
 }
+
+// mayHoldEnvelope: every finding of findEnvelope needs a payload,
+// cache_meta, principal or partial key; without one of those quoted words
+// (and without an escape that could spell one) the walk can be skipped.
+func mayHoldEnvelope(v decode.Raw) bool {
+	if bytes.IndexByte(v, '\\') >= 0 {
+		return true
+	}
+	for _, k := range envelopeTell {
+		if bytes.Contains(v, k) {
+			return true
+		}
+	}
+	return false
+}
+
+var envelopeTell = [][]byte{[]byte(`"payload"`), []byte(`"cache_meta"`), []byte(`"principal"`), []byte(`"partial"`)}
 
 func metaNames(m uint16) string {
 	var names []string

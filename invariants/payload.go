@@ -17,6 +17,15 @@ var errorCodes = []string{
 	"PARTIAL_FAN_OUT", "IDLE_TIMEOUT", "REQUEST_CANCELLED",
 }
 
+// errorCodeBytes is errorCodes as bytes, searched for in text chunks.
+var errorCodeBytes = func() [][]byte {
+	b := make([][]byte, len(errorCodes))
+	for i, c := range errorCodes {
+		b[i] = []byte(c)
+	}
+	return b
+}()
+
 // ccsReasons is the PS6 reason enum an Axis-2 error composes from.
 var ccsReasons = map[string]bool{
 	"upstream_unavailable": true, "upstream_timeout": true, "upstream_partial": true,
@@ -52,9 +61,16 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 	case decode.TypeText, decode.TypeReasoning:
 		chunk := f.Chunk()
 		ok := chunk.Kind() == decode.KindString
-		s := ""
-		if ok && (bytes.IndexByte(chunk, '_') >= 0 || bytes.Contains(chunk, []byte(`\u`))) { // every error code has an underscore
-			s, _ = chunk.Str()
+		// The chunk is searched as it is on the wire unless a \u escape
+		// could spell a code's letter or underscore: other escapes never
+		// make or break one.
+		var s []byte
+		if ok {
+			s = chunk[1 : len(chunk)-1]
+			if bytes.IndexByte(s, '\\') >= 0 && bytes.Contains(s, []byte(`\u`)) {
+				c.scratch, _ = chunk.AppendStr(c.scratch[:0])
+				s = c.scratch
+			}
 		}
 		if !ok {
 			what := "missing"
@@ -64,9 +80,9 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 			c.raise("text-malformed", SevError, idx, "%s frame's chunk is %s", f.Type(), what)
 		}
 		if f.Type() == decode.TypeText {
-			if ok {
-				for _, code := range errorCodes {
-					if strings.Contains(s, code) {
+			if ok && bytes.IndexByte(s, '_') >= 0 { // every code has one
+				for i, code := range errorCodes {
+					if len(s) >= len(code) && bytes.Contains(s, errorCodeBytes[i]) {
 						c.raise("error-code-in-text", SevWarn, idx, "text chunk shows the error code %s to the user", code)
 						break
 					}
@@ -99,7 +115,7 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 		if f.Chunk() == nil {
 			missing = append(missing, "chunk")
 		}
-		if !f.ToolCall().Present {
+		if f.Get("tool_call") == nil {
 			missing = append(missing, "tool_call")
 		}
 		if len(missing) > 0 {
@@ -154,41 +170,65 @@ func (c *Checker) checkUsage(f *decode.Frame) {
 }
 
 func (c *Checker) checkStatus(f *decode.Frame) {
-	s := f.Status()
-	if !s.HasEventID || !s.HasMessage {
+	idRaw, msgRaw := f.StatusView()
+	hasEventID, hasMessage := idRaw.IsNonEmptyStr(), msgRaw.IsNonEmptyStr()
+	if !hasEventID || !hasMessage {
 		var missing []string
-		if !s.HasEventID {
+		if !hasEventID {
 			missing = append(missing, "data.event_id")
 		}
-		if !s.HasMessage {
+		if !hasMessage {
 			missing = append(missing, "data.message")
 		}
 		c.raise("status-malformed", SevError, f.Index, "status frame without a non-empty %s", strings.Join(missing, " or "))
 	}
-	if !s.HasEventID {
+	if !hasEventID {
 		return
 	}
-	if !statusIDPattern.MatchString(s.EventID) {
-		c.raise("status-prose", SevError, f.Index, "data.event_id %q is prose, not a registry identifier", clip(s.EventID, 60))
+	id, _ := idRaw.StrBytes() // the frame's bytes: copied only for a message
+	if !isStatusID(id) {
+		c.raise("status-prose", SevError, f.Index, "data.event_id %q is prose, not a registry identifier", clip(string(id), 60))
 	}
 	if reg := c.opts.Registry; reg != nil {
-		e, ok := reg.Lookup(s.EventID)
+		eventID := string(id)
+		e, ok := reg.Lookup(eventID)
 		switch {
 		case !ok:
-			c.raise("status-unregistered", SevError, f.Index, "data.event_id %q is not in the registry", clip(s.EventID, 60))
+			c.raise("status-unregistered", SevError, f.Index, "data.event_id %q is not in the registry", clip(eventID, 60))
 		default:
 			if e.Lifecycle == "deprecated" {
-				c.raise("status-deprecated", SevWarn, f.Index, "the registry marks %q deprecated (%s)", s.EventID, e.File)
+				c.raise("status-deprecated", SevWarn, f.Index, "the registry marks %q deprecated (%s)", eventID, e.File)
 			}
 			if e.Policy == "suppress" {
-				c.raise("status-suppressed", SevWarn, f.Index, "the registry's policy for %q is suppress, yet it reached the wire (%s)", s.EventID, e.File)
+				c.raise("status-suppressed", SevWarn, f.Index, "the registry's policy for %q is suppress, yet it reached the wire (%s)", eventID, e.File)
 			}
 		}
 	}
 }
 
+// isStatusID matches statusIDPattern — dot-separated segments of a
+// lowercase letter then lowercase letters, digits and underscores —
+// without the regexp engine (one status frame in a few of every turn).
+func isStatusID(b []byte) bool {
+	segStart := true
+	for _, ch := range b {
+		switch {
+		case ch >= 'a' && ch <= 'z':
+			segStart = false
+		case segStart:
+			return false
+		case ch >= '0' && ch <= '9' || ch == '_':
+		case ch == '.':
+			segStart = true
+		default:
+			return false
+		}
+	}
+	return len(b) > 0 && !segStart
+}
+
 func (c *Checker) checkTool(f *decode.Frame, t *turnState, open bool) {
-	tc := f.ToolCall()
+	tc := f.ToolCallView()
 	if !tc.Valid {
 		what := "missing"
 		if tc.Present {
@@ -196,51 +236,63 @@ func (c *Checker) checkTool(f *decode.Frame, t *turnState, open bool) {
 		}
 		c.raise("tool-malformed", SevError, f.Index, "%s frame's tool_call %s", f.Type(), what)
 	}
-	if !open || tc.ID == "" {
+	id, _ := tc.ID.StrBytes() // views of the frame: copied only when kept
+	if !open || len(id) == 0 || !tc.ID.IsNonEmptyStr() {
 		return
+	}
+	name, _ := tc.Name.StrBytes()
+	typ, _ := tc.Type.StrBytes()
+	if !tc.Name.IsNonEmptyStr() {
+		name = nil
+	}
+	if !tc.Type.IsNonEmptyStr() {
+		typ = nil
 	}
 	if t.tools == nil {
-		t.tools = make(map[string]*toolState)
+		t.tools = make(map[string]int32)
 	}
-	prev := t.tools[tc.ID]
-	if f.Type() == decode.TypeToolCall {
-		if prev != nil {
-			c.raise("tool-duplicate", SevError, f.Index, "tool_call id %q already used at frame %d", clip(tc.ID, 60), prev.frame)
+	at, seen := t.tools[string(id)]
+	if f.TypeIs(decode.TypeToolCall) {
+		if seen {
+			c.raise("tool-duplicate", SevError, f.Index, "tool_call id %q already used at frame %d", clip(string(id), 60), t.toolList[at].frame)
 			return
 		}
-		t.tools[tc.ID] = &toolState{name: tc.Name, typ: tc.Type, frame: f.Index}
-		t.toolOrder = append(t.toolOrder, tc.ID)
+		ids := string(id)
+		t.tools[ids] = int32(len(t.toolList))
+		t.toolList = append(t.toolList, toolState{id: ids, name: c.intern(name), typ: c.intern(typ), frame: f.Index})
 		return
 	}
-	if prev == nil {
-		c.raise("tool-orphan", SevError, f.Index, "tool_completed %q has no earlier tool_call in the turn", clip(tc.ID, 60))
+	if !seen {
+		c.raise("tool-orphan", SevError, f.Index, "tool_completed %q has no earlier tool_call in the turn", clip(string(id), 60))
 		return
 	}
+	prev := &t.toolList[at]
 	var diff []string
-	if tc.Name != "" && prev.name != "" && tc.Name != prev.name {
-		diff = append(diff, "name "+quote(tc.Name)+" ≠ "+quote(prev.name))
+	if len(name) > 0 && prev.name != "" && string(name) != prev.name {
+		diff = append(diff, "name "+quote(string(name))+" ≠ "+quote(prev.name))
 	}
-	if tc.Type != "" && prev.typ != "" && tc.Type != prev.typ {
-		diff = append(diff, "type "+quote(tc.Type)+" ≠ "+quote(prev.typ))
+	if len(typ) > 0 && prev.typ != "" && string(typ) != prev.typ {
+		diff = append(diff, "type "+quote(string(typ))+" ≠ "+quote(prev.typ))
 	}
 	if len(diff) > 0 {
 		c.raise("tool-mismatch", SevError, f.Index, "tool_completed %q differs from its tool_call at frame %d: %s",
-			clip(tc.ID, 60), prev.frame, strings.Join(diff, ", "))
+			clip(string(id), 60), prev.frame, strings.Join(diff, ", "))
 	}
 	prev.done = true
 }
 
 func (c *Checker) checkData(f *decode.Frame, t *turnState, open bool) {
-	d := f.DataRef()
-	loaded := f.Type() == decode.TypeDataLoaded
+	d := f.DataView()
+	loaded := f.TypeIs(decode.TypeDataLoaded)
+	hasID, hasType := d.ID.IsNonEmptyStr(), d.Type.IsNonEmptyStr()
 	var bad []string
 	if d.Raw.Kind() != decode.KindObject {
 		bad = append(bad, "no data object")
 	} else {
-		if !d.HasID {
+		if !hasID {
 			bad = append(bad, "no data.id")
 		}
-		if !d.HasType {
+		if !hasType {
 			bad = append(bad, "no data.type")
 		}
 		if loaded && d.ItemCount < 0 {
@@ -253,34 +305,41 @@ func (c *Checker) checkData(f *decode.Frame, t *turnState, open bool) {
 	if where := findEnvelope(d.Raw); where != "" {
 		c.raise("envelope-leak", SevError, f.Index, "%s carries PS6 envelope metadata: %s", f.Type(), where)
 	}
-	if !open || !d.HasID {
+	if !open || !hasID {
 		return
 	}
-	if t.comps == nil {
-		t.comps = make(map[string]*compState)
+	id, _ := d.ID.StrBytes()
+	var typ []byte
+	if hasType {
+		typ, _ = d.Type.StrBytes()
 	}
-	prev := t.comps[d.ID]
+	if t.comps == nil {
+		t.comps = make(map[string]int32)
+	}
+	at, seen := t.comps[string(id)]
 	if !loaded {
-		if prev == nil {
-			t.comps[d.ID] = &compState{typ: d.Type, key: cloneRaw(d.Key), frame: f.Index}
-			t.compOrder = append(t.compOrder, d.ID)
+		if !seen {
+			ids := string(id)
+			t.comps[ids] = int32(len(t.compList))
+			t.compList = append(t.compList, compState{id: ids, typ: c.intern(typ), key: cloneRaw(d.Key), frame: f.Index})
 		}
 		return
 	}
-	if prev == nil {
-		c.raise("component-unannounced", SevWarn, f.Index, "data_loaded %q has no earlier data_loading", clip(d.ID, 60))
+	if !seen {
+		c.raise("component-unannounced", SevWarn, f.Index, "data_loaded %q has no earlier data_loading", clip(string(id), 60))
 		return
 	}
+	prev := &t.compList[at]
 	var diff []string
-	if d.HasType && prev.typ != "" && d.Type != prev.typ {
-		diff = append(diff, "type "+quote(d.Type)+" ≠ "+quote(prev.typ))
+	if hasType && prev.typ != "" && string(typ) != prev.typ {
+		diff = append(diff, "type "+quote(string(typ))+" ≠ "+quote(prev.typ))
 	}
 	if d.Key != nil && prev.key != nil && !jsonEqual(d.Key, prev.key) {
 		diff = append(diff, "key differs")
 	}
 	if len(diff) > 0 {
 		c.raise("component-mismatch", SevWarn, f.Index, "data_loaded %q differs from its data_loading at frame %d: %s",
-			clip(d.ID, 60), prev.frame, strings.Join(diff, ", "))
+			clip(string(id), 60), prev.frame, strings.Join(diff, ", "))
 	}
 	prev.loaded = true
 }

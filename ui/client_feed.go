@@ -90,7 +90,14 @@ func (f *feeder) waitClients() {
 // runClients steps the machines over every frame queued, until the
 // pipeline is done and the queue is empty (or the program is gone).
 func (f *feeder) runClients(r *clientRunner) {
-	defer close(r.done)
+	defer func() {
+		// The feeder outlives the stream: its queue's room (16k frames'
+		// events, megabytes) need not.
+		f.mu.Lock()
+		r.work, r.spare = clientWork{}, clientWork{}
+		f.mu.Unlock()
+		close(r.done)
+	}()
 	for {
 		ended := false
 		select {

@@ -68,6 +68,7 @@ type feeder struct {
 
 	wake    chan struct{}
 	drained chan struct{} // flush took the pending batch
+	full    chan struct{} // the pending batch reached pendMax: flush it now
 	done    chan struct{}
 	sent    chan struct{} // closed when the final batch went out
 
@@ -95,7 +96,7 @@ func newFeeder(send func(tea.Msg), interval time.Duration) *feeder {
 	}
 	return &feeder{
 		send: send, interval: interval, pend: &Batch{},
-		wake: make(chan struct{}, 1), drained: make(chan struct{}, 1), done: make(chan struct{}), sent: make(chan struct{}),
+		wake: make(chan struct{}, 1), drained: make(chan struct{}, 1), full: make(chan struct{}, 1), done: make(chan struct{}), sent: make(chan struct{}),
 	}
 }
 
@@ -107,10 +108,22 @@ func (f *feeder) loop() {
 		case <-f.wake:
 		case <-f.done:
 			f.flush()
+			f.mu.Lock()
+			f.pend = &Batch{} // not the room flush kept for a next batch
+			f.mu.Unlock()
 			return
 		}
 		f.flush()
-		time.Sleep(f.interval)
+		// Wait out the interval, unless the pipeline filled the batch and
+		// waits for it to go: the batch size, not the interval, then bounds
+		// the rate (at 16k rows every 33 ms a flood was capped at 0.5 M
+		// frames a second).
+		t := time.NewTimer(f.interval)
+		select {
+		case <-t.C:
+		case <-f.full:
+			t.Stop()
+		}
 	}
 }
 
@@ -123,8 +136,12 @@ func (f *feeder) flush() {
 	}
 	// The next batch is likely as big as this one: growing the slice row by
 	// row cost a third of the feeder's time at a million frames.
-	f.pend = &Batch{Rows: make([]Ingest, 0, len(b.Rows))}
+	f.pend = newBatch(len(b.Rows))
 	rows := f.nextRow
+	select {
+	case <-f.full: // it said this batch was full: the next one has not been
+	default:
+	}
 	f.mu.Unlock()
 	select {
 	case f.drained <- struct{}{}:
@@ -138,8 +155,12 @@ func (f *feeder) flush() {
 // it waits for the next batch to go out. A batch row (Ingest) is a few
 // hundred bytes until Update packs it: when Update falls behind the
 // pipeline (a flood of tiny frames, a busy machine) the pending batch grew
-// without bound — ~240 MB at the peak of the 90 MB flood.
-const pendMax = 64 << 10
+// without bound — ~240 MB at the peak of the 90 MB flood. A full batch of
+// a flood is ~500 bytes a row with its alarms: at 64k rows three batches in
+// flight (pending, sent, being applied) and their GC headroom were most of
+// the flood's peak; 16k rows is still several frames of the screen's
+// 16 ms at a million frames a second.
+const pendMax = 8 << 10
 
 // waitDrained waits (pipeline goroutine, without f.mu) until flush takes
 // the pending batch, the batch shrank, or the program is gone.
@@ -343,6 +364,13 @@ func (f *feeder) onItem(it sessions.Item) {
 		f.pend.Alarms = append(f.pend.Alarms, AlarmRec{Alarm: a, Row: row})
 	}
 	over := len(f.pend.Rows) >= pendMax
+	if over {
+		// Under f.mu: flush, which takes the batch, drains the signal.
+		select {
+		case f.full <- struct{}{}:
+		default:
+		}
+	}
 	f.mu.Unlock()
 	f.poke()
 	if full {

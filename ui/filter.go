@@ -21,21 +21,27 @@ import (
 // they arrive.
 
 // typeIndex lists the frame rows of each event type (ascending), appended
-// as batches arrive. int32 keeps it at 4 bytes per frame.
+// as batches arrive, packed as runs and gaps (rowlist.go): about a byte a
+// frame, nothing for a run of one type.
 type typeIndex struct {
 	st      *Store // the store indexed (a restart brings a new one)
-	rows    map[string][]int32
+	rows    map[string]*rowList
 	scanned int // rows of the store indexed so far
 }
 
 func (x *typeIndex) sync(st *Store) {
 	if x.st != st {
-		*x = typeIndex{st: st, rows: map[string][]int32{}}
+		*x = typeIndex{st: st, rows: map[string]*rowList{}}
 	}
 	for i := x.scanned; i < st.Len(); i++ {
 		if rc := st.get(i); rc.kind == RowFrame { // not Row: no allocation per row
 			t := st.types[rc.typ]
-			x.rows[t] = append(x.rows[t], int32(i))
+			l := x.rows[t]
+			if l == nil {
+				l = &rowList{}
+				x.rows[t] = l
+			}
+			l.add(i)
 		}
 	}
 	x.scanned = st.Len()
@@ -102,9 +108,9 @@ func newRowFilter(st *Store, idx *typeIndex, types []string, alarms bool) *rowFi
 		f.rebuildAlarms(st)
 		return f
 	}
-	var lists [][]int32
+	var lists []*rowList
 	for t := range f.types {
-		if l := idx.rows[t]; len(l) > 0 {
+		if l := idx.rows[t]; l != nil && l.Len() > 0 {
 			lists = append(lists, l)
 		}
 	}
@@ -114,16 +120,14 @@ func newRowFilter(st *Store, idx *typeIndex, types []string, alarms bool) *rowFi
 }
 
 // mergeRows merges ascending row lists (one per type, disjoint).
-func mergeRows(lists [][]int32) []int {
+func mergeRows(lists []*rowList) []int {
 	n := 0
 	for _, l := range lists {
-		n += len(l)
+		n += l.Len()
 	}
 	out := make([]int, 0, n)
 	for _, l := range lists {
-		for _, r := range l {
-			out = append(out, int(r))
-		}
+		l.each(func(r int) { out = append(out, r) })
 	}
 	if len(lists) > 1 {
 		slices.Sort(out)

@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"framescope/invariants"
+)
+
+// TestClientCheckpointsShared: frames that change nothing in the machines
+// (a flood of `data: x` inside a turn) share one checkpoint's runs instead
+// of forking new ones, and the runs the pane gets from every position —
+// on a shared checkpoint, between two, after the flood — are exactly the
+// runs fed every frame: view, state and last step.
+func TestClientCheckpointsShared(t *testing.T) {
+	var evs []string
+	flood := func(n int) {
+		for range n {
+			evs = append(evs, "data: x\n\n")
+		}
+	}
+	evs = append(evs, sseFrame("response_id", "r1", ""), sseFrame("text", "r1", `"chunk":"a "`))
+	flood(5*clientEvery + 3)
+	evs = append(evs, sseFrame("text", "r1", `"chunk":"b "`), sseFrame("tool_call", "r1", `"tool_call":{"id":"c1","name":"x","type":"function"}`))
+	flood(3 * clientEvery)
+	for i := range clientEvery {
+		evs = append(evs, sseFrame("text", "r1", fmt.Sprintf(`"chunk":"w%d "`, i)))
+	}
+	evs = append(evs, sseFrame("completed", "r1", ""), "data: [DONE]\n\n")
+	flood(3 * clientEvery)
+	m := loadModel(t, writeSSE(t, evs), 160, 48, true)
+	st := m.Store()
+	x := &st.client
+	if x.n != st.Frames {
+		t.Fatalf("the machines read %d of %d frames", x.n, st.Frames)
+	}
+	shared, forks := 0, map[*invariants.ClientRun]bool{}
+	for k := range x.cps {
+		forks[x.cps[k].v05] = true
+		if k > 0 && x.cps[k] == x.cps[k-1] {
+			shared++
+		}
+	}
+	if shared < 3 || len(forks) > len(x.cps)-shared {
+		t.Fatalf("%d checkpoints, %d shared with the one before, %d distinct runs", len(x.cps), shared, len(forks))
+	}
+	ref := startClientPair(st.HTTPStatus, true)
+	check := func(n int) {
+		t.Helper()
+		p, ok := x.at(st, n)
+		if !ok {
+			t.Fatalf("after %d frames: not ready", n)
+		}
+		for _, c := range []struct {
+			name     string
+			got, ref *invariants.ClientRun
+		}{{"v0.5", p.v05, ref.v05}, {"v0.4", p.v04, ref.v04}} {
+			if got, want := c.got.View().String(), c.ref.View().String(); got != want {
+				t.Fatalf("after %d frames, %s view:\n%s\nwant\n%s", n, c.name, got, want)
+			}
+			if c.got.State() != c.ref.State() || !reflect.DeepEqual(c.got.Last(), c.ref.Last()) {
+				t.Fatalf("after %d frames, %s: state %s last %+v, want %s %+v", n, c.name, c.got.State(), c.got.Last(), c.ref.State(), c.ref.Last())
+			}
+			if !c.got.SameButFrame(c.ref) {
+				t.Fatalf("after %d frames, %s: the run differs from the one fed every frame", n, c.name)
+			}
+		}
+	}
+	check(0)
+	for n := 0; n < st.Frames; n++ {
+		ref.step(st.RowFrame(st.RowOfFrame(n)))
+		check(n + 1)
+	}
+}
