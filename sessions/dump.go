@@ -65,38 +65,7 @@ func appendDumpRecord(b []byte, f *decode.Frame) []byte {
 	b = strconv.AppendInt(b, f.Offset, 10)
 	b = append(b, `,"size":`...)
 	b = strconv.AppendInt(b, f.Size, 10)
-	b = append(b, `,"arrival":`...)
-	if f.HasArrival {
-		b = appendSeconds(b, f.Arrival)
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, `,"event":`...)
-	if f.HasType {
-		b = decode.AppendJSONString(b, f.Event.Type)
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, `,"id":`...)
-	if f.HasID {
-		b = decode.AppendJSONString(b, f.ID)
-	} else {
-		b = append(b, "null"...)
-	}
-	if f.HasRetry {
-		b = append(b, `,"retry":`...)
-		b = strconv.AppendInt(b, f.Retry, 10)
-	}
-	if len(f.Comments) > 0 {
-		b = append(b, `,"comments":[`...)
-		for i, cm := range f.Comments {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = decode.AppendJSONString(b, string(cm))
-		}
-		b = append(b, ']')
-	}
+	b = appendEventFields(b, &f.Event, f.Arrival, f.HasArrival)
 	b = append(b, `,"data":`...)
 	b = decode.AppendJSONString(b, string(f.Data))
 	if !utf8.Valid(f.Data) {
@@ -123,38 +92,7 @@ func appendBlockRecord(b []byte, it Item) []byte {
 	b = strconv.AppendInt(b, ev.Offset, 10)
 	b = append(b, `,"size":`...)
 	b = strconv.AppendInt(b, ev.Size, 10)
-	b = append(b, `,"arrival":`...)
-	if it.HasArrival {
-		b = appendSeconds(b, it.Arrival)
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, `,"event":`...)
-	if ev.HasType {
-		b = decode.AppendJSONString(b, ev.Type)
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, `,"id":`...)
-	if ev.HasID {
-		b = decode.AppendJSONString(b, ev.ID)
-	} else {
-		b = append(b, "null"...)
-	}
-	if ev.HasRetry {
-		b = append(b, `,"retry":`...)
-		b = strconv.AppendInt(b, ev.Retry, 10)
-	}
-	if len(ev.Comments) > 0 {
-		b = append(b, `,"comments":[`...)
-		for i, cm := range ev.Comments {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = decode.AppendJSONString(b, string(cm))
-		}
-		b = append(b, ']')
-	}
+	b = appendEventFields(b, ev, it.Arrival, it.HasArrival)
 	return append(b, "}\n"...)
 }
 
@@ -287,4 +225,42 @@ func appendSeconds(b []byte, d time.Duration) []byte {
 	}
 	b = append(b, '.')
 	return append(b, digits...)
+}
+
+// appendEventFields writes what frame and block records share: arrival,
+// the SSE event, id and retry fields, and the comments before the event.
+func appendEventFields(b []byte, ev *decode.Event, arrival time.Duration, hasArrival bool) []byte {
+	b = append(b, `,"arrival":`...)
+	if hasArrival {
+		b = appendSeconds(b, arrival)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"event":`...)
+	if ev.HasType {
+		b = decode.AppendJSONString(b, ev.Type)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"id":`...)
+	if ev.HasID {
+		b = decode.AppendJSONString(b, ev.ID)
+	} else {
+		b = append(b, "null"...)
+	}
+	if ev.HasRetry {
+		b = append(b, `,"retry":`...)
+		b = strconv.AppendInt(b, ev.Retry, 10)
+	}
+	if len(ev.Comments) > 0 {
+		b = append(b, `,"comments":[`...)
+		for i, cm := range ev.Comments {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = decode.AppendJSONString(b, string(cm))
+		}
+		b = append(b, ']')
+	}
+	return b
 }
