@@ -21,9 +21,12 @@ import (
 const ErrorBodyMax = 64 << 10
 
 // StatusFailed reports whether m describes an HTTP response whose status
-// is not 2xx (its body is then not read as SSE).
+// is not 2xx (its body is then not read as SSE). A status below 100 is no
+// HTTP status at all — a HAR writes 0 for a request still in flight or
+// aborted when it was exported — so such a body is read as the stream it
+// may hold (http-status still fires: no 2xx was seen).
 func StatusFailed(m Meta) bool {
-	return m.HTTP && (m.Status < 200 || m.Status > 299)
+	return m.HTTP && m.Status >= 100 && (m.Status < 200 || m.Status > 299)
 }
 
 // runFailedStatus reads the body of a non-2xx response to its end without

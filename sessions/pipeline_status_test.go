@@ -85,4 +85,17 @@ func TestRunNonSuccessStatus(t *testing.T) {
 	if err != nil || items != 2 || res.Frames != 1 || res.ErrorBody != nil {
 		t.Errorf("2xx: %d items, %d frames, body %q, err %v", items, res.Frames, res.ErrorBody, err)
 	}
+	// Status 0 (a HAR's request in flight or aborted): no HTTP status, so
+	// the body is read as a stream; http-status still fires.
+	f = &lvFake{meta: Meta{HTTP: true, Status: 0, ContentType: "text/event-stream"}, chunks: []Chunk{{Data: sse}}, end: End{Kind: EndEOF}}
+	items = 0
+	var rules []string
+	res, err = Run(f, invariants.Options{}, Handler{OnItem: func(Item) { items++ }, OnAlarms: func(as []invariants.Alarm) {
+		for _, a := range as {
+			rules = append(rules, a.Rule)
+		}
+	}})
+	if err != nil || items != 2 || res.Frames != 1 || res.ErrorBody != nil || len(rules) == 0 || rules[0] != "http-status" {
+		t.Errorf("status 0: %d items, %d frames, body %q, alarms %v, err %v", items, res.Frames, res.ErrorBody, rules, err)
+	}
 }
