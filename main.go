@@ -710,7 +710,7 @@ func runLive(ctx context.Context, opts sessions.LiveOptions, stdout, stderr io.W
 	}
 	h := sessions.Handler{OnAlarms: printAlarms}
 	if !quiet {
-		h.OnItem = func(it sessions.Item) {
+		h.OnItem = func(it *sessions.Item) {
 			line = sessions.AppendItemText(line[:0], it)
 			stdout.Write(line)
 			printAlarms(it.Alarms)

@@ -67,6 +67,9 @@ type Frame struct {
 
 	// idx locates the keys the accessors read (frame_index.go).
 	idx frameIndex
+	// scanned: the JSON scan ran, so Members, the envelope and idx may be
+	// set (DecodeAt resets them only then).
+	scanned bool
 }
 
 // Get returns the top-level member key of the frame's object (the last one
@@ -208,9 +211,12 @@ func DecodeAt(dst *Frame, ev *Event, index int, arrival time.Duration, hasArriva
 	// TestDecodeAtResetsEveryField trips when a field is added.
 	dst.Index, dst.Arrival, dst.HasArrival = index, arrival, hasArrival
 	dst.Done, dst.InvalidUTF8, dst.Problem, dst.problemErr = false, false, ProblemNone, JSONError{}
-	dst.Members = dst.Members[:0]
-	dst.EventType, dst.Version, dst.Timestamp, dst.ResponseID = nil, nil, nil, nil
-	dst.idx = frameIndex{}
+	if dst.scanned { // what only the JSON scan sets (a flood of broken frames never gets there)
+		dst.Members = dst.Members[:0]
+		dst.EventType, dst.Version, dst.Timestamp, dst.ResponseID = nil, nil, nil, nil
+		dst.idx = frameIndex{}
+		dst.scanned = false
+	}
 	dst.decode()
 }
 
@@ -240,13 +246,19 @@ func (f *Frame) decodeMembers() {
 	if i := skipWS(f.Data, 0); i >= len(f.Data) || !valueStart[f.Data[i]] {
 		f.Problem = ProblemNotJSON
 		f.Members = f.Members[:0]
+		// Field by field: a composite literal is built on the stack and
+		// copied 16 bytes at a time, a load the CPU cannot forward from
+		// the narrower stores that built it (a stall per frame of a flood).
+		e := &f.problemErr
+		e.Offset, e.After = i, ""
 		if i >= len(f.Data) {
-			f.problemErr = JSONError{Offset: i, Msg: "empty data"}
+			e.Msg, e.Char, e.HasChar = msgEmptyData, 0, false
 		} else {
-			f.problemErr = JSONError{Offset: i, Msg: "unexpected ", Char: f.Data[i], HasChar: true}
+			e.Msg, e.Char, e.HasChar = msgUnexpected, f.Data[i], true
 		}
 		return
 	}
+	f.scanned = true
 	members, isObj, err := scanObject(f.Data, f.Members[:0], f)
 	f.Members = members
 	if err != nil || !isObj { // what the scan noted goes with the members

@@ -68,7 +68,9 @@ type Framer struct {
 
 	lastID string
 
-	ev       Event
+	ev Event
+	// out is where blocks are emitted (EmitInto); nil: ev.
+	out      *Event
 	comments [][]byte
 	// types holds the event types seen (at most maxTypes, each at most
 	// 64 bytes), so that a repeated type does not allocate. A fixed ring
@@ -103,6 +105,14 @@ func (f *Framer) SetMaxEventSize(n int64) {
 	}
 	f.max = n
 }
+
+// EmitInto makes the framer fill *ev, which the caller owns, for every
+// block it emits (nil: an Event of its own). A one-core pipeline decodes
+// the block where it lies, in its frame, instead of copying 192 bytes per
+// block out of the framer: a tenth of an alarm flood's time. The caller
+// must not change *ev between emits in ways it relies on: every field is
+// written anew for each block.
+func (f *Framer) EmitInto(ev *Event) { f.out = ev }
 
 // Offset returns the number of bytes consumed so far.
 func (f *Framer) Offset() int64 {
@@ -656,7 +666,10 @@ func (f *Framer) emitHeld(truncated bool, emit func(*Event)) {
 // block's bytes unless over.
 func (f *Framer) emitBlock(base []byte, off, size int64, truncated, over bool, emit func(*Event)) {
 	over = over || size > f.max
-	ev := &f.ev
+	ev := f.out
+	if ev == nil {
+		ev = &f.ev
+	}
 	// Field by field: cheaper than assigning a whole Event literal.
 	ev.Offset = off
 	ev.Size = size

@@ -244,8 +244,7 @@ func (c *Checker) raise(rule string, sev Severity, frame int, format string, arg
 // newAlarm appends an alarm of the latest turn, counted, without a
 // message yet (built in place: a flood raises millions).
 func (c *Checker) newAlarm(rule string, sev Severity, frame int) *Alarm {
-	c.out = append(c.out, Alarm{Rule: rule, Severity: sev, Frame: frame, Turn: -1})
-	a := &c.out[len(c.out)-1]
+	a := NewAlarm(&c.out, rule, sev, frame, -1)
 	if c.cur != nil {
 		a.Turn = c.cur.idx
 		a.ResponseID = c.cur.rid

@@ -33,7 +33,7 @@ func Dump(c Capture, w io.Writer, ndjson bool, dialectName string) (*Result, err
 				fmt.Fprintf(bw, "# dialect %s (%s)\n", d.Name(), how)
 			}
 		},
-		OnItem: func(it Item) {
+		OnItem: func(it *Item) {
 			line = line[:0]
 			if ndjson {
 				switch {
@@ -86,7 +86,7 @@ func appendDumpRecord(b []byte, f *decode.Frame) []byte {
 // and reconnection delay change there, and the NDJSON reader rebuilds it:
 //
 //	{"block":true,"offset":N,"size":N,"arrival":S,"event":null,"id":"2","retry":500}
-func appendBlockRecord(b []byte, it Item) []byte {
+func appendBlockRecord(b []byte, it *Item) []byte {
 	ev := it.Event
 	b = append(b, `{"block":true,"offset":`...)
 	b = strconv.AppendInt(b, ev.Offset, 10)
@@ -106,7 +106,7 @@ func appendBlockRecord(b []byte, it Item) []byte {
 // "raw" is the tail as received (plus "raw_b64" with the exact bytes when
 // they are not UTF-8); an oversized tail was not kept: "raw" is null and
 // "oversized" true.
-func appendTruncatedRecord(b []byte, it Item) []byte {
+func appendTruncatedRecord(b []byte, it *Item) []byte {
 	ev := it.Event
 	b = append(b, `{"truncated":true,"offset":`...)
 	b = strconv.AppendInt(b, ev.Offset, 10)
@@ -135,7 +135,7 @@ func appendTruncatedRecord(b []byte, it Item) []byte {
 
 // AppendItemText appends the one-line text form of an item (dump's text
 // format; also the live view of connect), every input string sanitized.
-func AppendItemText(b []byte, it Item) []byte {
+func AppendItemText(b []byte, it *Item) []byte {
 	ev := it.Event
 	arrival := "       -"
 	if it.HasArrival {

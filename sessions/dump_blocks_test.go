@@ -15,7 +15,7 @@ import (
 func blockTrace(t *testing.T, c Capture) string {
 	t.Helper()
 	var b strings.Builder
-	_, err := Run(c, invariants.Options{}, Handler{OnItem: func(it Item) {
+	_, err := Run(c, invariants.Options{}, Handler{OnItem: func(it *Item) {
 		ev := it.Event
 		switch {
 		case it.Frame != nil:

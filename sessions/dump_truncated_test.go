@@ -19,7 +19,7 @@ func ruleList(t *testing.T, c Capture) []string {
 			rules = append(rules, a.Rule)
 		}
 	}
-	if _, err := Run(c, invariants.Options{}, Handler{OnItem: func(it Item) { add(it.Alarms) }, OnAlarms: add}); err != nil {
+	if _, err := Run(c, invariants.Options{}, Handler{OnItem: func(it *Item) { add(it.Alarms) }, OnAlarms: add}); err != nil {
 		t.Fatal(err)
 	}
 	slices.Sort(rules)

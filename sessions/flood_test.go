@@ -112,7 +112,7 @@ func TestCheckFloodHeapBounded(t *testing.T) {
 	base, peak := ms.HeapInuse, uint64(0)
 	n := 0
 	opts := invariants.Options{Dialect: "pc3", ListLimit: MaxListed}
-	rep, err := CheckWith(c, opts, Handler{OnItem: func(Item) {
+	rep, err := CheckWith(c, opts, Handler{OnItem: func(*Item) {
 		if n++; n%200_000 == 0 {
 			runtime.ReadMemStats(&ms)
 			peak = max(peak, ms.HeapInuse)

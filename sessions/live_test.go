@@ -447,7 +447,7 @@ func TestLiveDrip(t *testing.T) {
 	var firstFrame time.Duration = -1
 	chunks := 0
 	start := time.Now()
-	res, err := Run(&lvCounting{Capture: l, n: &chunks}, invariants.Options{}, Handler{OnItem: func(it Item) {
+	res, err := Run(&lvCounting{Capture: l, n: &chunks}, invariants.Options{}, Handler{OnItem: func(it *Item) {
 		if it.Frame != nil && firstFrame < 0 {
 			firstFrame = time.Since(start)
 		}

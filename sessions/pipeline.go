@@ -41,8 +41,9 @@ type Handler struct {
 	// OnDialect is called once, before the first item, with the stream's
 	// dialect (forced or detected).
 	OnDialect func(dialect.Dialect)
-	// OnItem is called for every block, in stream order.
-	OnItem func(Item)
+	// OnItem is called for every block, in stream order. The Item is
+	// valid only during the call (the pipeline reuses it).
+	OnItem func(*Item)
 	// OnAlarms is called with alarms that belong to no block: the HTTP
 	// response, capture damage and the end of the stream.
 	OnAlarms func([]invariants.Alarm)
@@ -155,8 +156,13 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 			h.OnAlarms(a)
 		}
 	}
+	// One Item, reused: set field by field, and handed by pointer (copying
+	// a struct just built stalls the CPU on every frame of a flood).
+	var item Item
 	process := func(ev *decode.Event, f *decode.Frame, arrival time.Duration, hasArrival bool) {
-		item := Item{Event: ev, Arrival: arrival, HasArrival: hasArrival, Dialect: d, Turn: -1}
+		item.Event, item.Frame, item.Alarms, item.Moves = ev, nil, nil, nil
+		item.Dialect, item.Turn, item.TurnKey = d, -1, ""
+		item.Arrival, item.HasArrival = arrival, hasArrival
 		switch {
 		case ev.Dispatched():
 			item.Frame = f
@@ -178,7 +184,7 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 			chk.Block(ev, arrival, hasArrival)
 		}
 		if h.OnItem != nil {
-			h.OnItem(item)
+			h.OnItem(&item)
 		}
 	}
 	problem := func(p *Problem) {

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,12 +13,29 @@ import (
 )
 
 // TestStagesHandOffTinyBlocks: a stream that turns into a flood of tiny
-// blocks is handed from the two stages to one (tinyMean), mid-stream; every
+// blocks goes on in tiny batches when they are bare, and is handed from the
+// two stages to one (tinyMean) when they are not, mid-stream; every
 // item the handlers see — index, offset, turn, each alarm with its message
 // — and the report are the same as on one core, before, across and after
 // the handoff (comments, ids, invalid UTF-8, empty data, [DONE], typed
 // events, valid turns and a truncated tail included).
 func TestStagesHandOffTinyBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		flood string // the block most of the flood repeats
+		// handoff: the flood goes inline (its blocks are not bare);
+		// else it travels in tiny batches (pipeline_tiny.go).
+		handoff bool
+	}{
+		{"bare blocks in tiny batches", "data: x\n\n", false},
+		{"small objects handed over", "data: {\"a\":1}\n\n", true},
+		{"comments handed over", ": c\n\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testStagesTinyFlood(t, tc.flood, tc.handoff) })
+	}
+}
+
+func testStagesTinyFlood(t *testing.T, flood string, handoff bool) {
 	var b strings.Builder
 	turn := func(rid string, n int) {
 		env := `"version":"0.5","timestamp":"2026-05-15T18:00:00.000Z","response_id":"` + rid + `"`
@@ -45,15 +63,33 @@ func TestStagesHandOffTinyBlocks(t *testing.T) {
 		case i%3001 == 0:
 			b.WriteString("event: text\ndata: x\n\n")
 		default:
-			b.WriteString("data: x\n\n")
+			b.WriteString(flood)
 		}
 	}
 	turn("resp_b", 3000) // large blocks again: read inline, as handed over
 	b.WriteString("data: {\"event_type\":\"text\"")
+	// The stream as a file, and as a timed capture: chunks of 3000 bytes
+	// arriving 1 ms apart (a run of identical blocks ends with its chunk).
 	path := filepath.Join(t.TempDir(), "handoff.sse")
 	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	var timed strings.Builder
+	timed.WriteString(jsonlHeader + "\n")
+	for i, at := 0, 0; at < b.Len(); i, at = i+1, at+3000 {
+		chunk, _ := json.Marshal(b.String()[at:min(at+3000, b.Len())])
+		fmt.Fprintf(&timed, `{"t":%.3f,"data":%s}`+"\n", float64(i)/1000, chunk)
+	}
+	timedPath := filepath.Join(t.TempDir(), "handoff.jsonl")
+	if err := os.WriteFile(timedPath, []byte(timed.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{path, timedPath} {
+		t.Run(filepath.Ext(path), func(t *testing.T) { compareStagesOnFlood(t, path, handoff) })
+	}
+}
+
+func compareStagesOnFlood(t *testing.T, path string, handoff bool) {
 	run := func(procs int) string {
 		prev := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(prev)
@@ -64,7 +100,7 @@ func TestStagesHandOffTinyBlocks(t *testing.T) {
 		defer c.Close()
 		var out strings.Builder
 		rep, err := CheckWith(c, invariants.Options{Dialect: "pc3"}, Handler{
-			OnItem: func(it Item) {
+			OnItem: func(it *Item) {
 				ev := it.Event
 				fmt.Fprintf(&out, "%d %d %d %q %q %q %q %v %v %q %v %d %v|", ev.Offset, it.Turn, ev.Size, it.TurnKey,
 					ev.Raw, ev.Data, ev.LastEventID, ev.Data == nil, ev.HasData, ev.Type, ev.HasID, len(ev.Comments), it.Arrival)
@@ -91,10 +127,16 @@ func TestStagesHandOffTinyBlocks(t *testing.T) {
 		return out.String()
 	}
 	inline := run(1)
-	before := stageHandoffs.Load()
+	handoffs, tiny := stageHandoffs.Load(), stageTinyBatches.Load()
 	staged := run(2)
-	if stageHandoffs.Load() == before {
+	handoffs, tiny = stageHandoffs.Load()-handoffs, stageTinyBatches.Load()-tiny
+	switch {
+	case handoff && handoffs == 0:
 		t.Fatal("the staged run never handed the flood over")
+	case !handoff && handoffs != 0:
+		t.Fatal("the staged run handed a flood of bare blocks over instead of sending tiny batches")
+	case !handoff && tiny == 0:
+		t.Fatal("the staged run sent no tiny batch")
 	}
 	if inline != staged {
 		il, sl := strings.Split(inline, "\n"), strings.Split(staged, "\n")

@@ -22,7 +22,7 @@ func TestLoneCRFrameTimedByItsChunk(t *testing.T) {
 		}
 		var arrivals []time.Duration
 		opts := invariants.Options{TTFE: time.Second}
-		h := Handler{OneStage: oneStage, OnItem: func(it Item) {
+		h := Handler{OneStage: oneStage, OnItem: func(it *Item) {
 			if it.Frame != nil {
 				arrivals = append(arrivals, it.Frame.Arrival)
 			}

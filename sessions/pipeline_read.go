@@ -39,6 +39,16 @@ type pipeEntry struct {
 	commentsAt    []int
 }
 
+// paddedBatch keeps a batch's header on cache lines of its own: the reader
+// stage fills one batch while the checking stage reads another, and two
+// headers on one line made every append of the one a cache miss for the
+// other (a tiny batch's run count changes per block: pipeline_tiny.go).
+type paddedBatch struct {
+	_ [64]byte
+	b pipeBatch
+	_ [64]byte
+}
+
 // pipeBatch is a run of entries whose bytes live in one arena.
 type pipeBatch struct {
 	entries []pipeEntry
@@ -46,12 +56,26 @@ type pipeBatch struct {
 	// raw: the frames are numbered but not decoded yet; the checking
 	// stage decodes them (it was idle: see readStage).
 	raw bool
+	// tinyMode: the batch is a tiny one (pipeline_tiny.go): tiny holds
+	// its blocks in order, entries only those that needed a full entry
+	// (tinyFull of them), numbered and decoded by the reader already.
+	tinyMode bool
+	tiny     []tinyEntry
+	tinyFull int
+	// tinyLastID is the last-event-ID of every tinyEntry's blocks (set
+	// with the first: a block with another goes as a full entry).
+	tinyLastID string
+	tinyIDSet  bool
 }
 
 func (b *pipeBatch) reset() {
 	b.entries = b.entries[:0]
 	b.arena = b.arena[:0]
 	b.raw = false
+	b.tinyMode = false
+	b.tiny = b.tiny[:0]
+	b.tinyFull = 0
+	b.tinyLastID, b.tinyIDSet = "", false
 }
 
 // add copies a block into the batch (its bytes into the arena, by offset:
@@ -100,7 +124,7 @@ func (b *pipeBatch) next() *pipeEntry {
 // seal points every entry's slices into the arena (now final), numbers
 // the dispatched ones and, unless raw, decodes them.
 func (b *pipeBatch) seal(dec *decode.Decoder, raw bool) {
-	b.raw = raw
+	b.raw = raw && !b.tinyMode
 	for i := range b.entries {
 		e := &b.entries[i]
 		if e.problem != nil {
@@ -124,8 +148,10 @@ func (b *pipeBatch) seal(dec *decode.Decoder, raw bool) {
 			ev.Comments = nil
 		}
 		if ev.Dispatched() {
-			e.frame.Index = dec.Number()
-			if !raw {
+			if !b.tinyMode { // a tiny batch's blocks were numbered as the reader decoded them
+				e.frame.Index = dec.Number()
+			}
+			if !b.raw {
 				b.decode(e)
 			}
 		}
@@ -219,19 +245,24 @@ func (r *reader) run(emit func(*decode.Event, *Chunk), problem func(Problem), ch
 	return true
 }
 
-// A stream of tiny blocks (an alarm flood: `data: x` ten million times) is
-// checked faster on one core than through the stages: copying each block
-// into a batch and handing it to the other core costs more than the block's
-// own check. The reader stage watches the mean block size in windows of
-// tinyWindow blocks and, when one is below tinyMean bytes, hands the rest
-// of the stream over to the checking stage, which reads on inline.
+// A stream of tiny blocks (an alarm flood: `data: x` ten million times)
+// cannot travel in full entries: copying each block into a batch and
+// handing it to the other core costs more than the block's own check. The
+// reader stage watches the mean block size in windows of tinyWindow blocks;
+// below tinyMean bytes it sends tiny batches (pipeline_tiny.go), which carry
+// a block with no members in a few bytes and a run of identical ones in
+// one entry, and it goes back to full batches when blocks grow again. When
+// most blocks of a tiny window still needed a full entry (a flood of small
+// objects or of comments), it hands the rest of the stream over to the
+// checking stage, which reads on inline, on one core.
 const (
 	tinyWindow = 16384
 	tinyMean   = 32
 )
 
-// stageHandoffs counts the handoffs of this process (tests see them).
-var stageHandoffs atomic.Int64
+// stageHandoffs counts the handoffs of this process, stageTinyBatches the
+// tiny batches sent (tests see them).
+var stageHandoffs, stageTinyBatches atomic.Int64
 
 // readStage reads on through r, sending sealed batches to sink in order
 // (after every chunk: a live stream's frames go on as soon as their chunk
@@ -243,32 +274,72 @@ var stageHandoffs atomic.Int64
 // stopped early to hand a stream of tiny blocks over (see tinyMean), with
 // everything read so far sent.
 func readStage(r *reader, dec *decode.Decoder, get func() *pipeBatch, sink func(*pipeBatch), idle func() bool) bool {
+	tinyMode := false
+	var scratch decode.Frame // a tiny batch's blocks, decoded by this stage
 	b := get()
 	send := func() {
-		if len(b.entries) == 0 {
+		if len(b.entries) == 0 && len(b.tiny) == 0 {
 			return
+		}
+		if b.tinyMode {
+			stageTinyBatches.Add(1)
 		}
 		b.seal(dec, idle())
 		sink(b)
 		b = get()
+		b.tinyMode = tinyMode
+		b.growTiny()
 	}
-	var winBlocks, winBytes int64
-	tiny := func() bool {
+	var winBlocks, winBytes, winFull int64
+	// stop decides, after each chunk (the batch just sent), how the next
+	// blocks travel; true hands the rest of the stream over.
+	stop := func() bool {
 		if winBlocks < tinyWindow {
 			return false
 		}
 		small := winBytes < tinyMean*winBlocks
-		winBlocks, winBytes = 0, 0
-		return small
+		mostlyFull := tinyMode && 2*winFull > winBlocks
+		winBlocks, winBytes, winFull = 0, 0, 0
+		if mostlyFull {
+			return true // tiny, but not bare: inline beats full entries
+		}
+		if small != tinyMode {
+			send()
+			tinyMode = small
+			b.tinyMode = small
+			b.growTiny()
+			if small {
+				r.framer.EmitInto(&scratch.Event)
+			} else {
+				r.framer.EmitInto(nil)
+			}
+		}
+		return false
 	}
+	defer r.framer.EmitInto(nil)
 	return r.run(func(ev *decode.Event, chunk *Chunk) {
 		winBlocks++
 		winBytes += ev.Size
-		b.add(ev, chunk.T, chunk.HasTime)
-		if len(b.entries) >= pipeMaxEntries || len(b.arena) >= pipeMaxArena {
+		if !b.tinyMode {
+			b.add(ev, chunk.T, chunk.HasTime)
+			if len(b.entries) >= pipeMaxEntries || len(b.arena) >= pipeMaxArena {
+				send()
+			}
+			return
+		}
+		full := b.tinyFull
+		b.addTiny(ev, &scratch, dec, chunk.T, chunk.HasTime)
+		winFull += int64(b.tinyFull - full)
+		if len(b.tiny) >= tinyMaxEntries || len(b.arena) >= pipeMaxArena {
 			send()
 		}
-	}, func(p Problem) { b.addProblem(p) }, send, tiny)
+	}, func(p Problem) {
+		if b.tinyMode {
+			b.addTinyProblem(p)
+		} else {
+			b.addProblem(p)
+		}
+	}, send, stop)
 }
 
 // readInline is the pipeline on one core: each block is decoded and
@@ -276,11 +347,13 @@ func readStage(r *reader, dec *decode.Decoder, get func() *pipeBatch, sink func(
 // into a batch).
 func readInline(r *reader, dec *decode.Decoder, handle func(*pipeEntry)) {
 	var e pipeEntry
+	r.framer.EmitInto(&e.frame.Event) // blocks land in the frame: no copy
+	defer r.framer.EmitInto(nil)
 	r.run(func(ev *decode.Event, chunk *Chunk) {
-		members := e.frame.Members[:0]
-		e.frame.Event = *ev
+		if ev != &e.frame.Event {
+			e.frame.Event = *ev
+		}
 		e.arrival, e.hasArrival = chunk.T, chunk.HasTime
-		e.frame.Members = members
 		if ev.Dispatched() {
 			dec.DecodeInto(&e.frame, &e.frame.Event, e.arrival, e.hasArrival) // in place: no second copy
 		}
@@ -300,8 +373,9 @@ func runStages(c Capture, oneStage bool, handle func(*pipeEntry)) readResult {
 		return r.rr
 	}
 	free := make(chan *pipeBatch, pipeDepth)
-	for i := 0; i < pipeDepth; i++ {
-		free <- new(pipeBatch)
+	batches := new([pipeDepth]paddedBatch)
+	for i := range batches {
+		free <- &batches[i].b
 	}
 	full := make(chan *pipeBatch, pipeDepth)
 	done := make(chan bool, 1)
@@ -311,14 +385,9 @@ func runStages(c Capture, oneStage bool, handle func(*pipeEntry)) readResult {
 		close(full)
 		done <- ended
 	}()
+	var scratch pipeEntry // a tiny batch's blocks, one after another
 	for b := range full {
-		for i := range b.entries {
-			e := &b.entries[i]
-			if b.raw && e.problem == nil && e.frame.Event.Dispatched() {
-				b.decode(e)
-			}
-			handle(e)
-		}
+		b.each(&scratch, handle)
 		free <- b
 	}
 	if !<-done {

@@ -43,7 +43,7 @@ func TestRunNonSuccessStatus(t *testing.T) {
 			var gotMore, called bool
 			items, notes := 0, 0
 			res, err := Run(f, invariants.Options{Dialect: tc.dialect}, Handler{
-				OnItem: func(Item) { items++ },
+				OnItem: func(*Item) { items++ },
 				OnAlarms: func(as []invariants.Alarm) {
 					for _, a := range as {
 						rules = append(rules, a.Rule)
@@ -81,7 +81,7 @@ func TestRunNonSuccessStatus(t *testing.T) {
 	// 2xx: framed as ever (the truncated tail is reported).
 	f := &lvFake{meta: Meta{HTTP: true, Status: 200, ContentType: "text/event-stream"}, chunks: []Chunk{{Data: sse}}, end: End{Kind: EndEOF}}
 	items := 0
-	res, err := Run(f, invariants.Options{}, Handler{OnItem: func(Item) { items++ }})
+	res, err := Run(f, invariants.Options{}, Handler{OnItem: func(*Item) { items++ }})
 	if err != nil || items != 2 || res.Frames != 1 || res.ErrorBody != nil {
 		t.Errorf("2xx: %d items, %d frames, body %q, err %v", items, res.Frames, res.ErrorBody, err)
 	}
@@ -90,7 +90,7 @@ func TestRunNonSuccessStatus(t *testing.T) {
 	f = &lvFake{meta: Meta{HTTP: true, Status: 0, ContentType: "text/event-stream"}, chunks: []Chunk{{Data: sse}}, end: End{Kind: EndEOF}}
 	items = 0
 	var rules []string
-	res, err = Run(f, invariants.Options{}, Handler{OnItem: func(Item) { items++ }, OnAlarms: func(as []invariants.Alarm) {
+	res, err = Run(f, invariants.Options{}, Handler{OnItem: func(*Item) { items++ }, OnAlarms: func(as []invariants.Alarm) {
 		for _, a := range as {
 			rules = append(rules, a.Rule)
 		}

@@ -96,7 +96,7 @@ func RunReference(c Capture, opts ReferenceOptions, on func(ReferenceStep)) (*Re
 	// timed capture) and at every frame; SSE comments do not restart it.
 	var last time.Duration
 	h := Handler{
-		OnItem: func(it Item) {
+		OnItem: func(it *Item) {
 			f := it.Frame
 			if f == nil {
 				return

@@ -145,7 +145,7 @@ func checkInto(rep *Report, c Capture, opts invariants.Options, h Handler) (*Rep
 		WantMoves:   h.WantMoves,
 		OneStage:    h.OneStage,
 		OnErrorBody: h.OnErrorBody,
-		OnItem: func(it Item) {
+		OnItem: func(it *Item) {
 			if h.OnItem != nil {
 				h.OnItem(it)
 			}

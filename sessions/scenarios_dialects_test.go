@@ -75,7 +75,7 @@ func TestCheckWithPassesDialectAndMoves(t *testing.T) {
 	rep, err := CheckWith(c, invariants.Options{}, Handler{
 		OnDialect: func(d dialect.Dialect) { name = d.Name() },
 		WantMoves: true,
-		OnItem:    func(it Item) { moves += len(it.Moves) },
+		OnItem:    func(it *Item) { moves += len(it.Moves) },
 	})
 	if err != nil || rep.Dialect != "typed-lines" || name != "typed-lines" || moves != 3 {
 		t.Errorf("dialect %q/%q, %d moves, err %v", rep.Dialect, name, moves, err)

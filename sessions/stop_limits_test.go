@@ -118,7 +118,7 @@ func TestLiveFloodBoundedMemory(t *testing.T) {
 	res, err := RunLive(context.Background(), LiveOptions{
 		Connect: ConnectOptions{URL: srv.URL}, RecordPath: path, Stop: StopLimits{MaxFrames: frames},
 		Check: invariants.Options{Dialect: "pc3"}, // detected, `data: x` is generic SSE: no alarm
-	}, Handler{OnItem: func(Item) {
+	}, Handler{OnItem: func(*Item) {
 		if n++; n%50_000 == 0 {
 			runtime.ReadMemStats(&ms)
 			peak = max(peak, ms.HeapInuse)

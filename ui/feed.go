@@ -284,7 +284,7 @@ func (f *feeder) note(n string) {
 }
 
 // onItem converts one pipeline item (valid only during the call) into rows.
-func (f *feeder) onItem(it sessions.Item) {
+func (f *feeder) onItem(it *sessions.Item) {
 	f.mu.Lock()
 	stopped := f.stopped
 	f.mu.Unlock()
@@ -383,7 +383,7 @@ func (f *feeder) onItem(it sessions.Item) {
 
 // frameRow builds the row of a dispatched frame: the facts the timeline
 // and the indexes need, computed here so Update only appends.
-func (f *feeder) frameRow(it sessions.Item) Ingest {
+func (f *feeder) frameRow(it *sessions.Item) Ingest {
 	fr := it.Frame
 	r := Row{
 		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size, hasRaw: fr.Raw != nil,

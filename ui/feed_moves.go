@@ -20,7 +20,7 @@ type moveFact struct {
 // its dialect mapped it to: the label is the dialect's own event name, the
 // turn the checker's, and tools, spans, progress and text come from the
 // moves, so a new dialect needs nothing here.
-func (f *feeder) movesRow(it sessions.Item) Ingest {
+func (f *feeder) movesRow(it *sessions.Item) Ingest {
 	fr := it.Frame
 	r := Row{
 		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size, hasRaw: fr.Raw != nil,

@@ -69,7 +69,7 @@ func TestSpillReadsBackWhatWasWritten(t *testing.T) {
 func streamBlocks(t *testing.T, c sessions.Capture) map[int64][]byte {
 	t.Helper()
 	blocks := map[int64][]byte{}
-	_, err := sessions.Run(c, invariants.Options{}, sessions.Handler{OnItem: func(it sessions.Item) {
+	_, err := sessions.Run(c, invariants.Options{}, sessions.Handler{OnItem: func(it *sessions.Item) {
 		if it.Event.Raw != nil {
 			blocks[it.Event.Offset] = bytes.Clone(it.Event.Raw)
 		}

@@ -131,8 +131,7 @@ func (e *Engine) raise(rule string, sev invariants.Severity, frame, t int, forma
 // newAlarm appends a counted alarm of turn t without a message yet (built
 // in place: a flood raises millions).
 func (e *Engine) newAlarm(rule string, sev invariants.Severity, frame, t int) *invariants.Alarm {
-	e.out = append(e.out, invariants.Alarm{Rule: rule, Severity: sev, Frame: frame, Turn: t})
-	a := &e.out[len(e.out)-1]
+	a := invariants.NewAlarm(&e.out, rule, sev, frame, t)
 	if i := t - e.base; t >= 0 && i >= 0 && i < len(e.turns) {
 		a.ResponseID = e.turns[i].ResponseID
 	} else if p := e.pendingOf(t); p != nil {
