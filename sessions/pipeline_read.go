@@ -92,8 +92,12 @@ func (b *pipeBatch) add(ev *decode.Event, arrival time.Duration, hasArrival bool
 		b.arena = append(b.arena, ev.Raw...)
 	}
 	if ev.Data != nil {
-		e.dataAt = len(b.arena)
-		b.arena = append(b.arena, ev.Data...)
+		if at, ok := dataWithin(ev); ok && e.rawAt >= 0 {
+			e.dataAt = e.rawAt + at // one data line: its bytes are the block's, copied once
+		} else {
+			e.dataAt = len(b.arena)
+			b.arena = append(b.arena, ev.Data...)
+		}
 	}
 	for _, cm := range ev.Comments {
 		commentsAt = append(commentsAt, len(b.arena), len(cm))

@@ -86,7 +86,8 @@ func (b *pipeBatch) addTiny(ev *decode.Event, f *decode.Frame, dec *decode.Decod
 	var dataAt uint32
 	if ev.Data != nil {
 		flags |= tinyData
-		dataAt = uint32(cap(ev.Raw) - cap(ev.Data))
+		at, _ := dataWithin(ev)
+		dataAt = uint32(at)
 	}
 	if n := len(b.tiny); n > 0 {
 		t := &b.tiny[n-1]
@@ -139,9 +140,16 @@ func (b *pipeBatch) bareEvent(ev *decode.Event) bool {
 	if ev.Data == nil {
 		return true
 	}
+	_, ok := dataWithin(ev)
+	return ok
+}
+
+// dataWithin reports whether ev's data is a run of its block's own bytes,
+// and where in the block it starts (several data lines are joined in a
+// buffer of the framer's instead).
+func dataWithin(ev *decode.Event) (int, bool) {
 	at := cap(ev.Raw) - cap(ev.Data)
-	// The same bytes, not a copy (several data lines are joined elsewhere).
-	return at >= 0 && at+len(ev.Data) <= len(ev.Raw) && len(ev.Data) > 0 && &ev.Raw[at] == &ev.Data[0]
+	return at, at >= 0 && at+len(ev.Data) <= len(ev.Raw) && len(ev.Data) > 0 && &ev.Raw[at] == &ev.Data[0]
 }
 
 // expand rebuilds block k of the run t into e, as a full entry would have
