@@ -53,9 +53,10 @@ type paddedBatch struct {
 type pipeBatch struct {
 	entries []pipeEntry
 	arena   []byte
-	// raw: the frames are numbered but not decoded yet; the checking
-	// stage decodes them (it was idle: see readStage).
-	raw bool
+	// rawFrom: the frames of entries[rawFrom:] are numbered but not
+	// decoded yet; the checking stage decodes them (its share of the
+	// decoding: see readStage).
+	rawFrom int
 	// tinyMode: the batch is a tiny one (pipeline_tiny.go): tiny holds
 	// its blocks in order, entries only those that needed a full entry
 	// (tinyFull of them), numbered and decoded by the reader already.
@@ -71,7 +72,7 @@ type pipeBatch struct {
 func (b *pipeBatch) reset() {
 	b.entries = b.entries[:0]
 	b.arena = b.arena[:0]
-	b.raw = false
+	b.rawFrom = 0
 	b.tinyMode = false
 	b.tiny = b.tiny[:0]
 	b.tinyFull = 0
@@ -126,9 +127,12 @@ func (b *pipeBatch) next() *pipeEntry {
 }
 
 // seal points every entry's slices into the arena (now final), numbers
-// the dispatched ones and, unless raw, decodes them.
-func (b *pipeBatch) seal(dec *decode.Decoder, raw bool) {
-	b.raw = raw && !b.tinyMode
+// the dispatched ones and decodes those before rawFrom.
+func (b *pipeBatch) seal(dec *decode.Decoder, rawFrom int) {
+	if b.tinyMode {
+		rawFrom = len(b.entries) // decoded as they were added
+	}
+	b.rawFrom = rawFrom
 	for i := range b.entries {
 		e := &b.entries[i]
 		if e.problem != nil {
@@ -155,7 +159,7 @@ func (b *pipeBatch) seal(dec *decode.Decoder, raw bool) {
 			if !b.tinyMode { // a tiny batch's blocks were numbered as the reader decoded them
 				e.frame.Index = dec.Number()
 			}
-			if !b.raw {
+			if i < b.rawFrom {
 				b.decode(e)
 			}
 		}
@@ -264,6 +268,13 @@ const (
 	tinyMean   = 32
 )
 
+// The reader stage's share of the decoding, in shareOne parts, moves by
+// shareStep per batch.
+const (
+	shareOne  = 64
+	shareStep = 4
+)
+
 // stageHandoffs counts the handoffs of this process, stageTinyBatches the
 // tiny batches sent (tests see them).
 var stageHandoffs, stageTinyBatches atomic.Int64
@@ -271,14 +282,17 @@ var stageHandoffs, stageTinyBatches atomic.Int64
 // readStage reads on through r, sending sealed batches to sink in order
 // (after every chunk: a live stream's frames go on as soon as their chunk
 // is read). get returns an empty batch to fill (a recycled one when it
-// can). When idle reports that the checking stage is waiting for work, a
-// batch goes out undecoded and that stage decodes it: with small frames
-// and a light checker the JSON scan is better done there, and the two
-// stages balance themselves batch by batch. It returns false when it
+// can). queued says how many batches wait for the checking stage. The
+// JSON scan is shared between the stages: this one decodes the first
+// share/shareOne of each batch and the checking stage the rest, and the
+// share moves after each batch, down while the checking stage waits for
+// work and up while batches queue for it, so that both cores stay busy
+// whatever the frames and the checker cost. It returns false when it
 // stopped early to hand a stream of tiny blocks over (see tinyMean), with
 // everything read so far sent.
-func readStage(r *reader, dec *decode.Decoder, get func() *pipeBatch, sink func(*pipeBatch), idle func() bool) bool {
+func readStage(r *reader, dec *decode.Decoder, get func() *pipeBatch, sink func(*pipeBatch), queued func() int) bool {
 	tinyMode := false
+	share := shareOne
 	var scratch decode.Frame // a tiny batch's blocks, decoded by this stage
 	b := get()
 	send := func() {
@@ -288,7 +302,13 @@ func readStage(r *reader, dec *decode.Decoder, get func() *pipeBatch, sink func(
 		if b.tinyMode {
 			stageTinyBatches.Add(1)
 		}
-		b.seal(dec, idle())
+		switch q := queued(); {
+		case q == 0:
+			share = max(share-shareStep, 0)
+		case q >= 2:
+			share = min(share+shareStep, shareOne)
+		}
+		b.seal(dec, len(b.entries)*share/shareOne)
 		sink(b)
 		b = get()
 		b.tinyMode = tinyMode
@@ -385,7 +405,7 @@ func runStages(c Capture, oneStage bool, handle func(*pipeEntry)) readResult {
 	done := make(chan bool, 1)
 	go func() {
 		ended := readStage(r, &dec, func() *pipeBatch { b := <-free; b.reset(); return b }, func(b *pipeBatch) { full <- b },
-			func() bool { return len(full) == 0 })
+			func() int { return len(full) })
 		close(full)
 		done <- ended
 	}()

@@ -177,7 +177,7 @@ func (b *pipeBatch) each(scratch *pipeEntry, handle func(*pipeEntry)) {
 	if !b.tinyMode {
 		for i := range b.entries {
 			e := &b.entries[i]
-			if b.raw && e.problem == nil && e.frame.Event.Dispatched() {
+			if i >= b.rawFrom && e.problem == nil && e.frame.Event.Dispatched() {
 				b.decode(e)
 			}
 			handle(e)
