@@ -204,7 +204,7 @@ func (d *Decoder) Number() int {
 // dst's Members capacity.
 func DecodeAt(dst *Frame, ev *Event, index int, arrival time.Duration, hasArrival bool) {
 	if ev != &dst.Event { // a pipeline batch decodes its frames in place
-		dst.Event = *ev
+		dst.Event.CopyFrom(ev)
 	}
 	// Every field but Event is reset one by one: a whole-struct literal
 	// would copy the event onto itself, a tenth of a flood's time.

@@ -61,3 +61,35 @@ func TestDecodeAtResetsEveryField(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyFromCopiesEveryField: CopyFrom copies an event with every field
+// set to a value of its own; a field added to Event and not to CopyFrom
+// leaves a zero behind.
+func TestCopyFromCopiesEveryField(t *testing.T) {
+	var src Event
+	v := reflect.ValueOf(&src).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Int64, reflect.Int:
+			f.SetInt(int64(i + 1))
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.String:
+			f.SetString("s")
+		case reflect.Slice:
+			if f.Type().Elem().Kind() == reflect.Uint8 {
+				f.SetBytes([]byte{byte(i)})
+			} else {
+				f.Set(reflect.ValueOf([][]byte{{byte(i)}}))
+			}
+		default:
+			t.Fatalf("field %s: kind %s not set by the test", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	var dst Event
+	dst.CopyFrom(&src)
+	if !reflect.DeepEqual(dst, src) {
+		t.Fatalf("CopyFrom lost a field:\n got  %+v\n want %+v", dst, src)
+	}
+}

@@ -85,7 +85,7 @@ func (b *pipeBatch) add(ev *decode.Event, arrival time.Duration, hasArrival bool
 	e := b.next()
 	comments, members := e.frame.Comments[:0], e.frame.Members[:0]
 	commentsAt := e.commentsAt[:0]
-	e.frame.Event = *ev
+	e.frame.Event.CopyFrom(ev)
 	e.arrival, e.hasArrival, e.problem, e.rawAt, e.dataAt = arrival, hasArrival, nil, -1, -1
 	e.frame.Members = members
 	if ev.Raw != nil {
@@ -375,7 +375,7 @@ func readInline(r *reader, dec *decode.Decoder, handle func(*pipeEntry)) {
 	defer r.framer.EmitInto(nil)
 	r.run(func(ev *decode.Event, chunk *Chunk) {
 		if ev != &e.frame.Event {
-			e.frame.Event = *ev
+			e.frame.Event.CopyFrom(ev)
 		}
 		e.arrival, e.hasArrival = chunk.T, chunk.HasTime
 		if ev.Dispatched() {
