@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -448,31 +449,23 @@ func scanString(data []byte, i int) (int, bool, error) {
 	i++
 	esc := false
 	for {
-		// 16, then 8 bytes at a time while none is '"', '\\' or a control
-		// byte.
-		for i+16 <= len(data) {
-			x := binary.LittleEndian.Uint64(data[i:])
-			y := binary.LittleEndian.Uint64(data[i+8:])
-			qx, bx := x^(swarLo*'"'), x^(swarLo*'\\')
-			qy, by := y^(swarLo*'"'), y^(swarLo*'\\')
-			if ((qx-swarLo)&^qx|(bx-swarLo)&^bx|(x-swarLo*0x20)&^x|
-				(qy-swarLo)&^qy|(by-swarLo)&^by|(y-swarLo*0x20)&^y)&swarHi != 0 {
-				break
-			}
-			i += 16
-		}
+		// 8 bytes at a time: the lowest flagged byte of the word is the
+		// first '"', '\\' or control byte (a borrow can flag a byte above
+		// a true one, never below), so the scan lands on it directly.
 		for i+8 <= len(data) {
 			x := binary.LittleEndian.Uint64(data[i:])
 			q := x ^ (swarLo * '"')
 			b := x ^ (swarLo * '\\')
-			if ((q-swarLo)&^q|(b-swarLo)&^b|(x-swarLo*0x20)&^x)&swarHi != 0 {
-				break
+			if m := ((q-swarLo)&^q | (b-swarLo)&^b | (x-swarLo*0x20)&^x) & swarHi; m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto special
 			}
 			i += 8
 		}
 		for i < len(data) && strSafe[data[i]] {
 			i++
 		}
+	special:
 		if i >= len(data) {
 			return i, esc, &JSONError{Offset: i, Msg: "unterminated string"}
 		}

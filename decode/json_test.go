@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -222,6 +223,50 @@ func TestStrEqLengths(t *testing.T) {
 	} {
 		if got := Raw(tc.raw).StrEq(tc.s); got != tc.want {
 			t.Errorf("%s.StrEq(%q) = %v", tc.raw, tc.s, got)
+		}
+	}
+}
+
+// TestScanStringLandsOnFirstSpecial: the word-at-a-time scan stops on the
+// first quote, backslash or control byte at every position of a word, also
+// with more special bytes (which a borrow could flag) right after it and
+// bytes ≥ 0x80 around it, exactly where a byte-by-byte scan does.
+func TestScanStringLandsOnFirstSpecial(t *testing.T) {
+	naive := func(data []byte, i int) (int, bool, bool) { // end, esc, ok
+		esc := false
+		for i++; i < len(data); i++ {
+			switch c := data[i]; {
+			case c == '"':
+				return i + 1, esc, true
+			case c == '\\':
+				if i+1 >= len(data) || !strings.ContainsRune(`"\/bfnrt`, rune(data[i+1])) {
+					return 0, esc, false
+				}
+				esc = true
+				i++
+			case c < 0x20:
+				return 0, esc, false
+			}
+		}
+		return 0, esc, false
+	}
+	fillers := []byte{'a', 0x7f, 0x80, 0xff, ' ', '!', '#', '[', ']', 0x21}
+	specials := [][]byte{{'"'}, {'\\', 'n'}, {'\\', '"'}, {0x00}, {0x1f}, {'\n'}, {'"', '"'}, {0x01, '"'}, {'\\', 'x'}}
+	for n := 0; n < 24; n++ {
+		for _, fill := range fillers {
+			for _, sp := range specials {
+				for _, tail := range []string{`"`, `x"`, "\x00\"", ""} {
+					data := []byte{'"'}
+					data = append(data, bytes.Repeat([]byte{fill}, n)...)
+					data = append(data, sp...)
+					data = append(data, tail...)
+					end, esc, err := scanString(data, 0)
+					wantEnd, wantEsc, ok := naive(data, 0)
+					if ok != (err == nil) || (ok && (end != wantEnd || esc != wantEsc)) {
+						t.Fatalf("%q: scanString = %d, %v, %v; byte by byte: %d, %v, ok %v", data, end, esc, err, wantEnd, wantEsc, ok)
+					}
+				}
+			}
 		}
 	}
 }
