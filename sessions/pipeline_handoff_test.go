@@ -99,25 +99,7 @@ func compareStagesOnFlood(t *testing.T, path string, handoff bool) {
 		}
 		defer c.Close()
 		var out strings.Builder
-		rep, err := CheckWith(c, invariants.Options{Dialect: "pc3"}, Handler{
-			OnItem: func(it *Item) {
-				ev := it.Event
-				fmt.Fprintf(&out, "%d %d %d %q %q %q %q %v %v %q %v %d %v|", ev.Offset, it.Turn, ev.Size, it.TurnKey,
-					ev.Raw, ev.Data, ev.LastEventID, ev.Data == nil, ev.HasData, ev.Type, ev.HasID, len(ev.Comments), it.Arrival)
-				if f := it.Frame; f != nil {
-					fmt.Fprintf(&out, "f%d %v %q %v %v %d %q|", f.Index, f.Problem, f.ProblemDetail(), f.Done, f.InvalidUTF8, len(f.Members), f.EventType)
-				}
-				for _, a := range it.Alarms {
-					fmt.Fprintf(&out, "%s %d %d %s|", a.Rule, a.Frame, a.Turn, a.Message)
-				}
-				out.WriteByte('\n')
-			},
-			OnAlarms: func(as []invariants.Alarm) {
-				for _, a := range as {
-					fmt.Fprintf(&out, "stream %s %s\n", a.Rule, a.Message)
-				}
-			},
-		})
+		rep, err := CheckWith(c, invariants.Options{Dialect: "pc3"}, itemWriter(&out, false))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,5 +128,31 @@ func compareStagesOnFlood(t *testing.T, path string, handoff bool) {
 			}
 		}
 		t.Fatalf("inline has %d lines, staged %d", len(il), len(sl))
+	}
+}
+
+// itemWriter is a handler writing every item the pipeline hands on (each
+// field of its block and frame, each alarm with its message) and every
+// stream alarm to out, a line each, for comparing two runs.
+func itemWriter(out *strings.Builder, oneStage bool) Handler {
+	return Handler{
+		OneStage: oneStage,
+		OnItem: func(it *Item) {
+			ev := it.Event
+			fmt.Fprintf(out, "%d %d %d %q %q %q %q %v %v %q %v %d %v|", ev.Offset, it.Turn, ev.Size, it.TurnKey,
+				ev.Raw, ev.Data, ev.LastEventID, ev.Data == nil, ev.HasData, ev.Type, ev.HasID, len(ev.Comments), it.Arrival)
+			if f := it.Frame; f != nil {
+				fmt.Fprintf(out, "f%d %v %q %v %v %d %q|", f.Index, f.Problem, f.ProblemDetail(), f.Done, f.InvalidUTF8, len(f.Members), f.EventType)
+			}
+			for _, a := range it.Alarms {
+				fmt.Fprintf(out, "%s %d %d %s|", a.Rule, a.Frame, a.Turn, a.Message)
+			}
+			out.WriteByte('\n')
+		},
+		OnAlarms: func(as []invariants.Alarm) {
+			for _, a := range as {
+				fmt.Fprintf(out, "stream %s %s\n", a.Rule, a.Message)
+			}
+		},
 	}
 }

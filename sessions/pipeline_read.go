@@ -263,10 +263,10 @@ func (r *reader) run(emit func(*decode.Event, *Chunk), problem func(Problem), ch
 // most blocks of a tiny window still needed a full entry (a flood of small
 // objects or of comments), it hands the rest of the stream over to the
 // checking stage, which reads on inline, on one core.
-const (
-	tinyWindow = 16384
-	tinyMean   = 32
-)
+const tinyMean = 32
+
+// tinyWindow is a variable for the fuzz target, which needs short windows.
+var tinyWindow int64 = 16384
 
 // The reader stage's share of the decoding, in shareOne parts, moves by
 // shareStep per batch.
