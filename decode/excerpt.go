@@ -5,10 +5,17 @@ package decode
 // `status {"data":{"event_id":"x","message":"y"}}`. Undecoded frames give
 // their raw data. The result is NOT sanitized.
 func (f *Frame) PayloadExcerpt(max int) string {
+	return string(f.AppendPayloadExcerpt(nil, max))
+}
+
+// AppendPayloadExcerpt appends PayloadExcerpt(max) to dst: a report making
+// an excerpt for each listed alarm reuses one buffer.
+func (f *Frame) AppendPayloadExcerpt(dst []byte, max int) []byte {
 	if !f.Decoded() {
-		return clipBytes(f.Data, max)
+		return appendClipped(dst, f.Data, max)
 	}
-	b := make([]byte, 0, 64)
+	start := len(dst)
+	b := dst
 	if et, ok := f.EventType.Str(); ok {
 		b = append(b, et...)
 		b = append(b, ' ')
@@ -29,21 +36,26 @@ func (f *Frame) PayloadExcerpt(max int) string {
 		b = append(b, m.Key...)
 		b = append(b, '"', ':')
 		b = append(b, m.Value...)
-		if len(b) > max {
+		if len(b)-start > max {
 			break
 		}
 	}
 	b = append(b, '}')
-	return clipBytes(b, max)
+	if len(b)-start <= max {
+		return b
+	}
+	return appendClipped(b[:start], b[start:], max) // in place: the cut is a prefix
 }
 
-func clipBytes(b []byte, max int) string {
+// appendClipped appends b cut to max bytes at a rune boundary, with "…"
+// when cut.
+func appendClipped(dst, b []byte, max int) []byte {
 	if len(b) <= max {
-		return string(b)
+		return append(dst, b...)
 	}
 	cut := max
 	for cut > 0 && b[cut]&0xc0 == 0x80 {
 		cut--
 	}
-	return string(b[:cut]) + "…"
+	return append(append(dst, b[:cut]...), "…"...)
 }

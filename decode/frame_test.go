@@ -1,7 +1,9 @@
 package decode
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func frameOf(data string) *Frame {
@@ -123,4 +125,28 @@ func FuzzDecodeFrame(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAppendPayloadExcerpt: appending the excerpt after other bytes gives
+// those bytes and then PayloadExcerpt, for frames short and long, decoded
+// or not, cut at a rune boundary.
+func TestAppendPayloadExcerpt(t *testing.T) {
+	for _, data := range []string{
+		`{"event_type":"text","chunk":"hi"}`,
+		`{"event_type":"text","version":"0.5","chunk":"` + strings.Repeat("é", 300) + `"}`,
+		`not json ` + strings.Repeat("✓", 200),
+		`[DONE]`,
+		`{}`,
+	} {
+		f := DecodeFrame(&Event{Raw: []byte("data: " + data + "\n\n"), Data: []byte(data), HasData: true}, 0)
+		for _, max := range []int{5, 40, 400} {
+			want := f.PayloadExcerpt(max)
+			if got := string(f.AppendPayloadExcerpt([]byte("pre"), max)); got != "pre"+want {
+				t.Errorf("%.20q max %d: %q, want %q", data, max, got, "pre"+want)
+			}
+			if !utf8.ValidString(want) || len(want) > max+len("…") {
+				t.Errorf("%.20q max %d: excerpt %q is not cut at a rune within max", data, max, want)
+			}
+		}
+	}
 }

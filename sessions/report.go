@@ -140,6 +140,7 @@ func checkInto(rep *Report, c Capture, opts invariants.Options, h Handler) (*Rep
 			rep.keepAlarm(ra)
 		}
 	}
+	var exBuf []byte // each listed alarm's payload excerpt, in turn
 	res, err := Run(c, opts, Handler{
 		OnDialect:   h.OnDialect,
 		WantMoves:   h.WantMoves,
@@ -163,7 +164,8 @@ func checkInto(rep *Report, c Capture, opts invariants.Options, h Handler) (*Rep
 			ex, made := "", false
 			excerpt := func() string {
 				if !made && it.Frame != nil {
-					ex, made = Excerpt([]byte(it.Frame.PayloadExcerpt(400)), 100), true
+					exBuf = it.Frame.AppendPayloadExcerpt(exBuf[:0], 400)
+					ex, made = Excerpt(exBuf, 100), true
 				}
 				return ex
 			}
@@ -209,8 +211,16 @@ func Excerpt(data []byte, n int) string {
 		data = data[:max] // enough for n runes; never sanitize megabytes for a line
 	}
 	s := decode.SanitizeBytes(data)
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
+	// Cut before the n-th rune when there are more than n (a sanitized
+	// string is valid UTF-8), without a []rune copy of it.
+	k, cut := 0, 0
+	for i := range s {
+		if k == n-1 {
+			cut = i
+		} else if k == n {
+			return s[:cut] + "…"
+		}
+		k++
 	}
 	return s
 }
