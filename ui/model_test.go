@@ -2,7 +2,9 @@ package ui
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -533,5 +535,38 @@ func TestCancelNotice(t *testing.T) {
 	m.Update(batchMsg{&Batch{End: &EndInfo{Kind: "cancelled"}}})
 	if s := screen(m); !strings.Contains(s, "stream cancelled by the client") || !strings.Contains(s, "ended: cancelled") {
 		t.Errorf("after the end:\n%s", s)
+	}
+}
+
+// TestTimelineIndexColumnWidens: rows rendered while the stream had fewer
+// than 10,000 frames are laid out again once the index column widens, so
+// every row's index ends in the same column (cached rows kept the old
+// width, and a flood's rows were ragged against the selected one).
+func TestTimelineIndexColumnWidens(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "many.sse")
+	if err := os.WriteFile(path, []byte(strings.Repeat("data: x\n\n", 10_050)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	msgs := feedAll(t, openSource(t, path))
+	batches := splitBatches(t, msgs, 2000)
+	dark := true
+	m := NewModel("live", true, Config{Dark: &dark})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.Update(batchMsg{batches[0]})
+	press(m, "g")
+	_ = screen(m) // rows 0… cached at the 4-digit width
+	for _, b := range batches[1:] {
+		m.Update(batchMsg{b})
+	}
+	press(m, "g")
+	ends := map[int]bool{}
+	rowIdx := regexp.MustCompile(`^\S?\s*(\d+) `)
+	for _, line := range strings.Split(screen(m), "\n") {
+		if loc := rowIdx.FindStringSubmatchIndex(line); loc != nil && ansi.StringWidth(line[:loc[3]]) > 0 {
+			ends[ansi.StringWidth(line[:loc[3]])] = true
+		}
+	}
+	if len(ends) != 1 {
+		t.Errorf("row indexes end in columns %v, want one column:\n%s", ends, screen(m))
 	}
 }

@@ -28,7 +28,11 @@ type Timeline struct {
 	cacheW     int
 	cacheQuery string
 	cacheSty   *Styles
-	matches    map[int]bool // rows that match the search
+	// cacheCols: the column widths the cached rows were laid out with
+	// (the index column widens as frames arrive, the type column as a
+	// dialect's types do): rows cached before are stale after.
+	cacheCols [4]int
+	matches   map[int]bool // rows that match the search
 }
 
 type cachedRow struct {
@@ -172,9 +176,11 @@ func (t *Timeline) setMatches(m map[int]bool) { t.matches = m }
 
 func (t *Timeline) View() string {
 	st := t.sh.st
-	if t.cacheW != t.w || t.cacheQuery != t.sh.query || t.cacheSty != t.sh.sty || len(t.cache) > 4*t.h+64 {
+	var cols [4]int
+	cols[0], cols[1], cols[2], cols[3] = t.layout()
+	if t.cacheW != t.w || t.cacheQuery != t.sh.query || t.cacheSty != t.sh.sty || t.cacheCols != cols || len(t.cache) > 4*t.h+64 {
 		clear(t.cache)
-		t.cacheW, t.cacheQuery, t.cacheSty = t.w, t.sh.query, t.sh.sty
+		t.cacheW, t.cacheQuery, t.cacheSty, t.cacheCols = t.w, t.sh.query, t.sh.sty, cols
 	}
 	lines := make([]string, 0, t.h)
 	if st.Len() == 0 {
