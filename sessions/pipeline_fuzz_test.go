@@ -10,6 +10,10 @@ import (
 	"framescope/invariants"
 )
 
+// fuzzDialects: the stages under PC3's checker, a few others', and with
+// the dialect detected (blocks held back while it is unknown).
+var fuzzDialects = []string{"pc3", "", "openai-chat", "anthropic-messages", "ag-ui", "typed-lines"}
+
 // smallReads hands out at most n bytes a Read, so a fuzz input arrives in
 // many chunks (the stages decide how blocks travel after each chunk).
 type smallReads struct {
@@ -37,23 +41,26 @@ func FuzzStagesMatchInline(f *testing.F) {
 		"event: text\ndata: x\n\nretry: 5\ndata: x\n\nfoo: 1\ndata: x\n\ndata: a\ndata: b\n\n",
 		"data: x\n\ndata: {\"a\":tru}\n\ndata: {",
 	} {
-		f.Add([]byte(s), uint8(3), uint8(5))
+		for d := range fuzzDialects {
+			f.Add([]byte(s), uint8(3), uint8(5), uint8(d))
+		}
 	}
 	prev := tinyWindow
 	f.Cleanup(func() { tinyWindow = prev })
 	tinyWindow = 4
-	f.Fuzz(func(t *testing.T, data []byte, reps, read uint8) {
+	f.Fuzz(func(t *testing.T, data []byte, reps, read, dialect uint8) {
+		d := fuzzDialects[int(dialect)%len(fuzzDialects)]
 		if len(data) > 1<<10 {
 			data = data[:1<<10]
 		}
 		body := bytes.Repeat(data, 1+int(reps%16))
 		run := func(oneStage bool) string {
-			c, err := OpenReader("pc3", &smallReads{bytes.NewReader(body), 1 + int(read%64)}, OpenOptions{Entry: -1})
+			c, err := OpenReader("fuzz", &smallReads{bytes.NewReader(body), 1 + int(read%64)}, OpenOptions{Entry: -1})
 			if err != nil {
 				return "open: " + err.Error() // not a capture: nothing to run
 			}
 			var out strings.Builder
-			rep, err := CheckWith(c, invariants.Options{Dialect: "pc3"}, itemWriter(&out, oneStage))
+			rep, err := CheckWith(c, invariants.Options{Dialect: d}, itemWriter(&out, oneStage))
 			if err != nil {
 				return out.String() + "error: " + err.Error()
 			}
