@@ -21,6 +21,8 @@ import (
 	"strings"
 	"time"
 
+	"framescope/invariants/dialects/pc3"
+
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
@@ -1067,7 +1069,7 @@ client team to run against its own client (format: DIR/README.md).`,
 						return fmt.Errorf("--%s does not apply to --export-tests", n)
 					}
 				}
-				profiles := []invariants.Profile{invariants.ProfileV05}
+				profiles := []pc3.Profile{pc3.ProfileV05}
 				if profile != "" {
 					var err error
 					if profiles, err = sessions.ParseProfiles(profile); err != nil {
@@ -1079,7 +1081,7 @@ client team to run against its own client (format: DIR/README.md).`,
 					return err
 				}
 				idx, err := sessions.ExportKit(exportDir, referenceKit, sources, sessions.KitOptions{
-					Profiles: profiles, ClientIdle: invariants.DefaultClientIdle, Readme: invariants.KitReadme(),
+					Profiles: profiles, ClientIdle: pc3.DefaultClientIdle, Readme: pc3.KitReadme(),
 				})
 				if err != nil {
 					fmt.Fprintf(stderr, "framescope: --export-tests: %s\n", decode.Sanitize(err.Error()))
@@ -1092,18 +1094,18 @@ client team to run against its own client (format: DIR/README.md).`,
 				if cmd.Flags().Changed("client-idle") {
 					return errors.New("--client-idle applies to --replay")
 				}
-				p := invariants.ProfileV05
+				p := pc3.ProfileV05
 				switch profile {
 				case "", "both", "v0.5", "0.5":
 				case "v0.4", "0.4":
-					p = invariants.ProfileV04
+					p = pc3.ProfileV04
 				default:
 					return fmt.Errorf("--profile %q: want v0.5, v0.4 or both", profile)
 				}
 				if cmd.Flags().Changed("diagram") {
-					return invariants.RenderReferenceDiagram(stdout, format, p, diagram)
+					return pc3.RenderReferenceDiagram(stdout, format, p, diagram)
 				}
-				return invariants.RenderReference(stdout, format, p)
+				return pc3.RenderReference(stdout, format, p)
 			}
 			if cmd.Flags().Changed("format") || cmd.Flags().Changed("diagram") {
 				return errors.New("--format and --diagram print the machine; --replay prints the run (give one)")
@@ -1136,9 +1138,9 @@ client team to run against its own client (format: DIR/README.md).`,
 	f.StringVar(&exportDir, "export-tests", "", "write the conformance kit (captures + expected client views) into `DIR`")
 	f.StringVar(&profile, "profile", "", "client profile: v0.5, v0.4 or both (replay default both; diagrams and kit default v0.5)")
 	entryVar(f, &entry, "HAR: which SSE entry to replay (0-based; default the first)")
-	nonNegativeDuration(f, &clientIdle, "client-idle", invariants.DefaultClientIdle, "0 = off", "replay: the client's idle timer, fired after this long without a frame on timed captures (0 = off)")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(invariants.ReferenceFormats, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("diagram", cobra.FixedCompletions(invariants.ReferenceDiagrams(), cobra.ShellCompDirectiveNoFileComp))
+	nonNegativeDuration(f, &clientIdle, "client-idle", pc3.DefaultClientIdle, "0 = off", "replay: the client's idle timer, fired after this long without a frame on timed captures (0 = off)")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(pc3.ReferenceFormats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("diagram", cobra.FixedCompletions(pc3.ReferenceDiagrams(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"v0.5", "v0.4", "both"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"framescope/invariants/dialects/pc3"
+
 	"github.com/spf13/cobra"
 
 	"framescope/invariants"
@@ -31,7 +33,7 @@ of the repository that fires it.`,
 			if dialectName == "list" {
 				return listDialects(stdout)
 			}
-			rules := invariants.Catalog
+			rules := pc3.Catalog
 			if dialectName != "" {
 				d, err := sessions.ResolveDialect(dialectName)
 				if err != nil {

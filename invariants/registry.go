@@ -5,10 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 
 	"gopkg.in/yaml.v3"
 )
+
+// StatusIDPattern is a status id: dot-separated segments of a lower-case
+// letter then lower-case letters, digits and underscores.
+var StatusIDPattern = regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$`)
 
 // RegistryEntry is one typed status event of the registry (§5.4).
 type RegistryEntry struct {
@@ -109,8 +114,8 @@ func (r *Registry) loadFragment(file string) []error {
 			continue
 		}
 		id := *raw.ID
-		if !statusIDPattern.MatchString(id) {
-			errs = append(errs, fmt.Errorf("registry: %s: id %q is not an identifier (want %s)", where, id, statusIDPattern))
+		if !StatusIDPattern.MatchString(id) {
+			errs = append(errs, fmt.Errorf("registry: %s: id %q is not an identifier (want %s)", where, id, StatusIDPattern))
 		}
 		switch raw.DefaultPolicy {
 		case "forward", "transform", "suppress", "batch":

@@ -11,7 +11,6 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/invariants/dialect"
 )
 
 // Dump writes a capture's decoded frames, one per line: NDJSON records
@@ -22,7 +21,7 @@ func Dump(c Capture, w io.Writer, ndjson bool, dialectName string) (*Result, err
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var line []byte
 	res, err := Run(c, invariants.Options{Dialect: dialectName}, Handler{
-		OnDialect: func(d dialect.Dialect) {
+		OnDialect: func(d invariants.Dialect) {
 			// The text form says first how it reads the frames (their
 			// labels are the dialect's event names).
 			if !ndjson {

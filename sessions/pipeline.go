@@ -7,7 +7,6 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/invariants/dialect"
 	"framescope/invariants/dialects"
 )
 
@@ -24,9 +23,9 @@ type Item struct {
 	Alarms []invariants.Alarm
 	// Moves are the frame's moves on the common turn model. Valid only
 	// during the callback.
-	Moves []dialect.Move
+	Moves []invariants.Move
 	// Dialect is the stream's dialect (labels: Dialect.Label(Frame)).
-	Dialect dialect.Dialect
+	Dialect invariants.Dialect
 	// Turn is the index of the turn the frame belongs to (-1: none), and
 	// TurnKey that turn's id so far (its response id, run id, turn id…).
 	Turn    int
@@ -40,7 +39,7 @@ type Item struct {
 type Handler struct {
 	// OnDialect is called once, before the first item, with the stream's
 	// dialect (forced or detected).
-	OnDialect func(dialect.Dialect)
+	OnDialect func(invariants.Dialect)
 	// OnItem is called for every block, in stream order. The Item is
 	// valid only during the call (the pipeline reuses it).
 	OnItem func(*Item)
@@ -79,7 +78,7 @@ type Result struct {
 }
 
 // ResolveDialect checks a --dialect value: "" (detect) or a known name.
-func ResolveDialect(name string) (dialect.Dialect, error) {
+func ResolveDialect(name string) (invariants.Dialect, error) {
 	if name == "" {
 		return nil, nil
 	}
@@ -144,9 +143,9 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 	}
 
 	var (
-		d        dialect.Dialect
-		chk      dialect.Checker
-		detector *dialect.Detector
+		d        invariants.Dialect
+		chk      invariants.Checker
+		detector *invariants.Detector
 		held     []heldItem
 		heldN    int
 		heldB    int
@@ -200,7 +199,7 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 		}
 		alarmsOut(chk.CaptureProblem(msg))
 	}
-	choose := func(chosen dialect.Dialect) {
+	choose := func(chosen invariants.Dialect) {
 		d = chosen
 		res.Dialect = d.Name()
 		chk = d.NewChecker(opts)
@@ -283,15 +282,16 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 }
 
 // LookupRule finds a rule as the stream's dialect defines it (its clause
-// and summary): PC3's catalog for pc3 or an unknown dialect.
+// and summary); an unknown dialect reads as dialects.Default.
 func LookupRule(dialectName, rule string) (invariants.Rule, bool) {
-	if d, ok := dialects.Lookup(dialectName); ok && d.Name() != "pc3" {
-		for _, r := range d.Rules() {
-			if r.Name == rule {
-				return r, true
-			}
-		}
-		return invariants.Rule{}, false
+	d, ok := dialects.Lookup(dialectName)
+	if !ok {
+		d = dialects.Default()
 	}
-	return invariants.LookupRule(rule)
+	for _, r := range d.Rules() {
+		if r.Name == rule {
+			return r, true
+		}
+	}
+	return invariants.Rule{}, false
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"framescope/invariants"
-	"framescope/invariants/dialect"
 )
 
 // A response whose status is not 2xx is an error page, not a turn stream:
@@ -33,7 +32,7 @@ func StatusFailed(m Meta) bool {
 // framing it: only the HTTP alarms (http-status, content-type when it
 // applies) and damage to the capture file itself are raised. The first
 // ErrorBodyMax bytes go to res.ErrorBody and h.OnErrorBody.
-func runFailedStatus(c Capture, d dialect.Dialect, opts invariants.Options, h Handler, res *Result) (*Result, error) {
+func runFailedStatus(c Capture, d invariants.Dialect, opts invariants.Options, h Handler, res *Result) (*Result, error) {
 	meta := res.Meta
 	res.Dialect = d.Name()
 	chk := d.NewChecker(opts)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"framescope/invariants/dialects/pc3"
+
 	"framescope/decode"
 	"framescope/invariants"
 )
@@ -14,7 +16,7 @@ import (
 // run over a capture.
 type ReferenceOptions struct {
 	// Profiles are the client profiles to run (default: v0.5 and v0.4).
-	Profiles []invariants.Profile
+	Profiles []pc3.Profile
 	// ClientIdle, when positive, is the client's idle window: on a timed
 	// capture the idle timer fires before a frame (or the end) that arrives
 	// more than ClientIdle after the response's first byte or the previous
@@ -31,10 +33,10 @@ type ReferenceStep struct {
 	// Frame is the frame (valid only during the callback); nil for a
 	// transport input.
 	Frame *decode.Frame
-	Input invariants.Input
+	Input pc3.Input
 	// Steps holds each run's step, in the order of Runs.
-	Steps []invariants.Step
-	Runs  []*invariants.ClientRun
+	Steps []pc3.Step
+	Runs  []*pc3.ClientRun
 	// Alarms are the checker's alarms on this frame (valid only during the
 	// callback).
 	Alarms []invariants.Alarm
@@ -43,7 +45,7 @@ type ReferenceStep struct {
 // ReferenceResult summarises a reference replay.
 type ReferenceResult struct {
 	*Result
-	Runs []*invariants.ClientRun
+	Runs []*pc3.ClientRun
 	// EndAlarms are the checker's alarms that belong to no frame.
 	EndAlarms []invariants.Alarm
 	// IdleTimed says the capture carried arrival times, so the client's
@@ -58,13 +60,13 @@ type ReferenceResult struct {
 func RunReference(c Capture, opts ReferenceOptions, on func(ReferenceStep)) (*ReferenceResult, error) {
 	profiles := opts.Profiles
 	if len(profiles) == 0 {
-		profiles = invariants.Profiles()
+		profiles = pc3.Profiles()
 	}
 	res := &ReferenceResult{}
 	for _, p := range profiles {
-		res.Runs = append(res.Runs, invariants.NewClientRun(p))
+		res.Runs = append(res.Runs, pc3.NewClientRun(p))
 	}
-	transport := func(ev invariants.TransportEvent) {
+	transport := func(ev pc3.TransportEvent) {
 		st := ReferenceStep{Input: ev.Input, Runs: res.Runs}
 		for _, r := range res.Runs {
 			st.Steps = append(st.Steps, r.Transport(ev))
@@ -77,19 +79,19 @@ func RunReference(c Capture, opts ReferenceOptions, on func(ReferenceStep)) (*Re
 	idle := func(gap time.Duration) {
 		for _, r := range res.Runs {
 			switch r.State() {
-			case invariants.StAwaitingFirstFrame, invariants.StTurnOpen, invariants.StStreaming:
-				transport(invariants.TransportEvent{Input: invariants.InIdleTimer, Detail: "no frame for " + refDur(gap)})
+			case pc3.StAwaitingFirstFrame, pc3.StTurnOpen, pc3.StStreaming:
+				transport(pc3.TransportEvent{Input: pc3.InIdleTimer, Detail: "no frame for " + refDur(gap)})
 				return
 			}
 		}
 	}
 
 	meta := c.Meta()
-	transport(invariants.TransportEvent{Input: invariants.InConnect, Detail: RedactURL(meta.URL)})
+	transport(pc3.TransportEvent{Input: pc3.InConnect, Detail: RedactURL(meta.URL)})
 	if meta.HTTP && (meta.Status < 200 || meta.Status > 299) {
-		transport(invariants.TransportEvent{Input: invariants.InHTTPError, Detail: fmt.Sprintf("HTTP %d", meta.Status)})
+		transport(pc3.TransportEvent{Input: pc3.InHTTPError, Detail: fmt.Sprintf("HTTP %d", meta.Status)})
 	} else {
-		transport(invariants.TransportEvent{Input: invariants.InFirstByte})
+		transport(pc3.TransportEvent{Input: pc3.InFirstByte})
 	}
 
 	// The idle timer restarts at the response's first byte (time 0 of a
@@ -108,7 +110,7 @@ func RunReference(c Capture, opts ReferenceOptions, on func(ReferenceStep)) (*Re
 				}
 				last = f.Arrival
 			}
-			st := ReferenceStep{Frame: f, Input: invariants.ClassifyFrame(f), Runs: res.Runs, Alarms: it.Alarms}
+			st := ReferenceStep{Frame: f, Input: pc3.ClassifyFrame(f), Runs: res.Runs, Alarms: it.Alarms}
 			for _, r := range res.Runs {
 				st.Steps = append(st.Steps, r.Step(f))
 			}
@@ -136,31 +138,31 @@ func RunReference(c Capture, opts ReferenceOptions, on func(ReferenceStep)) (*Re
 	}
 	switch end.Kind {
 	case EndError:
-		transport(invariants.TransportEvent{Input: invariants.InTransportError, Detail: end.Detail})
+		transport(pc3.TransportEvent{Input: pc3.InTransportError, Detail: end.Detail})
 	case EndCancelled:
-		transport(invariants.TransportEvent{Input: invariants.InUserCancel})
+		transport(pc3.TransportEvent{Input: pc3.InUserCancel})
 	default:
-		transport(invariants.TransportEvent{Input: invariants.InEOF})
+		transport(pc3.TransportEvent{Input: pc3.InEOF})
 	}
 	return res, err
 }
 
 // ParseProfiles reads the --profile flag: v0.5, v0.4 or both.
-func ParseProfiles(s string) ([]invariants.Profile, error) {
+func ParseProfiles(s string) ([]pc3.Profile, error) {
 	switch s {
 	case "v0.5", "0.5":
-		return []invariants.Profile{invariants.ProfileV05}, nil
+		return []pc3.Profile{pc3.ProfileV05}, nil
 	case "v0.4", "0.4":
-		return []invariants.Profile{invariants.ProfileV04}, nil
+		return []pc3.Profile{pc3.ProfileV04}, nil
 	case "both", "":
-		return invariants.Profiles(), nil
+		return pc3.Profiles(), nil
 	}
 	return nil, fmt.Errorf("--profile %q: want v0.5, v0.4 or both", s)
 }
 
 // replayViewText is the per-frame view: the bubble's text clipped to its
 // tail, everything else in full.
-var replayViewText = invariants.ViewTextOptions{Indent: "          ", MaxText: 80}
+var replayViewText = pc3.ViewTextOptions{Indent: "          ", MaxText: 80}
 
 // WriteReferenceReplay runs the reference client over a capture and
 // prints, for each frame: its index, its event, the transition taken
@@ -170,7 +172,7 @@ var replayViewText = invariants.ViewTextOptions{Indent: "          ", MaxText: 8
 func WriteReferenceReplay(c Capture, opts ReferenceOptions, w io.Writer) (*ReferenceResult, error) {
 	profiles := opts.Profiles
 	if len(profiles) == 0 {
-		profiles = invariants.Profiles()
+		profiles = pc3.Profiles()
 	}
 	opts.Profiles = profiles
 	var names []string
@@ -194,7 +196,7 @@ func WriteReferenceReplay(c Capture, opts ReferenceOptions, w io.Writer) (*Refer
 		if st.Frame != nil {
 			idx = fmt.Sprint(st.Frame.Index)
 			if st.Frame.Decoded() {
-				if et, ok := st.Frame.EventType.Str(); ok && st.Input == invariants.InUnknown {
+				if et, ok := st.Frame.EventType.Str(); ok && st.Input == pc3.InUnknown {
 					event = "unknown " + decode.Sanitize(decode.Clip(et, 24))
 				}
 			}
@@ -247,7 +249,7 @@ func WriteReferenceReplay(c Capture, opts ReferenceOptions, w io.Writer) (*Refer
 	if res != nil && res.Result != nil {
 		out("\nfinal:\n")
 		for _, r := range res.Runs {
-			buf = r.View().AppendText(buf[:0], invariants.ViewTextOptions{Indent: "  ", Multiline: true})
+			buf = r.View().AppendText(buf[:0], pc3.ViewTextOptions{Indent: "  ", Multiline: true})
 			out(string(buf))
 		}
 	}
@@ -269,7 +271,7 @@ func IdleTimerNote(meta Meta, idle time.Duration) string {
 }
 
 // sameStep: two profiles took the same way through a frame.
-func sameStep(a, b invariants.Step) bool {
+func sameStep(a, b pc3.Step) bool {
 	if a.From != b.From || a.To != b.To || a.Violation != b.Violation {
 		return false
 	}

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
 )
 
 // The conformance kit: `framescope reference --export-tests DIR` writes
@@ -72,16 +72,16 @@ type KitStep struct {
 	Type   string `json:"type,omitempty"`
 	// Delivered is false for a frame a real client never reads: it has
 	// disconnected (user cancel, idle timer) or the response failed.
-	Delivered *bool            `json:"delivered,omitempty"`
-	State     invariants.State `json:"state"`
+	Delivered *bool     `json:"delivered,omitempty"`
+	State     pc3.State `json:"state"`
 	// View is the client view after the input, when it changed.
-	View *invariants.ConformanceView `json:"view,omitempty"`
+	View *pc3.ConformanceView `json:"view,omitempty"`
 }
 
 // KitOptions tune an export.
 type KitOptions struct {
 	// Profiles are the profiles to write expectations for (default v0.5).
-	Profiles []invariants.Profile
+	Profiles []pc3.Profile
 	// ClientIdle is the idle window replayed on timed captures.
 	ClientIdle time.Duration
 	// Readme is written as DIR/README.md.
@@ -155,7 +155,7 @@ func wantAbout(src fs.FS, p string) string {
 func ExportKit(dir string, src fs.FS, sources []KitSource, opts KitOptions) (*KitIndex, error) {
 	profiles := opts.Profiles
 	if len(profiles) == 0 {
-		profiles = []invariants.Profile{invariants.ProfileV05}
+		profiles = []pc3.Profile{pc3.ProfileV05}
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "cases"), 0o755); err != nil {
 		return nil, err
@@ -246,7 +246,7 @@ func captureBytes(src fs.FS, p string) ([]byte, error) {
 	}
 }
 
-func exportCase(dir string, src fs.FS, s KitSource, profiles []invariants.Profile, idle time.Duration) (KitCase, error) {
+func exportCase(dir string, src fs.FS, s KitSource, profiles []pc3.Profile, idle time.Duration) (KitCase, error) {
 	name := path.Base(s.Path)
 	// cases/GROUP/NAME.sse, or NAME.jsonl.sse for a capture in another
 	// format (the bytes are always SSE); expectations beside it.
@@ -277,14 +277,14 @@ func exportCase(dir string, src fs.FS, s KitSource, profiles []invariants.Profil
 				idx, off, n := f.Index, f.Offset, f.Size
 				delivered := !gone[i]
 				ks.Input, ks.Frame, ks.Offset, ks.Length, ks.Type, ks.Delivered = "frame", &idx, &off, &n, string(st.Input), &delivered
-			} else if st.Input == invariants.InHTTPError {
+			} else if st.Input == pc3.InHTTPError {
 				ks.Status = meta.Status
 			}
 			if t := st.Steps[i].Transition; t != nil {
 				switch t.Action {
-				case invariants.ActUserCancel, invariants.ActIdleDisconnect, invariants.ActShowHTTPFailure:
+				case pc3.ActUserCancel, pc3.ActIdleDisconnect, pc3.ActShowHTTPFailure:
 					gone[i] = true
-				case invariants.ActStartRequest:
+				case pc3.ActStartRequest:
 					gone[i] = false
 				}
 			}

@@ -8,8 +8,9 @@ import (
 	"strconv"
 	"testing"
 
+	"framescope/invariants/dialects/pc3"
+
 	"framescope/decode"
-	"framescope/invariants"
 )
 
 // replayKitCase runs a client profile over an exported capture as a client
@@ -30,23 +31,23 @@ func replayKitCase(t *testing.T, raw []byte, exp *KitExpect) string {
 	fm.Feed(raw, emit)
 	fm.Close(emit)
 
-	r := invariants.NewClientRun(invariants.Profile(exp.Profile))
+	r := pc3.NewClientRun(pc3.Profile(exp.Profile))
 	var want []byte
 	next := 0
 	for i, st := range exp.Steps {
-		var s invariants.Step
+		var s pc3.Step
 		if st.Input == "frame" {
 			if next >= len(frames) {
 				return "step " + strconv.Itoa(i) + ": the capture has no more frames"
 			}
 			f := frames[next]
 			next++
-			if st.Frame == nil || *st.Frame != f.Index || *st.Offset != f.Offset || *st.Length != f.Size || st.Type != string(invariants.ClassifyFrame(f)) {
+			if st.Frame == nil || *st.Frame != f.Index || *st.Offset != f.Offset || *st.Length != f.Size || st.Type != string(pc3.ClassifyFrame(f)) {
 				return "step " + strconv.Itoa(i) + ": frame " + strconv.Itoa(f.Index) + " is not the one the step describes"
 			}
 			s = r.Step(f)
 		} else {
-			s = r.Transport(invariants.TransportEvent{Input: invariants.Input(st.Input)})
+			s = r.Transport(pc3.TransportEvent{Input: pc3.Input(st.Input)})
 		}
 		_ = s
 		if r.State() != st.State {
@@ -77,8 +78,8 @@ func TestExportKitRoundTrips(t *testing.T) {
 	}
 	dir := t.TempDir()
 	idx, err := ExportKit(dir, src, sources, KitOptions{
-		Profiles:   invariants.Profiles(),
-		ClientIdle: invariants.DefaultClientIdle,
+		Profiles:   pc3.Profiles(),
+		ClientIdle: pc3.DefaultClientIdle,
 		Readme:     []byte("# kit\n"),
 	})
 	if err != nil {
@@ -98,7 +99,7 @@ func TestExportKitRoundTrips(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range invariants.Profiles() {
+		for _, p := range pc3.Profiles() {
 			b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(kc.Expect[string(p)])))
 			if err != nil {
 				t.Fatal(err)
@@ -118,7 +119,7 @@ func TestExportKitRoundTrips(t *testing.T) {
 				if st.Delivered != nil && !*st.Delivered {
 					undelivered++
 				}
-				if st.Input == string(invariants.InIdleTimer) {
+				if st.Input == string(pc3.InIdleTimer) {
 					idles++
 				}
 			}
@@ -137,7 +138,7 @@ func TestExportKitCaseShape(t *testing.T) {
 	src := os.DirFS("..")
 	dir := t.TempDir()
 	_, err := ExportKit(dir, src, []KitSource{{Group: "probes", Path: "testdata/reference/probes/lenient-empty.sse", About: "empty"}},
-		KitOptions{ClientIdle: invariants.DefaultClientIdle})
+		KitOptions{ClientIdle: pc3.DefaultClientIdle})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestExportKitCaseShape(t *testing.T) {
 		t.Errorf("steps %s", got)
 	}
 	last := exp.Steps[2].View
-	if last == nil || last.Outcome != invariants.OutcomeConnectionLost || last.Cause != "eof" || last.Typing || last.Turn != 1 {
+	if last == nil || last.Outcome != pc3.OutcomeConnectionLost || last.Cause != "eof" || last.Typing || last.Turn != 1 {
 		t.Errorf("final view %+v", last)
 	}
 	if exp.Steps[1].View != nil {

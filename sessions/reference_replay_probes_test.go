@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
 )
 
 // probeDir holds the corner-case captures of the reference client
@@ -17,17 +17,17 @@ const probeDir = "../testdata/reference/probes"
 
 // probeRec is one input of a probe replay as the v0.5 client took it.
 type probeRec struct {
-	in    invariants.Input
+	in    pc3.Input
 	frame int // -1 for a transport input
-	step  invariants.Step
-	state invariants.State
-	view  invariants.ConformanceView
+	step  pc3.Step
+	state pc3.State
+	view  pc3.ConformanceView
 }
 
-func runProbe(t *testing.T, name string, idle time.Duration) ([]probeRec, *invariants.ClientRun) {
+func runProbe(t *testing.T, name string, idle time.Duration) ([]probeRec, *pc3.ClientRun) {
 	t.Helper()
 	var recs []probeRec
-	opts := ReferenceOptions{Profiles: []invariants.Profile{invariants.ProfileV05}, ClientIdle: idle}
+	opts := ReferenceOptions{Profiles: []pc3.Profile{pc3.ProfileV05}, ClientIdle: idle}
 	res := runReference(t, filepath.Join(probeDir, name), opts, func(st ReferenceStep) {
 		idx := -1
 		if st.Frame != nil {
@@ -51,7 +51,7 @@ func at(t *testing.T, recs []probeRec, i int) probeRec {
 	return probeRec{}
 }
 
-func hasRuleStep(s invariants.Step, rule string) bool {
+func hasRuleStep(s pc3.Step, rule string) bool {
 	for _, r := range s.Rules {
 		if r == rule {
 			return true
@@ -71,7 +71,7 @@ func unchangedFrom(t *testing.T, recs []probeRec, i int, rule string) {
 		if r.step.ViewChanged {
 			t.Errorf("frame %d (%s) changed the view: %s", r.frame, r.in, r.step.Summary())
 		}
-		if rule != "" && r.in != invariants.InDone && !hasRuleStep(r.step, rule) {
+		if rule != "" && r.in != pc3.InDone && !hasRuleStep(r.step, rule) {
 			t.Errorf("frame %d (%s): rules %v, want %s", r.frame, r.in, r.step.Rules, rule)
 		}
 	}
@@ -80,29 +80,29 @@ func unchangedFrom(t *testing.T, recs []probeRec, i int, rule string) {
 // TestReferenceProbes is the table test of the machine behaviours issue 14
 // fixed and of the leniency the document states: one probe capture each.
 func TestReferenceProbes(t *testing.T) {
-	lost := invariants.OutcomeConnectionLost
+	lost := pc3.OutcomeConnectionLost
 	type want struct {
-		state   invariants.State
-		outcome invariants.Outcome
+		state   pc3.State
+		outcome pc3.Outcome
 		turn    int
 		text    string
 		cause   string
 	}
 	closedOK := func(turn int, text string) want {
-		return want{invariants.StClosed, invariants.OutcomeCompleted, turn, text, ""}
+		return want{pc3.StClosed, pc3.OutcomeCompleted, turn, text, ""}
 	}
-	settled := func(t *testing.T, v invariants.ConformanceView) {
+	settled := func(t *testing.T, v pc3.ConformanceView) {
 		t.Helper()
-		if v.Typing || v.Progress.Shows != invariants.SubNone || v.Progress.RunningTools != 0 {
+		if v.Typing || v.Progress.Shows != pc3.SubNone || v.Progress.RunningTools != 0 {
 			t.Errorf("ended turn still shows typing %v / progress %+v", v.Typing, v.Progress)
 		}
 		for _, tl := range v.Tools {
-			if tl.State == invariants.ToolRunning {
+			if tl.State == pc3.ToolRunning {
 				t.Errorf("tool %s still running after the end", tl.ID)
 			}
 		}
 		for _, c := range v.Components {
-			if c.State == invariants.CompLoading {
+			if c.State == pc3.CompLoading {
 				t.Errorf("placeholder %s still loading after the end", c.ID)
 			}
 		}
@@ -111,8 +111,8 @@ func TestReferenceProbes(t *testing.T) {
 	busyEnd := func(t *testing.T, recs []probeRec) {
 		v := recs[len(recs)-1].view
 		settled(t, v)
-		if len(v.Tools) != 1 || v.Tools[0].State != invariants.ToolStopped ||
-			len(v.Components) != 1 || v.Components[0].State != invariants.CompUnavailable {
+		if len(v.Tools) != 1 || v.Tools[0].State != pc3.ToolStopped ||
+			len(v.Components) != 1 || v.Components[0].State != pc3.CompUnavailable {
 			t.Errorf("settled view: tools %+v components %+v", v.Tools, v.Components)
 		}
 	}
@@ -135,7 +135,7 @@ func TestReferenceProbes(t *testing.T) {
 		{"foreign-response-id-in-turn.sse", 0, closedOK(1, "Hello world"), func(t *testing.T, recs []probeRec) {
 			for i := 2; i <= 4; i++ {
 				r := at(t, recs, i)
-				if r.step.ViewChanged || r.state != invariants.StStreaming || !hasRuleStep(r.step, "envelope-drift") {
+				if r.step.ViewChanged || r.state != pc3.StStreaming || !hasRuleStep(r.step, "envelope-drift") {
 					t.Errorf("frame %d: %s rules %v", i, r.step.Summary(), r.step.Rules)
 				}
 			}
@@ -145,25 +145,25 @@ func TestReferenceProbes(t *testing.T) {
 		}},
 		// 3. The idle timer: fires after 60 s without a frame, disconnects,
 		// and the late terminal is never seen.
-		{"idle-timer-late-terminal.jsonl", invariants.DefaultClientIdle, want{invariants.StEndedWithoutTerminal, lost, 1, "Let me look that up", "idle_timer"}, func(t *testing.T, recs []probeRec) {
+		{"idle-timer-late-terminal.jsonl", pc3.DefaultClientIdle, want{pc3.StEndedWithoutTerminal, lost, 1, "Let me look that up", "idle_timer"}, func(t *testing.T, recs []probeRec) {
 			fired := -1
 			for i, r := range recs {
-				if r.in == invariants.InIdleTimer {
+				if r.in == pc3.InIdleTimer {
 					fired = i
 				}
 			}
 			if fired < 0 || recs[fired+1].frame != 2 {
 				t.Fatalf("the idle timer did not fire before the late completed")
 			}
-			if r := at(t, recs, 2); r.step.Transition == nil || r.step.Transition.Guard != invariants.GuardClientGone || r.step.ViewChanged {
+			if r := at(t, recs, 2); r.step.Transition == nil || r.step.Transition.Guard != pc3.GuardClientGone || r.step.ViewChanged {
 				t.Errorf("late completed: %s", r.step.Summary())
 			}
 		}},
 		{"idle-timer-late-terminal.jsonl", 0, closedOK(1, "Let me look that up"), nil},
-		{"idle-timer-comments-do-not-reset.jsonl", invariants.DefaultClientIdle, want{invariants.StEndedWithoutTerminal, lost, 1, "", "idle_timer"}, nil},
-		{"idle-timer-frames-reset.jsonl", invariants.DefaultClientIdle, closedOK(1, "Found them."), func(t *testing.T, recs []probeRec) {
+		{"idle-timer-comments-do-not-reset.jsonl", pc3.DefaultClientIdle, want{pc3.StEndedWithoutTerminal, lost, 1, "", "idle_timer"}, nil},
+		{"idle-timer-frames-reset.jsonl", pc3.DefaultClientIdle, closedOK(1, "Found them."), func(t *testing.T, recs []probeRec) {
 			for _, r := range recs {
-				if r.in == invariants.InIdleTimer {
+				if r.in == pc3.InIdleTimer {
 					t.Errorf("the timer fired although no gap reached 60 s")
 				}
 			}
@@ -173,17 +173,17 @@ func TestReferenceProbes(t *testing.T) {
 		{"second-turn-without-done.sse", 0, closedOK(1, "First answer."), func(t *testing.T, recs []probeRec) {
 			for i := 3; i <= 5; i++ {
 				r := at(t, recs, i)
-				if r.step.ViewChanged || r.step.Transition == nil || r.step.Transition.Guard != invariants.GuardForeignRID || !hasRuleStep(r.step, "after-terminal") {
+				if r.step.ViewChanged || r.step.Transition == nil || r.step.Transition.Guard != pc3.GuardForeignRID || !hasRuleStep(r.step, "after-terminal") {
 					t.Errorf("frame %d: %s", i, r.step.Summary())
 				}
 			}
 		}},
 		// 5. Every ending settles the bubble: no progress line or typing,
 		// running tools stopped, loading placeholders unavailable.
-		{"end-failed-with-running-tool.sse", 0, want{invariants.StClosed, invariants.OutcomeFailed, 1, "Looking", "SUB_AGENT_FAILED"}, busyEnd},
-		{"end-cancelled-with-running-tool.sse", 0, want{invariants.StClosed, invariants.OutcomeCancelled, 1, "Looking", "IDLE_TIMEOUT"}, busyEnd},
-		{"end-lost-with-running-tool.sse", 0, want{invariants.StEndedWithoutTerminal, lost, 1, "Looking", "eof"}, busyEnd},
-		{"end-done-early-with-running-tool.sse", 0, want{invariants.StEndedWithoutTerminal, lost, 1, "Looking", "[DONE]"}, busyEnd},
+		{"end-failed-with-running-tool.sse", 0, want{pc3.StClosed, pc3.OutcomeFailed, 1, "Looking", "SUB_AGENT_FAILED"}, busyEnd},
+		{"end-cancelled-with-running-tool.sse", 0, want{pc3.StClosed, pc3.OutcomeCancelled, 1, "Looking", "IDLE_TIMEOUT"}, busyEnd},
+		{"end-lost-with-running-tool.sse", 0, want{pc3.StEndedWithoutTerminal, lost, 1, "Looking", "eof"}, busyEnd},
+		{"end-done-early-with-running-tool.sse", 0, want{pc3.StEndedWithoutTerminal, lost, 1, "Looking", "[DONE]"}, busyEnd},
 		{"typing-and-progress-lifecycle.sse", 0, closedOK(2, "Second turn."), func(t *testing.T, recs []probeRec) {
 			// What the bubble shows after each frame: typing, or the one
 			// thing the progress line shows.
@@ -195,13 +195,13 @@ func TestReferenceProbes(t *testing.T) {
 				got := string(v.Progress.Shows)
 				if v.Typing {
 					got = "typing"
-				} else if v.Progress.Shows == invariants.SubToolsRunning {
+				} else if v.Progress.Shows == pc3.SubToolsRunning {
 					got += " " + string(rune('0'+v.Progress.RunningTools))
 				}
 				if got != w {
 					t.Errorf("frame %d: %s, want %s", i, got, w)
 				}
-				if v.Typing && v.Progress.Shows != invariants.SubNone {
+				if v.Typing && v.Progress.Shows != pc3.SubNone {
 					t.Errorf("frame %d: typing beside a progress line", i)
 				}
 			}
@@ -235,13 +235,13 @@ func TestReferenceProbes(t *testing.T) {
 			}
 		}},
 		{"lenient-invalid-utf8.sse", 0, closedOK(1, "café a\ufffdb\ufffdc\ufffd\ufffd\ufffdd\ufffd"), nil},
-		{"lenient-empty.sse", 0, want{invariants.StEndedWithoutTerminal, lost, 1, "", "eof"}, nil},
+		{"lenient-empty.sse", 0, want{pc3.StEndedWithoutTerminal, lost, 1, "", "eof"}, nil},
 		{"lenient-json-dialect.sse", 0, closedOK(1, "two a\ufffdb"), func(t *testing.T, recs []probeRec) {
 			if v := at(t, recs, 2).view; len(v.Tools) != 1 || v.Tools[0].ID != "call_y" {
 				t.Errorf("repeated tool_call.id: the last should count: %+v", v.Tools)
 			}
 			for i := 3; i <= 5; i++ {
-				if r := at(t, recs, i); r.in != invariants.InUndecodable || r.step.ViewChanged {
+				if r := at(t, recs, i); r.in != pc3.InUndecodable || r.step.ViewChanged {
 					t.Errorf("frame %d (not JSON): %s", i, r.step.Summary())
 				}
 			}
@@ -260,7 +260,7 @@ func TestReferenceProbes(t *testing.T) {
 			}
 		}},
 		{"hidden-terminal-frame-binds.sse", 0, closedOK(2, ""), func(t *testing.T, recs []probeRec) {
-			if r := at(t, recs, 1); r.view.ResponseID != "resp_c" || r.view.Outcome != invariants.OutcomeCompleted {
+			if r := at(t, recs, 1); r.view.ResponseID != "resp_c" || r.view.Outcome != pc3.OutcomeCompleted {
 				t.Errorf("the binding completed frame: response_id %q, outcome %q", r.view.ResponseID, r.view.Outcome)
 			}
 			if r := at(t, recs, 3); r.step.Via != nil || r.step.ViewChanged {
@@ -271,7 +271,7 @@ func TestReferenceProbes(t *testing.T) {
 			}
 		}},
 		{"hidden-done-twice-then-same-rid.sse", 0, closedOK(2, "Again."), func(t *testing.T, recs []probeRec) {
-			if r := at(t, recs, 4); r.step.Transition == nil || r.step.Transition.Action != invariants.ActDropEmptyTurn || r.step.ViewChanged || r.view.ResponseID != "resp_a" {
+			if r := at(t, recs, 4); r.step.Transition == nil || r.step.Transition.Action != pc3.ActDropEmptyTurn || r.step.ViewChanged || r.view.ResponseID != "resp_a" {
 				t.Errorf("second [DONE]: %s, response_id %q", r.step.Summary(), r.view.ResponseID)
 			}
 			if r := at(t, recs, 5); r.step.Via == nil || r.view.Turn != 2 || r.view.ResponseID != "resp_a" {
@@ -289,7 +289,7 @@ func TestReferenceProbes(t *testing.T) {
 				t.Errorf("a new response_id after an early [DONE]: %s", r.step.Summary())
 			}
 		}},
-		{"hidden-empty-ids-and-display-fields.sse", 0, want{invariants.StClosed, invariants.OutcomeFailed, 1, "", ""}, func(t *testing.T, recs []probeRec) {
+		{"hidden-empty-ids-and-display-fields.sse", 0, want{pc3.StClosed, pc3.OutcomeFailed, 1, "", ""}, func(t *testing.T, recs []probeRec) {
 			if v := at(t, recs, 1).view; v.Typing || v.Text != "" {
 				t.Errorf("an empty text chunk: typing %v text %q", v.Typing, v.Text)
 			}
@@ -304,10 +304,10 @@ func TestReferenceProbes(t *testing.T) {
 			if v := at(t, recs, 6).view; len(v.Components) != 1 || v.Components[0].Type != "offer_list" || v.Components[0].Items != 1 {
 				t.Errorf("data_loaded with an empty type: %+v", v.Components)
 			}
-			if p := at(t, recs, 7).view.Progress; p.Shows != invariants.SubStatus || p.Message != "" || p.EventID != "searching_offers" {
+			if p := at(t, recs, 7).view.Progress; p.Shows != pc3.SubStatus || p.Message != "" || p.EventID != "searching_offers" {
 				t.Errorf("status with a numeric message: %+v", p)
 			}
-			if r := at(t, recs, 8); r.step.Transition == nil || r.step.Transition.Guard != invariants.GuardV04Frame {
+			if r := at(t, recs, 8); r.step.Transition == nil || r.step.Transition.Guard != pc3.GuardV04Frame {
 				t.Errorf(`error labelled "0\u002e4": %s`, r.step.Summary())
 			}
 		}},
@@ -324,7 +324,7 @@ func TestReferenceProbes(t *testing.T) {
 				g.text, w.text = clipProbeText(g.text), clipProbeText(w.text)
 				t.Errorf("final %+v, want %+v", g, w)
 			}
-			if invariants.IsFinished(r.State()) {
+			if pc3.IsFinished(r.State()) {
 				settled(t, v)
 			}
 			if tc.check != nil {
@@ -369,7 +369,7 @@ func TestReplayProgressExclusive(t *testing.T) {
 		if strings.HasSuffix(path, ".md") {
 			continue
 		}
-		opts := ReferenceOptions{Profiles: []invariants.Profile{invariants.ProfileV05}, ClientIdle: invariants.DefaultClientIdle}
+		opts := ReferenceOptions{Profiles: []pc3.Profile{pc3.ProfileV05}, ClientIdle: pc3.DefaultClientIdle}
 		runReference(t, path, opts, func(st ReferenceStep) {
 			n++
 			v := st.Runs[0].View()
@@ -381,15 +381,15 @@ func TestReplayProgressExclusive(t *testing.T) {
 				}
 			}
 			switch v.Progress {
-			case invariants.SubThinking:
+			case pc3.SubThinking:
 				if line != "thinking…" {
 					t.Errorf("%s: thinking shows %q", path, line)
 				}
-			case invariants.SubToolsRunning:
+			case pc3.SubToolsRunning:
 				if !strings.HasSuffix(line, "running") || strings.Contains(line, "·") || v.StatusLine != "" || v.Thinking {
 					t.Errorf("%s: tools_running shows %q (status %q, thinking %v)", path, line, v.StatusLine, v.Thinking)
 				}
-			case invariants.SubStatus:
+			case pc3.SubStatus:
 				if strings.Contains(line, "running") && !strings.Contains(v.StatusLine, "running") || v.Thinking {
 					t.Errorf("%s: status shows %q", path, line)
 				}

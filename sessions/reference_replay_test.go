@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants/dialects/pc3"
+
 	"framescope/invariants"
 )
 
@@ -29,19 +31,19 @@ func runReference(t *testing.T, path string, opts ReferenceOptions, on func(Refe
 // and every valid rule capture as expected.
 func TestReferenceFinalStates(t *testing.T) {
 	type want struct {
-		state   invariants.State
-		outcome invariants.Outcome
+		state   pc3.State
+		outcome pc3.Outcome
 		cause   string
 	}
-	closed := func(o invariants.Outcome, cause string) want { return want{invariants.StClosed, o, cause} }
-	done := closed(invariants.OutcomeCompleted, "")
+	closed := func(o pc3.Outcome, cause string) want { return want{pc3.StClosed, o, cause} }
+	done := closed(pc3.OutcomeCompleted, "")
 	tests := map[string][2]want{ // v0.5, v0.4
 		"../testdata/examples/example-happy.sse":           {done, done},
 		"../testdata/examples/example-happy.jsonl":         {done, done},
-		"../testdata/examples/example-axis2-recovered.sse": {done, closed(invariants.OutcomeFailed, "CCS_ENVELOPE_ERROR")},
+		"../testdata/examples/example-axis2-recovered.sse": {done, closed(pc3.OutcomeFailed, "CCS_ENVELOPE_ERROR")},
 		"../testdata/examples/example-broken.sse":          {done, done},
-		"../testdata/rules/valid-axis2-recovered.sse":      {done, closed(invariants.OutcomeFailed, "CCS_ENVELOPE_ERROR")},
-		"../testdata/rules/valid-axis3-partial.sse":        {done, closed(invariants.OutcomeFailed, "PARTIAL_FAN_OUT")},
+		"../testdata/rules/valid-axis2-recovered.sse":      {done, closed(pc3.OutcomeFailed, "CCS_ENVELOPE_ERROR")},
+		"../testdata/rules/valid-axis3-partial.sse":        {done, closed(pc3.OutcomeFailed, "PARTIAL_FAN_OUT")},
 		"../testdata/rules/valid-bom.sse":                  {done, done},
 		"../testdata/rules/valid-cr.sse":                   {done, done},
 		"../testdata/rules/valid-crlf.sse":                 {done, done},
@@ -51,10 +53,10 @@ func TestReferenceFinalStates(t *testing.T) {
 		"../testdata/rules/valid-multiline-data.sse":       {done, done},
 		"../testdata/rules/valid-two-turns.sse":            {done, done},
 		"../testdata/rules/valid-v04-chunk.sse":            {done, done},
-		"../testdata/rules/valid-cancelled-idle.sse": {closed(invariants.OutcomeCancelled, "IDLE_TIMEOUT"),
-			{invariants.StEndedWithoutTerminal, invariants.OutcomeConnectionLost, ""}},
-		"../testdata/rules/valid-sub-agent-failed.sse": {closed(invariants.OutcomeFailed, "SUB_AGENT_FAILED"), closed(invariants.OutcomeFailed, "SUB_AGENT_FAILED")},
-		"../testdata/rules/valid-v04-cancel.sse":       {closed(invariants.OutcomeCancelled, "REQUEST_CANCELLED"), closed(invariants.OutcomeCancelled, "REQUEST_CANCELLED")},
+		"../testdata/rules/valid-cancelled-idle.sse": {closed(pc3.OutcomeCancelled, "IDLE_TIMEOUT"),
+			{pc3.StEndedWithoutTerminal, pc3.OutcomeConnectionLost, ""}},
+		"../testdata/rules/valid-sub-agent-failed.sse": {closed(pc3.OutcomeFailed, "SUB_AGENT_FAILED"), closed(pc3.OutcomeFailed, "SUB_AGENT_FAILED")},
+		"../testdata/rules/valid-v04-cancel.sse":       {closed(pc3.OutcomeCancelled, "REQUEST_CANCELLED"), closed(pc3.OutcomeCancelled, "REQUEST_CANCELLED")},
 	}
 	valid, _ := filepath.Glob("../testdata/rules/valid-*")
 	examples, _ := filepath.Glob("../testdata/examples/*")
@@ -102,7 +104,7 @@ func TestReferenceAgreesWithChecker(t *testing.T) {
 			continue
 		}
 		n++
-		opts := ReferenceOptions{Profiles: []invariants.Profile{invariants.ProfileV05}}
+		opts := ReferenceOptions{Profiles: []pc3.Profile{pc3.ProfileV05}}
 		if strings.HasPrefix(base, "status-") {
 			reg, err := invariants.LoadRegistry("../testdata/rules/registry")
 			if err != nil {
@@ -173,18 +175,18 @@ func TestReferenceTransportEnds(t *testing.T) {
 	tests := []struct {
 		path    string
 		opts    ReferenceOptions
-		state   invariants.State
-		outcome invariants.Outcome
+		state   pc3.State
+		outcome pc3.Outcome
 	}{
-		{"../testdata/rules/http-status.fires.jsonl", ReferenceOptions{}, invariants.StHTTPFailed, invariants.OutcomeHTTPFailed},
-		{"../testdata/rules/terminal-missing.fires-3.jsonl", ReferenceOptions{}, invariants.StCancelled, invariants.OutcomeCancelled},
-		{"../testdata/rules/terminal-missing.fires-4.jsonl", ReferenceOptions{}, invariants.StEndedWithoutTerminal, invariants.OutcomeConnectionLost},
-		{"../testdata/rules/terminal-missing.ok-2.jsonl", ReferenceOptions{}, invariants.StClosed, invariants.OutcomeCompleted},
-		{"../testdata/rules/idle-gap.fires.jsonl", ReferenceOptions{ClientIdle: 30 * time.Second}, invariants.StEndedWithoutTerminal, invariants.OutcomeConnectionLost},
-		{"../testdata/rules/idle-gap.ok.jsonl", ReferenceOptions{ClientIdle: 30 * time.Second}, invariants.StClosed, invariants.OutcomeCompleted},
+		{"../testdata/rules/http-status.fires.jsonl", ReferenceOptions{}, pc3.StHTTPFailed, pc3.OutcomeHTTPFailed},
+		{"../testdata/rules/terminal-missing.fires-3.jsonl", ReferenceOptions{}, pc3.StCancelled, pc3.OutcomeCancelled},
+		{"../testdata/rules/terminal-missing.fires-4.jsonl", ReferenceOptions{}, pc3.StEndedWithoutTerminal, pc3.OutcomeConnectionLost},
+		{"../testdata/rules/terminal-missing.ok-2.jsonl", ReferenceOptions{}, pc3.StClosed, pc3.OutcomeCompleted},
+		{"../testdata/rules/idle-gap.fires.jsonl", ReferenceOptions{ClientIdle: 30 * time.Second}, pc3.StEndedWithoutTerminal, pc3.OutcomeConnectionLost},
+		{"../testdata/rules/idle-gap.ok.jsonl", ReferenceOptions{ClientIdle: 30 * time.Second}, pc3.StClosed, pc3.OutcomeCompleted},
 	}
 	for _, tc := range tests {
-		tc.opts.Profiles = []invariants.Profile{invariants.ProfileV05}
+		tc.opts.Profiles = []pc3.Profile{pc3.ProfileV05}
 		res := runReference(t, tc.path, tc.opts, nil)
 		r := res.Runs[0]
 		if r.State() != tc.state || r.Outcome() != tc.outcome {
@@ -234,7 +236,7 @@ func TestWriteReferenceReplayViolationsAndSafety(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if _, err := WriteReferenceReplay(c, ReferenceOptions{Profiles: []invariants.Profile{invariants.ProfileV05}}, &b); err != nil {
+	if _, err := WriteReferenceReplay(c, ReferenceOptions{Profiles: []pc3.Profile{pc3.ProfileV05}}, &b); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -11,6 +11,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects"
 )
 
 // Report is the result of checking one input: the `check --format json`
@@ -448,7 +449,7 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 		rid := t.ResponseID
 		if rid == "" {
 			rid = "(no response_id)"
-			if r.Dialect != "" && r.Dialect != "pc3" {
+			if !dialects.Native(r.Dialect) {
 				rid = "(no id)"
 			}
 		}
@@ -456,7 +457,7 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 		if term == "" {
 			term = "no terminal"
 		} else if t.TerminalEvent != "" && t.TerminalEvent != term {
-			if r.Dialect != "pc3" && t.Outcome != "" {
+			if r.Dialect != "" && !dialects.Native(r.Dialect) && t.Outcome != "" {
 				term = t.Outcome // the detail: interrupted, refused, incomplete…
 			}
 			term += " (" + s(clipText(t.TerminalEvent, 40)) + ")"

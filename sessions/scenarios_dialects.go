@@ -12,7 +12,6 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/invariants/dialect"
 	"framescope/invariants/dialects"
 )
 
@@ -21,7 +20,7 @@ import (
 var allScenarios = sync.OnceValue(func() []Scenario {
 	out := append([]Scenario(nil), scenarioList...)
 	for _, d := range dialects.All {
-		dm, ok := d.(dialect.Demoer)
+		dm, ok := d.(invariants.Demoer)
 		if !ok {
 			continue
 		}
@@ -34,7 +33,7 @@ var allScenarios = sync.OnceValue(func() []Scenario {
 
 // demoScenario turns a dialect's demo into a scenario the relay plays, with
 // Expect computed by checking the demo's body as `check` would.
-func demoScenario(name string, demo dialect.Demo) Scenario {
+func demoScenario(name string, demo invariants.Demo) Scenario {
 	s := Scenario{Name: name, Summary: demo.Summary, Dialect: name, pace: demo.Pace}
 	if demo.Name != "" {
 		s.Name += "-" + demo.Name

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"framescope/invariants"
-	"framescope/invariants/dialect"
 )
 
 // TestDialectDemos serves every dialect's demos through the relay and
@@ -73,7 +72,7 @@ func TestCheckWithPassesDialectAndMoves(t *testing.T) {
 	var name string
 	moves := 0
 	rep, err := CheckWith(c, invariants.Options{}, Handler{
-		OnDialect: func(d dialect.Dialect) { name = d.Name() },
+		OnDialect: func(d invariants.Dialect) { name = d.Name() },
 		WantMoves: true,
 		OnItem:    func(it *Item) { moves += len(it.Moves) },
 	})

@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"strings"
 
+	"framescope/invariants/dialects/pc3"
+
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"framescope/decode"
-	"framescope/invariants"
 )
 
 // Client shows the reference client state machine as of the selected
@@ -79,14 +80,14 @@ type clientSnap struct {
 	frame    int // -1: before the first frame
 	ready    bool
 	read     int // frames the track has read (while not ready)
-	v05, v04 *invariants.ClientRun
+	v05, v04 *pc3.ClientRun
 	// The rows taken on the frame, then on the end of the stream.
 	hasStep, hasEnd bool
-	s05, s04        invariants.Step
-	e05, e04        invariants.Step
+	s05, s04        pc3.Step
+	e05, e04        pc3.Step
 	// The divergence that starts at this frame, and the ones so far.
 	origin               bool
-	div                  invariants.Divergence
+	div                  pc3.Divergence
 	firstOrigin, nOrigin int
 	lastOrigin           int
 	nViol, lastViol      int
@@ -151,7 +152,7 @@ func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 			s.lastOrigin, s.firstOrigin, s.nOrigin = x.origins[k-1], x.origins[0], k
 			if s.lastOrigin == frame {
 				s.origin = true
-				s.div, _ = invariants.ClientDivergence(st.RowFrame(st.RowOfFrame(frame)))
+				s.div, _ = pc3.ClientDivergence(st.RowFrame(st.RowOfFrame(frame)))
 			}
 		}
 		if k := upTo(x.viols, frame); k > 0 {
@@ -244,9 +245,9 @@ func (c *Client) headLine(s *clientSnap, w int) string {
 
 // stateLabel is a run's state, with the turn's outcome once the state no
 // longer says it (closed after completed or failed look alike).
-func stateLabel(r *invariants.ClientRun) string {
+func stateLabel(r *pc3.ClientRun) string {
 	s := string(r.State())
-	if o := r.Outcome(); o != invariants.OutcomeNone && string(o) != s {
+	if o := r.Outcome(); o != pc3.OutcomeNone && string(o) != s {
 		s += " (" + string(o) + ")"
 	}
 	return s
@@ -282,7 +283,7 @@ func (c *Client) divergenceLines(s *clientSnap, w int) []string {
 func (c *Client) diagramLines(s *clientSnap, w int) []string {
 	sty := c.sh.sty
 	m := s.v05.Machine()
-	mark := func(id, cur05, cur04 invariants.State) string {
+	mark := func(id, cur05, cur04 pc3.State) string {
 		switch {
 		case id == cur05:
 			return sty.ClientNow.Render("[" + string(id) + "]")
@@ -304,9 +305,9 @@ func (c *Client) diagramLines(s *clientSnap, w int) []string {
 	}
 	for _, si := range m.States {
 		switch si.Kind {
-		case invariants.KindTerminal:
+		case pc3.KindTerminal:
 			terms = append(terms, mark(si.ID, cur05, cur04))
-		case invariants.KindFailure:
+		case pc3.KindFailure:
 			fail = append(fail, mark(si.ID, cur05, cur04))
 		default:
 			flushTerms()
@@ -434,14 +435,14 @@ func (c *Client) stepLines(s *clientSnap, w int) []string {
 	return out
 }
 
-func (c *Client) oneStep(who string, st *invariants.Step, w int, full bool) []string {
+func (c *Client) oneStep(who string, st *pc3.Step, w int, full bool) []string {
 	sty := c.sh.sty
 	whoSty := sty.ClientNow
 	if who != "v0.5" {
 		whoSty = sty.ClientV04
 	}
 	head := []string{whoSty.Render(who), sty.Bold.Render("on " + string(st.Input))}
-	if t := st.Transition; t != nil && t.Guard != invariants.GuardNone {
+	if t := st.Transition; t != nil && t.Guard != pc3.GuardNone {
 		head = append(head, sty.Base.Render("["+string(t.Guard)+"]"))
 	}
 	path := string(st.From) + " → "
@@ -497,7 +498,7 @@ func (c *Client) oneStep(who string, st *invariants.Step, w int, full bool) []st
 // the v0.4 client's only when it differs.
 func (c *Client) viewLines(s *clientSnap, w int) []string {
 	sty := c.sh.sty
-	opts := invariants.ViewTextOptions{Indent: "  ", MaxText: max(2*w, 40)}
+	opts := pc3.ViewTextOptions{Indent: "  ", MaxText: max(2*w, 40)}
 	v05 := string(s.v05.View().AppendText(nil, opts))
 	v04 := string(s.v04.View().AppendText(nil, opts))
 	var out []string

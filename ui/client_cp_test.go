@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
 )
 
 // TestClientCheckpointsShared: frames that change nothing in the machines
@@ -35,7 +35,7 @@ func TestClientCheckpointsShared(t *testing.T) {
 	if x.n != st.Frames {
 		t.Fatalf("the machines read %d of %d frames", x.n, st.Frames)
 	}
-	shared, forks := 0, map[*invariants.ClientRun]bool{}
+	shared, forks := 0, map[*pc3.ClientRun]bool{}
 	for k := range x.cps {
 		forks[x.cps[k].v05] = true
 		if k > 0 && x.cps[k] == x.cps[k-1] {
@@ -54,7 +54,7 @@ func TestClientCheckpointsShared(t *testing.T) {
 		}
 		for _, c := range []struct {
 			name     string
-			got, ref *invariants.ClientRun
+			got, ref *pc3.ClientRun
 		}{{"v0.5", p.v05, ref.v05}, {"v0.4", p.v04, ref.v04}} {
 			if got, want := c.got.View().String(), c.ref.View().String(); got != want {
 				t.Fatalf("after %d frames, %s view:\n%s\nwant\n%s", n, c.name, got, want)

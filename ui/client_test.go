@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants/dialects/pc3"
+
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
-
-	"framescope/invariants"
 )
 
 var axis2 = filepath.Join(examples, "example-axis2-recovered.sse")
@@ -440,7 +440,7 @@ func TestStepsDifferMatchesActions(t *testing.T) {
 		p := startClientPair(st.HTTPStatus, true)
 		for n := 0; n < st.Frames; n++ {
 			s05, s04 := p.step(st.RowFrame(st.RowOfFrame(n)))
-			for _, s := range []*invariants.Step{&s05, &s04} {
+			for _, s := range []*pc3.Step{&s05, &s04} {
 				want := s.Actions()
 				if actionCount(s) != len(want) {
 					t.Fatalf("%s frame %d: %d actions, want %v", name, n, actionCount(s), want)

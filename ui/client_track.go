@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 
+	"framescope/invariants/dialects/pc3"
+
 	"framescope/decode"
 	"framescope/invariants"
 )
@@ -36,20 +38,20 @@ const clientEvery = 256
 const clientCompactH = 24
 
 // clientPair is a v0.5 and a v0.4 run fed the same inputs.
-type clientPair struct{ v05, v04 *invariants.ClientRun }
+type clientPair struct{ v05, v04 *pc3.ClientRun }
 
 func newClientPair() clientPair {
-	return clientPair{invariants.NewClientRun(invariants.ProfileV05), invariants.NewClientRun(invariants.ProfileV04)}
+	return clientPair{pc3.NewClientRun(pc3.ProfileV05), pc3.NewClientRun(pc3.ProfileV04)}
 }
 
 // fork copies both runs.
 func (p clientPair) fork() clientPair { return clientPair{p.v05.Fork(), p.v04.Fork()} }
 
-func (p clientPair) transport(ev invariants.TransportEvent) (s05, s04 invariants.Step) {
+func (p clientPair) transport(ev pc3.TransportEvent) (s05, s04 pc3.Step) {
 	return p.v05.TransportShared(ev), p.v04.TransportShared(ev)
 }
 
-func (p clientPair) step(f *decode.Frame) (s05, s04 invariants.Step) {
+func (p clientPair) step(f *decode.Frame) (s05, s04 pc3.Step) {
 	return p.v05.StepShared(f), p.v04.StepShared(f)
 }
 
@@ -60,12 +62,12 @@ func httpStatusFailed(status int) bool { return status != 0 && (status < 200 || 
 // 2xx response's body began).
 func startClientPair(status int, bodyBegan bool) clientPair {
 	p := newClientPair()
-	p.transport(invariants.TransportEvent{Input: invariants.InConnect})
+	p.transport(pc3.TransportEvent{Input: pc3.InConnect})
 	switch {
 	case httpStatusFailed(status):
-		p.transport(invariants.TransportEvent{Input: invariants.InHTTPError, Detail: fmt.Sprintf("HTTP %d", status)})
+		p.transport(pc3.TransportEvent{Input: pc3.InHTTPError, Detail: fmt.Sprintf("HTTP %d", status)})
 	case bodyBegan:
-		p.transport(invariants.TransportEvent{Input: invariants.InFirstByte})
+		p.transport(pc3.TransportEvent{Input: pc3.InFirstByte})
 	}
 	return p
 }
@@ -188,25 +190,25 @@ func (cf *clientFeed) step(f *decode.Frame, status int, out *clientIndex) {
 // clientDiverges reports a frame the two clients read differently where
 // the difference starts: the profiles' rows for it differ
 // (invariants.ClientDivergence) and so did the rows they really took.
-func clientDiverges(f *decode.Frame, s05, s04 *invariants.Step) (invariants.Divergence, bool) {
+func clientDiverges(f *decode.Frame, s05, s04 *pc3.Step) (pc3.Divergence, bool) {
 	if !stepsDiffer(s05, s04) {
-		return invariants.Divergence{}, false
+		return pc3.Divergence{}, false
 	}
-	return invariants.ClientDivergence(f)
+	return pc3.ClientDivergence(f)
 }
 
 // endEvent is the transport event of how the stream ended.
-func endEvent(e *EndInfo) invariants.TransportEvent {
+func endEvent(e *EndInfo) pc3.TransportEvent {
 	switch e.Kind {
 	case string(invariants.EndError):
-		return invariants.TransportEvent{Input: invariants.InTransportError, Detail: e.Detail}
+		return pc3.TransportEvent{Input: pc3.InTransportError, Detail: e.Detail}
 	case string(invariants.EndCancelled):
-		return invariants.TransportEvent{Input: invariants.InUserCancel}
+		return pc3.TransportEvent{Input: pc3.InUserCancel}
 	}
-	return invariants.TransportEvent{Input: invariants.InEOF}
+	return pc3.TransportEvent{Input: pc3.InEOF}
 }
 
-func stepsDiffer(a, b *invariants.Step) bool {
+func stepsDiffer(a, b *pc3.Step) bool {
 	if a.To != b.To || a.Violation != b.Violation {
 		return true
 	}
@@ -224,7 +226,7 @@ func stepsDiffer(a, b *invariants.Step) bool {
 	return false
 }
 
-func actionCount(s *invariants.Step) int {
+func actionCount(s *pc3.Step) int {
 	n := len(s.Regions)
 	if s.Via != nil {
 		n++
@@ -235,7 +237,7 @@ func actionCount(s *invariants.Step) int {
 	return n
 }
 
-func actionAt(s *invariants.Step, i int) invariants.Action {
+func actionAt(s *pc3.Step, i int) pc3.Action {
 	if s.Via != nil {
 		if i == 0 {
 			return s.Via.Action

@@ -8,11 +8,12 @@ import (
 	"sync"
 	"time"
 
+	"framescope/invariants/dialects/pc3"
+
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/invariants/dialect"
 	"framescope/sessions"
 )
 
@@ -32,8 +33,10 @@ type Batch struct {
 	// Client is the reference client machines' run over the batch's frames
 	// (client_track.go); nil when the batch has no frame.
 	Client *clientIndex
-	// Dialect is the stream's dialect, once known (set once).
+	// Dialect is the stream's dialect, once known (set once); Native says
+	// it is an invariants.Native one (rows indexed from its envelope).
 	Dialect string
+	Native  bool
 }
 
 // ConnUpdate is a change of the source's connection state.
@@ -253,10 +256,11 @@ func (f *feeder) setConn(c ConnUpdate) {
 // handler is the sessions.Handler that feeds the batches.
 func (f *feeder) handler() sessions.Handler {
 	return sessions.Handler{
-		OnDialect: func(d dialect.Dialect) {
+		OnDialect: func(d invariants.Dialect) {
 			f.mu.Lock()
-			f.generic = d.Name() != "pc3"
+			f.generic = !invariants.IsNative(d)
 			f.pend.Dialect = d.Name()
+			f.pend.Native = !f.generic
 			f.mu.Unlock()
 		},
 		OnItem:    f.onItem,
@@ -403,7 +407,7 @@ func (f *feeder) frameRow(it *sessions.Item) Ingest {
 	if fr.HasArrival {
 		r.At, r.HasAt = fr.Arrival, true
 	} else if r.Decoded {
-		if ts, ok := invariants.ParseTimestampBytes(trimQuotes(fr.Timestamp)); ok {
+		if ts, ok := pc3.ParseTimestampBytes(trimQuotes(fr.Timestamp)); ok {
 			if !f.haveTS {
 				f.firstTS, f.haveTS = ts, true
 			}

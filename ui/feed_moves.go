@@ -3,15 +3,14 @@ package ui
 import (
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/invariants/dialect"
 	"framescope/sessions"
 )
 
 // moveFact is one move of a frame as the store's indexes keep it: the
 // strings are raw (sanitized where drawn).
 type moveFact struct {
-	kind          dialect.MoveKind
-	span          dialect.SpanKind
+	kind          invariants.MoveKind
+	span          invariants.SpanKind
 	key, name     string
 	text, outcome string
 }
@@ -46,22 +45,22 @@ func (f *feeder) movesRow(it *sessions.Item) Ingest {
 	}
 	for _, mv := range it.Moves {
 		switch mv.Kind {
-		case dialect.MoveTerminal:
+		case invariants.MoveTerminal:
 			if r.Terminal == decode.NotTerminal {
 				r.Terminal = invariants.TerminalOf(mv.Outcome)
 			}
 			x.facts = append(x.facts, moveFact{kind: mv.Kind, name: rawStr(mv.Name), outcome: mv.Outcome, text: rawStr(mv.Code)})
-		case dialect.MoveText:
+		case invariants.MoveText:
 			if s, ok := mv.Text.Str(); ok && s != "" {
 				f.text.write(f.textEnd, []byte(s))
 				f.textEnd += int64(len(s))
 				x.textEnd, x.hasChunk = f.textEnd, true
 			}
-		case dialect.MoveToolOpen, dialect.MoveToolClose, dialect.MoveSpanOpen, dialect.MoveSpanClose:
+		case invariants.MoveToolOpen, invariants.MoveToolClose, invariants.MoveSpanOpen, invariants.MoveSpanClose:
 			x.facts = append(x.facts, moveFact{kind: mv.Kind, span: mv.Span, key: rawStr(mv.Key), name: rawStr(mv.Name), outcome: mv.Outcome})
-		case dialect.MoveProgress:
+		case invariants.MoveProgress:
 			x.facts = append(x.facts, moveFact{kind: mv.Kind, name: rawStr(mv.Name), text: rawStr(mv.Text)})
-		case dialect.MoveError:
+		case invariants.MoveError:
 			x.facts = append(x.facts, moveFact{kind: mv.Kind, name: rawStr(mv.Code), text: rawStr(mv.Text)})
 		}
 	}

@@ -204,8 +204,10 @@ type Store struct {
 	Notes []string
 	Bytes int64 // stream bytes seen (sum of block sizes)
 	// Dialect is the stream's dialect ("" until known). Every dialect but
-	// PC3 is indexed from its moves (store_moves.go).
+	// a native one (invariants.Native) is indexed from its moves
+	// (store_moves.go); native is set with Dialect.
 	Dialect string
+	native  bool
 
 	// The source: connection state, HTTP status, how it ended.
 	Conn       Conn
@@ -376,6 +378,7 @@ func (s *Store) Apply(b *Batch) {
 	}
 	if b.Dialect != "" {
 		s.Dialect = b.Dialect
+		s.native = b.Native
 	}
 	for _, a := range b.Alarms {
 		s.addAlarm(a)
@@ -714,9 +717,9 @@ func (s *Store) Summary(i int) string {
 	return frameSummary(s.RowFrame(i))
 }
 
-// Generic reports whether the stream is indexed from moves (a dialect
-// other than PC3).
-func (s *Store) Generic() bool { return s.Dialect != "" && s.Dialect != "pc3" }
+// Generic reports whether the stream is indexed from moves (a known
+// dialect that is not invariants.Native).
+func (s *Store) Generic() bool { return s.Dialect != "" && !s.native }
 
 // RowRaw returns row i's block as received, read back from the byte
 // source (a fresh slice), or nil when its bytes were not kept: oversized

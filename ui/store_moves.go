@@ -2,7 +2,6 @@ package ui
 
 import (
 	"framescope/invariants"
-	"framescope/invariants/dialect"
 )
 
 // segmentMoves assigns a frame of a dialect other than PC3 to the turn its
@@ -34,7 +33,7 @@ func (s *Store) segmentMoves(r *Row, x *rowExt, row int) int {
 		tr.Done, tr.closed = true, true
 	}
 	for _, fc := range x.facts {
-		if fc.kind == dialect.MoveTerminal && tr.Terminal == 0 {
+		if fc.kind == invariants.MoveTerminal && tr.Terminal == 0 {
 			tr.Terminal = r.Terminal
 			tr.TerminalFrame = r.Frame
 			tr.Outcome, tr.TerminalEvent = fc.outcome, fc.name
@@ -55,14 +54,14 @@ func (s *Store) indexMoves(r *Row, x *rowExt) {
 	t := &s.Turns[r.Turn]
 	for _, fc := range x.facts {
 		switch fc.kind {
-		case dialect.MoveToolOpen:
+		case invariants.MoveToolOpen:
 			if t.tools == nil {
 				t.tools = map[string]int{}
 			}
 			t.tools[fc.key] = len(s.Tools)
 			s.Tools = append(s.Tools, ToolSpan{ID: fc.key, Name: fc.name, Turn: r.Turn,
 				Start: r.Frame, End: -1, StartAt: r.At, HasStart: r.HasAt})
-		case dialect.MoveToolClose:
+		case invariants.MoveToolClose:
 			if i, ok := t.tools[fc.key]; ok && s.Tools[i].End < 0 {
 				sp := &s.Tools[i]
 				sp.End = r.Frame
@@ -71,7 +70,7 @@ func (s *Store) indexMoves(r *Row, x *rowExt) {
 			}
 			s.Tools = append(s.Tools, ToolSpan{ID: fc.key, Name: fc.name, Turn: r.Turn,
 				Start: r.Frame, End: r.Frame, StartAt: r.At, HasStart: r.HasAt, EndAt: r.At, HasEnd: r.HasAt, Orphan: true})
-		case dialect.MoveSpanOpen:
+		case invariants.MoveSpanOpen:
 			if t.comps == nil {
 				t.comps = map[string]int{}
 			}
@@ -79,7 +78,7 @@ func (s *Store) indexMoves(r *Row, x *rowExt) {
 			t.comps[k] = len(s.Comps)
 			s.Comps = append(s.Comps, CompSpan{Kind: CompMoveSpan, ID: fc.key, Type: spanLabel(fc), Turn: r.Turn,
 				Loading: r.Frame, Loaded: -1, Items: -1, first: r.Frame})
-		case dialect.MoveSpanClose:
+		case invariants.MoveSpanClose:
 			k := fc.span.String() + "\x00" + fc.key
 			if i, ok := t.comps[k]; ok && s.Comps[i].Loaded < 0 {
 				s.Comps[i].Loaded = r.Frame
@@ -87,12 +86,12 @@ func (s *Store) indexMoves(r *Row, x *rowExt) {
 			}
 			s.Comps = append(s.Comps, CompSpan{Kind: CompMoveSpan, ID: fc.key, Type: spanLabel(fc), Turn: r.Turn,
 				Loading: -1, Loaded: r.Frame, Items: -1, first: r.Frame})
-		case dialect.MoveProgress:
+		case invariants.MoveProgress:
 			if fc.text == "" && fc.name == "" {
 				continue // a progress move with nothing to show
 			}
 			s.Statuses = append(s.Statuses, StatusRec{Frame: r.Frame, Turn: r.Turn, EventID: fc.name, Message: fc.text})
-		case dialect.MoveError:
+		case invariants.MoveError:
 			id := "error"
 			if fc.name != "" {
 				id = "error " + fc.name

@@ -7,22 +7,22 @@ import (
 	"sort"
 	"strings"
 
-	"framescope/invariants/dialect"
-	"framescope/invariants/dialect/agui"
-	"framescope/invariants/dialect/aisdkui"
-	"framescope/invariants/dialect/anthropic"
-	"framescope/invariants/dialect/chunkframed"
-	"framescope/invariants/dialect/gobus"
-	"framescope/invariants/dialect/openaichat"
-	"framescope/invariants/dialect/openairesponses"
-	"framescope/invariants/dialect/pc3"
-	"framescope/invariants/dialect/publicsse"
-	"framescope/invariants/dialect/typedlines"
+	"framescope/invariants"
+	"framescope/invariants/dialects/agui"
+	"framescope/invariants/dialects/aisdkui"
+	"framescope/invariants/dialects/anthropic"
+	"framescope/invariants/dialects/chunkframed"
+	"framescope/invariants/dialects/gobus"
+	"framescope/invariants/dialects/openaichat"
+	"framescope/invariants/dialects/openairesponses"
+	"framescope/invariants/dialects/pc3"
+	"framescope/invariants/dialects/publicsse"
+	"framescope/invariants/dialects/typedlines"
 )
 
 // All lists the dialects in detection priority order (a tie goes to the
 // earlier one); sse, the fallback, is last.
-var All = []dialect.Dialect{
+var All = []invariants.Dialect{
 	pc3.Dialect,
 	typedlines.Dialect,
 	gobus.Dialect,
@@ -33,11 +33,25 @@ var All = []dialect.Dialect{
 	chunkframed.Dialect,
 	anthropic.Dialect,
 	publicsse.Dialect,
-	dialect.SSE,
+	invariants.SSE,
+}
+
+// Default is the dialect a stream is read as before its dialect is known
+// (and the one `rules` lists without --dialect): the first of All.
+func Default() invariants.Dialect { return All[0] }
+
+// Native reports whether the named dialect is an invariants.Native one; ""
+// (not known yet) is read as Default.
+func Native(name string) bool {
+	if name == "" {
+		return invariants.IsNative(Default())
+	}
+	d, ok := Lookup(name)
+	return ok && invariants.IsNative(d)
 }
 
 // Lookup returns the dialect of a name (case-insensitive).
-func Lookup(name string) (dialect.Dialect, bool) {
+func Lookup(name string) (invariants.Dialect, bool) {
 	for _, d := range All {
 		if strings.EqualFold(d.Name(), name) {
 			return d, true
@@ -57,6 +71,6 @@ func Names() []string {
 }
 
 // NewDetector returns a detector over every dialect but the sse fallback.
-func NewDetector() *dialect.Detector {
-	return dialect.NewDetector(All[:len(All)-1])
+func NewDetector() *invariants.Detector {
+	return invariants.NewDetector(All[:len(All)-1])
 }

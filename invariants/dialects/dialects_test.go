@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	"framescope/decode"
-	"framescope/invariants/dialect"
+	"framescope/invariants"
 )
 
 // detect runs a body's frames through the registry's detector as the
 // pipeline does, and settles at the end of the body.
-func detect(body []byte) dialect.Dialect {
+func detect(body []byte) invariants.Dialect {
 	d := NewDetector()
-	var got dialect.Dialect
+	var got invariants.Dialect
 	fr := decode.NewFramer()
 	emit := func(ev *decode.Event) {
 		if got != nil || !ev.Dispatched() {
@@ -83,7 +83,7 @@ func TestLookup(t *testing.T) {
 	if _, ok := Lookup("nope"); ok {
 		t.Error("Lookup(nope) found a dialect")
 	}
-	if All[len(All)-1] != dialect.SSE {
+	if All[len(All)-1] != invariants.SSE {
 		t.Error("sse must be the last dialect (the fallback)")
 	}
 }

@@ -1,0 +1,213 @@
+// Package dialect is what every agent-stream dialect shares: the common
+// turn model (moves), the generic rules implemented once over moves (the
+// Engine), the rule descriptions they share, detection, and the plain `sse`
+// dialect for streams that match none. Each dialect lives in a folder of its
+// own below this one and only maps frames to moves and adds its own rules;
+// package dialects lists them.
+package invariants
+
+import (
+	"time"
+
+	"framescope/decode"
+)
+
+// Checker checks one stream incrementally: the pipeline (sessions.Run)
+// drives it the same way for every dialect. Returned alarm slices are valid
+// until the next call.
+type Checker interface {
+	// HTTP checks the response of a live or HAR source, before any frame.
+	HTTP(status int, contentType string) []Alarm
+	// Truncated reports an event the stream ended in before its blank line.
+	Truncated(ev *decode.Event) []Alarm
+	// CaptureProblem reports damage in the capture file itself.
+	CaptureProblem(msg string) []Alarm
+	// Block sees a block that is not a frame (comments, data-less blocks):
+	// comment heartbeats count as activity in some dialects.
+	Block(ev *decode.Event, arrival time.Duration, hasArrival bool)
+	// Observe checks one frame.
+	Observe(f *decode.Frame) []Alarm
+	// End closes the stream.
+	End(e End) []Alarm
+	// Moves are the moves of the frame last observed (valid until the next
+	// Observe): what the panes and the client view read.
+	Moves() []Move
+	// Turn is the index (in Turns) of the turn the frame last observed
+	// belongs to; -1 when it belongs to none (stream-level frames, sse).
+	Turn() int
+	Turns() []Turn
+	Counts() Counts
+	Frames() int
+}
+
+// Verdict is what one frame says about whether a stream speaks a dialect.
+type Verdict uint8
+
+const (
+	No    Verdict = iota // the frame cannot belong to the dialect
+	Maybe                // it could (an ambiguous frame, e.g. {"type":"ping"})
+	Yes                  // it carries the dialect's signature
+)
+
+// Dialect is one agent-stream wire.
+type Dialect interface {
+	// Name is the dialect's public name (DIALECTS.md), e.g. "go-bus".
+	Name() string
+	// Description is one line for `--dialect list`.
+	Description() string
+	// Sniff judges one decoded frame (never the [DONE] sentinel).
+	Sniff(f *decode.Frame) Verdict
+	// Label is the frame's event name in this dialect (its JSON type or
+	// kind, else the SSE event: field), "" when it has none. Not sanitized.
+	Label(f *decode.Frame) string
+	// Rules lists every rule the dialect's checker can raise.
+	Rules() []Rule
+	// NewChecker returns a checker for one stream.
+	NewChecker(opts Options) Checker
+}
+
+// Native is a dialect checked by a checker of its own instead of the
+// Engine, whose frames carry the typed envelope decode reads (event_type,
+// version, response_id) and which ships a reference client machine: the
+// inspector indexes its rows and runs its client from that envelope rather
+// than from moves. PC3, framescope's first wire, is the one today.
+type Native interface {
+	Dialect
+	// NativeEnvelope marks the dialect; it does nothing.
+	NativeEnvelope()
+}
+
+// IsNative reports whether d is a Native dialect.
+func IsNative(d Dialect) bool {
+	_, ok := d.(Native)
+	return ok
+}
+
+// Demo is a built-in stream of a dialect that `framescope demo` and
+// `serve --scenario` play live: Body is its SSE text, played one block at a
+// time, Pace apart.
+type Demo struct {
+	Name    string // "" for the dialect's happy demo, "broken" for its broken one
+	Summary string
+	Body    string
+	Pace    time.Duration
+}
+
+// Demoer is a Dialect that ships demos.
+type Demoer interface {
+	Demos() []Demo
+}
+
+// Mapper maps one stream's frames onto moves and raises the dialect's own
+// rules. It keeps whatever per-stream state its rules need; Spec.NewMapper
+// makes one per stream.
+type Mapper interface {
+	// Map reads one decoded frame (a JSON object) and reports what it does
+	// through m.
+	Map(f *decode.Frame, m *Mapping)
+}
+
+// Ender is a Mapper that has rules to settle when the stream ends; the
+// moves it makes there apply to the latest turn.
+type Ender interface {
+	EndStream(m *Mapping)
+}
+
+// DoneMapper is a Mapper that maps the [DONE] sentinel too (its moves and
+// alarms belong to the [DONE] frame): OpenAI Chat settles its choices there.
+type DoneMapper interface {
+	MapDone(m *Mapping)
+}
+
+// Spec is a dialect built on the Engine: a mapping, a shape and its own
+// rules. Dialect folders export one.
+type Spec struct {
+	ID    string
+	About string
+	Shape Shape
+	// Generic lists the shared rules this dialect's streams can raise (by
+	// name, see Generic); Own the dialect's own rules.
+	Generic []string
+	Own     []Rule
+	// SniffFrame and LabelOf implement Sniff and Label.
+	SniffFrame func(f *decode.Frame) Verdict
+	LabelOf    func(f *decode.Frame) string
+	NewMapper  func() Mapper
+	// Demo streams (optional): a happy and a broken one.
+	DemoStreams []Demo
+}
+
+func (s *Spec) Demos() []Demo { return s.DemoStreams }
+
+func (s *Spec) Name() string                  { return s.ID }
+func (s *Spec) Description() string           { return s.About }
+func (s *Spec) Sniff(f *decode.Frame) Verdict { return s.SniffFrame(f) }
+func (s *Spec) Label(f *decode.Frame) string {
+	if s.LabelOf != nil {
+		if l := s.LabelOf(f); l != "" {
+			return l
+		}
+	}
+	if f.HasType {
+		return f.Event.Type
+	}
+	return ""
+}
+
+// Rules returns the generic rules the dialect uses, then its own.
+func (s *Spec) Rules() []Rule {
+	out := make([]Rule, 0, len(s.Generic)+len(s.Own))
+	for _, name := range s.Generic {
+		if r, ok := genericIndex[name]; ok {
+			out = append(out, r)
+		}
+	}
+	return append(out, s.Own...)
+}
+
+func (s *Spec) NewChecker(opts Options) Checker { return NewEngine(s, opts) }
+
+// TurnMode says how a dialect's frames group into turns.
+type TurnMode uint8
+
+const (
+	// TurnPerStream: one stream is one turn, opened by its first frame.
+	TurnPerStream TurnMode = iota
+	// TurnKeyed: MoveTurnStart opens a turn (keyed); a frame belongs to the
+	// turn Mapping.Turn names, else to the latest turn.
+	TurnKeyed
+	// NoTurns: a plain event stream (the sse dialect).
+	NoTurns
+)
+
+// Shape is what the generic rules need to know about a dialect.
+type Shape struct {
+	Turns TurnMode
+	// StartRequired: a turn whose first frame is no MoveTurnStart is
+	// start-missing.
+	StartRequired bool
+	// OneOpenTurn: a turn start while another turn is open is
+	// start-duplicate (AG-UI runs); otherwise only the same key is.
+	OneOpenTurn bool
+	// Done: the stream ends with data: [DONE] after the terminal
+	// (done-early, done-missing). Without it a [DONE] is event-unknown.
+	Done bool
+	// NoTerminal: turns have no terminal event and end when their spans
+	// do (chunk-framed): no terminal-missing, and a span left open at the
+	// end of the stream is an error.
+	NoTerminal bool
+	// ReuseToolIDs: a tool id may be used again once its call closed.
+	ReuseToolIDs bool
+	// EventField: an SSE event: field must equal the frame's JSON type
+	// (Mapping.Type), else sse-event-mismatch.
+	EventField bool
+	// NotJSON: a frame's data need not be JSON (frame-json does not apply).
+	NotJSON bool
+	// Idle is the dialect's default idle window (0: DefaultIdle).
+	Idle time.Duration
+	// CommentHeartbeats: SSE comments count as activity for idle-gap.
+	CommentHeartbeats bool
+	// FrameWarn and FrameMax are the frame-size tiers (0: 256 KiB and
+	// 1 MiB; FrameWarn < 0: no warn tier).
+	FrameWarn, FrameMax int64
+}

@@ -1,0 +1,85 @@
+// Package agui is the ag-ui dialect: AG-UI protocol events (docs.ag-ui.com,
+// ag-ui-protocol/ag-ui). Data-only SSE whose JSON `type` is one of the
+// SCREAMING_CASE events of @ag-ui/core's EventType. A stream carries one or
+// more runs, each opened by RUN_STARTED and ended by RUN_FINISHED or
+// RUN_ERROR; everything the TypeScript client's verifier (verifyEvents)
+// rejects is an error here, and every violation is reported, not only the
+// first. docs/dialects/ag-ui.md cites the source of each reading.
+package agui
+
+import (
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Dialect is ag-ui.
+var Dialect = &invariants.Spec{
+	ID:    "ag-ui",
+	About: "AG-UI protocol events (RUN_STARTED, TEXT_MESSAGE_CONTENT, TOOL_CALL_START, …); runs keyed by runId, ended by RUN_FINISHED or RUN_ERROR",
+	Shape: invariants.Shape{
+		Turns: invariants.TurnKeyed,
+		// RUN_STARTED must come first, and a second one inside an open run
+		// is rejected by verifyEvents whatever its runId.
+		StartRequired: true,
+		OneOpenTurn:   true,
+		// verifyEvents deletes a tool call at TOOL_CALL_END, so its id may
+		// start again later in the run.
+		ReuseToolIDs: true,
+		// Python servers (sse-starlette) keep the connection alive with
+		// comment pings; the client's parser skips them.
+		CommentHeartbeats: true,
+	},
+	Generic: invariants.Rules("frame-json", "event-unknown", "start-missing", "start-duplicate",
+		"terminal-missing", "terminal-duplicate", "after-terminal",
+		"span-orphan", "span-unclosed", "span-duplicate",
+		"tool-malformed", "tool-orphan", "tool-unfinished", "tool-duplicate",
+		"payload-malformed"),
+	Own: []invariants.Rule{
+		{Name: "run-id-mismatch", Severity: invariants.SevWarn, Clause: "docs concepts/events.mdx, RunStarted: runId \"identifies\" the run; events.ts RunFinishedEventSchema",
+			Summary: "RUN_FINISHED or RUN_ERROR names another runId or threadId than the RUN_STARTED of the run it ends"},
+	},
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   func() invariants.Mapper { return &mapper{} },
+	DemoStreams: demos,
+}
+
+func label(f *decode.Frame) string { return invariants.TypeLabel(f) }
+
+// sniff: an AG-UI type name is a signature of its own (no other dialect
+// spells its types in SCREAMING_CASE), unless the frame carries another
+// dialect's envelope. An unknown SCREAMING_CASE type could be a newer AG-UI
+// event (the drafts' META), so it keeps ag-ui in the running.
+func sniff(f *decode.Frame) invariants.Verdict {
+	typ := f.Get("type")
+	if typ.Kind() != decode.KindString || f.EventType != nil || f.Get("schema") != nil ||
+		f.Get("object") != nil || f.Get("sequence_number") != nil || f.Get("eventSeq") != nil {
+		return invariants.No
+	}
+	if kindOf(typ) != evNone {
+		return invariants.Yes
+	}
+	if screaming(typ) {
+		return invariants.Maybe
+	}
+	return invariants.No
+}
+
+// screaming reports whether a JSON string is an upper-case identifier
+// (A-Z, 0-9, _) of at least three characters with one letter.
+func screaming(typ decode.Raw) bool {
+	if len(typ) < 5 {
+		return false
+	}
+	letter := false
+	for _, c := range typ[1 : len(typ)-1] {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= '0' && c <= '9', c == '_':
+		default:
+			return false
+		}
+	}
+	return letter
+}

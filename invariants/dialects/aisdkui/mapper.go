@@ -1,0 +1,261 @@
+package aisdkui
+
+import (
+	"bytes"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// stepKey is the key of the step span: steps do not nest, so one key makes a
+// start-step inside an open step span-duplicate and a finish-step without
+// one span-orphan.
+var stepKey = invariants.Lit("step")
+
+var dataPrefix = []byte("data-")
+
+type mapper struct {
+	parts     []part
+	tools     []tool
+	toolIndex map[string]int
+	step      int  // start-step chunks seen
+	sawStart  bool // a start chunk opened or named the turn
+	// fresh: no content of this stream yet (no step, part or tool call).
+	// A continuation stream (after a tool approval, or a client-side tool
+	// result) opens with outputs for calls of the message the client
+	// already holds: they are no orphans.
+	fresh bool
+	ended bool // finish or abort seen
+}
+
+func newMapper() *mapper { return &mapper{fresh: true} }
+
+func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
+	typ := f.Get("type")
+	m.Type = typ
+	if typ.Kind() != decode.KindString {
+		m.Malformed("chunk", "type is "+invariants.KindName(typ)+", want a string")
+		return
+	}
+	c := fields{f: f, m: m, typ: typ}
+	// The type's bytes, unquoted without allocating (an escaped type, which
+	// no server sends, is decoded).
+	name := []byte(typ[1 : len(typ)-1])
+	if bytes.IndexByte(name, '\\') >= 0 {
+		s, _ := typ.Str()
+		name = []byte(s)
+	}
+	p.mapType(&c, name)
+}
+
+// mapType maps one chunk by its type (switch string(bytes) allocates
+// nothing).
+func (p *mapper) mapType(c *fields, name []byte) {
+	f, m := c.f, c.m
+	switch string(name) {
+	case "text-delta":
+		p.delta(c, invariants.MoveText, invariants.SpanPart)
+	case "reasoning-delta":
+		p.delta(c, invariants.MoveReasoning, invariants.SpanReasoning)
+	case "tool-input-delta":
+		p.toolInputDelta(c)
+	case "start":
+		p.start(c)
+	case "finish":
+		p.finish(c)
+	case "abort":
+		c.optStr("reason")
+		p.terminal(m, invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnCancelled, Name: f.Get("type"), Text: f.Get("reason")})
+	case "error":
+		// An error the client shows (onError), not a terminal: the SDK goes
+		// on to finish-step, finish and [DONE].
+		text := c.str("errorText")
+		m.Add(invariants.Move{Kind: invariants.MoveError, Text: text})
+	case "message-metadata":
+		// The SDK's own tests send it after finish ("message metadata
+		// delayed after finish"): there it belongs to the stream, not to
+		// the ended turn, so it is not after-terminal.
+		if p.ended {
+			m.Stream = true
+		}
+	case "start-step":
+		p.fresh = false
+		p.step++
+		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanStep, Key: stepKey, Name: f.Get("type")})
+	case "finish-step":
+		// The client drops its active text and reasoning parts here: they
+		// close with the step, before it.
+		p.closeParts(m)
+		m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanStep, Key: stepKey})
+	case "reset-step":
+		p.resetStep(m)
+	case "text-start", "reasoning-start":
+		p.fresh = false
+		kind := invariants.SpanPart
+		if string(name) == "reasoning-start" {
+			kind = invariants.SpanReasoning
+		}
+		id := c.str("id")
+		c.optObject("providerMetadata")
+		if id.Kind() == decode.KindString {
+			p.openPart(kind, id)
+			m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: kind, Key: id, Name: f.Get("type")})
+		}
+	case "text-end", "reasoning-end":
+		kind := invariants.SpanPart
+		if string(name) == "reasoning-end" {
+			kind = invariants.SpanReasoning
+		}
+		id := c.str("id")
+		c.optObject("providerMetadata")
+		if id.Kind() == decode.KindString {
+			p.closePart(kind, id)
+			m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: kind, Key: id})
+		}
+	case "tool-input-start":
+		p.toolInputStart(c)
+	case "tool-input-available":
+		p.toolInputAvailable(c)
+	case "tool-input-error":
+		p.toolInputError(c)
+	case "tool-approval-request":
+		p.toolApprovalRequest(c)
+	case "tool-approval-response":
+		// Its approvalId may name a request of an earlier message (the
+		// provider answers approvals the client sent back), so it is not
+		// matched against this stream's requests.
+		c.str("approvalId")
+		c.boolean("approved")
+		c.optStr("reason")
+		c.optBool("providerExecuted")
+		c.optObject("providerMetadata")
+	case "tool-output-available":
+		p.toolOutput(c, outputAvailable)
+	case "tool-output-error":
+		p.toolOutput(c, outputError)
+	case "tool-output-denied":
+		p.toolOutput(c, outputDenied)
+	case "source-url":
+		c.str("sourceId")
+		c.str("url")
+		c.optStr("title")
+		c.optObject("providerMetadata")
+	case "source-document":
+		c.str("sourceId")
+		c.str("mediaType")
+		c.str("title")
+		c.optStr("filename")
+		c.optObject("providerMetadata")
+	case "file", "reasoning-file":
+		c.str("url")
+		c.str("mediaType")
+		c.optObject("providerMetadata")
+	case "custom":
+		c.str("kind")
+		c.optObject("providerMetadata")
+	default:
+		if bytes.HasPrefix(name, dataPrefix) {
+			// data-* parts: any data; id and transient are optional.
+			c.optStr("id")
+			c.optBool("transient")
+			return
+		}
+		m.Unknown = true
+	}
+}
+
+// start names the message. It opens the turn when it comes first; in a
+// merged stream whose first chunks came from another writer it only names
+// the turn already open; a second start is start-duplicate.
+func (p *mapper) start(c *fields) {
+	id := c.f.Get("messageId")
+	c.optStr("messageId")
+	var key decode.Raw
+	if id.Kind() == decode.KindString {
+		key = id
+	}
+	if !p.sawStart && c.m.TurnOpen() {
+		p.sawStart = true
+		c.m.Add(invariants.Move{Kind: invariants.MoveTurnKey, Key: key})
+		return
+	}
+	p.sawStart = true
+	c.m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: key})
+}
+
+// finish ends the message; its finishReason gives the outcome (none:
+// completed). tool-calls is a success: the client runs its own tools and
+// sends the next request.
+func (p *mapper) finish(c *fields) {
+	reason := c.f.Get("finishReason")
+	outcome := invariants.TurnCompleted
+	if reason != nil {
+		switch {
+		case reason.StrEq("error"):
+			outcome = invariants.TurnFailed
+		case reason.StrEq("length"):
+			outcome = invariants.TurnIncomplete
+		case reason.StrEq("content-filter"):
+			outcome = invariants.TurnRefused
+		case knownReason(reason):
+		case reason.Kind() == decode.KindString:
+			c.bad = true
+			c.m.Malformed("finish", "finishReason "+clipID(reason)+" is not one of stop, length, content-filter, tool-calls, error, other")
+		default:
+			c.fault("finishReason", reason, "a string (stop, length, content-filter, tool-calls, error or other)")
+		}
+	}
+	p.terminal(c.m, invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: c.f.Get("type"), Code: reason})
+}
+
+func knownReason(r decode.Raw) bool {
+	for _, s := range finishReasons {
+		if r.StrEq(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// terminal ends the turn. Before an end other than a success, the calls
+// whose input is complete are closed first: only a call whose input never
+// became available is tool-unfinished (DIALECTS.md ai-sdk-ui), whatever the
+// outcome; a success leaves them to the engine, which accepts them.
+func (p *mapper) terminal(m *invariants.Mapping, mv invariants.Move) {
+	if !p.ended && mv.Outcome != invariants.TurnCompleted {
+		for i := range p.tools {
+			if t := &p.tools[i]; t.open && t.ready {
+				t.open = false
+				m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: t.id, Outcome: mv.Outcome})
+			}
+		}
+	}
+	p.ended = true
+	m.Add(mv)
+}
+
+// resetStep: a retried step invalidates what the current step streamed —
+// its open text and reasoning parts and its tool calls (the client removes
+// every part since the latest start-step, or all of them without one). The
+// step itself stays open.
+func (p *mapper) resetStep(m *invariants.Mapping) {
+	p.closeParts(m)
+	for i := range p.tools {
+		if t := &p.tools[i]; t.open && t.step == p.step {
+			t.open = false
+			m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: t.id, Outcome: invariants.TurnCancelled})
+		}
+	}
+}
+
+func (p *mapper) delta(c *fields, kind invariants.MoveKind, span invariants.SpanKind) {
+	p.fresh = false
+	id := c.str("id")
+	text := c.str("delta")
+	c.optObject("providerMetadata")
+	mv := invariants.Move{Kind: kind, Text: text}
+	if id.Kind() == decode.KindString {
+		mv.Span, mv.Key = span, id
+	}
+	c.m.Add(mv)
+}

@@ -1,0 +1,45 @@
+// Package gobus is the go-bus dialect (seed: the Go streaming-bus package
+// of the spec set; reference: viant/agently-core runtime/streaming and the
+// SSE handler in sdk/handler_messages.go). Every frame is one bus Event
+// marshalled as JSON on a data: line, without an SSE event: or id: field;
+// keepalives are ": keepalive" comments every 30 s. One stream follows a
+// conversation and carries its turns one after another, keyed by turnId.
+package gobus
+
+import (
+	"time"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Dialect is go-bus.
+var Dialect = &invariants.Spec{
+	ID:    "go-bus",
+	About: "Go streaming-bus events (turn_started, text_delta, tool_call_*, …) keyed by turnId, counted by eventSeq; keepalive comments",
+	Shape: invariants.Shape{
+		Turns:         invariants.TurnKeyed,
+		StartRequired: true,
+		// The reference handler sends ": keepalive" every 30 s: two missed
+		// keepalives is a stall.
+		Idle:              60 * time.Second,
+		CommentHeartbeats: true,
+	},
+	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed",
+		"start-missing", "start-duplicate", "terminal-missing", "terminal-duplicate", "after-terminal",
+		"span-orphan", "span-unclosed", "span-duplicate",
+		"tool-malformed", "tool-orphan", "tool-unfinished", "tool-duplicate", "tool-mismatch",
+		"seq-gap", "seq-order"),
+	Own: []invariants.Rule{
+		{Name: "stream-overflow", Severity: invariants.SevWarn, Clause: "EventTypeStreamOverflow; ReasonOverflow",
+			Summary: "the bus cut the subscription (stream_overflow): events were lost; the client must reconnect and resume after its eventSeq"},
+		{Name: "field-deprecated", Severity: invariants.SevWarn, Clause: "Event.FinalResponse",
+			Summary: "finalResponse: true on a live stream event (deprecated: it MUST NOT be set on live emissions)"},
+	},
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   func() invariants.Mapper { return &mapper{} },
+	DemoStreams: demos,
+}
+
+func label(f *decode.Frame) string { return invariants.TypeLabel(f) }

@@ -1,0 +1,138 @@
+package openaichat
+
+import (
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Bounds on the per-stream state, so a hostile stream cannot grow it
+// without end: choices and tool calls past them are not tracked.
+const (
+	maxChoices = 128
+	maxTools   = 512
+)
+
+// mapper keeps what the rules need across one stream's chunks: the
+// envelope, every choice seen (and its finish_reason), every tool call.
+// Its slices and byte arena are allocated once per stream, so mapping a
+// valid frame allocates nothing.
+type mapper struct {
+	env     envelope
+	choices []choice
+	tools   []tool
+	// arena holds copies of tool ids and names (JSON literals): later
+	// deltas only carry the tool's index, and a move's Key must stay
+	// valid after the frame that named it is gone.
+	arena []byte
+	keyed bool // the turn was named after the completion id
+	// ended: the completion is over (an error object, or settled at
+	// [DONE] or at the end of the stream); later chunks are the engine's
+	// after-terminal, not the choices' business.
+	ended bool
+}
+
+// choice is one choices[i] of the completion.
+type choice struct {
+	index  int64
+	finish uint8 // finishNone until its finish_reason
+	frame  int   // the frame of its finish_reason
+}
+
+func newMapper() invariants.Mapper {
+	return &mapper{
+		choices: make([]choice, 0, 4),
+		tools:   make([]tool, 0, 8),
+		arena:   make([]byte, 0, 1024),
+		env:     newEnvelope(),
+	}
+}
+
+// Map reads one frame: an error object ends the completion as failed; a
+// chunk checks the envelope, then maps each choice.
+func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
+	if e := f.Get("error"); truthy(e) {
+		p.mapError(e, m)
+		return
+	}
+	obj := f.Get("object")
+	if obj.StrEq("error") {
+		// vLLM's ErrorResponse: {"object":"error","message":…,"type":…,"code":…}.
+		code, msg := errorFields(f.Get("code"), f.Get("type"), f.Get("message"))
+		p.failed(code, msg, m)
+		return
+	}
+	choices := f.Get("choices")
+	// A chunk says so in object; Azure's filter chunks leave object empty,
+	// and some servers omit it but still send choices.
+	chunk := obj.StrEq("chat.completion.chunk") || ((obj == nil || obj.StrEq("")) && choices != nil)
+	if !chunk {
+		m.Unknown = true
+		return
+	}
+	if p.ended {
+		return // after-terminal (the engine's): nothing more to check
+	}
+	p.checkEnvelope(f, m)
+	if !p.keyed {
+		if id := f.Get("id"); id.IsNonEmptyStr() {
+			m.Add(invariants.Move{Kind: invariants.MoveTurnKey, Key: id})
+			p.keyed = true
+		}
+	}
+	if choices.Kind() != decode.KindArray {
+		m.Malformed("chat.completion.chunk", "choices is "+invariants.KindName(choices)+", want an array")
+		return
+	}
+	choices.Elements(func(c decode.Raw) bool {
+		p.mapChoice(c, f.Index, m)
+		return true
+	})
+}
+
+// mapError: OpenAI reports a failure mid-stream as a data object with an
+// error member (the SDKs raise on any truthy error) and closes the stream
+// without [DONE], so the terminal is Final (no done-missing).
+func (p *mapper) mapError(e decode.Raw, m *invariants.Mapping) {
+	var code, msg decode.Raw
+	switch e.Kind() {
+	case decode.KindObject:
+		code, msg = errorFields(e.Get("code"), e.Get("type"), e.Get("message"))
+	case decode.KindString:
+		msg = e
+	}
+	p.failed(code, msg, m)
+}
+
+// errorFields picks an error's code (its code, else its type) and message.
+func errorFields(code, typ, msg decode.Raw) (decode.Raw, decode.Raw) {
+	if k := code.Kind(); k != decode.KindString && k != decode.KindNumber {
+		code = nil
+		if typ.Kind() == decode.KindString {
+			code = typ
+		}
+	}
+	if msg.Kind() != decode.KindString {
+		msg = nil
+	}
+	return code, msg
+}
+
+func (p *mapper) failed(code, msg decode.Raw, m *invariants.Mapping) {
+	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnFailed, Name: litError, Code: code, Text: msg, Final: true})
+	p.ended = true
+}
+
+// findChoice returns the state of choices[index], adding it when new (nil
+// past maxChoices).
+func (p *mapper) findChoice(index int64) *choice {
+	for i := range p.choices {
+		if p.choices[i].index == index {
+			return &p.choices[i]
+		}
+	}
+	if len(p.choices) >= maxChoices {
+		return nil
+	}
+	p.choices = append(p.choices, choice{index: index, frame: -1})
+	return &p.choices[len(p.choices)-1]
+}

@@ -1,0 +1,87 @@
+// Package openaichat is the openai-chat dialect: OpenAI Chat Completions
+// streaming (and the many servers that copy it: Azure OpenAI, OpenRouter,
+// vLLM, DeepSeek…). Data-only SSE whose frames are chat.completion.chunk
+// objects, ending with data: [DONE]. One stream is one completion, with no
+// start event; each choices[i] ends with exactly one finish_reason, and the
+// completion ends when every choice has one. Because a usage-only chunk
+// (choices: []) may follow the last finish_reason, the turn's terminal is
+// settled at [DONE] (or at the end of the stream), not on a chunk.
+package openaichat
+
+import (
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Dialect is openai-chat.
+var Dialect = &invariants.Spec{
+	ID:    "openai-chat",
+	About: "OpenAI Chat Completions streaming: chat.completion.chunk frames, one finish_reason per choice, then data: [DONE]",
+	// CommentHeartbeats: OpenRouter keeps a slow stream alive with SSE
+	// comments (": OPENROUTER PROCESSING"); they count as activity.
+	Shape: invariants.Shape{Turns: invariants.TurnPerStream, Done: true, CommentHeartbeats: true},
+	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed", "envelope-drift",
+		"terminal-missing", "terminal-duplicate", "after-terminal", "done-early", "done-missing",
+		"tool-malformed", "tool-mismatch", "tool-duplicate", "tool-unfinished"),
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   newMapper,
+	DemoStreams: demos,
+}
+
+// The finish reasons a choice can end with, and what each means for the
+// completion (see outcomeOf).
+const (
+	finishNone uint8 = iota
+	finishStop
+	finishLength
+	finishToolCalls
+	finishContentFilter
+	finishFunctionCall
+	finishError // OpenRouter's normalised reason for a mid-stream failure
+	finishOther // a provider's own reason (e.g. "eos"): read as a stop
+)
+
+// Terminal names, precomputed so that settling the turn allocates nothing.
+var (
+	litStop          = invariants.Lit("stop")
+	litLength        = invariants.Lit("length")
+	litToolCalls     = invariants.Lit("tool_calls")
+	litContentFilter = invariants.Lit("content_filter")
+	litFunctionCall  = invariants.Lit("function_call")
+	litFinishError   = invariants.Lit("error")
+	litFinishOther   = invariants.Lit("finish_reason")
+	litError         = invariants.Lit("error")
+	litRefusal       = invariants.Lit("refusal")
+)
+
+var finishNames = [...]string{"", "stop", "length", "tool_calls", "content_filter", "function_call", "error", "another finish_reason"}
+
+// outcomeOf is what one choice's finish_reason says about the completion:
+// stop, tool_calls and function_call are completions (the client answers
+// a tool call in its next request); length cut the answer short
+// (incomplete); content_filter withheld it (refused); error failed.
+func outcomeOf(reason uint8) (outcome string, rank int, name decode.Raw) {
+	switch reason {
+	case finishLength:
+		return invariants.TurnIncomplete, 1, litLength
+	case finishContentFilter:
+		return invariants.TurnRefused, 2, litContentFilter
+	case finishError:
+		return invariants.TurnFailed, 3, litFinishError
+	case finishToolCalls:
+		return invariants.TurnCompleted, 0, litToolCalls
+	case finishFunctionCall:
+		return invariants.TurnCompleted, 0, litFunctionCall
+	case finishOther:
+		return invariants.TurnCompleted, 0, litFinishOther
+	}
+	return invariants.TurnCompleted, 0, litStop
+}
+
+// toolsReady: a choice that ends with one of these reasons handed its tool
+// calls over complete. stop counts too: with a forced tool_choice OpenAI
+// ends a tool call with stop, not tool_calls.
+func toolsReady(reason uint8) bool {
+	return reason == finishStop || reason == finishToolCalls || reason == finishFunctionCall || reason == finishOther
+}

@@ -1,0 +1,172 @@
+package openaichat
+
+import (
+	"bytes"
+	"strconv"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// legacyIndex is the tool index of a choice's deprecated function_call
+// (one per choice, no id of its own).
+const legacyIndex = -1
+
+// tool is one tool call of one choice: tool_calls[index] streams as
+// deltas, and only the first carries the id and the function name.
+type tool struct {
+	choice, index int64
+	id, name      decode.Raw // JSON literals in the arena (nil: not sent)
+	open          bool       // a tool-open move was made (it had an id)
+	ready         bool       // its choice ended: the input is complete
+}
+
+// mapToolDelta maps one element of delta.tool_calls. The first delta of
+// an index opens the call and must carry id and function.name
+// (tool-malformed); a later one that names another id or function is
+// tool-mismatch; arguments grow the call. Custom tools send custom.name
+// and custom.input instead of function.name and function.arguments.
+func (p *mapper) mapToolDelta(tc decode.Raw, choice int64, m *invariants.Mapping) {
+	if tc.Kind() != decode.KindObject {
+		m.Malformed("tool_calls", "an element is "+invariants.KindName(tc)+", want an object")
+		return
+	}
+	ix := tc.Get("index")
+	n, ok := invariants.Int(ix)
+	if !ok || n < 0 {
+		m.Malformed("tool_calls", "index is "+invariants.KindName(ix)+", want an integer ≥ 0")
+		return
+	}
+	fn, args := tc.Get("function"), decode.Raw(nil)
+	if fn.Kind() == decode.KindObject {
+		args = fn.Get("arguments")
+	} else if fn = tc.Get("custom"); fn.Kind() == decode.KindObject {
+		args = fn.Get("input")
+	}
+	p.toolDelta(choice, n, tc.Get("id"), fn.Get("name"), args, m)
+}
+
+// mapFunctionCall maps the deprecated delta.function_call: one call per
+// choice, named by its first delta, keyed "function_call/<choice>".
+func (p *mapper) mapFunctionCall(fc decode.Raw, choice int64, m *invariants.Mapping) {
+	var id decode.Raw
+	if p.findTool(choice, legacyIndex) == nil {
+		id = p.legacyKey(choice)
+	}
+	p.toolDelta(choice, legacyIndex, id, fc.Get("name"), fc.Get("arguments"), m)
+}
+
+func (p *mapper) toolDelta(choice, index int64, id, name, args decode.Raw, m *invariants.Mapping) {
+	if k := args.Kind(); k != decode.KindString && k != decode.KindNone && k != decode.KindNull {
+		m.Malformed("tool_calls", "arguments is "+invariants.KindName(args)+", want a string")
+		args = nil
+	}
+	t := p.findTool(choice, index)
+	if t == nil {
+		t = p.openTool(choice, index, id, name, m)
+	} else {
+		p.sameTool(t, id, name, m)
+	}
+	if t != nil && t.open && args.IsNonEmptyStr() {
+		m.Add(invariants.Move{Kind: invariants.MoveToolArgs, Key: t.id, Text: args})
+	}
+}
+
+// openTool starts tracking a call at its first delta.
+func (p *mapper) openTool(choice, index int64, id, name decode.Raw, m *invariants.Mapping) *tool {
+	if len(p.tools) >= maxTools {
+		return nil
+	}
+	idOK, nameOK := id.IsNonEmptyStr(), name.IsNonEmptyStr()
+	if !idOK || !nameOK {
+		m.Raise("tool-malformed", invariants.SevError, "choice %d %s: its first delta has %s",
+			choice, toolLabel(index), missing(idOK, nameOK))
+	}
+	p.tools = append(p.tools, tool{choice: choice, index: index})
+	t := &p.tools[len(p.tools)-1]
+	if !idOK {
+		return t // no id: its later deltas cannot be followed
+	}
+	t.id, t.open = p.keep(id), true
+	if nameOK {
+		t.name = p.keep(name)
+	}
+	m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: t.id, Name: t.name})
+	return t
+}
+
+// sameTool checks a later delta of a call against its first.
+func (p *mapper) sameTool(t *tool, id, name decode.Raw, m *invariants.Mapping) {
+	if t.index == legacyIndex {
+		id = nil // function_call has no id on the wire
+	}
+	if t.open && id.IsNonEmptyStr() && !bytes.Equal(id, t.id) {
+		m.Raise("tool-mismatch", invariants.SevError, "choice %d %s was opened as %s, a later delta says id %s",
+			t.choice, toolLabel(t.index), clipRaw(t.id), clipRaw(id))
+	}
+	if len(t.name) > 0 && name.IsNonEmptyStr() && !bytes.Equal(name, t.name) {
+		m.Raise("tool-mismatch", invariants.SevError, "choice %d %s was opened as %s, a later delta names %s",
+			t.choice, toolLabel(t.index), clipRaw(t.name), clipRaw(name))
+	}
+}
+
+// toolsDone marks the open calls of a choice that ended complete.
+func (p *mapper) toolsDone(choice int64, m *invariants.Mapping) {
+	for i := range p.tools {
+		t := &p.tools[i]
+		if t.choice == choice && t.open && !t.ready {
+			t.ready = true
+			m.Add(invariants.Move{Kind: invariants.MoveToolReady, Key: t.id})
+		}
+	}
+}
+
+func (p *mapper) findTool(choice, index int64) *tool {
+	for i := range p.tools {
+		if p.tools[i].choice == choice && p.tools[i].index == index {
+			return &p.tools[i]
+		}
+	}
+	return nil
+}
+
+// keep copies a value into the arena (allocation-free while it has room;
+// slices into an outgrown arena stay valid).
+func (p *mapper) keep(r decode.Raw) decode.Raw {
+	start := len(p.arena)
+	p.arena = append(p.arena, r...)
+	return decode.Raw(p.arena[start:len(p.arena):len(p.arena)])
+}
+
+// legacyKey writes the key of a choice's function_call into the arena.
+func (p *mapper) legacyKey(choice int64) decode.Raw {
+	start := len(p.arena)
+	p.arena = append(p.arena, `"function_call/`...)
+	p.arena = strconv.AppendInt(p.arena, choice, 10)
+	p.arena = append(p.arena, '"')
+	return decode.Raw(p.arena[start:len(p.arena):len(p.arena)])
+}
+
+func toolLabel(index int64) string {
+	if index == legacyIndex {
+		return "function_call"
+	}
+	return "tool_calls[" + strconv.FormatInt(index, 10) + "]"
+}
+
+func missing(idOK, nameOK bool) string {
+	switch {
+	case !idOK && !nameOK:
+		return "no id and no function name"
+	case !idOK:
+		return "no id"
+	}
+	return "no function name"
+}
+
+func clipRaw(r decode.Raw) string {
+	if s, ok := r.Str(); ok {
+		return strconv.Quote(decode.Clip(s, 60))
+	}
+	return decode.Clip(string(r), 60)
+}

@@ -1,0 +1,322 @@
+package openairesponses
+
+import (
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Output items are spans keyed by output_index, the key every item event
+// carries and the one the SDKs index their snapshot with (item ids are not
+// stable through every proxy: GitHub Copilot rotates them per event).
+
+// itemAdded opens an output item, and the tool call it carries.
+func (p *mapper) itemAdded(f *decode.Frame, m *invariants.Mapping, ev *event) {
+	oiRaw, oi, ok := p.index(f, m, ev, "output_index")
+	if !ok {
+		return
+	}
+	item := f.Get("item")
+	itype := item.Get("type")
+	if item.Kind() != decode.KindObject || itype.Kind() != decode.KindString {
+		p.malformed(m, ev.name, "item.type is "+invariants.KindName(itype)+", want a string")
+		itype = nil
+	}
+	if _, open := m.SpanName(invariants.SpanItem, oiRaw); open {
+		// span-duplicate (the Engine reports it, once: not also as out of
+		// order); the open item keeps its call.
+		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: oiRaw, Name: itype})
+		return
+	}
+	p.order(m, oi)
+	m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: oiRaw, Name: itype})
+	p.free(oi) // a reused index forgets the closed item's call
+	switch {
+	case oneOf(itype, clientTools):
+		key, name := item.Get("call_id"), itype
+		if itype.StrEq("function_call") || itype.StrEq("custom_tool_call") {
+			if name = item.Get("name"); !name.IsNonEmptyStr() {
+				m.Raise("tool-malformed", invariants.SevError, "%s: %s item without a name (name is %s)", ev.name, clipRaw(itype), invariants.KindName(name))
+				name = nil
+			}
+		}
+		p.openTool(m, ev, oi, key, name, false)
+	case oneOf(itype, hostedTools):
+		name := itype
+		if itype.StrEq("mcp_call") && item.Get("name").IsNonEmptyStr() {
+			name = item.Get("name")
+		}
+		p.openTool(m, ev, oi, item.Get("id"), name, true)
+	}
+}
+
+// order raises output-index-order when an item is not added at the next
+// index. In a resumed stream the first added item sets the count.
+func (p *mapper) order(m *invariants.Mapping, oi int64) {
+	if p.firstAdded < 0 {
+		p.firstAdded = oi
+	}
+	if p.nextIndex >= 0 && oi != p.nextIndex {
+		m.Raise("output-index-order", invariants.SevError, "output_item.added at output_index %d, want %d (items are added in order)", oi, p.nextIndex)
+	}
+	if oi >= p.nextIndex {
+		p.nextIndex = oi + 1
+	}
+}
+
+// openTool opens a tool call and remembers it in the item's slot.
+func (p *mapper) openTool(m *invariants.Mapping, ev *event, oi int64, key, name decode.Raw, hosted bool) {
+	if key.Kind() != decode.KindString && key.Kind() != decode.KindNone && key.Kind() != decode.KindNull {
+		m.Raise("tool-malformed", invariants.SevError, "%s: the call's id is %s, want a string", ev.name, invariants.KindName(key))
+		return
+	}
+	m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: key, Name: name})
+	if !key.IsNonEmptyStr() {
+		return // tool-malformed (the Engine): no call to follow
+	}
+	s := p.slot(oi)
+	s.hosted = hosted
+	s.key = append(s.key[:0], key...)
+	s.name = append(s.name[:0], name...)
+}
+
+// itemDone closes an output item: a client tool's input is complete
+// (ready), a hosted call still open ends with the item's status, a
+// *_output item answers the call it names.
+func (p *mapper) itemDone(f *decode.Frame, m *invariants.Mapping, ev *event) {
+	oiRaw, oi, ok := p.index(f, m, ev, "output_index")
+	if !ok {
+		return
+	}
+	item := f.Get("item")
+	itype := item.Get("type")
+	if item.Kind() != decode.KindObject || itype.Kind() != decode.KindString {
+		p.malformed(m, ev.name, "item.type is "+invariants.KindName(itype)+", want a string")
+		itype = nil
+	}
+	name, open := m.SpanName(invariants.SpanItem, oiRaw)
+	if !open && p.preResume(oi) {
+		p.carried(oi)
+		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: oiRaw})
+	}
+	if open && name != "" && itype != nil && !itype.StrEq(name) {
+		m.Raise("span-mismatch", invariants.SevError, "%s: item %d was added as %q and is done as %s", ev.name, oi, name, clipRaw(itype))
+	}
+	if s := p.find(oi); s != nil && open {
+		p.toolDone(m, ev, s, item)
+	}
+	if cid := item.Get("call_id"); isOutputItem(itype) && cid.IsNonEmptyStr() && m.ToolIsOpen(cid) {
+		m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: cid, Outcome: invariants.TurnCompleted})
+	}
+	m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanItem, Key: oiRaw})
+	p.free(oi)
+}
+
+func (p *mapper) toolDone(m *invariants.Mapping, ev *event, s *slot, item decode.Raw) {
+	key := decode.Raw(s.key)
+	if s.hosted {
+		if m.ToolIsOpen(key) {
+			m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: key, Outcome: statusOutcome(item.Get("status"))})
+		}
+		return
+	}
+	if cid := item.Get("call_id"); cid.Kind() == decode.KindString && string(cid) != string(s.key) {
+		m.Raise("tool-mismatch", invariants.SevError, "%s: the call opened as %s is done as call_id %s", ev.name, clipRaw(key), clipRaw(cid))
+	}
+	if n := item.Get("name"); n.Kind() == decode.KindString && len(s.name) > 0 && string(n) != string(s.name) {
+		m.Raise("tool-mismatch", invariants.SevError, "%s: call %s opened as %s is done as %s", ev.name, clipRaw(key), clipRaw(s.name), clipRaw(n))
+	}
+	m.Add(invariants.Move{Kind: invariants.MoveToolReady, Key: key})
+}
+
+// itemEvent maps an event inside an output item: a part, a summary part, a
+// delta, a tool's input or status.
+func (p *mapper) itemEvent(f *decode.Frame, m *invariants.Mapping, ev *event) {
+	if !ev.noItemID {
+		p.str(f, m, ev, "item_id")
+	}
+	if ev.delta && !p.str(f, m, ev, "delta") {
+		return
+	}
+	oiRaw, oi, ok := p.index(f, m, ev, "output_index")
+	if !ok {
+		return
+	}
+	if !p.inItem(m, ev, oiRaw, oi) {
+		p.orphanMoves(f, m, ev)
+		return
+	}
+	switch ev.scope {
+	case scopePart:
+		p.partEvent(f, m, ev, oiRaw, oi, invariants.SpanPart, "content_index")
+		return
+	case scopeSummary:
+		p.partEvent(f, m, ev, oiRaw, oi, invariants.SpanReasoning, "summary_index")
+		return
+	}
+	s := p.find(oi)
+	switch ev.act {
+	case actArgs:
+		if s != nil {
+			m.Add(invariants.Move{Kind: invariants.MoveToolArgs, Key: decode.Raw(s.key), Text: f.Get("delta")})
+		}
+	case actProgress:
+		m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: ev.line})
+	case actErrorLine:
+		m.Add(invariants.Move{Kind: invariants.MoveError, Text: ev.line})
+	case actToolDone, actToolFailed:
+		if s != nil && s.hosted {
+			outcome := invariants.TurnCompleted
+			if ev.act == actToolFailed {
+				outcome = invariants.TurnFailed
+			}
+			// A second status for a closed call is the Engine's tool-orphan.
+			m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: decode.Raw(s.key), Outcome: outcome})
+		}
+	}
+}
+
+// inItem checks that the event names an open item of the right type. A
+// closed or never-added item is span-orphan (one alarm for the frame);
+// in a resumed stream an item added before the resume point opens here.
+func (p *mapper) inItem(m *invariants.Mapping, ev *event, oiRaw decode.Raw, oi int64) bool {
+	name, open := m.SpanName(invariants.SpanItem, oiRaw)
+	if !open {
+		if p.preResume(oi) {
+			p.carried(oi)
+			m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: oiRaw})
+			return true
+		}
+		m.Raise("span-orphan", invariants.SevError, "%s for item %d that is not open", ev.name, oi)
+		return false
+	}
+	if ev.item != "" && name != "" && name != ev.item {
+		m.Raise("span-mismatch", invariants.SevError, "%s into item %d, a %q (want %s)", ev.name, oi, name, ev.item)
+	}
+	return true
+}
+
+// orphanMoves keeps what a client still shows of an orphan event (its
+// text), without a span the Engine would report a second time.
+func (p *mapper) orphanMoves(f *decode.Frame, m *invariants.Mapping, ev *event) {
+	switch ev.act {
+	case actText:
+		m.Add(invariants.Move{Kind: invariants.MoveText, Text: f.Get("delta")})
+	case actReasoning:
+		m.Add(invariants.Move{Kind: invariants.MoveReasoning, Text: f.Get("delta")})
+	}
+}
+
+// partEvent maps a content part or summary part event, keyed
+// [output_index, content_index | summary_index].
+func (p *mapper) partEvent(f *decode.Frame, m *invariants.Mapping, ev *event, oiRaw decode.Raw, oi int64, kind invariants.SpanKind, field string) {
+	_, idx, ok := p.index(f, m, ev, field)
+	if !ok {
+		return
+	}
+	key := p.partKey(oi, idx)
+	name, open := m.SpanName(kind, key)
+	if !open && ev.act != actOpen && p.preResume(oi) {
+		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: kind, Key: key})
+		open = true
+	}
+	if open && ev.part != "" && name != "" && name != ev.part {
+		m.Raise("span-mismatch", invariants.SevError, "%s into %s %s, a %q part (want %s)", ev.name, kind, key, name, ev.part)
+	}
+	switch ev.act {
+	case actOpen:
+		part := f.Get("part")
+		ptype := part.Get("type")
+		if ptype.Kind() != decode.KindString {
+			p.malformed(m, ev.name, "part.type is "+invariants.KindName(ptype)+", want a string")
+			ptype = nil
+		} else if want := partItem(ptype); want != "" {
+			if iname, _ := m.SpanName(invariants.SpanItem, oiRaw); iname != "" && iname != want {
+				m.Raise("span-mismatch", invariants.SevError, "%s: a %s part in item %d, a %q (want %s)", ev.name, clipRaw(ptype), oi, iname, want)
+			}
+		}
+		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: kind, Key: key, Name: ptype})
+	case actClose:
+		m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: kind, Key: key})
+	case actText:
+		m.Add(invariants.Move{Kind: invariants.MoveText, Span: kind, Key: key, Text: f.Get("delta")})
+	case actReasoning:
+		m.Add(invariants.Move{Kind: invariants.MoveReasoning, Span: kind, Key: key, Text: f.Get("delta")})
+	case actCheck:
+		if !open {
+			m.Raise("span-orphan", invariants.SevError, "%s for %s %s that is not open", ev.name, kind, key)
+		}
+	}
+}
+
+// partItem is the item type a content part type belongs in.
+func partItem(ptype decode.Raw) string {
+	switch {
+	case ptype.StrEq("output_text"), ptype.StrEq("refusal"):
+		return "message"
+	case ptype.StrEq("reasoning_text"):
+		return "reasoning"
+	}
+	return ""
+}
+
+// isOutputItem: the item reports a tool's result (shell_call_output, …).
+func isOutputItem(itype decode.Raw) bool {
+	const suffix = `_output"`
+	return len(itype) > len(suffix) && string(itype[len(itype)-len(suffix):]) == suffix
+}
+
+// statusOutcome maps an item's status onto a tool outcome.
+func statusOutcome(status decode.Raw) string {
+	switch {
+	case status.StrEq("failed"):
+		return invariants.TurnFailed
+	case status.StrEq("incomplete"):
+		return invariants.TurnIncomplete
+	}
+	return invariants.TurnCompleted
+}
+
+// carried: a resumed stream names an item added before the resume point;
+// items added from now on come after it.
+func (p *mapper) carried(oi int64) {
+	if oi+1 > p.nextIndex {
+		p.nextIndex = oi + 1
+	}
+}
+
+// preResume: in a resumed stream, an item below the first one this stream
+// added (or any item before one was added) began before the resume point.
+func (p *mapper) preResume(oi int64) bool {
+	return p.resumed && (p.firstAdded < 0 || oi < p.firstAdded)
+}
+
+// Slots.
+
+func (p *mapper) find(oi int64) *slot {
+	for i := range p.slots {
+		if p.slots[i].used && p.slots[i].oi == oi {
+			return &p.slots[i]
+		}
+	}
+	return nil
+}
+
+func (p *mapper) slot(oi int64) *slot {
+	if s := p.find(oi); s != nil {
+		return s
+	}
+	for i := range p.slots {
+		if !p.slots[i].used {
+			p.slots[i].used, p.slots[i].oi = true, oi
+			return &p.slots[i]
+		}
+	}
+	p.slots = append(p.slots, slot{used: true, oi: oi})
+	return &p.slots[len(p.slots)-1]
+}
+
+func (p *mapper) free(oi int64) {
+	if s := p.find(oi); s != nil {
+		s.used = false
+	}
+}

@@ -1,0 +1,103 @@
+package openairesponses
+
+import (
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// lifecycle maps the events that carry the response object: created opens
+// the turn, queued / in_progress are waiting lines, completed / failed /
+// incomplete end it.
+func (p *mapper) lifecycle(f *decode.Frame, m *invariants.Mapping, ev *event) {
+	resp := f.Get("response")
+	var id decode.Raw
+	if resp.Kind() != decode.KindObject {
+		p.malformed(m, ev.name, "response is "+invariants.KindName(resp)+", want the response object")
+	} else if id = resp.Get("id"); id.Kind() != decode.KindString {
+		p.malformed(m, ev.name, "response.id is "+invariants.KindName(id)+", want a string")
+		id = nil
+	}
+	if ev.act == actStart {
+		m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: id})
+		if id != nil && !p.hasRID {
+			p.rid, p.hasRID = append(p.rid[:0], id...), true
+		}
+		return
+	}
+	p.drift(m, ev, id)
+	if id != nil {
+		// A resumed stream learns its response id here.
+		m.Add(invariants.Move{Kind: invariants.MoveTurnKey, Key: id})
+	}
+	switch ev.act {
+	case actProgress:
+		m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: ev.line})
+	case actCompleted:
+		p.terminal(m, invariants.TurnCompleted, f.Get("type"), nil, nil)
+	case actFailed:
+		e := resp.Get("error")
+		p.terminal(m, invariants.TurnFailed, f.Get("type"), e.Get("code"), e.Get("message"))
+	case actIncomplete:
+		p.terminal(m, invariants.TurnIncomplete, f.Get("type"), resp.Get("incomplete_details").Get("reason"), nil)
+	}
+}
+
+// terminal ends the turn. After an unconfirmed error event the response
+// has failed whatever the terminal says (afterError has raised the rest).
+func (p *mapper) terminal(m *invariants.Mapping, outcome string, name, code, text decode.Raw) {
+	if p.errAt >= 0 && !p.ended {
+		outcome = invariants.TurnFailed
+	}
+	p.ended = true
+	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: name, Code: code, Text: text})
+}
+
+// drift: every lifecycle event repeats the response; its id must stay
+// response.created's.
+func (p *mapper) drift(m *invariants.Mapping, ev *event, id decode.Raw) {
+	if id == nil || !p.hasRID || string(id) == string(p.rid) {
+		return
+	}
+	m.Raise("envelope-drift", invariants.SevError, "%s carries response.id %s, but response.created said %s",
+		ev.name, clipRaw(id), clipRaw(p.rid))
+}
+
+// errorEvent maps the error event. The reference sends it with top-level
+// code / message / param (ResponseErrorEvent); OpenAI has also been
+// recorded sending them nested in an error object (vercel/ai fixture
+// openai-error.1): both are read. It is not the terminal yet: OpenAI
+// follows it with response.failed, which confirms it (EndStream ends the
+// turn as failed when nothing does).
+func (p *mapper) errorEvent(f *decode.Frame, m *invariants.Mapping, ev *event) {
+	code, msg := f.Get("code"), f.Get("message")
+	if nested := f.Get("error"); nested.Kind() == decode.KindObject && msg == nil {
+		code, msg = nested.Get("code"), nested.Get("message")
+	}
+	if msg.Kind() != decode.KindString {
+		p.malformed(m, ev.name, "message is "+invariants.KindName(msg)+", want a string (top level or in error)")
+	}
+	if code.Kind() != decode.KindString {
+		code = nil
+	}
+	p.errAt = f.Index
+	m.Add(invariants.Move{Kind: invariants.MoveError, Code: code, Text: msg})
+}
+
+// afterError judges a frame that follows an unconfirmed error event: only
+// response.failed may (it is the terminal). Any other frame is
+// after-terminal; a second error is also terminal-duplicate, as the Engine
+// reports a second terminal. It reports whether the frame is still mapped.
+func (p *mapper) afterError(f *decode.Frame, m *invariants.Mapping, ev *event) bool {
+	if ev.act == actFailed {
+		return true
+	}
+	m.Raise("after-terminal", invariants.SevError, "%s after the error event at frame %d (only response.failed may follow it)", ev.name, p.errAt)
+	switch ev.act {
+	case actError:
+		m.Raise("terminal-duplicate", invariants.SevError, "second error event after the one at frame %d", p.errAt)
+		return false
+	case actCompleted, actIncomplete:
+		return true // it still ends the stream, as failed (terminal)
+	}
+	return false
+}

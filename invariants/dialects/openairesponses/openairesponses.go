@@ -1,0 +1,50 @@
+// Package openairesponses is the OpenAI Responses API streaming dialect
+// (platform docs "Streaming events"; the openai-python and openai-node
+// ResponseStreamEvent unions): SSE `event:` + `data:` whose JSON `type` is
+// `response.*` (or `error`) and which carries a `sequence_number`. One
+// stream is one response: response.created opens it; response.completed,
+// response.failed, response.incomplete or an error event ends it; there is
+// no [DONE].
+package openairesponses
+
+import (
+	"time"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Dialect is openai-responses.
+var Dialect = &invariants.Spec{
+	ID:    "openai-responses",
+	About: "OpenAI Responses API streaming events: type response.* with sequence_number; one stream is one response, response.created → output items → response.completed/failed/incomplete",
+	Shape: invariants.Shape{
+		Turns:         invariants.TurnPerStream,
+		StartRequired: true,
+		EventField:    true,
+		// The API sends no keepalive and a reasoning item can stay silent for
+		// minutes between its added and done events; a 30 s window would
+		// flag healthy streams (docs/dialects/openai-responses.md).
+		Idle:              2 * time.Minute,
+		CommentHeartbeats: true,
+		// response.created / response.completed / output_text.done repeat
+		// the whole response (instructions, tool schemas, up to 128k output
+		// tokens): a healthy frame can pass PC3's 256 KiB target.
+		FrameWarn: 2 << 20,
+		FrameMax:  16 << 20,
+	},
+	Generic: invariants.Rules("frame-json", "event-unknown", "sse-event-mismatch", "start-missing", "start-duplicate",
+		"terminal-missing", "terminal-duplicate", "after-terminal", "span-orphan", "span-unclosed", "span-duplicate",
+		"span-mismatch", "tool-malformed", "tool-orphan", "tool-unfinished", "tool-duplicate", "tool-mismatch",
+		"seq-gap", "seq-order", "payload-malformed", "envelope-drift"),
+	Own: []invariants.Rule{
+		{Name: "output-index-order", Severity: invariants.SevError, Clause: "openai-python lib/streaming/responses/_responses.py accumulate_event",
+			Summary: "response.output_item.added's output_index is not the next one (0, 1, 2, …): the SDKs append items and index them by output_index"},
+	},
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   newMapper,
+	DemoStreams: demos,
+}
+
+func label(f *decode.Frame) string { return invariants.TypeLabel(f) }

@@ -1,0 +1,79 @@
+// Package pc3 is the PC3 wire (v0.5 and v0.4) as one dialect. Its rules are
+// RULES.md's, checked by invariants.Checker exactly as before the dialect
+// layer (a golden test holds every report to the byte); this package adds
+// detection, labels and the mapping onto moves that the panes read.
+package pc3
+
+import (
+	"time"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Dialect is PC3.
+var Dialect invariants.Dialect = pc3{}
+
+type pc3 struct{}
+
+func (pc3) Name() string { return "pc3" }
+func (pc3) Description() string {
+	return "PC3 agent-stream wire v0.5/v0.4: event_type + version + response_id envelope, terminal completed/error/cancelled, [DONE]"
+}
+
+// Sniff: event_type is PC3's own key; version with response_id is its
+// envelope even when event_type is missing or broken.
+func (pc3) Sniff(f *decode.Frame) invariants.Verdict {
+	if f.EventType.Kind() == decode.KindString || (f.Version != nil && f.ResponseID != nil) {
+		return invariants.Yes
+	}
+	return invariants.No
+}
+
+// NativeEnvelope: PC3 is checked by its own Checker and read through
+// decode's typed envelope (invariants.Native).
+func (pc3) NativeEnvelope() {}
+
+func (pc3) Label(f *decode.Frame) string {
+	if t := f.Type(); t != "" {
+		return t
+	}
+	if f.HasType {
+		return f.Event.Type
+	}
+	return ""
+}
+
+func (pc3) Rules() []invariants.Rule {
+	return append([]invariants.Rule(nil), Catalog...)
+}
+
+func (pc3) NewChecker(opts invariants.Options) invariants.Checker {
+	return &checker{Checker: New(opts)}
+}
+
+// checker is PC3's own checker plus the moves of each frame, mapped only
+// when asked for (check never asks: its hot path stays PC3's own).
+type checker struct {
+	*Checker
+	last   *decode.Frame // the frame last observed (valid until the next)
+	mapped bool
+	moves  []invariants.Move
+}
+
+// Block: PC3 comments do not reset the idle timer (RULES.md conventions).
+func (c *checker) Block(*decode.Event, time.Duration, bool) {}
+
+func (c *checker) Moves() []invariants.Move {
+	if !c.mapped && c.last != nil {
+		c.moves, c.mapped = AppendMoves(c.moves[:0], c.last), true
+	}
+	return c.moves
+}
+func (c *checker) Turn() int { return c.CurrentTurn() }
+
+func (c *checker) Observe(f *decode.Frame) []invariants.Alarm {
+	c.last, c.mapped = f, false
+	c.moves = c.moves[:0]
+	return c.Checker.Observe(f)
+}

@@ -1,0 +1,66 @@
+// Package publicsse is the public-sse-v1 dialect: the browser-facing
+// stream of trevor-nichols/openai-agents-saas-starter, whose public
+// contract is docs/contracts/public-sse-streaming/v1.md (seed: the
+// resume-grade streaming milestone of the spec set). Data-only SSE; every
+// event is a JSON object with schema "public_sse_v1", an integer event_id,
+// stream_id, server_timestamp and a kind. One stream is one turn; exactly
+// one terminal event (kind final or error) ends it.
+package publicsse
+
+import (
+	"time"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Dialect is public-sse-v1.
+var Dialect = &invariants.Spec{
+	ID:    "public-sse-v1",
+	About: "public_sse_v1: data-only JSON events with schema, event_id and kind; one stream is one turn ended by final or error",
+	Shape: invariants.Shape{
+		Turns: invariants.TurnPerStream,
+		// The reference routers send a ": heartbeat" comment at most every
+		// 15 s: twice that is the default idle window.
+		Idle:              30 * time.Second,
+		CommentHeartbeats: true,
+		// "Max serialized event size: 1 MiB (hard cap)": no warn tier.
+		FrameWarn: -1,
+		FrameMax:  frameMax,
+	},
+	Generic: invariants.Rules("frame-json", "event-unknown", "terminal-missing", "terminal-duplicate", "after-terminal",
+		"payload-malformed", "seq-order", "seq-gap", "envelope-drift",
+		"span-orphan", "span-unclosed", "span-duplicate",
+		"tool-malformed", "tool-unfinished", "tool-mismatch"),
+	Own: []invariants.Rule{
+		{Name: "internal-leak", Severity: invariants.SevError, Clause: "v1.md §3, §7.2 (derived-only); milestone \"Reasoning\"",
+			Summary: "raw provider data on the public wire: a raw_event or payload key, or a raw provider kind (response.*, raw_response_event)"},
+		{Name: "stream-size", Severity: invariants.SevError, Clause: "milestone \"Limits\": Per-stream (circuit breaker)",
+			Summary: "more than 128 MiB of event data in one stream"},
+	},
+	SniffFrame:  sniff,
+	LabelOf:     label,
+	NewMapper:   newMapper,
+	DemoStreams: demos,
+}
+
+const (
+	schemaV1  = "public_sse_v1"
+	frameMax  = 1 << 20   // per event
+	streamMax = 128 << 20 // per stream
+)
+
+// sniff: schema "public_sse_v1" is this dialect's alone (no other dialect
+// has a schema key); with a kind it is the signature. A frame with the
+// schema but no kind is a broken frame of this dialect: Maybe.
+func sniff(f *decode.Frame) invariants.Verdict {
+	if !f.Get("schema").StrEq(schemaV1) {
+		return invariants.No
+	}
+	if f.Get("kind").Kind() == decode.KindString {
+		return invariants.Yes
+	}
+	return invariants.Maybe
+}
+
+func label(f *decode.Frame) string { return invariants.StringMember(f, "kind") }

@@ -1,0 +1,114 @@
+package invariants
+
+import (
+	"fmt"
+
+	"framescope/decode"
+)
+
+// Mapping is what a Mapper says about one frame: its moves, the turn it
+// belongs to, and the dialect's own alarms. The Engine reuses it from frame
+// to frame, so filling it allocates nothing once warm.
+type Mapping struct {
+	Moves []Move
+	// Turn names the turn the frame belongs to in a keyed dialect (nil: the
+	// latest turn). Stream says it belongs to the stream, not to a turn.
+	Turn   decode.Raw
+	Stream bool
+	// Unknown: the frame's type is outside the dialect's vocabulary
+	// (event-unknown, info).
+	Unknown bool
+	// Type is the frame's JSON type, compared with the SSE event: field
+	// when the dialect's Shape.EventField is set.
+	Type decode.Raw
+
+	alarms []mappedAlarm
+	e      *Engine
+	end    *End // set while Ender.EndStream runs
+}
+
+// ClientEnded reports, from Ender.EndStream, whether the client ended the
+// stream (a user cancel): what a turn then lacks is info, not error.
+func (m *Mapping) ClientEnded() bool {
+	return m.end != nil && m.end.Kind == EndCancelled
+}
+
+type mappedAlarm struct {
+	rule    string
+	sev     Severity
+	msg     string
+	noFrame bool
+}
+
+func (m *Mapping) reset() {
+	m.Moves = m.Moves[:0]
+	m.Turn, m.Stream, m.Unknown, m.Type = nil, false, false, nil
+	m.alarms = m.alarms[:0]
+}
+
+// Add appends a move.
+func (m *Mapping) Add(mv Move) { m.Moves = append(m.Moves, mv) }
+
+// Raise raises one of the dialect's rules on the frame being mapped (at
+// the end of the stream, from Ender.EndStream: on no frame).
+func (m *Mapping) Raise(rule string, sev Severity, format string, args ...any) {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	m.alarms = append(m.alarms, mappedAlarm{rule: rule, sev: sev, msg: msg})
+}
+
+// RaiseNoFrame raises a rule that belongs to no single frame.
+func (m *Mapping) RaiseNoFrame(rule string, sev Severity, format string, args ...any) {
+	m.Raise(rule, sev, format, args...)
+	m.alarms[len(m.alarms)-1].noFrame = true
+}
+
+// Malformed raises payload-malformed: what names the field and the fault.
+func (m *Mapping) Malformed(event, what string) {
+	m.Raise("payload-malformed", SevError, "%s: %s", clip(event, 40), what)
+}
+
+// starts reports whether the frame opens a turn; startKey is its key.
+func (m *Mapping) starts() bool {
+	for i := range m.Moves {
+		if m.Moves[i].Kind == MoveTurnStart {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Mapping) startKey() decode.Raw {
+	for i := range m.Moves {
+		if m.Moves[i].Kind == MoveTurnStart {
+			return m.Moves[i].Key
+		}
+	}
+	return nil
+}
+
+// TurnOpen reports whether the latest turn is open (started, not ended):
+// a mapper uses it for events that may open a turn implicitly.
+func (m *Mapping) TurnOpen() bool { return m.e.open(m.e.cur) }
+
+// SpanName returns the name an open span was opened with (e.g. a content
+// block's type), and whether it is open in the latest turn.
+func (m *Mapping) SpanName(kind SpanKind, key decode.Raw) (string, bool) {
+	e := m.e
+	if e.cur < 0 || e.state[e.cur] == nil {
+		return "", false
+	}
+	return e.spanOpen(e.state[e.cur], kind, key)
+}
+
+// ToolIsOpen reports whether a tool call is open in the latest turn.
+func (m *Mapping) ToolIsOpen(key decode.Raw) bool {
+	e := m.e
+	if e.cur < 0 || e.state[e.cur] == nil {
+		return false
+	}
+	ts := e.state[e.cur].tools[string(key)]
+	return ts != nil && ts.open
+}

@@ -1,0 +1,99 @@
+package invariants
+
+import (
+	"time"
+
+	"framescope/decode"
+)
+
+// Default timing bounds (RULES.md "Timing").
+const (
+	DefaultIdle = 30 * time.Second
+	DefaultTTFE = 2 * time.Second
+)
+
+// Options configure a Checker.
+type Options struct {
+	// Registry, when set, enables the status-unregistered/-deprecated/
+	// -suppressed rules.
+	Registry *Registry
+	// Idle is the idle-gap window (0 = DefaultIdle, negative = off).
+	Idle time.Duration
+	// TTFE is the time-to-first-event bound (0 = DefaultTTFE, negative = off).
+	TTFE time.Duration
+	// SyntheticFraming says the SSE framing was rebuilt (e.g. from NDJSON
+	// frames), so a missing event: line says nothing about the server.
+	SyntheticFraming bool
+	// Dialect forces the stream's dialect by name ("": detect it from the
+	// first frames). The pipeline resolves it; the PC3 checker ignores it.
+	Dialect string
+	// ListLimit, when positive, is how many alarms of one rule in one turn
+	// get a message: the rest are raised and counted, but Unlisted and
+	// without one (a report lists only the first ones; see Listing).
+	ListLimit int
+	// OnTurnFinal, when set, receives each turn once nothing can change it
+	// any more, in index order, and the checker drops it: Turns then holds
+	// only the turns not yet handed out (the latest last), so a stream of a
+	// million turns is checked in flat memory. The turns still held after
+	// End (at least the latest) are not handed out: Turns has them.
+	OnTurnFinal func(index int, t Turn)
+}
+
+// EndKind is how the stream ended.
+type EndKind string
+
+const (
+	EndEOF       EndKind = "eof"
+	EndError     EndKind = "error"
+	EndCancelled EndKind = "cancelled" // the client (user) ended it
+)
+
+// End describes the end of the stream.
+type End struct {
+	Kind    EndKind
+	Detail  string
+	At      time.Duration
+	HasTime bool
+}
+
+// Turn is the checker's summary of one turn (the JSON report's turns[]).
+type Turn struct {
+	ResponseID    string
+	FirstFrame    int
+	LastFrame     int
+	Terminal      decode.Terminality
+	TerminalFrame int
+	Done          bool
+	Frames        int
+	// Outcome is the terminal's detail on the common turn model
+	// (DIALECTS.md: completed, failed, cancelled, refused, incomplete,
+	// interrupted; "" without a terminal); TerminalEvent is the dialect's
+	// own name of the terminal event (PC3: its event_type).
+	Outcome       string
+	TerminalEvent string
+}
+
+// Outcomes of a turn on the common turn model (DIALECTS.md); the report's
+// "outcome" key.
+const (
+	TurnCompleted   = "completed"
+	TurnFailed      = "failed"
+	TurnCancelled   = "cancelled"
+	TurnRefused     = "refused"
+	TurnIncomplete  = "incomplete"
+	TurnInterrupted = "interrupted"
+)
+
+// TerminalOf is the report's "terminal" value for an outcome: RULES.md keeps
+// completed and cancelled and calls every other end an error.
+func TerminalOf(outcome string) decode.Terminality {
+	switch outcome {
+	case "":
+		return decode.NotTerminal
+	case TurnCompleted:
+		return decode.TerminalCompleted
+	case TurnCancelled:
+		return decode.TerminalCancelled
+	}
+	return decode.TerminalError
+}
