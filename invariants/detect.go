@@ -1,6 +1,10 @@
 package invariants
 
-import "framescope/decode"
+import (
+	"slices"
+
+	"framescope/decode"
+)
 
 // SniffFrames is how many decodable frames detection reads before it
 // settles on the best ambiguous candidate (or sse).
@@ -12,17 +16,23 @@ const SniffFrames = 8
 // {"type":"ping"}) only narrow the field, and undecodable frames and [DONE]
 // say nothing. Never from a file name.
 type Detector struct {
-	cands  []Dialect
-	maybe  []int // per candidate: frames it judged Maybe
-	ruled  []bool
-	seen   int
-	chosen Dialect
+	cands   []Dialect
+	foreign []Keys // per candidate: ForeignKeys over the candidates
+	maybe   []int  // per candidate: frames it judged Maybe
+	ruled   []bool
+	seen    int
+	chosen  Dialect
 }
 
 // NewDetector returns a detector over the candidates, in priority order
 // (the first wins a tie).
 func NewDetector(cands []Dialect) *Detector {
-	return &Detector{cands: cands, maybe: make([]int, len(cands)), ruled: make([]bool, len(cands))}
+	d := &Detector{cands: cands, maybe: make([]int, len(cands)), ruled: make([]bool, len(cands))}
+	d.foreign = make([]Keys, len(cands))
+	for i, c := range cands {
+		d.foreign[i] = ForeignKeys(c, cands)
+	}
+	return d
 }
 
 // Feed judges one frame; it returns the dialect once decided.
@@ -41,7 +51,7 @@ func (d *Detector) Feed(f *decode.Frame) (Dialect, bool) {
 	}
 	d.seen++
 	for i, c := range d.cands {
-		switch c.Sniff(f) {
+		switch c.Sniff(f, d.foreign[i]) {
 		case Yes:
 			d.chosen = c
 			return c, true
@@ -89,4 +99,43 @@ func looksLikeObject(b []byte) bool {
 		return false
 	}
 	return false
+}
+
+// Keys is a set of top-level JSON member names.
+type Keys struct{ names []string }
+
+// KeysOf makes a set of member names.
+func KeysOf(names ...string) Keys { return Keys{names: names} }
+
+// In reports whether the frame carries one of the members.
+func (k Keys) In(f *decode.Frame) bool {
+	for _, n := range k.names {
+		if f.Get(n) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Names lists the set's members.
+func (k Keys) Names() []string { return k.names }
+
+// ForeignKeys is what d reads as another dialect's envelope: the keys the
+// other dialects declare (EnvelopeKeys) that d does not declare itself. A
+// key several dialects share (type) is foreign only to those that declare
+// none of it.
+func ForeignKeys(d Dialect, all []Dialect) Keys {
+	own := d.EnvelopeKeys()
+	var out []string
+	for _, o := range all {
+		if o == d {
+			continue
+		}
+		for _, k := range o.EnvelopeKeys() {
+			if !slices.Contains(own, k) && !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return Keys{names: out}
 }

@@ -7,6 +7,8 @@
 package invariants
 
 import (
+	"cmp"
+	"io/fs"
 	"time"
 
 	"framescope/decode"
@@ -55,8 +57,14 @@ type Dialect interface {
 	Name() string
 	// Description is one line for `--dialect list`.
 	Description() string
-	// Sniff judges one decoded frame (never the [DONE] sentinel).
-	Sniff(f *decode.Frame) Verdict
+	// EnvelopeKeys lists the top-level members that mark a frame as this
+	// dialect's (its envelope or discriminator keys). Detection derives
+	// each dialect's foreign keys from the others' (ForeignKeys): no
+	// dialect names another.
+	EnvelopeKeys() []string
+	// Sniff judges one decoded frame (never the [DONE] sentinel); foreign
+	// holds the keys only other dialects declare (see ForeignKeys).
+	Sniff(f *decode.Frame, foreign Keys) Verdict
 	// Label is the frame's event name in this dialect (its JSON type or
 	// kind, else the SSE event: field), "" when it has none. Not sanitized.
 	Label(f *decode.Frame) string
@@ -91,6 +99,35 @@ type Demo struct {
 	Summary string
 	Body    string
 	Pace    time.Duration
+}
+
+// DemoFiles are a dialect's two demos, kept beside its code as
+// demo_happy.sse and demo_broken.sse and embedded in FS, each with a
+// one-line summary, played a block every HappyPace (200 ms when 0) and
+// BrokenPace (250 ms when 0).
+type DemoFiles struct {
+	FS                      fs.FS
+	HappyAbout, BrokenAbout string
+	HappyPace, BrokenPace   time.Duration
+}
+
+// Demos reads the two streams; none when FS is unset. A file missing from
+// FS is a build mistake the dialect's tests catch: it panics.
+func (d DemoFiles) Demos() []Demo {
+	if d.FS == nil {
+		return nil
+	}
+	read := func(name string) string {
+		b, err := fs.ReadFile(d.FS, name)
+		if err != nil {
+			panic("demo stream: " + err.Error())
+		}
+		return string(b)
+	}
+	return []Demo{
+		{Summary: d.HappyAbout, Body: read("demo_happy.sse"), Pace: cmp.Or(d.HappyPace, 200*time.Millisecond)},
+		{Name: "broken", Summary: d.BrokenAbout, Body: read("demo_broken.sse"), Pace: cmp.Or(d.BrokenPace, 250*time.Millisecond)},
+	}
 }
 
 // Demoer is a Dialect that ships demos.
@@ -129,19 +166,24 @@ type Spec struct {
 	// name, see Generic); Own the dialect's own rules.
 	Generic []string
 	Own     []Rule
+	// Keys are the dialect's envelope keys (Dialect.EnvelopeKeys).
+	Keys []string
 	// SniffFrame and LabelOf implement Sniff and Label.
-	SniffFrame func(f *decode.Frame) Verdict
+	SniffFrame func(f *decode.Frame, foreign Keys) Verdict
 	LabelOf    func(f *decode.Frame) string
 	NewMapper  func() Mapper
-	// Demo streams (optional): a happy and a broken one.
-	DemoStreams []Demo
+	// DemoFiles are the dialect's demo streams (optional).
+	DemoFiles DemoFiles
 }
 
-func (s *Spec) Demos() []Demo { return s.DemoStreams }
+func (s *Spec) Demos() []Demo { return s.DemoFiles.Demos() }
 
-func (s *Spec) Name() string                  { return s.ID }
-func (s *Spec) Description() string           { return s.About }
-func (s *Spec) Sniff(f *decode.Frame) Verdict { return s.SniffFrame(f) }
+func (s *Spec) Name() string           { return s.ID }
+func (s *Spec) Description() string    { return s.About }
+func (s *Spec) EnvelopeKeys() []string { return s.Keys }
+func (s *Spec) Sniff(f *decode.Frame, foreign Keys) Verdict {
+	return s.SniffFrame(f, foreign)
+}
 func (s *Spec) Label(f *decode.Frame) string {
 	if s.LabelOf != nil {
 		if l := s.LabelOf(f); l != "" {

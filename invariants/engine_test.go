@@ -61,7 +61,7 @@ func (toy) Map(f *decode.Frame, m *invariants.Mapping) {
 }
 
 func toySpec(shape invariants.Shape) *invariants.Spec {
-	return &invariants.Spec{ID: "toy", Shape: shape, SniffFrame: func(*decode.Frame) invariants.Verdict { return invariants.No },
+	return &invariants.Spec{ID: "toy", Shape: shape, SniffFrame: func(*decode.Frame, invariants.Keys) invariants.Verdict { return invariants.No },
 		LabelOf: func(f *decode.Frame) string { s, _ := f.Get("op").Str(); return s }, NewMapper: func() invariants.Mapper { return toy{} }}
 }
 

@@ -10,6 +10,6 @@ var SSE = &Spec{
 	About:      "generic Server-Sent Events: any stream no other dialect matches; only transport rules apply",
 	Shape:      Shape{Turns: NoTurns, NotJSON: true},
 	Generic:    Transport,
-	SniffFrame: func(*decode.Frame) Verdict { return No },
+	SniffFrame: func(*decode.Frame, Keys) Verdict { return No },
 	LabelOf:    func(*decode.Frame) string { return "" },
 }

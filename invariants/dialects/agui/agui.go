@@ -8,9 +8,16 @@
 package agui
 
 import (
+	"embed"
+
 	"framescope/decode"
 	"framescope/invariants"
 )
+
+// demoFiles are the dialect's demos (invariants.DemoFiles).
+//
+//go:embed demo_happy.sse demo_broken.sse
+var demoFiles embed.FS
 
 // Dialect is ag-ui.
 var Dialect = &invariants.Spec{
@@ -38,10 +45,15 @@ var Dialect = &invariants.Spec{
 		{Name: "run-id-mismatch", Severity: invariants.SevWarn, Clause: "docs concepts/events.mdx, RunStarted: runId \"identifies\" the run; events.ts RunFinishedEventSchema",
 			Summary: "RUN_FINISHED or RUN_ERROR names another runId or threadId than the RUN_STARTED of the run it ends"},
 	},
-	SniffFrame:  sniff,
-	LabelOf:     label,
-	NewMapper:   func() invariants.Mapper { return &mapper{} },
-	DemoStreams: demos,
+	Keys:       []string{"type"},
+	SniffFrame: sniff,
+	LabelOf:    label,
+	NewMapper:  func() invariants.Mapper { return &mapper{} },
+	DemoFiles: invariants.DemoFiles{
+		FS:          demoFiles,
+		HappyAbout:  "a run in steps: a reasoning phase, streamed text, a tool call with streamed arguments and its result, a state snapshot and delta, keepalive comments, RUN_FINISHED",
+		BrokenAbout: "a message opened twice, content for an unknown message, a nameless tool call, a call opened twice, args for an unknown call, a malformed STATE_DELTA, a cut frame, a second RUN_STARTED, RUN_FINISHED with another runId and work still open, a second RUN_FINISHED",
+	},
 }
 
 func label(f *decode.Frame) string { return invariants.TypeLabel(f) }
@@ -50,7 +62,7 @@ func label(f *decode.Frame) string { return invariants.TypeLabel(f) }
 // spells its types in SCREAMING_CASE), unless the frame carries another
 // dialect's envelope. An unknown SCREAMING_CASE type could be a newer AG-UI
 // event (the drafts' META), so it keeps ag-ui in the running.
-func sniff(f *decode.Frame) invariants.Verdict {
+func sniff(f *decode.Frame, _ invariants.Keys) invariants.Verdict {
 	typ := f.Get("type")
 	if typ.Kind() != decode.KindString || f.EventType != nil || f.Get("schema") != nil ||
 		f.Get("object") != nil || f.Get("sequence_number") != nil || f.Get("eventSeq") != nil {

@@ -340,7 +340,7 @@ func TestSniff(t *testing.T) {
 		{`{"type":["RAW"]}`, invariants.No},
 	} {
 		f := frameOf(tc.frame)
-		if got := sniff(f); got != tc.want {
+		if got := sniff(f, invariants.Keys{}); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.frame, got, tc.want)
 		}
 	}

@@ -10,8 +10,15 @@
 package aisdkui
 
 import (
+	"embed"
+
 	"framescope/invariants"
 )
+
+// demoFiles are the dialect's demos (invariants.DemoFiles).
+//
+//go:embed demo_happy.sse demo_broken.sse
+var demoFiles embed.FS
 
 // Dialect is ai-sdk-ui.
 var Dialect = &invariants.Spec{
@@ -26,8 +33,13 @@ var Dialect = &invariants.Spec{
 		"start-duplicate", "terminal-missing", "terminal-duplicate", "after-terminal", "done-early", "done-missing",
 		"span-orphan", "span-unclosed", "span-duplicate",
 		"tool-malformed", "tool-orphan", "tool-unfinished", "tool-duplicate", "tool-mismatch"),
-	SniffFrame:  sniff,
-	LabelOf:     label,
-	NewMapper:   func() invariants.Mapper { return newMapper() },
-	DemoStreams: demos,
+	Keys:       []string{"type", "errorText"},
+	SniffFrame: sniff,
+	LabelOf:    label,
+	NewMapper:  func() invariants.Mapper { return newMapper() },
+	DemoFiles: invariants.DemoFiles{
+		FS:          demoFiles,
+		HappyAbout:  "a useChat message in two steps: reasoning, a tool call with streamed input and its output, data-status parts, a source, streamed text, finish, [DONE]",
+		BrokenAbout: "a delta for an unknown part, a part opened twice, a tool renamed, an output for an unknown call, a call opened twice, a nameless tool, a numeric delta, a second start, finish with parts open, chunks after finish, no [DONE]",
+	},
 }

@@ -9,11 +9,6 @@ import (
 
 func label(f *decode.Frame) string { return invariants.TypeLabel(f) }
 
-// foreignKeys are envelope keys of other dialects (pc3, go-bus,
-// openai-responses, public-sse-v1, chunk-framed, openai-chat): a frame that
-// carries one is not an AI SDK chunk, whatever its type.
-var foreignKeys = []string{"event_type", "eventSeq", "turnId", "streamId", "sequence_number", "schema", "event", "seq_no", "object"}
-
 // signature: per hyphenated chunk type, the string field that makes it the
 // AI SDK's (the type alone is already unlike every other dialect's
 // vocabulary; the field guards against a stray look-alike).
@@ -34,15 +29,13 @@ var signature = map[string]string{
 // a `finish` with a finishReason string, an `error` with errorText), else
 // Maybe — except an `error` shaped like another dialect's (an `error`
 // object, a `code` or `message`), which is No.
-func sniff(f *decode.Frame) invariants.Verdict {
+func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 	typ := f.Get("type")
 	if typ.Kind() != decode.KindString {
 		return invariants.No
 	}
-	for _, k := range foreignKeys {
-		if f.Get(k) != nil {
-			return invariants.No
-		}
+	if foreign.In(f) {
+		return invariants.No
 	}
 	name, _ := typ.Str()
 	if field, ok := signature[name]; ok {

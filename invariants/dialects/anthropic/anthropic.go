@@ -9,10 +9,16 @@ package anthropic
 
 import (
 	"bytes"
+	"embed"
 
 	"framescope/decode"
 	"framescope/invariants"
 )
+
+// demoFiles are the dialect's demos (invariants.DemoFiles).
+//
+//go:embed demo_happy.sse demo_broken.sse
+var demoFiles embed.FS
 
 // Dialect is anthropic-messages.
 var Dialect = &invariants.Spec{
@@ -29,10 +35,15 @@ var Dialect = &invariants.Spec{
 		{Name: "sse-event-missing", Severity: invariants.SevWarn, Clause: "Streaming Messages, \"Event types\"; SDK _streaming.py / core/streaming.ts",
 			Summary: "frames without an SSE event: name (the official SDKs route events by it and drop the others); once per stream"},
 	},
-	SniffFrame:  sniff,
-	LabelOf:     label,
-	NewMapper:   newMapper,
-	DemoStreams: demos,
+	Keys:       []string{"type"},
+	SniffFrame: sniff,
+	LabelOf:    label,
+	NewMapper:  newMapper,
+	DemoFiles: invariants.DemoFiles{
+		FS:          demoFiles,
+		HappyAbout:  "a message: a thinking block with its signature, text, a web_search server tool with its results, a cited answer streamed in deltas, pings, end_turn",
+		BrokenAbout: "an event: name that lies, a delta after its block stopped, a skipped block index, text into a tool block, invalid tool JSON, a reused tool id, a ping without event:, a numeric stop_reason, a block left open, two message_stop",
+	},
 }
 
 // event is a frame's place in the vocabulary.

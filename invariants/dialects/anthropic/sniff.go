@@ -5,21 +5,13 @@ import (
 	"framescope/invariants"
 )
 
-// foreignKeys are envelope fields of other dialects: a frame carrying one is
-// not Anthropic's (pc3 event_type, go-bus eventSeq/turnId/streamId,
-// openai-responses sequence_number, chunk-framed seq_no, public-sse-v1
-// schema, openai-chat object).
-var foreignKeys = []string{"event_type", "eventSeq", "turnId", "streamId", "sequence_number", "seq_no", "schema", "object"}
-
 // sniff: the message_* and content_block_* types are Anthropic's alone; an
 // error whose error object has type and message (typed-lines has
 // error.code, the AI SDK errorText) is too. {"type":"ping"} is shared with
 // typed-lines and only keeps the dialect in the running.
-func sniff(f *decode.Frame) invariants.Verdict {
-	for _, k := range foreignKeys {
-		if f.Get(k) != nil {
-			return invariants.No
-		}
+func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
+	if foreign.In(f) {
+		return invariants.No
 	}
 	typ := f.Get("type")
 	ev := eventOf(typ)

@@ -8,9 +8,16 @@
 package chunkframed
 
 import (
+	"embed"
+
 	"framescope/decode"
 	"framescope/invariants"
 )
+
+// demoFiles are the dialect's demos (invariants.DemoFiles).
+//
+//go:embed demo_happy.sse demo_broken.sse
+var demoFiles embed.FS
 
 // Dialect is chunk-framed.
 var Dialect = &invariants.Spec{
@@ -22,11 +29,16 @@ var Dialect = &invariants.Spec{
 	Shape: invariants.Shape{Turns: invariants.TurnKeyed, NoTerminal: true, EventField: true},
 	Generic: invariants.Rules("frame-json", "event-unknown", "sse-event-mismatch", "payload-malformed",
 		"span-orphan", "span-duplicate", "span-unclosed", "after-terminal", "seq-gap", "seq-order"),
-	Own:         ownRules,
-	SniffFrame:  sniff,
-	LabelOf:     label,
-	NewMapper:   func() invariants.Mapper { return newMapper() },
-	DemoStreams: demos,
+	Own:        ownRules,
+	Keys:       []string{"event", "seq_no"},
+	SniffFrame: sniff,
+	LabelOf:    label,
+	NewMapper:  func() invariants.Mapper { return newMapper() },
+	DemoFiles: invariants.DemoFiles{
+		FS:          demoFiles,
+		HappyAbout:  "a shopping answer in two turns: interleaved text, product-carousel, image and action streams with begin/chunk/end, checksums and keepalive comments",
+		BrokenAbout: "a lost chunk, a replayed seq_no, a chunk for an unknown stream, a string seq_no, a bad checksum, a short total_chunks, a chunk after its end, a partial end, a stream never ended",
+	},
 }
 
 // The dialect's own rules (DIALECTS.md, chunk-framed section).

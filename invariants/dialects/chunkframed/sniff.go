@@ -13,7 +13,7 @@ import (
 // protocol has no other event (no heartbeat frame, no typed envelope), so
 // pc3's event_type, the type-discriminated dialects, public-sse-v1's schema
 // and OpenAI Chat's object never belong here.
-func sniff(f *decode.Frame) invariants.Verdict {
+func sniff(f *decode.Frame, _ invariants.Keys) invariants.Verdict {
 	if eventOf(f) < evBegin {
 		return invariants.No
 	}

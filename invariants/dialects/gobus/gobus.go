@@ -7,11 +7,17 @@
 package gobus
 
 import (
+	"embed"
 	"time"
 
 	"framescope/decode"
 	"framescope/invariants"
 )
+
+// demoFiles are the dialect's demos (invariants.DemoFiles).
+//
+//go:embed demo_happy.sse demo_broken.sse
+var demoFiles embed.FS
 
 // Dialect is go-bus.
 var Dialect = &invariants.Spec{
@@ -36,10 +42,15 @@ var Dialect = &invariants.Spec{
 		{Name: "field-deprecated", Severity: invariants.SevWarn, Clause: "Event.FinalResponse",
 			Summary: "finalResponse: true on a live stream event (deprecated: it MUST NOT be set on live emissions)"},
 	},
-	SniffFrame:  sniff,
-	LabelOf:     label,
-	NewMapper:   func() invariants.Mapper { return &mapper{} },
-	DemoStreams: demos,
+	Keys:       []string{"type", "eventSeq", "turnId", "streamId"},
+	SniffFrame: sniff,
+	LabelOf:    label,
+	NewMapper:  func() invariants.Mapper { return &mapper{} },
+	DemoFiles: invariants.DemoFiles{
+		FS:          demoFiles,
+		HappyAbout:  "a CI triage turn: three model calls with reasoning and streamed text, two GitHub tool calls with narration, a skill, a keepalive, usage, turn_completed",
+		BrokenAbout: "an eventSeq gap and a rewind, a tool ending under another name, an orphan tool result, a string eventSeq, finalResponse, an open model call and tool at turn_completed, a second terminal",
+	},
 }
 
 func label(f *decode.Frame) string { return invariants.TypeLabel(f) }

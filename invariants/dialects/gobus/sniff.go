@@ -10,10 +10,10 @@ import (
 // signature. The vocabulary alone is only Maybe: a lone
 // {"type":"error",...} or {"type":"usage"} could be someone else's. Frames
 // carrying another dialect's envelope are No whatever their type.
-func sniff(f *decode.Frame) invariants.Verdict {
+func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 	typ := f.Get("type")
 	k := classify(typ)
-	if k == kUnknown || foreign(f) {
+	if k == kUnknown || foreign.In(f) {
 		return invariants.No
 	}
 	if k == kError {
@@ -29,18 +29,3 @@ func sniff(f *decode.Frame) invariants.Verdict {
 	}
 	return invariants.Maybe
 }
-
-// foreign: members that name another dialect's envelope (PC3 event_type,
-// OpenAI sequence_number / object, public-sse-v1 schema, chunk-framed
-// seq_no and JSON event, the AI SDK's errorText). An SSE event: field
-// proves nothing either way: the reference handler never writes one.
-func foreign(f *decode.Frame) bool {
-	for _, k := range foreignKeys {
-		if f.Get(k) != nil {
-			return true
-		}
-	}
-	return false
-}
-
-var foreignKeys = [...]string{"event_type", "sequence_number", "object", "schema", "seq_no", "errorText", "event"}

@@ -9,9 +9,16 @@
 package openaichat
 
 import (
+	"embed"
+
 	"framescope/decode"
 	"framescope/invariants"
 )
+
+// demoFiles are the dialect's demos (invariants.DemoFiles).
+//
+//go:embed demo_happy.sse demo_broken.sse
+var demoFiles embed.FS
 
 // Dialect is openai-chat.
 var Dialect = &invariants.Spec{
@@ -23,10 +30,15 @@ var Dialect = &invariants.Spec{
 	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed", "envelope-drift",
 		"terminal-missing", "terminal-duplicate", "after-terminal", "done-early", "done-missing",
 		"tool-malformed", "tool-mismatch", "tool-duplicate", "tool-unfinished"),
-	SniffFrame:  sniff,
-	LabelOf:     label,
-	NewMapper:   newMapper,
-	DemoStreams: demos,
+	Keys:       []string{"object"},
+	SniffFrame: sniff,
+	LabelOf:    label,
+	NewMapper:  newMapper,
+	DemoFiles: invariants.DemoFiles{
+		FS:          demoFiles,
+		HappyAbout:  "an OpenRouter completion: keepalive comments, streamed reasoning and text, two parallel tool calls with streamed arguments, finish_reason tool_calls, usage, [DONE]",
+		BrokenAbout: "a drifting id, tool calls without an id, renamed and reused, a numeric content, content and a second finish_reason after the first, a cut frame, [DONE] with a choice unfinished, a chunk after [DONE]",
+	},
 }
 
 // The finish reasons a choice can end with, and what each means for the

@@ -5,11 +5,6 @@ import (
 	"framescope/invariants"
 )
 
-// foreign are the members that carry another dialect's discriminator
-// (type, event_type, kind, schema, event): a frame with one is never a
-// Chat Completions frame unless it says chat.completion.chunk itself.
-var foreign = [...]string{"type", "event_type", "kind", "schema", "event"}
-
 // sniff: object "chat.completion.chunk" is the signature. Azure opens its
 // stream with a prompt-filter chunk whose id, model and object are empty:
 // with prompt_filter_results (or the older prompt_annotations) it is
@@ -17,7 +12,7 @@ var foreign = [...]string{"type", "event_type", "kind", "schema", "event"}
 // content-filter annotations) only says Maybe. A bare {"error": …} object
 // is how OpenAI reports a mid-stream failure (vLLM: object "error"), but
 // it is no signature.
-func sniff(f *decode.Frame) invariants.Verdict {
+func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 	obj := f.Get("object")
 	if obj.StrEq("chat.completion.chunk") {
 		return invariants.Yes
@@ -25,10 +20,8 @@ func sniff(f *decode.Frame) invariants.Verdict {
 	if obj.StrEq("error") && f.Get("message") != nil {
 		return invariants.Maybe // vLLM's error object (it has a type member too)
 	}
-	for _, k := range foreign {
-		if f.Get(k) != nil {
-			return invariants.No
-		}
+	if foreign.In(f) {
+		return invariants.No
 	}
 	switch {
 	case obj.StrEq("") && f.Get("choices").Kind() == decode.KindArray:

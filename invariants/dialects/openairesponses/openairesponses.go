@@ -8,11 +8,17 @@
 package openairesponses
 
 import (
+	"embed"
 	"time"
 
 	"framescope/decode"
 	"framescope/invariants"
 )
+
+// demoFiles are the dialect's demos (invariants.DemoFiles).
+//
+//go:embed demo_happy.sse demo_broken.sse
+var demoFiles embed.FS
 
 // Dialect is openai-responses.
 var Dialect = &invariants.Spec{
@@ -41,10 +47,15 @@ var Dialect = &invariants.Spec{
 		{Name: "output-index-order", Severity: invariants.SevError, Clause: "openai-python lib/streaming/responses/_responses.py accumulate_event",
 			Summary: "response.output_item.added's output_index is not the next one (0, 1, 2, …): the SDKs append items and index them by output_index"},
 	},
-	SniffFrame:  sniff,
-	LabelOf:     label,
-	NewMapper:   newMapper,
-	DemoStreams: demos,
+	Keys:       []string{"type", "sequence_number"},
+	SniffFrame: sniff,
+	LabelOf:    label,
+	NewMapper:  newMapper,
+	DemoFiles: invariants.DemoFiles{
+		FS:          demoFiles,
+		HappyAbout:  "a sales comparison: a streamed reasoning summary, a web search, a code interpreter call with streamed code and its logs, a cited streamed answer, response.completed",
+		BrokenAbout: "a lost event, a function done under another name, a skipped output_index, a delta into a part never added, a repeated and a string sequence_number, a refusal into a text part, open items and search at a completed with another id, a late delta",
+	},
 }
 
 func label(f *decode.Frame) string { return invariants.TypeLabel(f) }

@@ -247,7 +247,7 @@ func TestSniff(t *testing.T) {
 		{`{"type":"response.output_text.delta","sequence_number":"4"}`, invariants.Maybe},
 	} {
 		f := frame(tc.data)
-		if got := sniff(f); got != tc.want {
+		if got := sniff(f, invariants.Keys{}); got != tc.want {
 			t.Errorf("sniff(%s) = %v, want %v", tc.data, got, tc.want)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // A response.* frame without sequence_number could be a lax
 // re-implementation and stays in the running (Maybe), unless it carries the
 // Realtime API's event_id (Realtime also names its events response.*).
-func sniff(f *decode.Frame) invariants.Verdict {
+func sniff(f *decode.Frame, _ invariants.Keys) invariants.Verdict {
 	typ := f.Get("type")
 	if typ.Kind() != decode.KindString || f.EventType != nil || f.Get("event_id") != nil {
 		return invariants.No

@@ -21,9 +21,12 @@ func (pc3) Description() string {
 	return "PC3 agent-stream wire v0.5/v0.4: event_type + version + response_id envelope, terminal completed/error/cancelled, [DONE]"
 }
 
+// EnvelopeKeys: event_type names a PC3 frame.
+func (pc3) EnvelopeKeys() []string { return []string{"event_type"} }
+
 // Sniff: event_type is PC3's own key; version with response_id is its
 // envelope even when event_type is missing or broken.
-func (pc3) Sniff(f *decode.Frame) invariants.Verdict {
+func (pc3) Sniff(f *decode.Frame, _ invariants.Keys) invariants.Verdict {
 	if f.EventType.Kind() == decode.KindString || (f.Version != nil && f.ResponseID != nil) {
 		return invariants.Yes
 	}

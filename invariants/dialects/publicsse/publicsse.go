@@ -8,11 +8,17 @@
 package publicsse
 
 import (
+	"embed"
 	"time"
 
 	"framescope/decode"
 	"framescope/invariants"
 )
+
+// demoFiles are the dialect's demos (invariants.DemoFiles).
+//
+//go:embed demo_happy.sse demo_broken.sse
+var demoFiles embed.FS
 
 // Dialect is public-sse-v1.
 var Dialect = &invariants.Spec{
@@ -38,10 +44,15 @@ var Dialect = &invariants.Spec{
 		{Name: "stream-size", Severity: invariants.SevError, Clause: "milestone \"Limits\": Per-stream (circuit breaker)",
 			Summary: "more than 128 MiB of event data in one stream"},
 	},
-	SniffFrame:  sniff,
-	LabelOf:     label,
-	NewMapper:   newMapper,
-	DemoStreams: demos,
+	Keys:       []string{"schema", "kind"},
+	SniffFrame: sniff,
+	LabelOf:    label,
+	NewMapper:  newMapper,
+	DemoFiles: invariants.DemoFiles{
+		FS:          demoFiles,
+		HappyAbout:  "a train-trip answer: lifecycle, a reasoning summary, a function tool with streamed arguments and output, a web search, a heartbeat, a cited streamed message, final",
+		BrokenAbout: "a tool status without its id, a leaked raw provider event, a replayed event_id, a foreign stream_id, a numeric delta, an orphan item end, a chunk gap, open items and tool at final, then an error terminal",
+	},
 }
 
 const (
@@ -53,7 +64,7 @@ const (
 // sniff: schema "public_sse_v1" is this dialect's alone (no other dialect
 // has a schema key); with a kind it is the signature. A frame with the
 // schema but no kind is a broken frame of this dialect: Maybe.
-func sniff(f *decode.Frame) invariants.Verdict {
+func sniff(f *decode.Frame, _ invariants.Keys) invariants.Verdict {
 	if !f.Get("schema").StrEq(schemaV1) {
 		return invariants.No
 	}

@@ -315,7 +315,7 @@ func TestSniff(t *testing.T) {
 		{`{"type":"turn_started","eventSeq":1,"turnId":"t"}`, invariants.No},
 	} {
 		f := decode.DecodeFrame(&decode.Event{Data: []byte(tc.frame), HasData: true}, 0)
-		if got := Dialect.Sniff(f); got != tc.want {
+		if got := Dialect.Sniff(f, invariants.Keys{}); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.frame, got, tc.want)
 		}
 	}

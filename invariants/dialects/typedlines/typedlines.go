@@ -5,11 +5,17 @@
 package typedlines
 
 import (
+	"embed"
 	"time"
 
 	"framescope/decode"
 	"framescope/invariants"
 )
+
+// demoFiles are the dialect's demos (invariants.DemoFiles).
+//
+//go:embed demo_happy.sse demo_broken.sse
+var demoFiles embed.FS
 
 // Dialect is typed-lines.
 var Dialect = &invariants.Spec{
@@ -24,10 +30,17 @@ var Dialect = &invariants.Spec{
 		{Name: "event-order", Severity: invariants.SevWarn, Clause: "Scenario: Event ordering",
 			Summary: "the strict order log → text → data → terminal is broken (a log after text began, text after data)"},
 	},
-	SniffFrame:  sniff,
-	LabelOf:     label,
-	NewMapper:   func() invariants.Mapper { return &mapper{} },
-	DemoStreams: demos,
+	Keys:       []string{"type"},
+	SniffFrame: sniff,
+	LabelOf:    label,
+	NewMapper:  func() invariants.Mapper { return &mapper{} },
+	DemoFiles: invariants.DemoFiles{
+		FS:          demoFiles,
+		HappyAbout:  "a repository search: logs, a keepalive ping, streamed text, structured data, done",
+		BrokenAbout: "an SSE event: line, events out of order, malformed payloads, an unknown code, a second terminal",
+		HappyPace:   250 * time.Millisecond,
+		BrokenPace:  300 * time.Millisecond,
+	},
 }
 
 // The spec's five codes, plus LLM_TIMEOUT, which its own LLM-timeout
@@ -47,9 +60,9 @@ type mapper struct {
 
 func label(f *decode.Frame) string { return invariants.TypeLabel(f) }
 
-func sniff(f *decode.Frame) invariants.Verdict {
+func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 	typ := f.Get("type")
-	if typ.Kind() != decode.KindString || f.EventType != nil || f.Get("eventSeq") != nil || f.Get("schema") != nil {
+	if typ.Kind() != decode.KindString || foreign.In(f) {
 		return invariants.No
 	}
 	switch {
