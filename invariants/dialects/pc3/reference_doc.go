@@ -252,7 +252,7 @@ The spec says of itself "None outstanding." (§8.2) — for the wire. For a clie
 | HTTP-level behaviour (non-2xx, wrong Content-Type)? | PC3's contract "terminates at the wire" (§3.4: Wire) | non-2xx: failure with retry, body not read |
 | What does the deployed v0.4 client really do with ` + "`cancelled`" + `? | R-8 says it ignores the type: "concrete client behavior is PC-7’s domain" | ignore it; the turn then ends without a terminal |
 
-framescope's checker and this machine also read two corner cases differently, both on purpose: after ` + "`[DONE]`" + ` the checker opens a new turn at any frame that does not carry the closed turn's ` + "`response_id`" + ` (RULES.md's segmentation, so it can report on it), where the client shows nothing unless the frame names a new ` + "`response_id`" + `; and inside an open turn the checker lets a foreign frame's terminal end the turn it is checking (after ` + "`envelope-drift`" + `), where the client ignores it.
+framescope's checker and this machine also read two corner cases differently, both on purpose: after ` + "`[DONE]`" + ` the checker opens a new turn at any frame that does not carry the closed turn's ` + "`response_id`" + ` (the rule catalog's turn segmentation, docs/rules.md, so it can report on it), where the client shows nothing unless the frame names a new ` + "`response_id`" + `; and inside an open turn the checker lets a foreign frame's terminal end the turn it is checking (after ` + "`envelope-drift`" + `), where the client ignores it.
 
 `
 
