@@ -166,6 +166,14 @@ type Spec struct {
 	// name, see Generic); Own the dialect's own rules.
 	Generic []string
 	Own     []Rule
+	// Sources names, per shared rule, where this dialect's contract says
+	// it (a short label of docs/sources.md: "OpenAI SDK", "CF §3 B"); a
+	// rule not named keeps the shared label.
+	Sources map[string]string
+	// Severities lists the shared rules this dialect raises at another
+	// severity than the shared catalog's (go-bus seq-gap is a warn), so
+	// that its listing says what its checker does.
+	Severities map[string]Severity
 	// Keys are the dialect's envelope keys (Dialect.EnvelopeKeys).
 	Keys []string
 	// SniffFrame and LabelOf implement Sniff and Label.
@@ -196,11 +204,18 @@ func (s *Spec) Label(f *decode.Frame) string {
 	return ""
 }
 
-// Rules returns the generic rules the dialect uses, then its own.
+// Rules returns the generic rules the dialect uses, with its own sources
+// and severities for them, then its own rules.
 func (s *Spec) Rules() []Rule {
 	out := make([]Rule, 0, len(s.Generic)+len(s.Own))
 	for _, name := range s.Generic {
 		if r, ok := genericIndex[name]; ok {
+			if src, ok := s.Sources[name]; ok {
+				r.Clause = src
+			}
+			if sev, ok := s.Severities[name]; ok {
+				r.Severity = sev
+			}
 			out = append(out, r)
 		}
 	}

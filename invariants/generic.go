@@ -1,42 +1,43 @@
 package invariants
 
-// Generic is the catalog of the rules every dialect shares (DIALECTS.md
-// "Rules shared by every dialect"), implemented once by the Engine. The
-// clause column names where the rule comes from; a dialect's own reading is
-// in docs/dialects.md.
+// Generic is the catalog of the rules every dialect shares, implemented
+// once by the Engine. The clause column names where a rule comes from when
+// no dialect says more ("framescope": the common turn model of
+// docs/dialects.md); a dialect names its own source for a shared rule in
+// Spec.Sources, and docs/sources.md quotes every one.
 var Generic = []Rule{
-	{Name: "frame-json", Severity: SevError, Clause: "DIALECTS.md", Summary: "a frame's data is not a JSON object (nor [DONE] where the dialect has it)"},
-	{Name: "frame-utf8", Severity: SevError, Clause: "DIALECTS.md", Summary: "a frame's bytes are not valid UTF-8"},
-	{Name: "frame-size", Severity: SevError, Clause: "DIALECTS.md", Summary: "a frame's data exceeds the dialect's size tiers (256 KiB warn, 1 MiB error unless the dialect says otherwise)"},
+	{Name: "frame-json", Severity: SevError, Clause: "RFC 8259", Summary: "a frame's data is not a JSON object (nor [DONE] where the dialect has it)"},
+	{Name: "frame-utf8", Severity: SevError, Clause: "RFC 3629", Summary: "a frame's bytes are not valid UTF-8"},
+	{Name: "frame-size", Severity: SevError, Clause: "framescope", Summary: "a frame's data exceeds the dialect's size tiers (256 KiB warn, 1 MiB error unless the dialect says otherwise)"},
 	{Name: "sse-truncated", Severity: SevWarn, Clause: "WHATWG SSE", Summary: "the stream ended in the middle of an SSE event (no blank line): a client discards it"},
-	{Name: "capture-corrupt", Severity: SevWarn, Clause: "—", Summary: "the capture file itself is damaged, so bytes may be missing"},
-	{Name: "http-status", Severity: SevError, Clause: "—", Summary: "the HTTP response status is not 2xx"},
-	{Name: "content-type", Severity: SevWarn, Clause: "—", Summary: "the HTTP Content-Type is not text/event-stream"},
-	{Name: "idle-gap", Severity: SevWarn, Clause: "DIALECTS.md", Summary: "no frame (or heartbeat) for longer than the idle window while a turn was open"},
-	{Name: "ttfe", Severity: SevWarn, Clause: "DIALECTS.md", Summary: "the first frame arrived later than the TTFE bound after the response started"},
-	{Name: "sse-event-mismatch", Severity: SevError, Clause: "DIALECTS.md", Summary: "the SSE event: field is present and differs from the frame's JSON type"},
-	{Name: "event-unknown", Severity: SevInfo, Clause: "DIALECTS.md", Summary: "the frame's type is not in the dialect's vocabulary (clients ignore it)"},
-	{Name: "start-missing", Severity: SevError, Clause: "DIALECTS.md", Summary: "the turn's first frame is not the dialect's start event"},
-	{Name: "start-duplicate", Severity: SevError, Clause: "DIALECTS.md", Summary: "a start event while the turn or run it would open is already open"},
-	{Name: "terminal-missing", Severity: SevError, Clause: "DIALECTS.md", Summary: "the stream ended and the turn has no terminal event; info when the client cancelled or the server cut the stream"},
-	{Name: "terminal-duplicate", Severity: SevError, Clause: "DIALECTS.md", Summary: "a second terminal event in one turn"},
-	{Name: "after-terminal", Severity: SevError, Clause: "DIALECTS.md", Summary: "a frame (other than [DONE]) after the turn's terminal event"},
-	{Name: "done-early", Severity: SevError, Clause: "DIALECTS.md", Summary: "[DONE] arrived while the turn had no terminal event"},
-	{Name: "done-missing", Severity: SevWarn, Clause: "DIALECTS.md", Summary: "the stream ended after the terminal event without [DONE]"},
-	{Name: "span-orphan", Severity: SevError, Clause: "DIALECTS.md", Summary: "a delta or close for a message, block, item, step, stream or model call that was never opened in the turn"},
-	{Name: "span-unclosed", Severity: SevError, Clause: "DIALECTS.md", Summary: "a span is still open at the turn's terminal (warn before a failure or cancel) or at the end of the stream (warn when the turn has no terminal)"},
-	{Name: "span-duplicate", Severity: SevError, Clause: "DIALECTS.md", Summary: "a second open for a key that is still open"},
-	{Name: "span-mismatch", Severity: SevError, Clause: "DIALECTS.md", Summary: "a delta of the wrong kind for its span"},
-	{Name: "tool-malformed", Severity: SevError, Clause: "DIALECTS.md", Summary: "a tool call without an id or name where the dialect requires them"},
-	{Name: "tool-orphan", Severity: SevError, Clause: "DIALECTS.md", Summary: "arguments or a result for a tool call that was never opened in the turn"},
-	{Name: "tool-unfinished", Severity: SevError, Clause: "DIALECTS.md", Summary: "a tool call still open at the turn's terminal (warn before a failure or cancel)"},
-	{Name: "tool-duplicate", Severity: SevError, Clause: "DIALECTS.md", Summary: "a second open for a tool id already used (still open, or in the turn where ids are unique)"},
-	{Name: "tool-mismatch", Severity: SevError, Clause: "DIALECTS.md", Summary: "a tool call's close names another tool than its open"},
-	{Name: "seq-gap", Severity: SevError, Clause: "DIALECTS.md", Summary: "the dialect's sequence counter skips a value"},
-	{Name: "seq-order", Severity: SevError, Clause: "DIALECTS.md", Summary: "the dialect's sequence counter repeats or goes backwards"},
-	{Name: "payload-malformed", Severity: SevError, Clause: "DIALECTS.md", Summary: "a field the dialect requires on this event is missing or has the wrong JSON type"},
-	{Name: "envelope-drift", Severity: SevError, Clause: "DIALECTS.md", Summary: "an envelope field that must stay fixed for the stream changed"},
-	{Name: "error-code-unknown", Severity: SevWarn, Clause: "DIALECTS.md", Summary: "an error code outside the dialect's taxonomy"},
+	{Name: "capture-corrupt", Severity: SevWarn, Clause: "framescope", Summary: "the capture file itself is damaged, so bytes may be missing"},
+	{Name: "http-status", Severity: SevError, Clause: "RFC 9110", Summary: "the HTTP response status is not 2xx"},
+	{Name: "content-type", Severity: SevWarn, Clause: "WHATWG SSE", Summary: "the HTTP Content-Type is not text/event-stream"},
+	{Name: "idle-gap", Severity: SevWarn, Clause: "framescope", Summary: "no frame (or heartbeat) for longer than the idle window while a turn was open"},
+	{Name: "ttfe", Severity: SevWarn, Clause: "framescope", Summary: "the first frame arrived later than the TTFE bound after the response started"},
+	{Name: "sse-event-mismatch", Severity: SevError, Clause: "framescope", Summary: "the SSE event: field is present and differs from the frame's JSON type"},
+	{Name: "event-unknown", Severity: SevInfo, Clause: "framescope", Summary: "the frame's type is not in the dialect's vocabulary (clients ignore it)"},
+	{Name: "start-missing", Severity: SevError, Clause: "framescope", Summary: "the turn's first frame is not the dialect's start event"},
+	{Name: "start-duplicate", Severity: SevError, Clause: "framescope", Summary: "a start event while the turn or run it would open is already open"},
+	{Name: "terminal-missing", Severity: SevError, Clause: "framescope", Summary: "the stream ended and the turn has no terminal event; info when the client cancelled or the server cut the stream"},
+	{Name: "terminal-duplicate", Severity: SevError, Clause: "framescope", Summary: "a second terminal event in one turn"},
+	{Name: "after-terminal", Severity: SevError, Clause: "framescope", Summary: "a frame (other than [DONE]) after the turn's terminal event"},
+	{Name: "done-early", Severity: SevError, Clause: "framescope", Summary: "[DONE] arrived while the turn had no terminal event"},
+	{Name: "done-missing", Severity: SevWarn, Clause: "framescope", Summary: "the stream ended after the terminal event without [DONE]"},
+	{Name: "span-orphan", Severity: SevError, Clause: "framescope", Summary: "a delta or close for a message, block, item, step, stream or model call that was never opened in the turn"},
+	{Name: "span-unclosed", Severity: SevError, Clause: "framescope", Summary: "a span is still open at the turn's terminal (warn before a failure or cancel) or at the end of the stream (warn when the turn has no terminal)"},
+	{Name: "span-duplicate", Severity: SevError, Clause: "framescope", Summary: "a second open for a key that is still open"},
+	{Name: "span-mismatch", Severity: SevError, Clause: "framescope", Summary: "a delta of the wrong kind for its span"},
+	{Name: "tool-malformed", Severity: SevError, Clause: "framescope", Summary: "a tool call without an id or name where the dialect requires them"},
+	{Name: "tool-orphan", Severity: SevError, Clause: "framescope", Summary: "arguments or a result for a tool call that was never opened in the turn"},
+	{Name: "tool-unfinished", Severity: SevError, Clause: "framescope", Summary: "a tool call still open at the turn's terminal (warn before a failure or cancel)"},
+	{Name: "tool-duplicate", Severity: SevError, Clause: "framescope", Summary: "a second open for a tool id already used (still open, or in the turn where ids are unique)"},
+	{Name: "tool-mismatch", Severity: SevError, Clause: "framescope", Summary: "a tool call's close names another tool than its open"},
+	{Name: "seq-gap", Severity: SevError, Clause: "framescope", Summary: "the dialect's sequence counter skips a value"},
+	{Name: "seq-order", Severity: SevError, Clause: "framescope", Summary: "the dialect's sequence counter repeats or goes backwards"},
+	{Name: "payload-malformed", Severity: SevError, Clause: "framescope", Summary: "a field the dialect requires on this event is missing or has the wrong JSON type"},
+	{Name: "envelope-drift", Severity: SevError, Clause: "framescope", Summary: "an envelope field that must stay fixed for the stream changed"},
+	{Name: "error-code-unknown", Severity: SevWarn, Clause: "framescope", Summary: "an error code outside the dialect's taxonomy"},
 }
 
 var genericIndex = func() map[string]Rule {
