@@ -153,7 +153,7 @@ func (e *Engine) HTTP(status int, contentType string) []Alarm {
 		if contentType == "" {
 			e.raise("content-type", SevWarn, NoFrame, -1, "the response has no Content-Type (want text/event-stream)")
 		} else {
-			e.raise("content-type", SevWarn, NoFrame, -1, "Content-Type is %q, not text/event-stream", clip(contentType, 80))
+			e.raise("content-type", SevWarn, NoFrame, -1, "Content-Type is %q, not text/event-stream", decode.Clip(contentType, 80))
 		}
 	}
 	return e.out
@@ -367,7 +367,7 @@ func (e *Engine) End(end End) []Alarm {
 	if e.anyOpen() && end.HasTime && e.haveArrival && e.opts.Idle > 0 {
 		if gap := end.At - e.lastArrival; gap > e.opts.Idle {
 			e.raise("idle-gap", SevWarn, NoFrame, e.cur, "no frame for %s before the stream ended (%s) while the turn was open (idle window %s)",
-				fmtDur(gap), endLabel(end), e.opts.Idle)
+				FormatDur(gap), end.Label(), e.opts.Idle)
 		}
 	}
 	if e.shape.Turns == NoTurns {
@@ -379,7 +379,7 @@ func (e *Engine) End(end End) []Alarm {
 			if end.Kind == EndCancelled {
 				sev = SevInfo
 			}
-			e.raise("terminal-missing", sev, NoFrame, -1, "the stream ended (%s) before any frame arrived", endLabel(end))
+			e.raise("terminal-missing", sev, NoFrame, -1, "the stream ended (%s) before any frame arrived", end.Label())
 		}
 		return e.out
 	}
@@ -392,7 +392,7 @@ func (e *Engine) End(end End) []Alarm {
 			return
 		}
 		if !st.ended {
-			e.missing(t, end.Kind == EndCancelled || e.cut >= 0, endLabel(end))
+			e.missing(t, end.Kind == EndCancelled || e.cut >= 0, end.Label())
 			return
 		}
 		e.setState(t, nil)
@@ -410,7 +410,7 @@ func (e *Engine) End(end End) []Alarm {
 			at = fmt.Sprintf("at frame %d", fr)
 		}
 		e.raise("done-missing", SevWarn, NoFrame, last, "the stream ended (%s) after the terminal %s %s without [DONE]",
-			endLabel(end), e.turns[last-e.base].TerminalEvent, at)
+			end.Label(), e.turns[last-e.base].TerminalEvent, at)
 	}
 	return e.out
 }
@@ -492,9 +492,9 @@ func (e *Engine) checkFraming(f *decode.Frame) {
 	}
 	switch {
 	case size > e.shape.FrameMax:
-		e.raise("frame-size", SevError, f.Index, e.cur, "frame data is %s, over the %s hard limit", fmtBytes(size), fmtBytes(e.shape.FrameMax))
+		e.raise("frame-size", SevError, f.Index, e.cur, "frame data is %s, over the %s hard limit", FormatBytes(size, true), FormatBytes(e.shape.FrameMax, true))
 	case e.shape.FrameWarn > 0 && size > e.shape.FrameWarn:
-		e.raise("frame-size", SevWarn, f.Index, e.cur, "frame data is %s, over the %s target", fmtBytes(size), fmtBytes(e.shape.FrameWarn))
+		e.raise("frame-size", SevWarn, f.Index, e.cur, "frame data is %s, over the %s target", FormatBytes(size, true), FormatBytes(e.shape.FrameWarn, true))
 	}
 	if e.shape.NotJSON {
 		return
@@ -516,11 +516,11 @@ func (e *Engine) checkTiming(f *decode.Frame, idleOpen bool) {
 		return
 	}
 	if e.frames == 1 && e.opts.TTFE > 0 && f.Arrival > e.opts.TTFE {
-		e.raise("ttfe", SevWarn, f.Index, e.cur, "first frame arrived %s after the response started (bound %s)", fmtDur(f.Arrival), e.opts.TTFE)
+		e.raise("ttfe", SevWarn, f.Index, e.cur, "first frame arrived %s after the response started (bound %s)", FormatDur(f.Arrival), e.opts.TTFE)
 	}
 	if e.haveArrival && idleOpen && e.opts.Idle > 0 {
 		if gap := f.Arrival - e.lastArrival; gap > e.opts.Idle {
-			e.raise("idle-gap", SevWarn, f.Index, e.cur, "no frame for %s while the turn was open (idle window %s)", fmtDur(gap), e.opts.Idle)
+			e.raise("idle-gap", SevWarn, f.Index, e.cur, "no frame for %s while the turn was open (idle window %s)", FormatDur(gap), e.opts.Idle)
 		}
 	}
 	e.lastArrival, e.haveArrival = f.Arrival, true
@@ -536,7 +536,7 @@ func (e *Engine) flushMapped(w where, t int) {
 			e.raise("event-unknown", SevInfo, frame, t, "%s is not in the %s vocabulary; clients ignore it", e.label(f), e.spec.ID)
 		}
 		if e.shape.EventField && f.HasType && m.Type != nil && f.Decoded() && !m.Type.StrEq(f.Event.Type) {
-			e.raise("sse-event-mismatch", SevError, frame, t, "SSE event: %q but the JSON type is %s", clip(f.Event.Type, 40), clipRaw(m.Type))
+			e.raise("sse-event-mismatch", SevError, frame, t, "SSE event: %q but the JSON type is %s", decode.Clip(f.Event.Type, 40), clipRaw(m.Type))
 		}
 	}
 	for _, a := range m.alarms {
@@ -644,7 +644,7 @@ func (e *Engine) applyMoves(w where, t int, late bool) {
 			ts.open = false
 			if mv.Name != nil && ts.name != "" && rawText(mv.Name) != ts.name {
 				e.raise("tool-mismatch", SevError, w.idx, t, "tool call %s opened as %q (frame %d) ends as %s",
-					clipRaw(mv.Key), clip(ts.name, 60), ts.frame, clipRaw(mv.Name))
+					clipRaw(mv.Key), decode.Clip(ts.name, 60), ts.frame, clipRaw(mv.Name))
 			}
 		}
 	}
@@ -701,7 +701,7 @@ func (e *Engine) terminal(w where, t int, mv *Move) {
 	}
 	for _, id := range st.toolOrd {
 		if ts := st.tools[id]; ts.open && !(ts.ready && mv.Outcome == TurnCompleted) {
-			e.raise("tool-unfinished", sev, w.idx, t, "tool call %s (%s) from frame %d has no result %s", clipRaw(decode.Raw(id)), clip(ts.name, 60), ts.frame, when)
+			e.raise("tool-unfinished", sev, w.idx, t, "tool call %s (%s) from frame %d has no result %s", clipRaw(decode.Raw(id)), decode.Clip(ts.name, 60), ts.frame, when)
 		}
 	}
 	st.spans, st.spanOrd, st.tools, st.toolOrd = [spanKinds]map[string]*spanState{}, nil, nil, nil
@@ -797,7 +797,7 @@ func (e *Engine) label(f *decode.Frame) string {
 		return "undecodable"
 	}
 	if l := e.spec.Label(f); l != "" {
-		return clip(l, 40)
+		return decode.Clip(l, 40)
 	}
 	return "untyped"
 }

@@ -67,7 +67,7 @@ func (m *Mapping) RaiseNoFrame(rule string, sev Severity, format string, args ..
 
 // Malformed raises payload-malformed: what names the field and the fault.
 func (m *Mapping) Malformed(event, what string) {
-	m.Raise("payload-malformed", SevError, "%s: %s", clip(event, 40), what)
+	m.Raise("payload-malformed", SevError, "%s: %s", decode.Clip(event, 40), what)
 }
 
 // starts reports whether the frame opens a turn; startKey is its key.

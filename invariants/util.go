@@ -2,7 +2,6 @@ package invariants
 
 import (
 	"fmt"
-	"time"
 
 	"framescope/decode"
 )
@@ -33,40 +32,9 @@ func clipRaw(r decode.Raw) string {
 		return "(none)"
 	}
 	if r.Kind() == decode.KindString {
-		return fmt.Sprintf("%q", clip(keyString(r), 60))
+		return fmt.Sprintf("%q", decode.Clip(keyString(r), 60))
 	}
-	return clip(string(r), 60)
-}
-
-func clip(s string, n int) string { return decode.Clip(s, n) }
-
-func fmtDur(d time.Duration) string { return d.Round(time.Millisecond).String() }
-
-func fmtBytes(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
-func endLabel(e End) string {
-	switch e.Kind {
-	case EndError:
-		if e.Detail != "" {
-			return "transport error: " + clip(e.Detail, 80)
-		}
-		return "transport error"
-	case EndCancelled:
-		return "cancelled by the client"
-	}
-	return "EOF"
+	return decode.Clip(string(r), 60)
 }
 
 // KindName names a JSON value's type for messages ("absent" when missing).

@@ -281,7 +281,7 @@ func (c *Checker) End(e invariants.End) []invariants.Alarm {
 		if e.Kind == invariants.EndCancelled {
 			sev = invariants.SevInfo
 		}
-		c.raise("terminal-missing", sev, invariants.NoFrame, "the stream ended (%s) before any frame arrived", endLabel(e))
+		c.raise("terminal-missing", sev, invariants.NoFrame, "the stream ended (%s) before any frame arrived", e.Label())
 		return c.out
 	}
 	t := c.cur
@@ -290,14 +290,14 @@ func (c *Checker) End(e invariants.End) []invariants.Alarm {
 		if turn.Terminal == decode.NotTerminal && e.HasTime && c.haveArrival && c.opts.Idle > 0 {
 			if gap := e.At - c.lastArrival; gap > c.opts.Idle {
 				c.raise("idle-gap", invariants.SevWarn, invariants.NoFrame, "no frame for %s before the stream ended (%s) while the turn was open (idle window %s)",
-					fmtDur(gap), endLabel(e), c.opts.Idle)
+					invariants.FormatDur(gap), e.Label(), c.opts.Idle)
 			}
 		}
 		if turn.Terminal != decode.NotTerminal {
 			c.raise("done-missing", invariants.SevWarn, invariants.NoFrame, "the stream ended (%s) after the terminal %s at frame %d without [DONE]",
-				endLabel(e), turn.Terminal, turn.TerminalFrame)
+				e.Label(), turn.Terminal, turn.TerminalFrame)
 		}
-		c.closeTurn(t, e.Kind == invariants.EndCancelled, endLabel(e), invariants.NoFrame)
+		c.closeTurn(t, e.Kind == invariants.EndCancelled, e.Label(), invariants.NoFrame)
 	}
 	return c.out
 }
@@ -399,9 +399,9 @@ func (c *Checker) checkFraming(f *decode.Frame) {
 	}
 	switch {
 	case size > 1<<20:
-		c.raise("frame-size", invariants.SevError, f.Index, "frame data is %s, over the 1 MiB hard limit (NFR-7 asks ≤ 256 KiB)", fmtBytes(size))
+		c.raise("frame-size", invariants.SevError, f.Index, "frame data is %s, over the 1 MiB hard limit (NFR-7 asks ≤ 256 KiB)", invariants.FormatBytes(size, false))
 	case size > 256<<10:
-		c.raise("frame-size", invariants.SevWarn, f.Index, "frame data is %s, over the 256 KiB target of NFR-7", fmtBytes(size))
+		c.raise("frame-size", invariants.SevWarn, f.Index, "frame data is %s, over the 256 KiB target of NFR-7", invariants.FormatBytes(size, false))
 	}
 	if (f.Problem == decode.ProblemNotJSON || f.Problem == decode.ProblemNotObject) && !c.list.Listed("frame-json", c.turnIdx()) {
 		c.newAlarm("frame-json", invariants.SevError, f.Index).Unlisted = true // counted, not listed: no detail made
@@ -420,11 +420,11 @@ func (c *Checker) checkTiming(f *decode.Frame, newTurn bool, terminalBefore deco
 		return
 	}
 	if f.Index == 0 && c.opts.TTFE > 0 && f.Arrival > c.opts.TTFE {
-		c.raise("ttfe", invariants.SevWarn, f.Index, "first frame arrived %s after the response started (bound %s)", fmtDur(f.Arrival), c.opts.TTFE)
+		c.raise("ttfe", invariants.SevWarn, f.Index, "first frame arrived %s after the response started (bound %s)", invariants.FormatDur(f.Arrival), c.opts.TTFE)
 	}
 	if c.haveArrival && !newTurn && !c.cur.closed && terminalBefore == decode.NotTerminal && c.opts.Idle > 0 {
 		if gap := f.Arrival - c.lastArrival; gap > c.opts.Idle && !isIdleTimeoutCancel(f) {
-			c.raise("idle-gap", invariants.SevWarn, f.Index, "no frame for %s while the turn was open (idle window %s)", fmtDur(gap), c.opts.Idle)
+			c.raise("idle-gap", invariants.SevWarn, f.Index, "no frame for %s while the turn was open (idle window %s)", invariants.FormatDur(gap), c.opts.Idle)
 		}
 	}
 	c.lastArrival = f.Arrival
@@ -501,7 +501,7 @@ func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) 
 		}
 		ts := func() string { s, _ := f.Timestamp.Str(); return s }
 		if !ok {
-			c.raise("envelope-timestamp", invariants.SevError, f.Index, "timestamp %q is not an ISO-8601 date-time", clip(ts(), 60))
+			c.raise("envelope-timestamp", invariants.SevError, f.Index, "timestamp %q is not an ISO-8601 date-time", decode.Clip(ts(), 60))
 		} else {
 			if t.haveTS && when.before(t.lastTS) {
 				c.raise("timestamp-order", invariants.SevWarn, f.Index, "timestamp %s is earlier than the previous frame's %s",
@@ -512,7 +512,7 @@ func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) 
 	}
 	if f.Version.IsNonEmptyStr() && !f.IsV04() && !f.IsV05() {
 		v, _ := f.Version.Str()
-		c.raise("version-unknown", invariants.SevWarn, f.Index, "version %q is neither \"0.4\" nor \"0.5\"", clip(v, 40))
+		c.raise("version-unknown", invariants.SevWarn, f.Index, "version %q is neither \"0.4\" nor \"0.5\"", decode.Clip(v, 40))
 	}
 
 	turn := c.turn(t)
@@ -529,7 +529,7 @@ func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) 
 				}
 			}
 		case open && rid != t.rid:
-			c.raise("envelope-drift", invariants.SevError, f.Index, "response_id %q differs from the turn's %q", clip(rid, 60), clip(t.rid, 60))
+			c.raise("envelope-drift", invariants.SevError, f.Index, "response_id %q differs from the turn's %q", decode.Clip(rid, 60), decode.Clip(t.rid, 60))
 		}
 	}
 	if f.Version.IsNonEmptyStr() && !(t.haveVersion && sameVersion(f, t.version)) {
@@ -544,14 +544,14 @@ func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) 
 		case !t.haveVersion:
 			t.version, t.haveVersion = v, true
 		case open && v != t.version:
-			c.raise("envelope-drift", invariants.SevError, f.Index, "version %q differs from the turn's %q", clip(v, 40), clip(t.version, 40))
+			c.raise("envelope-drift", invariants.SevError, f.Index, "version %q differs from the turn's %q", decode.Clip(v, 40), decode.Clip(t.version, 40))
 		}
 	}
 
 	if f.HasType {
 		if f.EventType.Kind() == decode.KindString && !f.TypeIs(f.Event.Type) {
 			et, _ := f.EventType.Str()
-			c.raise("sse-event-mismatch", invariants.SevError, f.Index, "SSE event: %q but event_type %q", clip(f.Event.Type, 40), clip(et, 40))
+			c.raise("sse-event-mismatch", invariants.SevError, f.Index, "SSE event: %q but event_type %q", decode.Clip(f.Event.Type, 40), decode.Clip(et, 40))
 		}
 	} else if !f.IsV04() && !c.opts.SyntheticFraming {
 		c.raise("sse-event-missing", invariants.SevInfo, f.Index, "v0.5 frame without an SSE event: line (data-only framing)")
@@ -567,10 +567,10 @@ func (c *Checker) checkVocabulary(f *decode.Frame) {
 		c.raise("internal-leak", invariants.SevError, f.Index, "internal-only event type support_content reached the wire (R-6)")
 	}
 	if !decode.KnownType(et) {
-		c.raise("event-unknown", invariants.SevInfo, f.Index, "event_type %q is not in the v0.5 vocabulary; clients ignore it", clip(et, 60))
+		c.raise("event-unknown", invariants.SevInfo, f.Index, "event_type %q is not in the v0.5 vocabulary; clients ignore it", decode.Clip(et, 60))
 	}
 	if decode.IsMCPLifecycle(et) {
-		c.raise("event-deprecated", invariants.SevInfo, f.Index, "%s is a legacy MCP lifecycle frame, deprecating in Phase 6", clip(et, 60))
+		c.raise("event-deprecated", invariants.SevInfo, f.Index, "%s is a legacy MCP lifecycle frame, deprecating in Phase 6", decode.Clip(et, 60))
 	}
 }
 
@@ -603,13 +603,13 @@ func (c *Checker) settleAtTerminal(f *decode.Frame, t *turnState, term decode.Te
 	for i := range t.toolList {
 		if tool := &t.toolList[i]; !tool.done {
 			c.raise("tool-unfinished", sev, f.Index, "tool_call %q (%s) from frame %d has no tool_completed at the terminal %s",
-				clip(tool.id, 60), clip(tool.name, 60), tool.frame, term)
+				decode.Clip(tool.id, 60), decode.Clip(tool.name, 60), tool.frame, term)
 		}
 	}
 	for i := range t.compList {
 		if comp := &t.compList[i]; !comp.loaded {
 			c.raise("component-unfilled", sev, f.Index, "placeholder %q (data_loading at frame %d) got no data_loaded before the terminal %s",
-				clip(comp.id, 60), comp.frame, term)
+				decode.Clip(comp.id, 60), comp.frame, term)
 		}
 	}
 }
@@ -629,36 +629,7 @@ func frameLabel(f *decode.Frame) string {
 		return "undecodable"
 	}
 	if et, ok := f.EventType.NonEmptyStr(); ok {
-		return clip(et, 40)
+		return decode.Clip(et, 40)
 	}
 	return "untyped"
-}
-
-func endLabel(e invariants.End) string {
-	switch e.Kind {
-	case invariants.EndError:
-		if e.Detail != "" {
-			return "transport error: " + clip(e.Detail, 80)
-		}
-		return "transport error"
-	case invariants.EndCancelled:
-		return "cancelled by the client"
-	}
-	return "EOF"
-}
-
-func clip(s string, n int) string { return decode.Clip(s, n) }
-
-func fmtDur(d time.Duration) string {
-	return d.Round(time.Millisecond).String()
-}
-
-func fmtBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -1013,7 +1013,7 @@ func (s *Step) Summary() string {
 		t := r.Transition
 		b.WriteString("  " + r.Region)
 		if r.Key != "" {
-			b.WriteString("[" + decode.Sanitize(clip(r.Key, 40)) + "]")
+			b.WriteString("[" + decode.Sanitize(decode.Clip(r.Key, 40)) + "]")
 		}
 		b.WriteString(": ")
 		if t.From != t.To {
@@ -1624,7 +1624,7 @@ func telemetryOf(in Input, f *decode.Frame) string {
 	switch in {
 	case InEpisode:
 		id, _ := f.Get("episode_id").Str()
-		return "episode " + clip(id, 40)
+		return "episode " + decode.Clip(id, 40)
 	case InUsage:
 		n, ok := f.Get("total_tokens").Int()
 		if ok {
@@ -1633,7 +1633,7 @@ func telemetryOf(in Input, f *decode.Frame) string {
 		return "usage"
 	case InError:
 		e := f.ErrorInfo()
-		s := "error " + clip(e.Code, 40)
+		s := "error " + decode.Clip(e.Code, 40)
 		if e.Code == "" {
 			s = "error (no code)"
 		}

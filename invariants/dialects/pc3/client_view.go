@@ -208,7 +208,7 @@ func (v *ClientView) AppendText(b []byte, o ViewTextOptions) []byte {
 	}
 	head := "turn " + strconv.Itoa(v.Turn) + " · " + string(v.Profile) + " client · " + string(v.State)
 	if v.ResponseID != "" {
-		head += " · " + decode.Sanitize(clip(v.ResponseID, 60))
+		head += " · " + decode.Sanitize(decode.Clip(v.ResponseID, 60))
 	}
 	line("client:", head)
 
@@ -258,9 +258,9 @@ func (v *ClientView) AppendText(b []byte, o ViewTextOptions) []byte {
 	case SubThinking:
 		line("progress:", "thinking…")
 	case SubStatus:
-		s := decode.Sanitize(clip(v.StatusLine, 120))
+		s := decode.Sanitize(decode.Clip(v.StatusLine, 120))
 		if v.StatusID != "" {
-			s += " [" + decode.Sanitize(clip(v.StatusID, 60)) + "]"
+			s += " [" + decode.Sanitize(decode.Clip(v.StatusID, 60)) + "]"
 		}
 		line("progress:", s)
 	case SubToolsRunning:
@@ -273,16 +273,16 @@ func (v *ClientView) AppendText(b []byte, o ViewTextOptions) []byte {
 	if len(v.Tools) > 0 {
 		var ts []string
 		for _, t := range v.Tools {
-			ts = append(ts, decode.Sanitize(clip(t.Name, 60))+" ("+decode.Sanitize(clip(t.ID, 40))+") "+t.State)
+			ts = append(ts, decode.Sanitize(decode.Clip(t.Name, 60))+" ("+decode.Sanitize(decode.Clip(t.ID, 40))+") "+t.State)
 		}
 		line("tools:", joinClipped(ts, 6))
 	}
 	if len(v.Components) > 0 {
 		var cs []string
 		for _, c := range v.Components {
-			s := decode.Sanitize(clip(c.ID, 60))
+			s := decode.Sanitize(decode.Clip(c.ID, 60))
 			if c.Type != "" {
-				s += " (" + decode.Sanitize(clip(c.Type, 40)) + ")"
+				s += " (" + decode.Sanitize(decode.Clip(c.Type, 40)) + ")"
 			}
 			switch c.State {
 			case CompLoaded:
@@ -303,7 +303,7 @@ func (v *ClientView) AppendText(b []byte, o ViewTextOptions) []byte {
 	if len(v.Cards) > 0 {
 		var cs []string
 		for _, c := range v.Cards {
-			cs = append(cs, decode.Sanitize(clip(c.Kind, 40))+" via "+decode.Sanitize(clip(c.Tool, 60)))
+			cs = append(cs, decode.Sanitize(decode.Clip(c.Kind, 40))+" via "+decode.Sanitize(decode.Clip(c.Tool, 60)))
 		}
 		line("cards:", joinClipped(cs, 6))
 	}

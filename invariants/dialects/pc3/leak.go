@@ -75,7 +75,7 @@ func leakIn(v decode.Raw) string {
 func leakInText(s string) string {
 	for _, p := range leakPatterns {
 		if m := p.re.FindString(s); m != "" {
-			return p.what + " (" + clip(strings.TrimSpace(m), 60) + ")"
+			return p.what + " (" + decode.Clip(strings.TrimSpace(m), 60) + ")"
 		}
 	}
 	for _, m := range ipv4Candidate.FindAllString(s, -1) {

@@ -133,7 +133,7 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 		case !e.HasCode:
 			c.raise("cancel-code", invariants.SevError, idx, "cancelled frame without an error.code string")
 		case e.Code != "IDLE_TIMEOUT" && e.Code != "REQUEST_CANCELLED":
-			c.raise("cancel-code", invariants.SevError, idx, "cancelled frame's error.code %q is not IDLE_TIMEOUT or REQUEST_CANCELLED", clip(e.Code, 40))
+			c.raise("cancel-code", invariants.SevError, idx, "cancelled frame's error.code %q is not IDLE_TIMEOUT or REQUEST_CANCELLED", decode.Clip(e.Code, 40))
 		}
 	}
 }
@@ -150,7 +150,7 @@ func (c *Checker) checkUsage(f *decode.Frame) {
 		}
 		n, ok := v.Int()
 		if !ok || n < 0 {
-			bad = append(bad, name+" is "+clip(string(v), 30)+", not a non-negative integer")
+			bad = append(bad, name+" is "+decode.Clip(string(v), 30)+", not a non-negative integer")
 			return 0, false
 		}
 		return n, true
@@ -186,14 +186,14 @@ func (c *Checker) checkStatus(f *decode.Frame) {
 	}
 	id, _ := idRaw.StrBytes() // the frame's bytes: copied only for a message
 	if !isStatusID(id) {
-		c.raise("status-prose", invariants.SevError, f.Index, "data.event_id %q is prose, not a registry identifier", clip(string(id), 60))
+		c.raise("status-prose", invariants.SevError, f.Index, "data.event_id %q is prose, not a registry identifier", decode.Clip(string(id), 60))
 	}
 	if reg := c.opts.Registry; reg != nil {
 		eventID := string(id)
 		e, ok := reg.Lookup(eventID)
 		switch {
 		case !ok:
-			c.raise("status-unregistered", invariants.SevError, f.Index, "data.event_id %q is not in the registry", clip(eventID, 60))
+			c.raise("status-unregistered", invariants.SevError, f.Index, "data.event_id %q is not in the registry", decode.Clip(eventID, 60))
 		default:
 			if e.Lifecycle == "deprecated" {
 				c.raise("status-deprecated", invariants.SevWarn, f.Index, "the registry marks %q deprecated (%s)", eventID, e.File)
@@ -253,7 +253,7 @@ func (c *Checker) checkTool(f *decode.Frame, t *turnState, open bool) {
 	at, seen := t.tools[string(id)]
 	if f.TypeIs(decode.TypeToolCall) {
 		if seen {
-			c.raise("tool-duplicate", invariants.SevError, f.Index, "tool_call id %q already used at frame %d", clip(string(id), 60), t.toolList[at].frame)
+			c.raise("tool-duplicate", invariants.SevError, f.Index, "tool_call id %q already used at frame %d", decode.Clip(string(id), 60), t.toolList[at].frame)
 			return
 		}
 		ids := string(id)
@@ -262,7 +262,7 @@ func (c *Checker) checkTool(f *decode.Frame, t *turnState, open bool) {
 		return
 	}
 	if !seen {
-		c.raise("tool-orphan", invariants.SevError, f.Index, "tool_completed %q has no earlier tool_call in the turn", clip(string(id), 60))
+		c.raise("tool-orphan", invariants.SevError, f.Index, "tool_completed %q has no earlier tool_call in the turn", decode.Clip(string(id), 60))
 		return
 	}
 	prev := &t.toolList[at]
@@ -275,7 +275,7 @@ func (c *Checker) checkTool(f *decode.Frame, t *turnState, open bool) {
 	}
 	if len(diff) > 0 {
 		c.raise("tool-mismatch", invariants.SevError, f.Index, "tool_completed %q differs from its tool_call at frame %d: %s",
-			clip(string(id), 60), prev.frame, strings.Join(diff, ", "))
+			decode.Clip(string(id), 60), prev.frame, strings.Join(diff, ", "))
 	}
 	prev.done = true
 }
@@ -325,7 +325,7 @@ func (c *Checker) checkData(f *decode.Frame, t *turnState, open bool) {
 		return
 	}
 	if !seen {
-		c.raise("component-unannounced", invariants.SevWarn, f.Index, "data_loaded %q has no earlier data_loading", clip(string(id), 60))
+		c.raise("component-unannounced", invariants.SevWarn, f.Index, "data_loaded %q has no earlier data_loading", decode.Clip(string(id), 60))
 		return
 	}
 	prev := &t.compList[at]
@@ -338,7 +338,7 @@ func (c *Checker) checkData(f *decode.Frame, t *turnState, open bool) {
 	}
 	if len(diff) > 0 {
 		c.raise("component-mismatch", invariants.SevWarn, f.Index, "data_loaded %q differs from its data_loading at frame %d: %s",
-			clip(string(id), 60), prev.frame, strings.Join(diff, ", "))
+			decode.Clip(string(id), 60), prev.frame, strings.Join(diff, ", "))
 	}
 	prev.loaded = true
 }
@@ -363,7 +363,7 @@ func (c *Checker) checkError(f *decode.Frame, t *turnState, open bool) {
 	if e.HasCode && e.Code != "" {
 		code := e.Code
 		if !knownErrorCode(code) {
-			c.raise("error-code-unknown", invariants.SevWarn, idx, "error.code %q is outside the §5.7 taxonomy", clip(code, 40))
+			c.raise("error-code-unknown", invariants.SevWarn, idx, "error.code %q is outside the §5.7 taxonomy", decode.Clip(code, 40))
 		}
 		if v05 && (code == "IDLE_TIMEOUT" || code == "REQUEST_CANCELLED") {
 			c.raise("error-legacy-cancel", invariants.SevWarn, idx, "v0.5 error frame carries %s; v0.5 signals cancellation with a cancelled frame", code)
@@ -402,7 +402,7 @@ func (c *Checker) checkErrorPayload(f *decode.Frame, e decode.ErrorInfo) {
 			c.raise("error-payload", invariants.SevError, idx, "CCS_ENVELOPE_ERROR without error.%s", strings.Join(missing, " and error."))
 		}
 		if okR && !ccsReasons[reason] {
-			c.raise("error-reason-unknown", invariants.SevWarn, idx, "CCS_ENVELOPE_ERROR reason %q is outside the PS6 enum", clip(reason, 40))
+			c.raise("error-reason-unknown", invariants.SevWarn, idx, "CCS_ENVELOPE_ERROR reason %q is outside the PS6 enum", decode.Clip(reason, 40))
 		}
 	case "PARTIAL_FAN_OUT":
 		failed := e.Error.Get("failed")
@@ -426,7 +426,7 @@ func (c *Checker) checkErrorPayload(f *decode.Frame, e decode.ErrorInfo) {
 		i := 0
 		failed.Elements(func(v decode.Raw) bool {
 			if reason, ok := v.Get("reason").NonEmptyStr(); ok && !ccsReasons[reason] {
-				c.raise("error-reason-unknown", invariants.SevWarn, idx, "PARTIAL_FAN_OUT error.failed[%d] reason %q is outside the PS6 enum", i, clip(reason, 40))
+				c.raise("error-reason-unknown", invariants.SevWarn, idx, "PARTIAL_FAN_OUT error.failed[%d] reason %q is outside the PS6 enum", i, decode.Clip(reason, 40))
 				return false
 			}
 			i++
@@ -472,7 +472,7 @@ func cloneRaw(r decode.Raw) decode.Raw {
 	return append(decode.Raw(nil), r...)
 }
 
-func quote(s string) string { return `"` + clip(s, 40) + `"` }
+func quote(s string) string { return `"` + decode.Clip(s, 40) + `"` }
 
 func itoa(n int64) string {
 	var b [20]byte

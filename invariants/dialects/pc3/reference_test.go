@@ -48,7 +48,7 @@ func firstDiff(want, got []byte) string {
 			g = gl[i]
 		}
 		if w != g {
-			return "line " + itoa(int64(i+1)) + ":\n want: " + clip(w, 200) + "\n  got: " + clip(g, 200)
+			return "line " + itoa(int64(i+1)) + ":\n want: " + decode.Clip(w, 200) + "\n  got: " + decode.Clip(g, 200)
 		}
 	}
 	return ""
