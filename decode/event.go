@@ -1,5 +1,8 @@
-// Package decode turns the bytes of an SSE stream into events and typed PC3
-// frames. It is pure: bytes in, values out — no terminal, no network.
+// Package decode turns the bytes of an SSE stream into events and frames:
+// the WHATWG framer, the JSON scanner that indexes a frame's members for
+// every dialect (with typed views of PC3's envelope and payloads), and the
+// sanitizer for terminal output. It is pure: bytes in, values out — no
+// terminal, no network.
 package decode
 
 // DefaultMaxEventSize is the largest SSE event (in bytes, as on the wire)
@@ -58,7 +61,7 @@ type Event struct {
 }
 
 // Dispatched reports whether WHATWG dispatches this block as an event — the
-// blocks that RULES.md counts as frames.
+// blocks that the rule catalog (docs/rules.md) counts as frames.
 func (e *Event) Dispatched() bool {
 	return !e.Truncated && e.HasData
 }

@@ -2,7 +2,7 @@ package decode
 
 import "strings"
 
-// Typed views of the per-event payloads of WIRE.md. Each reads the frame's
+// Typed views of the per-event payloads of the PC3 wire (docs/sources.md). Each reads the frame's
 // members on demand, so frames the checker does not inspect cost nothing.
 
 // Event types of the v0.5 vocabulary (a superset of v0.4).

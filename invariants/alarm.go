@@ -1,5 +1,3 @@
-// Package invariants checks PC3 frames against the wire contract, one frame
-// at a time, and raises alarms named after the rules of the catalog.
 package invariants
 
 // Severity of an alarm: error = the contract is broken; warn = legal but

@@ -10,7 +10,7 @@ import (
 // settles on the best ambiguous candidate (or sse).
 const SniffFrames = 8
 
-// Detector picks a stream's dialect from its first frames (DIALECTS.md
+// Detector picks a stream's dialect from its first frames (docs/dialects.md
 // "Recognising a dialect"): the first frame that carries one dialect's
 // signature decides; frames that several dialects could send (a
 // {"type":"ping"}) only narrow the field, and undecodable frames and [DONE]

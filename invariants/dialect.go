@@ -1,9 +1,10 @@
-// Package dialect is what every agent-stream dialect shares: the common
-// turn model (moves), the generic rules implemented once over moves (the
-// Engine), the rule descriptions they share, detection, and the plain `sse`
-// dialect for streams that match none. Each dialect lives in a folder of its
-// own below this one and only maps frames to moves and adds its own rules;
-// package dialects lists them.
+// Package invariants is what every agent-stream dialect shares: the
+// vocabulary of a check (Alarm, Severity, Rule, Turn, Options, End), the
+// common turn model (moves), the generic rules implemented once over moves
+// (the Engine), detection from declared envelope keys, the status-event
+// registry, and the plain `sse` dialect for streams that match none. Each
+// dialect is a room of its own under invariants/dialects (PC3 included),
+// and package dialects is the registry that lists them.
 package invariants
 
 import (
@@ -53,7 +54,7 @@ const (
 
 // Dialect is one agent-stream wire.
 type Dialect interface {
-	// Name is the dialect's public name (DIALECTS.md), e.g. "go-bus".
+	// Name is the dialect's public name (docs/dialects.md), e.g. "go-bus".
 	Name() string
 	// Description is one line for `--dialect list`.
 	Description() string

@@ -146,7 +146,7 @@ func sorted(s []string) []string {
 }
 
 // TestEngineTurnsReport: the report's turns carry the key, the outcome,
-// RULES.md's terminal value and the terminal event.
+// the report's terminal value and the terminal event.
 func TestEngineTurnsReport(t *testing.T) {
 	res := dialecttest.Run(toySpec(invariants.Shape{Turns: invariants.TurnKeyed}),
 		frames(`"op":"start","key":"a"`, `"op":"end","outcome":"refused"`, `"op":"start","key":"b"`, `"op":"end"`))

@@ -2,7 +2,7 @@ package invariants
 
 import "framescope/decode"
 
-// MoveKind names a step on the common turn model (DIALECTS.md).
+// MoveKind names a step on the common turn model (docs/dialects.md).
 type MoveKind uint8
 
 const (

@@ -6,7 +6,7 @@ import (
 	"framescope/decode"
 )
 
-// Default timing bounds (RULES.md "Timing").
+// Default timing bounds (docs/rules.md "Timing").
 const (
 	DefaultIdle = 30 * time.Second
 	DefaultTTFE = 2 * time.Second
@@ -66,14 +66,14 @@ type Turn struct {
 	Done          bool
 	Frames        int
 	// Outcome is the terminal's detail on the common turn model
-	// (DIALECTS.md: completed, failed, cancelled, refused, incomplete,
+	// (docs/dialects.md: completed, failed, cancelled, refused, incomplete,
 	// interrupted; "" without a terminal); TerminalEvent is the dialect's
 	// own name of the terminal event (PC3: its event_type).
 	Outcome       string
 	TerminalEvent string
 }
 
-// Outcomes of a turn on the common turn model (DIALECTS.md); the report's
+// Outcomes of a turn on the common turn model (docs/dialects.md); the report's
 // "outcome" key.
 const (
 	TurnCompleted   = "completed"
@@ -84,7 +84,7 @@ const (
 	TurnInterrupted = "interrupted"
 )
 
-// TerminalOf is the report's "terminal" value for an outcome: RULES.md keeps
+// TerminalOf is the report's "terminal" value for an outcome: the PC3 catalog keeps
 // completed and cancelled and calls every other end an error.
 func TerminalOf(outcome string) decode.Terminality {
 	switch outcome {

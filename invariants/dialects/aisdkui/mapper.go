@@ -219,7 +219,7 @@ func knownReason(r decode.Raw) bool {
 
 // terminal ends the turn. Before an end other than a success, the calls
 // whose input is complete are closed first: only a call whose input never
-// became available is tool-unfinished (DIALECTS.md ai-sdk-ui), whatever the
+// became available is tool-unfinished (docs/dialects/ai-sdk-ui.md), whatever the
 // outcome; a success leaves them to the engine, which accepts them.
 func (p *mapper) terminal(m *invariants.Mapping, mv invariants.Move) {
 	if !p.ended && mv.Outcome != invariants.TurnCompleted {

@@ -53,7 +53,7 @@ var Dialect = &invariants.Spec{
 	},
 }
 
-// The dialect's own rules (DIALECTS.md, chunk-framed section).
+// The dialect's own rules (docs/dialects/chunk-framed.md).
 var ownRules = []invariants.Rule{
 	{Name: ruleRedelivered, Severity: invariants.SevInfo, Clause: "§1 Constraints, §5",
 		Summary: "a stream.chunk repeats an earlier seq_no of its stream with an identical payload: a bus redelivery, counted once"},

@@ -25,7 +25,7 @@ func newMapper() *mapper { return &mapper{streams: map[string]*stream{}} }
 // any group was named.
 var noGroup = invariants.Lit("")
 
-// seqGap: the seq_no of a stream must not skip (DIALECTS.md: seq-gap is an
+// seqGap: the seq_no of a stream must not skip (docs/dialects/chunk-framed.md: seq-gap is an
 // error here; a lost chunk is a lost piece of the answer).
 var seqGap = string(invariants.SevError)
 
@@ -85,7 +85,7 @@ func (p *mapper) begin(f *decode.Frame, m *invariants.Mapping) {
 		// the open move and the first stream goes on.
 	case st.ended() && bytes.Equal(st.group, group):
 		// Keys are unique in a group, even once their stream ended
-		// (DIALECTS.md); the Engine only knows open spans, so this one is
+		// (docs/dialects/chunk-framed.md); the Engine only knows open spans, so this one is
 		// raised here. The begin then starts the stream again, so a whole
 		// resent stream costs one alarm.
 		m.Raise("span-duplicate", invariants.SevError, "stream.begin for message_id %s, already begun in correlation_group %s at frame %d and ended at frame %d: a message_id is unique in its group",

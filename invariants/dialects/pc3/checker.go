@@ -207,7 +207,7 @@ func (c *Checker) Observe(f *decode.Frame) []invariants.Alarm {
 
 	c.checkFraming(f)
 
-	// Turn segmentation (RULES.md): a turn starts at the first frame of the
+	// Turn segmentation (docs/rules.md): a turn starts at the first frame of the
 	// stream or the first frame after a [DONE]; after [DONE] a frame with
 	// the same response_id still belongs to the closed turn.
 	newTurn := false
@@ -577,7 +577,7 @@ func (c *Checker) checkVocabulary(f *decode.Frame) {
 // checkClientDivergence runs the frame through both client profiles of the
 // reference machine (client.go) and notes where they part: the frame's row
 // in an open turn leads the v0.4 and the v0.5 client to different states
-// or actions. Frames labelled "0.4" are out of the rule's scope (RULES.md):
+// or actions. Frames labelled "0.4" are out of the rule's scope (docs/rules.md):
 // a v0.4 server's frames mean the same to both clients.
 func (c *Checker) checkClientDivergence(f *decode.Frame) {
 	if f.IsV04() {

@@ -1,7 +1,10 @@
-// Package pc3 is the PC3 wire (v0.5 and v0.4) as one dialect. Its rules are
-// RULES.md's, checked by invariants.Checker exactly as before the dialect
-// layer (a golden test holds every report to the byte); this package adds
-// detection, labels and the mapping onto moves that the panes read.
+// Package pc3 is the PC3 wire (v0.5 and v0.4), framescope's first dialect,
+// in one room: its rule catalog (catalog.go) and the Checker that raises
+// it (checker.go, payload.go, leak.go, timestamp.go), the reference client
+// state machine (client*.go) and its document (reference*.go), and the
+// dialect face the registry lists (dialect.go: detection, labels, moves).
+// PC3 keeps a checker of its own rather than the Engine (a golden test
+// holds every report to the byte); it is an invariants.Native dialect.
 package pc3
 
 import (
@@ -64,7 +67,7 @@ type checker struct {
 	moves  []invariants.Move
 }
 
-// Block: PC3 comments do not reset the idle timer (RULES.md conventions).
+// Block: PC3 comments do not reset the idle timer (docs/rules.md conventions).
 func (c *checker) Block(*decode.Event, time.Duration, bool) {}
 
 func (c *checker) Moves() []invariants.Move {

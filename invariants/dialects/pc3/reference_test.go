@@ -126,7 +126,7 @@ func TestRenderReferenceDiagramErrors(t *testing.T) {
 // specText is the PC3 spec text when FRAMESCOPE_PC3_SPEC names it. The
 // test suite reads nothing outside the repository by itself (the spec set
 // is not part of it), so checking the quotes against the spec is opt-in:
-// FRAMESCOPE_PC3_SPEC=../shared/spec/pc3-execution-modes-event-streaming.txt go test ./invariants -run Citations
+// FRAMESCOPE_PC3_SPEC=/path/to/pc3-execution-modes-event-streaming.txt go test ./invariants/dialects/pc3 -run Citations
 func specText(t *testing.T) string {
 	path := os.Getenv("FRAMESCOPE_PC3_SPEC")
 	if path == "" {

@@ -92,7 +92,7 @@ func (p *mapper) mapKind(f *decode.Frame, m *invariants.Mapping, kind decode.Raw
 		p.item(f)
 		d := f.Get("delta")
 		fs.want(d, decode.KindString, "delta")
-		// No span: a message.delta needs no output_item.added (DIALECTS.md).
+		// No span: a message.delta needs no output_item.added (docs/dialects/public-sse-v1.md).
 		m.Add(invariants.Move{Kind: invariants.MoveText, Key: f.Get("item_id"), Text: d})
 	case "message.citation":
 		p.item(f)
