@@ -275,25 +275,6 @@ func (l *Library) Finish(meta SessionMeta) error {
 	return nil
 }
 
-// SummaryFromReport fills Frames, Turns, Counts and End from a check report.
-func SummaryFromReport(meta *SessionMeta, rep *Report) {
-	if meta == nil || rep == nil {
-		return
-	}
-	meta.Frames = rep.Frames
-	meta.Dialect = rep.Dialect
-	meta.Turns = make([]TurnSummary, 0, len(rep.Turns))
-	for _, t := range rep.Turns {
-		ts := TurnSummary{ResponseID: t.ResponseID, Done: t.Done}
-		if s := t.Terminal.String(); s != "" {
-			ts.Terminal = &s
-		}
-		meta.Turns = append(meta.Turns, ts)
-	}
-	meta.Counts = rep.Counts
-	meta.End = endText(rep.End)
-}
-
 // --- reading ----------------------------------------------------------------
 
 // libEntry is one session found on disk.

@@ -397,16 +397,6 @@ func requestHeaders(opts ConnectOptions) (h http.Header, host string, err error)
 	return h, host, nil
 }
 
-// hasPassword reports whether a URL carries a password (shown as "xxxxx"
-// unless secrets are kept).
-func hasPassword(u *url.URL) bool {
-	if u.User == nil {
-		return false
-	}
-	_, ok := u.User.Password()
-	return ok
-}
-
 // validHeaderName reports whether s is an HTTP token.
 func validHeaderName(s string) bool {
 	for i := 0; i < len(s); i++ {

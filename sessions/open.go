@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // OpenOptions tunes Open and OpenReader.
@@ -27,20 +26,6 @@ type OpenOptions struct {
 	EntryGiven bool
 }
 
-// Capture streams a capture's chunks in order.
-type Capture interface {
-	Meta() Meta
-	// Next returns the next chunk of stream bytes, or io.EOF. Chunk.Data is
-	// valid until the next call.
-	Next() (Chunk, error)
-	// End says how the stream ended; meaningful after Next returned io.EOF.
-	End() End
-	// TakeProblems returns (and clears) the defects found since the last
-	// call, each naming the line.
-	TakeProblems() []Problem
-	Close() error
-}
-
 const (
 	// readChunkSize is the most bytes a raw SSE chunk carries.
 	readChunkSize = 64 << 10
@@ -50,8 +35,6 @@ const (
 	// maxLineSize bounds one line of a JSONL or NDJSON capture; longer lines
 	// are reported and skipped so memory stays bounded.
 	maxLineSize = 64 << 20
-	// maxProblems bounds the problems kept per capture; the rest are counted.
-	maxProblems = 1000
 )
 
 // Open sniffs the content (never the file extension) and returns a reader.
@@ -160,8 +143,6 @@ func readError(name string, err error) error {
 }
 
 // --- sniffing ---------------------------------------------------------------
-
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // peekMore returns everything buffered, after waiting for at least one more
 // byte than the have bytes already seen (unless the input ended or the
@@ -434,64 +415,6 @@ func isSSEFieldLine(line []byte) bool {
 
 // --- shared helpers ---------------------------------------------------------
 
-// clean makes a string from a file safe to put in a message: it is quoted
-// when it holds anything but printable characters.
-func clean(s string) string {
-	if !utf8.ValidString(s) {
-		return strconv.Quote(s)
-	}
-	for _, r := range s {
-		if !strconv.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
-}
-
-// cleanShort is clean on at most n runes of s (with an ellipsis).
-func cleanShort(s string, n int) string {
-	if utf8.RuneCountInString(s) > n {
-		r := []rune(s)
-		s = string(r[:n]) + "…"
-	}
-	return clean(s)
-}
-
-// problemList collects problems, bounded by maxProblems.
-type problemList struct {
-	list       []Problem
-	kept       int
-	suppressed int
-}
-
-func (p *problemList) add(line int, format string, args ...any) {
-	if p.kept >= maxProblems {
-		p.suppressed++
-		return
-	}
-	p.kept++
-	p.list = append(p.list, Problem{Line: line, Message: fmt.Sprintf(format, args...)})
-}
-
-// note records an informational remark (not damage).
-func (p *problemList) note(format string, args ...any) {
-	p.list = append(p.list, Problem{Message: fmt.Sprintf(format, args...), Note: true})
-}
-
-// finish reports how many problems were not kept; call once at the end.
-func (p *problemList) finish() {
-	if p.suppressed > 0 {
-		p.list = append(p.list, Problem{Message: fmt.Sprintf("%d more problems not reported (only the first %d are kept)", p.suppressed, maxProblems)})
-		p.suppressed = 0
-	}
-}
-
-func (p *problemList) take() []Problem {
-	l := p.list
-	p.list = nil
-	return l
-}
-
 // lineReader reads lines of any length through a bufio.Reader, counting
 // them (1-based).
 type lineReader struct {
@@ -575,17 +498,4 @@ func seconds(raw json.RawMessage) (float64, string) {
 
 func secondsDuration(f float64) time.Duration {
 	return time.Duration(f * float64(time.Second))
-}
-
-// headerLookup finds a header case-insensitively.
-func headerLookup(h map[string]string, name string) (string, bool) {
-	if v, ok := h[name]; ok {
-		return v, true
-	}
-	for k, v := range h {
-		if strings.EqualFold(k, name) {
-			return v, true
-		}
-	}
-	return "", false
 }

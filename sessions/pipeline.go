@@ -186,19 +186,6 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 			h.OnItem(&item)
 		}
 	}
-	problem := func(p *Problem) {
-		msg := p.Message
-		if p.Line > 0 {
-			msg = meta.Name + ":" + strconv.Itoa(p.Line) + ": " + msg
-		}
-		if p.Note {
-			if h.OnNote != nil {
-				h.OnNote(msg)
-			}
-			return
-		}
-		alarmsOut(chk.CaptureProblem(msg))
-	}
 	choose := func(chosen invariants.Dialect) {
 		d = chosen
 		res.Dialect = d.Name()
@@ -212,7 +199,7 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 		for i := range held {
 			it := &held[i]
 			if it.problem != nil {
-				problem(it.problem)
+				handProblem(&h, chk, meta.Name, it.problem)
 				continue
 			}
 			var f *decode.Frame
@@ -255,7 +242,7 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 		case chk == nil:
 			hold(e)
 		case e.problem != nil:
-			problem(e.problem)
+			handProblem(&h, chk, meta.Name, e.problem)
 		default:
 			process(&e.frame.Event, &e.frame, e.arrival, e.hasArrival)
 		}
@@ -279,6 +266,25 @@ func Run(c Capture, opts invariants.Options, h Handler) (*Result, error) {
 	res.Turns = chk.Turns()
 	res.Counts = chk.Counts()
 	return res, readErr
+}
+
+// handProblem hands a capture problem on: a note to h.OnNote, damage to
+// the checker, whose capture-problem alarms go to h.OnAlarms. The message
+// names the capture's line when the problem has one.
+func handProblem(h *Handler, chk invariants.Checker, name string, p *Problem) {
+	msg := p.Message
+	if p.Line > 0 {
+		msg = name + ":" + strconv.Itoa(p.Line) + ": " + msg
+	}
+	if p.Note {
+		if h.OnNote != nil {
+			h.OnNote(msg)
+		}
+		return
+	}
+	if a := chk.CaptureProblem(msg); len(a) > 0 && h.OnAlarms != nil {
+		h.OnAlarms(a)
+	}
 }
 
 // LookupRule finds a rule as the stream's dialect defines it (its clause

@@ -3,7 +3,6 @@ package sessions
 import (
 	"errors"
 	"io"
-	"strconv"
 
 	"framescope/invariants"
 )
@@ -47,17 +46,7 @@ func runFailedStatus(c Capture, d invariants.Dialect, opts invariants.Options, h
 	alarmsOut(chk.HTTP(meta.Status, meta.ContentType))
 	problems := func() {
 		for _, p := range c.TakeProblems() {
-			msg := p.Message
-			if p.Line > 0 {
-				msg = meta.Name + ":" + strconv.Itoa(p.Line) + ": " + msg
-			}
-			if p.Note {
-				if h.OnNote != nil {
-					h.OnNote(msg)
-				}
-				continue
-			}
-			alarmsOut(chk.CaptureProblem(msg))
+			handProblem(&h, chk, meta.Name, &p)
 		}
 	}
 	body := []byte{}

@@ -15,6 +15,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"framescope/decode"
 )
 
 // jsonlTruncated is End.Detail for a JSONL capture without an end line.
@@ -434,7 +436,7 @@ func fastJSONLLine(line, buf []byte) (l jsonlLine, _ []byte, ok bool) {
 			if l.t != nil {
 				return l, buf, false
 			}
-			n := scanJSONNumber(line, p)
+			n := decode.ScanNumber(line, p)
 			if n == p {
 				return l, buf, false
 			}
@@ -486,49 +488,6 @@ func skipJSONSpace(b []byte, p int) int {
 		p++
 	}
 	return p
-}
-
-// scanJSONNumber returns the end of the JSON number at p (p when none).
-func scanJSONNumber(b []byte, p int) int {
-	i := p
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-	default:
-		return p
-	}
-	if i < len(b) && b[i] == '.' {
-		j := i + 1
-		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-			j++
-		}
-		if j == i+1 {
-			return p
-		}
-		i = j
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		j := i + 1
-		if j < len(b) && (b[j] == '+' || b[j] == '-') {
-			j++
-		}
-		k := j
-		for k < len(b) && b[k] >= '0' && b[k] <= '9' {
-			k++
-		}
-		if k == j {
-			return p
-		}
-		i = k
-	}
-	return i
 }
 
 // scanJSONString decodes the JSON string at p: its contents (a slice of b

@@ -24,47 +24,6 @@ type RecordOptions struct {
 	KeepSecrets bool
 }
 
-// redactedValue replaces a secret header's value.
-const redactedValue = "[redacted]"
-
-// defaultRedact are the headers that carry credentials.
-var defaultRedact = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"}
-
-// RedactSecrets returns a copy of h with the values of the default secret
-// headers (Authorization, Cookie, Set-Cookie, token and key headers, …)
-// redacted and the query secrets of URL headers (Location) masked, for
-// display.
-func RedactSecrets(h map[string]string) map[string]string {
-	out, _ := redactHeaders(h, nil, false)
-	return out
-}
-
-// redactHeaders returns a copy of h with the values of secret headers
-// replaced, and the names (as in h, sorted) that were redacted. Values
-// that were already redacted (upstream) are listed too. keep disables it.
-func redactHeaders(h map[string]string, extra []string, keep bool) (map[string]string, []string) {
-	if h == nil {
-		return nil, nil
-	}
-	out := make(map[string]string, len(h))
-	var names []string
-	for k, v := range h {
-		switch {
-		case keep:
-		case secretHeader(k, extra):
-			v = redactedValue
-		case urlHeader(k):
-			v = RedactURL(v)
-		}
-		if v == redactedValue {
-			names = append(names, k)
-		}
-		out[k] = v
-	}
-	sort.Strings(names)
-	return out, names
-}
-
 // Record returns a Capture that passes every chunk of c through unchanged
 // and appends it to w as a framescope JSONL capture: the header line first
 // (from c.Meta(), written now), then one line per chunk, written and

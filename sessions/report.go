@@ -204,26 +204,6 @@ func allUnlisted(as []invariants.Alarm) bool {
 	return true
 }
 
-// Excerpt returns a sanitized one-line excerpt of at most n runes.
-func Excerpt(data []byte, n int) string {
-	if max := 4*n + 4; len(data) > max {
-		data = data[:max] // enough for n runes; never sanitize megabytes for a line
-	}
-	s := decode.SanitizeBytes(data)
-	// Cut before the n-th rune when there are more than n (a sanitized
-	// string is valid UTF-8), without a []rune copy of it.
-	k, cut := 0, 0
-	for i := range s {
-		if k == n-1 {
-			cut = i
-		} else if k == n {
-			return s[:cut] + "…"
-		}
-		k++
-	}
-	return s
-}
-
 // WriteJSON writes the report as one line of JSON (RULES.md shape; extra
 // keys: format, end).
 func (r *Report) WriteJSON(w io.Writer) error {
@@ -338,19 +318,6 @@ func appendNullableString(b []byte, s string) []byte {
 		return append(b, "null"...)
 	}
 	return decode.AppendJSONString(b, s)
-}
-
-func endText(e End) string {
-	if e.Kind == EndError && e.Detail != "" {
-		return "error: " + e.Detail
-	}
-	if e.Kind == EndCancelled && e.Detail != "" {
-		return "cancelled: " + e.Detail // a deliberate stop (--max-frames…)
-	}
-	if e.Kind == "" {
-		return string(EndEOF)
-	}
-	return string(e.Kind)
 }
 
 // TextOptions shape the human report.

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"net/url"
+	"sort"
 	"strings"
 )
 
@@ -195,3 +196,54 @@ func paramNameByte(c byte) bool {
 }
 
 func bytesContain(set string, c byte) bool { return strings.IndexByte(set, c) >= 0 }
+
+// redactedValue replaces a secret header's value.
+const redactedValue = "[redacted]"
+
+// defaultRedact are the headers that carry credentials.
+var defaultRedact = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"}
+
+// RedactSecrets returns a copy of h with the values of the default secret
+// headers (Authorization, Cookie, Set-Cookie, token and key headers, …)
+// redacted and the query secrets of URL headers (Location) masked, for
+// display.
+func RedactSecrets(h map[string]string) map[string]string {
+	out, _ := redactHeaders(h, nil, false)
+	return out
+}
+
+// redactHeaders returns a copy of h with the values of secret headers
+// replaced, and the names (as in h, sorted) that were redacted. Values
+// that were already redacted (upstream) are listed too. keep disables it.
+func redactHeaders(h map[string]string, extra []string, keep bool) (map[string]string, []string) {
+	if h == nil {
+		return nil, nil
+	}
+	out := make(map[string]string, len(h))
+	var names []string
+	for k, v := range h {
+		switch {
+		case keep:
+		case secretHeader(k, extra):
+			v = redactedValue
+		case urlHeader(k):
+			v = RedactURL(v)
+		}
+		if v == redactedValue {
+			names = append(names, k)
+		}
+		out[k] = v
+	}
+	sort.Strings(names)
+	return out, names
+}
+
+// hasPassword reports whether a URL carries a password (shown as "xxxxx"
+// unless secrets are kept).
+func hasPassword(u *url.URL) bool {
+	if u.User == nil {
+		return false
+	}
+	_, ok := u.User.Password()
+	return ok
+}
