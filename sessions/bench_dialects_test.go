@@ -85,7 +85,9 @@ func TestDialectGensAreValid(t *testing.T) {
 			t.Fatal(err)
 		}
 		if rep.Dialect != dg.name || rep.Counts.Error+rep.Counts.Warn != 0 || len(rep.Turns) == 0 {
-			t.Errorf("%s: detected %s, counts %+v, %d turns\n%s", dg.name, rep.Dialect, rep.Counts, len(rep.Turns), alarmLines(rep))
+			var text bytes.Buffer
+			writeReport(t, rep, "text", &text)
+			t.Errorf("%s: detected %s, counts %+v, %d turns\n%s", dg.name, rep.Dialect, rep.Counts, len(rep.Turns), text.String())
 		}
 		if os.Getenv("FRAMESCOPE_DUMP_GEN") != "" {
 			fmt.Println(buf.String()[:min(buf.Len(), 2000)])

@@ -50,12 +50,12 @@ func TestNDJSONDumpKeepsDatalessIDAndRetry(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := openString(t, tt.src, OpenOptions{})
+			c, err := OpenReader("in", strings.NewReader(tt.src), OpenOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := blockTrace(t, c)
-			c, _ = openString(t, tt.src, OpenOptions{})
+			c, _ = OpenReader("in", strings.NewReader(tt.src), OpenOptions{})
 			var dump bytes.Buffer
 			if _, err := Dump(c, &dump, true, ""); err != nil {
 				t.Fatal(err)
@@ -63,7 +63,7 @@ func TestNDJSONDumpKeepsDatalessIDAndRetry(t *testing.T) {
 			if !strings.Contains(dump.String(), `{"block":true,`) {
 				t.Fatalf("no block record:\n%s", dump.String())
 			}
-			back, err := openString(t, dump.String(), OpenOptions{})
+			back, err := OpenReader("in", strings.NewReader(dump.String()), OpenOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +75,7 @@ func TestNDJSONDumpKeepsDatalessIDAndRetry(t *testing.T) {
 			}
 			// A second dump is the first (offsets aside: "id" comes back
 			// as "id: ").
-			back, _ = openString(t, dump.String(), OpenOptions{})
+			back, _ = OpenReader("in", strings.NewReader(dump.String()), OpenOptions{})
 			var again bytes.Buffer
 			if _, err := Dump(back, &again, true, ""); err != nil {
 				t.Fatal(err)

@@ -43,7 +43,7 @@ func ndjsonDump(t *testing.T, c Capture) string {
 func TestNDJSONDumpKeepsTruncatedTail(t *testing.T) {
 	src := string(readFile(t, "testdata/happy.sse")) +
 		"event: text\nid: 9\ndata: {\"event_type\":\"text\",\"chunk\":\"caf\xe9 \x1b[31m\u202e"
-	c, err := openString(t, src, OpenOptions{})
+	c, err := OpenReader("in", strings.NewReader(src), OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestNDJSONDumpKeepsTruncatedTail(t *testing.T) {
 	if !slices.Contains(want, "sse-truncated") {
 		t.Fatalf("the capture itself raises %v", want)
 	}
-	c, _ = openString(t, src, OpenOptions{})
+	c, _ = OpenReader("in", strings.NewReader(src), OpenOptions{})
 	first := ndjsonDump(t, c)
 	lines := strings.Split(strings.TrimSuffix(first, "\n"), "\n")
 	last := lines[len(lines)-1]
@@ -60,7 +60,7 @@ func TestNDJSONDumpKeepsTruncatedTail(t *testing.T) {
 		t.Fatalf("the dump's last record: %s", last)
 	}
 
-	back, err := openString(t, first, OpenOptions{})
+	back, err := OpenReader("in", strings.NewReader(first), OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestNDJSONDumpKeepsTruncatedTail(t *testing.T) {
 	if got := ruleList(t, back); !slices.Equal(got, want) {
 		t.Errorf("check on the dump: %v\nthe capture: %v", got, want)
 	}
-	back, _ = openString(t, first, OpenOptions{})
+	back, _ = OpenReader("in", strings.NewReader(first), OpenOptions{})
 	second := ndjsonDump(t, back)
 	strip := regexp.MustCompile(`"offset":\d+,"size":\d+,`)
 	if a, b := strip.ReplaceAllString(first, ""), strip.ReplaceAllString(second, ""); a != b {
@@ -92,7 +92,7 @@ func TestNDJSONTruncatedRecordAlone(t *testing.T) {
 		{"followed", `{"truncated":true,"offset":0,"size":9,"arrival":null,"raw":"data: x"}` + "\n" +
 			`{"index":1,"offset":9,"size":9,"arrival":null,"event":null,"id":null,"data":"y"}` + "\n", []string{"capture-corrupt"}},
 	} {
-		c, err := openString(t, tc.in, OpenOptions{})
+		c, err := OpenReader("in", strings.NewReader(tc.in), OpenOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -100,21 +100,3 @@ func checkBody(tb testing.TB, d string, body []byte) *Report {
 	}
 	return rep
 }
-
-func writeReport(tb testing.TB, rep *Report, format string, w io.Writer) {
-	tb.Helper()
-	var err error
-	switch format {
-	case "text":
-		err = rep.WriteText(w)
-	case "json":
-		err = rep.WriteJSON(w)
-	case "junit":
-		err = rep.WriteJUnit(w, invariants.SevError)
-	default:
-		tb.Fatalf("format %q", format)
-	}
-	if err != nil {
-		tb.Fatal(err)
-	}
-}

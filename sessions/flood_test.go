@@ -89,13 +89,6 @@ func TestFloodListingMatchesUnlimited(t *testing.T) {
 	}
 }
 
-func clip(s string) string {
-	if len(s) > 3000 {
-		return s[:3000] + "…"
-	}
-	return s
-}
-
 // TestCheckFloodHeapBounded: checking two million broken frames (every one
 // an alarm) keeps the heap bounded: sampled every 200,000 frames while the
 // stream is read, it never grows by more than a few batches' worth, and

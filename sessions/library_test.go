@@ -434,66 +434,6 @@ func TestWriteSessionJSONRoundTrip(t *testing.T) {
 	}
 }
 
-func TestSummaryFromReport(t *testing.T) {
-	rep := &Report{
-		Frames: 12,
-		Turns: []invariants.Turn{
-			{ResponseID: "r1", Terminal: decode.TerminalCompleted, Done: true},
-			{ResponseID: "r2", Terminal: decode.NotTerminal},
-		},
-		Counts: invariants.Counts{Error: 1, Warn: 2},
-		End:    End{Kind: EndError, Detail: "connection reset"},
-	}
-	var m SessionMeta
-	SummaryFromReport(&m, rep)
-	want := []TurnSummary{{ResponseID: "r1", Terminal: strp("completed"), Done: true}, {ResponseID: "r2"}}
-	if m.Frames != 12 || !reflect.DeepEqual(m.Turns, want) || m.Counts != rep.Counts || m.End != "error: connection reset" {
-		t.Errorf("SummaryFromReport: %+v", m)
-	}
-	SummaryFromReport(&m, &Report{})
-	if m.End != "eof" || m.Turns == nil || len(m.Turns) != 0 {
-		t.Errorf("empty report: %+v", m)
-	}
-}
-
-// TestLibraryEndToEnd records a real capture, checks it through a library
-// reference and lists the finished session.
-func TestLibraryEndToEnd(t *testing.T) {
-	l := newTestLibrary(t)
-	data, err := os.ReadFile(filepath.Join("testdata", "happy.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := time.Date(2026, 3, 2, 9, 15, 0, 0, time.UTC)
-	id := createSession(t, l, start, string(data), nil)
-	path, err := l.Resolve("@last")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Open(path, OpenOptions{Entry: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Check(c, invariants.Options{})
-	c.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta := SessionMeta{ID: id, URL: c.Meta().URL, Method: c.Meta().Method, Source: "record", StartedAt: start, Bytes: int64(len(data)), Status: c.Meta().Status}
-	SummaryFromReport(&meta, rep)
-	if err := l.Finish(meta); err != nil {
-		t.Fatal(err)
-	}
-	list, err := l.List()
-	if err != nil || len(list) != 1 {
-		t.Fatalf("List = %v, %v", list, err)
-	}
-	got := list[0]
-	if got.Frames != rep.Frames || got.Frames == 0 || len(got.Turns) != len(rep.Turns) || got.End != "eof" || got.URL != "http://127.0.0.1:9090/v1/turn" {
-		t.Errorf("finished session: %+v (report: %d frames, %d turns)", got, rep.Frames, len(rep.Turns))
-	}
-}
-
 func TestLibraryPermissions(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Unix permissions")
@@ -605,5 +545,32 @@ func TestLibraryCreateUniqueIDs(t *testing.T) {
 	}
 	if _, _, err := (&Library{}).Create(start); err == nil {
 		t.Error("Create without a directory succeeded")
+	}
+}
+
+// TestLibraryMetadataSafeToCat: a session's metadata file escapes what the
+// listing escapes.
+func TestLibraryMetadataSafeToCat(t *testing.T) {
+	l := &Library{Dir: filepath.Join(t.TempDir(), "lib")}
+	id, f, err := l.Create(time.Date(2026, 5, 15, 18, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	meta := SessionMeta{ID: id, URL: "http://127.0.0.1/\u202eexe.txt\u009b", Source: "record", End: "error: \u2066x\u200b",
+		Turns: []TurnSummary{{ResponseID: "r\u061c\u00ad"}}}
+	if err := l.Finish(meta); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(l.metaPath(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := catUnsafe(b); r != -1 {
+		t.Fatalf("the metadata holds a raw %U:\n%s", r, b)
+	}
+	list, err := l.List()
+	if err != nil || len(list) != 1 || list[0].URL != meta.URL || !strings.HasPrefix(list[0].End, "error: \u2066") {
+		t.Fatalf("read back %+v (%v)", list, err)
 	}
 }

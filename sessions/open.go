@@ -72,6 +72,12 @@ func OpenReader(name string, r io.Reader, opts OpenOptions) (Capture, error) {
 	return openReader(name, r, nil, opts)
 }
 
+// OpenReadCloser is OpenReader on a stream the Capture owns: its Close
+// closes rc (a file opened from an fs.FS).
+func OpenReadCloser(name string, rc io.ReadCloser, opts OpenOptions) (Capture, error) {
+	return openReader(name, rc, rc, opts)
+}
+
 func openError(name string, err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {

@@ -13,42 +13,6 @@ import (
 	"time"
 )
 
-// drained is everything a capture yields.
-type drained struct {
-	data   []byte
-	chunks []Chunk // Data copied
-	probs  []Problem
-	end    End
-}
-
-// drain reads a capture to the end, copying each chunk.
-func drain(t testing.TB, c Capture) drained {
-	t.Helper()
-	var d drained
-	for i := 0; ; i++ {
-		if i > 1<<22 {
-			t.Fatal("capture never ends")
-		}
-		ch, err := c.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("Next: %v", err)
-		}
-		ch.Data = append([]byte(nil), ch.Data...)
-		d.data = append(d.data, ch.Data...)
-		d.chunks = append(d.chunks, ch)
-		d.probs = append(d.probs, c.TakeProblems()...)
-	}
-	d.probs = append(d.probs, c.TakeProblems()...)
-	d.end = c.End()
-	if err := c.Close(); err != nil {
-		t.Errorf("Close: %v", err)
-	}
-	return d
-}
-
 func openString(t testing.TB, s string, opts OpenOptions) (Capture, error) {
 	t.Helper()
 	return OpenReader("in", strings.NewReader(s), opts)
@@ -61,15 +25,6 @@ func mustOpen(t testing.TB, name string, opts OpenOptions) Capture {
 		t.Fatalf("Open(%s): %v", name, err)
 	}
 	return c
-}
-
-func readFile(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func TestSniffFiles(t *testing.T) {

@@ -45,9 +45,9 @@ func FuzzStagesMatchInline(f *testing.F) {
 			f.Add([]byte(s), uint8(3), uint8(5), uint8(d))
 		}
 	}
-	prev := tinyWindow
-	f.Cleanup(func() { tinyWindow = prev })
-	tinyWindow = 4
+	prev := *TinyWindow
+	f.Cleanup(func() { *TinyWindow = prev })
+	*TinyWindow = 4
 	f.Fuzz(func(t *testing.T, data []byte, reps, read, dialect uint8) {
 		d := fuzzDialects[int(dialect)%len(fuzzDialects)]
 		if len(data) > 1<<10 {

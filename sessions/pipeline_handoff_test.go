@@ -109,9 +109,9 @@ func compareStagesOnFlood(t *testing.T, path string, handoff bool) {
 		return out.String()
 	}
 	inline := run(1)
-	handoffs, tiny := stageHandoffs.Load(), stageTinyBatches.Load()
+	handoffs, tiny := StageHandoffs.Load(), StageTinyBatches.Load()
 	staged := run(2)
-	handoffs, tiny = stageHandoffs.Load()-handoffs, stageTinyBatches.Load()-tiny
+	handoffs, tiny = StageHandoffs.Load()-handoffs, StageTinyBatches.Load()-tiny
 	switch {
 	case handoff && handoffs == 0:
 		t.Fatal("the staged run never handed the flood over")

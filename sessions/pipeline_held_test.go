@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +17,7 @@ func TestLoneCRFrameTimedByItsChunk(t *testing.T) {
 		`{"t": 1.6, "data": "\ndata: {\"b\":2}\r\r"}` + "\n" +
 		`{"t": 1.7, "data": "\n"}` + "\n"
 	for _, oneStage := range []bool{false, true} {
-		c, err := openString(t, src, OpenOptions{})
+		c, err := OpenReader("in", strings.NewReader(src), OpenOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,9 @@ import (
 	"framescope/invariants"
 )
 
-func checkString(t *testing.T, name, capture string) *Report {
+func checkString(t *testing.T, name, src string) *Report {
 	t.Helper()
-	c, err := OpenReader(name, strings.NewReader(capture), OpenOptions{Entry: -1})
+	c, err := OpenReader(name, strings.NewReader(src), OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,8 +29,6 @@ func rules(rep *Report) string {
 	}
 	return strings.Join(out, ",")
 }
-
-const env = `"version":"0.5","timestamp":"2026-05-15T18:00:00.000Z","response_id":"r1"`
 
 func TestPipelineGiantFrame(t *testing.T) {
 	chunk := strings.Repeat("x", 20<<20)

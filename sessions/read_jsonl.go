@@ -483,6 +483,13 @@ func fastJSONLLine(line, buf []byte) (l jsonlLine, _ []byte, ok bool) {
 	return l, buf, true
 }
 
+// JSONLFastPath reports whether a chunk line of a JSONL capture is read
+// on the fast path, without encoding/json: the shape Record writes.
+func JSONLFastPath(line []byte) bool {
+	_, _, ok := fastJSONLLine(line, nil)
+	return ok
+}
+
 func skipJSONSpace(b []byte, p int) int {
 	for p < len(b) && (b[p] == ' ' || b[p] == '\t' || b[p] == '\r' || b[p] == '\n') {
 		p++

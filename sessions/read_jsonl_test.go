@@ -88,8 +88,6 @@ func TestJSONLDefectsFile(t *testing.T) {
 	}
 }
 
-const jsonlHeader = `{"framescope_capture":1,"url":"http://h/x","method":"POST","status":200,"response_headers":{"Content-Type":"text/event-stream"},"started_at":"2026-03-02T09:15:00Z"}`
-
 // Each case: lines after the header; a defect on one line gives a problem
 // naming that line (header = line 1), and the chunk after it is still read.
 func TestJSONLLineDefects(t *testing.T) {

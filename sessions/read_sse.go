@@ -18,6 +18,12 @@ type sseCapture struct {
 	probs  problemList
 }
 
+// RawSSE reads r as raw SSE bytes, without sniffing its format (a body
+// known to be an event stream); name is used in Meta and messages.
+func RawSSE(name string, r io.Reader) Capture {
+	return newSSECapture(name, bufio.NewReader(r), nil)
+}
+
 func newSSECapture(name string, br *bufio.Reader, closer io.Closer) *sseCapture {
 	return &sseCapture{
 		meta:   Meta{Name: name, Kind: KindSSE},

@@ -15,32 +15,6 @@ import (
 	"framescope/invariants"
 )
 
-// lvFake is a scripted Capture.
-type lvFake struct {
-	meta   Meta
-	chunks []Chunk
-	end    End
-	i      int
-	probs  []Problem
-	closed bool
-}
-
-func (f *lvFake) Meta() Meta { return f.meta }
-func (f *lvFake) Next() (Chunk, error) {
-	if f.closed || f.i >= len(f.chunks) {
-		return Chunk{}, io.EOF
-	}
-	f.i++
-	return f.chunks[f.i-1], nil
-}
-func (f *lvFake) End() End { return f.end }
-func (f *lvFake) TakeProblems() []Problem {
-	p := f.probs
-	f.probs = nil
-	return p
-}
-func (f *lvFake) Close() error { f.closed = true; return nil }
-
 // TestRecordChunkEncoding: every chunk reads back byte for byte and at its
 // time, whatever its bytes: JSON escapes, invalid UTF-8 (b64), a rune cut
 // by a chunk boundary, control and separator characters.
@@ -78,7 +52,7 @@ func TestRecordChunkEncoding(t *testing.T) {
 		if strings.Contains(line, `"b64"`) == isUTF8(chunks[i]) {
 			t.Errorf("chunk %d (valid UTF-8 %v) written as %s", i, isUTF8(chunks[i]), line[:min(len(line), 60)])
 		}
-		if _, _, ok := fastJSONLLine([]byte(line), nil); !ok {
+		if !JSONLFastPath([]byte(line)) {
 			t.Errorf("line %d misses the reader's fast path: %.80s", i+2, line)
 		}
 		// Nothing a terminal would act on reaches the file.

@@ -218,7 +218,7 @@ func openFS(src fs.FS, p string) (Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := openReader(p, f, f, OpenOptions{Entry: -1})
+	c, err := OpenReadCloser(p, f, OpenOptions{Entry: -1})
 	if err != nil {
 		f.Close()
 		return nil, err

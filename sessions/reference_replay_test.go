@@ -227,11 +227,11 @@ func TestWriteReferenceReplay(t *testing.T) {
 }
 
 func TestWriteReferenceReplayViolationsAndSafety(t *testing.T) {
-	capture := "event: response_id\ndata: {\"event_type\":\"response_id\"," + env + "}\n\n" +
+	src := "event: response_id\ndata: {\"event_type\":\"response_id\"," + env + "}\n\n" +
 		"event: tool_completed\ndata: {\"event_type\":\"tool_completed\"," + env + ",\"tool_call\":{\"id\":\"x\\u001b]0;pwn\\u0007\",\"name\":\"n\",\"type\":\"t\"}}\n\n" +
 		"event: text\ndata: {\"event_type\":\"text\"," + env + ",\"chunk\":\"\\u001b[2Jhi\\u202e\"}\n\n" +
 		"event: completed\ndata: {\"event_type\":\"completed\"," + env + "}\n\ndata: [DONE]\n\n"
-	c, err := OpenReader("evil.sse", strings.NewReader(capture), OpenOptions{Entry: -1})
+	c, err := OpenReader("evil.sse", strings.NewReader(src), OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

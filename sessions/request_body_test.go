@@ -152,7 +152,10 @@ func TestHARRequestBody(t *testing.T) {
 "response":{"status":200,"headers":[{"name":"Content-Type","value":"text/event-stream"}],"content":{"mimeType":"text/event-stream","text":"data: {}\n\n"}}}]}}`
 		path := filepath.Join(t.TempDir(), "x.har")
 		os.WriteFile(path, []byte(har), 0o600)
-		c := mustOpen(t, path, OpenOptions{Entry: -1})
+		c, err := Open(path, OpenOptions{Entry: -1})
+		if err != nil {
+			t.Fatalf("Open(%s): %v", path, err)
+		}
 		if got := string(c.Meta().RequestBody); got != body {
 			t.Errorf("HAR request body %d bytes %.40q, want %d bytes", len(got), got, len(body))
 		}

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -42,7 +41,7 @@ func demoScenario(name string, demo invariants.Demo) Scenario {
 		s.pace = 120 * time.Millisecond
 	}
 	s.script = splitBlocks(demo.Body)
-	if rep, err := Check(newSSECapture(s.Name, bufio.NewReader(strings.NewReader(demo.Body)), nil), invariantsOptions(name)); err == nil {
+	if rep, err := Check(RawSSE(s.Name, strings.NewReader(demo.Body)), invariantsOptions(name)); err == nil {
 		s.Expect = TallyAlarms(rep.Alarms)
 	}
 	return s
