@@ -113,7 +113,7 @@ type Capture interface {
 }
 
 // headerLookup finds a header case-insensitively.
-func headerLookup(h map[string]string, name string) (string, bool) {
+func HeaderLookup(h map[string]string, name string) (string, bool) {
 	if v, ok := h[name]; ok {
 		return v, true
 	}
@@ -125,7 +125,7 @@ func headerLookup(h map[string]string, name string) (string, bool) {
 	return "", false
 }
 
-func endText(e End) string {
+func EndText(e End) string {
 	if e.Kind == EndError && e.Detail != "" {
 		return "error: " + e.Detail
 	}

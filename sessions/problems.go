@@ -3,17 +3,17 @@ package sessions
 import "fmt"
 
 // maxProblems bounds the problems kept per capture; the rest are counted.
-const maxProblems = 1000
+const MaxProblems = 1000
 
 // problemList collects problems, bounded by maxProblems.
-type problemList struct {
+type ProblemList struct {
 	list       []Problem
 	kept       int
 	suppressed int
 }
 
-func (p *problemList) add(line int, format string, args ...any) {
-	if p.kept >= maxProblems {
+func (p *ProblemList) Add(line int, format string, args ...any) {
+	if p.kept >= MaxProblems {
 		p.suppressed++
 		return
 	}
@@ -22,19 +22,19 @@ func (p *problemList) add(line int, format string, args ...any) {
 }
 
 // note records an informational remark (not damage).
-func (p *problemList) note(format string, args ...any) {
+func (p *ProblemList) Note(format string, args ...any) {
 	p.list = append(p.list, Problem{Message: fmt.Sprintf(format, args...), Note: true})
 }
 
 // finish reports how many problems were not kept; call once at the end.
-func (p *problemList) finish() {
+func (p *ProblemList) Finish() {
 	if p.suppressed > 0 {
-		p.list = append(p.list, Problem{Message: fmt.Sprintf("%d more problems not reported (only the first %d are kept)", p.suppressed, maxProblems)})
+		p.list = append(p.list, Problem{Message: fmt.Sprintf("%d more problems not reported (only the first %d are kept)", p.suppressed, MaxProblems)})
 		p.suppressed = 0
 	}
 }
 
-func (p *problemList) take() []Problem {
+func (p *ProblemList) Take() []Problem {
 	l := p.list
 	p.list = nil
 	return l

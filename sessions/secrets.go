@@ -140,7 +140,7 @@ func redactParams(s string) string {
 			s = ""
 		}
 		if name, _, ok := strings.Cut(part, "="); ok && secretParam(name) {
-			part = name + "=" + redactedValue
+			part = name + "=" + RedactedValue
 		}
 		b.WriteString(part)
 		b.WriteString(sep)
@@ -149,7 +149,7 @@ func redactParams(s string) string {
 }
 
 // redactURLIf is RedactURL unless secrets are kept.
-func redactURLIf(s string, keep bool) string {
+func RedactURLIf(s string, keep bool) string {
 	if keep {
 		return s
 	}
@@ -160,7 +160,7 @@ func redactURLIf(s string, keep bool) string {
 // free text (an error page that links its redirect target, HTML-escaped
 // "&amp;" included): name=value after '?', '&', ';' or '#', the value up
 // to the next delimiter, quote, bracket or space.
-func redactQueryText(b []byte) []byte {
+func RedactQueryText(b []byte) []byte {
 	var out []byte
 	last := 0
 	for i := 0; i < len(b); i++ {
@@ -178,11 +178,11 @@ func redactQueryText(b []byte) []byte {
 		for k < len(b) && !bytesContain("&;#\"'<> \t\r\n", b[k]) {
 			k++
 		}
-		if k == j+1 || string(b[j+1:k]) == redactedValue {
+		if k == j+1 || string(b[j+1:k]) == RedactedValue {
 			continue
 		}
 		out = append(out, b[last:j+1]...)
-		out = append(out, redactedValue...)
+		out = append(out, RedactedValue...)
 		last, i = k, k-1
 	}
 	if out == nil {
@@ -198,7 +198,7 @@ func paramNameByte(c byte) bool {
 func bytesContain(set string, c byte) bool { return strings.IndexByte(set, c) >= 0 }
 
 // redactedValue replaces a secret header's value.
-const redactedValue = "[redacted]"
+const RedactedValue = "[redacted]"
 
 // defaultRedact are the headers that carry credentials.
 var defaultRedact = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"}
@@ -208,14 +208,14 @@ var defaultRedact = []string{"Authorization", "Proxy-Authorization", "Cookie", "
 // redacted and the query secrets of URL headers (Location) masked, for
 // display.
 func RedactSecrets(h map[string]string) map[string]string {
-	out, _ := redactHeaders(h, nil, false)
+	out, _ := RedactHeaders(h, nil, false)
 	return out
 }
 
 // redactHeaders returns a copy of h with the values of secret headers
 // replaced, and the names (as in h, sorted) that were redacted. Values
 // that were already redacted (upstream) are listed too. keep disables it.
-func redactHeaders(h map[string]string, extra []string, keep bool) (map[string]string, []string) {
+func RedactHeaders(h map[string]string, extra []string, keep bool) (map[string]string, []string) {
 	if h == nil {
 		return nil, nil
 	}
@@ -225,11 +225,11 @@ func redactHeaders(h map[string]string, extra []string, keep bool) (map[string]s
 		switch {
 		case keep:
 		case secretHeader(k, extra):
-			v = redactedValue
+			v = RedactedValue
 		case urlHeader(k):
 			v = RedactURL(v)
 		}
-		if v == redactedValue {
+		if v == RedactedValue {
 			names = append(names, k)
 		}
 		out[k] = v

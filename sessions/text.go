@@ -7,11 +7,11 @@ import (
 	"framescope/decode"
 )
 
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+var UTF8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // clean makes a string from a file safe to put in a message: it is quoted
 // when it holds anything but printable characters.
-func clean(s string) string {
+func Clean(s string) string {
 	if !utf8.ValidString(s) {
 		return strconv.Quote(s)
 	}
@@ -24,12 +24,12 @@ func clean(s string) string {
 }
 
 // cleanShort is clean on at most n runes of s (with an ellipsis).
-func cleanShort(s string, n int) string {
+func CleanShort(s string, n int) string {
 	if utf8.RuneCountInString(s) > n {
 		r := []rune(s)
 		s = string(r[:n]) + "…"
 	}
-	return clean(s)
+	return Clean(s)
 }
 
 // Excerpt returns a sanitized one-line excerpt of at most n runes.
