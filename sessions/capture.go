@@ -1,6 +1,3 @@
-// Package sessions holds everything that touches the disk or the network:
-// capture readers and writers, live connections, the session library and
-// the replay server.
 package sessions
 
 import (
@@ -112,7 +109,7 @@ type Capture interface {
 	Close() error
 }
 
-// headerLookup finds a header case-insensitively.
+// HeaderLookup finds a header case-insensitively.
 func HeaderLookup(h map[string]string, name string) (string, bool) {
 	if v, ok := h[name]; ok {
 		return v, true

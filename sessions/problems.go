@@ -2,10 +2,10 @@ package sessions
 
 import "fmt"
 
-// maxProblems bounds the problems kept per capture; the rest are counted.
+// MaxProblems bounds the problems kept per capture; the rest are counted.
 const MaxProblems = 1000
 
-// problemList collects problems, bounded by maxProblems.
+// ProblemList collects problems, bounded by MaxProblems.
 type ProblemList struct {
 	list       []Problem
 	kept       int
@@ -21,12 +21,12 @@ func (p *ProblemList) Add(line int, format string, args ...any) {
 	p.list = append(p.list, Problem{Line: line, Message: fmt.Sprintf(format, args...)})
 }
 
-// note records an informational remark (not damage).
+// Note records an informational remark (not damage).
 func (p *ProblemList) Note(format string, args ...any) {
 	p.list = append(p.list, Problem{Message: fmt.Sprintf(format, args...), Note: true})
 }
 
-// finish reports how many problems were not kept; call once at the end.
+// Finish reports how many problems were not kept; call once at the end.
 func (p *ProblemList) Finish() {
 	if p.suppressed > 0 {
 		p.list = append(p.list, Problem{Message: fmt.Sprintf("%d more problems not reported (only the first %d are kept)", p.suppressed, MaxProblems)})

@@ -148,7 +148,7 @@ func redactParams(s string) string {
 	return b.String()
 }
 
-// redactURLIf is RedactURL unless secrets are kept.
+// RedactURLIf is RedactURL unless secrets are kept.
 func RedactURLIf(s string, keep bool) string {
 	if keep {
 		return s
@@ -156,7 +156,7 @@ func RedactURLIf(s string, keep bool) string {
 	return RedactURL(s)
 }
 
-// redactQueryText masks secret parameter values wherever they appear in
+// RedactQueryText masks secret parameter values wherever they appear in
 // free text (an error page that links its redirect target, HTML-escaped
 // "&amp;" included): name=value after '?', '&', ';' or '#', the value up
 // to the next delimiter, quote, bracket or space.
@@ -197,7 +197,7 @@ func paramNameByte(c byte) bool {
 
 func bytesContain(set string, c byte) bool { return strings.IndexByte(set, c) >= 0 }
 
-// redactedValue replaces a secret header's value.
+// RedactedValue replaces a secret header's value.
 const RedactedValue = "[redacted]"
 
 // defaultRedact are the headers that carry credentials.
@@ -212,7 +212,7 @@ func RedactSecrets(h map[string]string) map[string]string {
 	return out
 }
 
-// redactHeaders returns a copy of h with the values of secret headers
+// RedactHeaders returns a copy of h with the values of secret headers
 // replaced, and the names (as in h, sorted) that were redacted. Values
 // that were already redacted (upstream) are listed too. keep disables it.
 func RedactHeaders(h map[string]string, extra []string, keep bool) (map[string]string, []string) {

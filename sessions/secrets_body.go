@@ -50,7 +50,7 @@ func RedactBody(body []byte, contentType string) ([]byte, bool) {
 	return body, false
 }
 
-// redactBodyIf is RedactBody unless secrets are kept.
+// RedactBodyIf is RedactBody unless secrets are kept.
 func RedactBodyIf(body []byte, contentType string, keep bool) []byte {
 	if keep || body == nil {
 		return body

@@ -9,7 +9,7 @@ import (
 
 var UTF8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// clean makes a string from a file safe to put in a message: it is quoted
+// Clean makes a string from a file safe to put in a message: it is quoted
 // when it holds anything but printable characters.
 func Clean(s string) string {
 	if !utf8.ValidString(s) {
@@ -23,7 +23,7 @@ func Clean(s string) string {
 	return s
 }
 
-// cleanShort is clean on at most n runes of s (with an ellipsis).
+// CleanShort is Clean on at most n runes of s (with an ellipsis).
 func CleanShort(s string, n int) string {
 	if utf8.RuneCountInString(s) > n {
 		r := []rune(s)

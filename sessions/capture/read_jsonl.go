@@ -16,12 +16,11 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"framescope/sessions"
-
 	"framescope/decode"
+	"framescope/sessions"
 )
 
-// jsonlTruncated is End.Detail for a JSONL capture without an end line.
+// JSONLTruncated is End.Detail for a JSONL capture without an end line.
 const JSONLTruncated = "capture ended without an end line (truncated?)"
 
 // jsonlCapture reads a framescope JSONL capture line by line: a header, then

@@ -19,10 +19,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"framescope/sessions"
-
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions"
 )
 
 // The session library: every live session is saved as <ID>.jsonl (the

@@ -6,12 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions/capture"
 	"framescope/sessions/library"
 	"framescope/sessions/live"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 // TestLibraryEndToEnd records a real capture, checks it through a library

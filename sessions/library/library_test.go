@@ -14,19 +14,18 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"framescope/sessions/internal/sessiontest"
-
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions/internal/sessiontest"
 )
 
-// newTestLibrary returns a library whose directory does not exist yet.
+// NewTestLibrary returns a library whose directory does not exist yet.
 func NewTestLibrary(t *testing.T) *Library {
 	t.Helper()
 	return &Library{Dir: filepath.Join(t.TempDir(), "data", "sessions")}
 }
 
-// createSession records a session: a capture with body, then (if finish)
+// CreateSession records a session: a capture with body, then (if finish)
 // its metadata.
 func CreateSession(t *testing.T, l *Library, start time.Time, body string, meta *SessionMeta) string {
 	t.Helper()

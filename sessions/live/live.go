@@ -23,9 +23,9 @@ import (
 	"syscall"
 	"time"
 
-	"framescope/sessions"
-
 	"github.com/andybalholm/brotli"
+
+	"framescope/sessions"
 )
 
 // ConnectOptions describes the one request Connect sends.

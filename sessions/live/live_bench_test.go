@@ -10,11 +10,10 @@ import (
 	"strconv"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/pipeline"
-
-	"framescope/invariants"
 )
 
 // BenchmarkLiveFlood: a loopback server streams one valid v0.5 turn of

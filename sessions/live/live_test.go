@@ -21,15 +21,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/andybalholm/brotli"
+
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/report"
-
-	"github.com/andybalholm/brotli"
-
-	"framescope/invariants"
 )
 
 // Tests of live connections, all against loopback servers started here.

@@ -12,12 +12,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 // TestRecordChunkEncoding: every chunk reads back byte for byte and at its

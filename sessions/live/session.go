@@ -7,12 +7,11 @@ import (
 	"os"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/library"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 // LiveOptions configure one live session: connect once, record, check.

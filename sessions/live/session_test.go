@@ -4,12 +4,11 @@ import (
 	"reflect"
 	"testing"
 
+	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/library"
 	"framescope/sessions/report"
-
-	"framescope/decode"
-	"framescope/invariants"
 )
 
 func TestSummaryFromReport(t *testing.T) {

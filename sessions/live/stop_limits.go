@@ -4,9 +4,8 @@ import (
 	"io"
 	"strconv"
 
-	"framescope/sessions"
-
 	"framescope/decode"
+	"framescope/sessions"
 )
 
 // StopLimits end a live session deliberately (record and connect

@@ -11,13 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 // floodServer streams head, then frame without end (until the client

@@ -9,10 +9,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"framescope/sessions"
-
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions"
 )
 
 // Dump writes a capture's decoded frames, one per line: NDJSON records

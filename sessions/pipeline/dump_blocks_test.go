@@ -7,10 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
-
-	"framescope/invariants"
 )
 
 // blockTrace lists what the SSE layer saw: every block's id and retry

@@ -7,11 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
-
-	"framescope/invariants"
 )
 
 // ruleList runs the check pipeline over c and lists the rules it raised.

@@ -5,11 +5,10 @@ import (
 	"strconv"
 	"time"
 
-	"framescope/sessions"
-
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/invariants/dialects"
+	"framescope/sessions"
 )
 
 // Item is one SSE block as the pipeline saw it: every block the framer

@@ -7,12 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 // fuzzDialects: the stages under PC3's checker, a few others', and with

@@ -9,12 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 // TestStagesHandOffTinyBlocks: a stream that turns into a flood of tiny

@@ -5,11 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions/capture"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 // A timed capture (JSONL) whose block ends in a lone CR at the end of a

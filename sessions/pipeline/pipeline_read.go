@@ -7,9 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"framescope/sessions"
-
 	"framescope/decode"
+	"framescope/sessions"
 )
 
 // The pipeline runs in two stages when a second core is there: a reader

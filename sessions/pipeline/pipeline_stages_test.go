@@ -7,12 +7,11 @@ import (
 	"runtime"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 // TestStagesMatchInline: the two-stage pipeline (two cores) and the inline

@@ -4,9 +4,8 @@ import (
 	"errors"
 	"io"
 
-	"framescope/sessions"
-
 	"framescope/invariants"
+	"framescope/sessions"
 )
 
 // A response whose status is not 2xx is an error page, not a turn stream:

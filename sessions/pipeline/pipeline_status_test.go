@@ -5,10 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/internal/sessiontest"
-
-	"framescope/invariants"
 )
 
 // TestRunNonSuccessStatus: the pipeline reads a non-2xx body without

@@ -6,11 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 func checkString(t *testing.T, name, src string) *report.Report {

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"time"
 
-	"framescope/sessions"
-
 	"framescope/decode"
+	"framescope/sessions"
 )
 
 // Tiny batches carry a flood of tiny blocks (`data: x` ten million times)

@@ -6,13 +6,11 @@ import (
 	"strings"
 	"time"
 
-	"framescope/sessions"
-	"framescope/sessions/pipeline"
-
-	"framescope/invariants/dialects/pc3"
-
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
+	"framescope/sessions"
+	"framescope/sessions/pipeline"
 )
 
 // ReferenceOptions tune a reference replay: the reference client machine

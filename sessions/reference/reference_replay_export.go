@@ -14,11 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"framescope/invariants/dialects/pc3"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/pipeline"
-
-	"framescope/invariants/dialects/pc3"
 )
 
 // The conformance kit: `framescope reference --export-tests DIR` writes

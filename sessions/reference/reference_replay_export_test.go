@@ -8,9 +8,8 @@ import (
 	"strconv"
 	"testing"
 
-	"framescope/invariants/dialects/pc3"
-
 	"framescope/decode"
+	"framescope/invariants/dialects/pc3"
 )
 
 // replayKitCase runs a client profile over an exported capture as a client

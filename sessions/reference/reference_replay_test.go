@@ -8,12 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
-
-	"framescope/invariants/dialects/pc3"
-
-	"framescope/invariants"
 )
 
 func runReference(t *testing.T, path string, opts ReferenceOptions, on func(ReferenceStep)) *ReferenceResult {

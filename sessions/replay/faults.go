@@ -11,9 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"framescope/sessions"
-
 	"framescope/decode"
+	"framescope/sessions"
 )
 
 // Faults are deliberate defects the replay server injects into the stream.

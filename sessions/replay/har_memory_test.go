@@ -9,11 +9,10 @@ import (
 	"runtime"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 // TestHARBase64StreamsBoundedMemory: a 40 MB stream as a 55 MB base64 HAR

@@ -14,10 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions/capture"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 // relayLog collects the relay's log lines; safe for concurrent use.

@@ -7,10 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"framescope/sessions/report"
-
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions/report"
 )
 
 // Scenario is one built-in turn the reference relay (NewRelay) can play.

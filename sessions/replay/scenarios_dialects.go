@@ -9,12 +9,11 @@ import (
 	"sync"
 	"time"
 
-	"framescope/sessions/capture"
-	"framescope/sessions/report"
-
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/invariants/dialects"
+	"framescope/sessions/capture"
+	"framescope/sessions/report"
 )
 
 // allScenarios is PC3's scenarios, then the demos every dialect ships

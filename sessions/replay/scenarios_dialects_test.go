@@ -6,11 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions/capture"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 // TestDialectDemos serves every dialect's demos through the relay and

@@ -22,10 +22,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"framescope/decode"
 	"framescope/sessions"
 	"framescope/sessions/capture"
-
-	"framescope/decode"
 )
 
 // --- helpers ------------------------------------------------------------------

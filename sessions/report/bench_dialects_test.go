@@ -8,11 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/pipeline"
-
-	"framescope/invariants"
 )
 
 // Check throughput per dialect, side by side in one run:

@@ -12,14 +12,13 @@ import (
 	"testing"
 	"time"
 
+	sse "github.com/tmaxmax/go-sse"
+
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/pipeline"
-
-	sse "github.com/tmaxmax/go-sse"
-
-	"framescope/invariants"
 )
 
 // Pipeline throughput benchmarks over one large generated capture:

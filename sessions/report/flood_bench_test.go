@@ -5,10 +5,9 @@ import (
 	"io"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
-
-	"framescope/invariants"
 )
 
 // Alarm floods against valid streams of the same size and dialect, side by

@@ -7,12 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/pipeline"
-
-	"framescope/invariants"
 )
 
 // repeatReader streams body n times without holding more than one copy:

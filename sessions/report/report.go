@@ -9,12 +9,11 @@ import (
 	"strconv"
 	"strings"
 
-	"framescope/sessions"
-	"framescope/sessions/pipeline"
-
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/invariants/dialects"
+	"framescope/sessions"
+	"framescope/sessions/pipeline"
 )
 
 // Report is the result of checking one input: the `check --format json`

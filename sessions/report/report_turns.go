@@ -9,11 +9,10 @@ import (
 	"os"
 	"slices"
 
-	"framescope/sessions"
-	"framescope/sessions/pipeline"
-
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions"
+	"framescope/sessions/pipeline"
 )
 
 // A report that is only written (check) need not hold its turns: the

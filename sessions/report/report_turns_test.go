@@ -7,11 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/pipeline"
-
-	"framescope/invariants"
 )
 
 // A report whose turns are handed out by the checker and spilled to a

@@ -15,7 +15,7 @@ import (
 // test that keeps the generator honest: everything it writes must pass the
 // checker without a single error or warning.
 
-// genStats describes a generated capture.
+// GenStats describes a generated capture.
 type GenStats struct {
 	Bytes      int64 // bytes written
 	Frames     int   // dispatched SSE events, [DONE] sentinels included
@@ -83,7 +83,7 @@ var (
 
 const genHex = "0123456789abcdef"
 
-// writeCapture writes turns until at least size bytes are written; the
+// WriteCapture writes turns until at least size bytes are written; the
 // capture always ends after a complete turn (its [DONE] and blank line).
 func WriteCapture(w io.Writer, size int64, seed uint64) (GenStats, error) {
 	g := &captureGen{
@@ -102,7 +102,7 @@ func WriteCapture(w io.Writer, size int64, seed uint64) (GenStats, error) {
 	return g.stats, g.err
 }
 
-// writeCaptureFile writes a capture to path.
+// WriteCaptureFile writes a capture to path.
 func WriteCaptureFile(path string, size int64, seed uint64) (GenStats, error) {
 	f, err := os.Create(path)
 	if err != nil {

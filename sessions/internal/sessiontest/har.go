@@ -42,7 +42,7 @@ func (j *jsonEscapingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// writeBase64HAR writes a HAR whose one SSE entry holds a generated, valid
+// WriteBase64HAR writes a HAR whose one SSE entry holds a generated, valid
 // PC3 stream of at least size bytes in base64, and returns the stream's
 // SHA-256 and stats.
 func WriteBase64HAR(t testing.TB, path string, size int64) ([]byte, GenStats) {
@@ -68,7 +68,7 @@ func WriteBase64HAR(t testing.TB, path string, size int64) ([]byte, GenStats) {
 	return sum.Sum(nil), st
 }
 
-// heapPeak samples HeapInuse while f runs (every 5 ms and at the end) and
+// HeapPeak samples HeapInuse while f runs (every 5 ms and at the end) and
 // returns the peak above the heap in use before.
 func HeapPeak(f func()) (peak uint64) {
 	runtime.GC()
@@ -105,7 +105,7 @@ func HeapPeak(f func()) (peak uint64) {
 	return peak
 }
 
-// drainInto reads a capture to its end into h.
+// DrainInto reads a capture to its end into h.
 func DrainInto(t testing.TB, c sessions.Capture, h hash.Hash) (n int64, chunks int) {
 	t.Helper()
 	for {

@@ -6,24 +6,23 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"framescope/sessions"
-
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions"
 )
 
-// drained is everything a capture yields.
-type drained struct {
+// Drained is everything a capture yields.
+type Drained struct {
 	Data   []byte
 	Chunks []sessions.Chunk // Data copied
 	Probs  []sessions.Problem
 	End    sessions.End
 }
 
-// drain reads a capture to the end, copying each chunk.
-func Drain(t testing.TB, c sessions.Capture) drained {
+// Drain reads a capture to the end, copying each chunk.
+func Drain(t testing.TB, c sessions.Capture) Drained {
 	t.Helper()
-	var d drained
+	var d Drained
 	for i := 0; ; i++ {
 		if i > 1<<22 {
 			t.Fatal("capture never ends")
@@ -57,7 +56,7 @@ func ReadFile(t testing.TB, name string) []byte {
 	return b
 }
 
-// lvFake is a scripted Capture.
+// FakeCapture is a scripted Capture.
 type FakeCapture struct {
 	Info   sessions.Meta
 	Chunks []sessions.Chunk
@@ -87,7 +86,7 @@ func (f *FakeCapture) TakeProblems() []sessions.Problem {
 
 func (f *FakeCapture) Close() error { f.closed = true; return nil }
 
-// catUnsafe returns the first rune of a written file that a terminal could
+// CatUnsafe returns the first rune of a written file that a terminal could
 // act on or that hides text (a raw control but the line feed, C1, bidi,
 // zero-width), or -1; invalid UTF-8 counts as unsafe.
 func CatUnsafe(b []byte) rune {
@@ -118,7 +117,7 @@ type reportWriter interface {
 	WriteJUnit(w io.Writer, failOn invariants.Severity) error
 }
 
-// writeReport writes rep in format (text, json, junit), failing tb on an
+// WriteReport writes rep in format (text, json, junit), failing tb on an
 // error.
 func WriteReport(tb testing.TB, rep reportWriter, format string, w io.Writer) {
 	tb.Helper()
