@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"framescope/decode"
-	"framescope/sessions"
+	"framescope/sessions/capture"
 )
 
 // hostileBody is a stream meant to hurt whoever cats its capture: escape
@@ -54,7 +54,7 @@ func TestCaptureSafeToCat(t *testing.T) {
 	assertCatSafe(t, file)
 
 	// Read back: the same bytes, the same header (its invalid byte as U+FFFD).
-	c, err := sessions.Open(out, sessions.OpenOptions{Entry: -1})
+	c, err := capture.Open(out, capture.OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

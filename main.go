@@ -29,6 +29,13 @@ import (
 	"framescope/invariants"
 	"framescope/invariants/dialects"
 	"framescope/sessions"
+	"framescope/sessions/capture"
+	"framescope/sessions/library"
+	"framescope/sessions/live"
+	"framescope/sessions/pipeline"
+	"framescope/sessions/reference"
+	"framescope/sessions/replay"
+	"framescope/sessions/report"
 	"framescope/ui"
 )
 
@@ -168,7 +175,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 			if fl.dialect == "list" {
 				return listDialects(stdout)
 			}
-			if _, err := sessions.ResolveDialect(fl.dialect); err != nil {
+			if _, err := pipeline.ResolveDialect(fl.dialect); err != nil {
 				return err
 			}
 			opts := invariants.Options{Idle: fl.idle, TTFE: fl.ttfe, Dialect: fl.dialect}
@@ -196,7 +203,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 				if rep == nil {
 					fmt.Fprintln(stderr, "framescope:", decode.SanitizeMultiline(err.Error()))
 					if fl.format == "junit" {
-						if werr := sessions.WriteJUnitError(stdout, name, err); werr != nil {
+						if werr := report.WriteJUnitError(stdout, name, err); werr != nil {
 							return werr
 						}
 					}
@@ -252,7 +259,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 
 // checked is one input's report, or why it could not be read.
 type checked struct {
-	rep *sessions.Report
+	rep *report.Report
 	err error
 }
 
@@ -295,15 +302,15 @@ func checkAll(names []checkInput, stdin io.Reader, opts invariants.Options) []ch
 
 // checkOne checks one input; oneStage keeps its pipeline on one goroutine
 // (checkAll's workers already keep the cores busy).
-func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options, oneStage bool) (*sessions.Report, error) {
-	c, err := sessions.Open(name, sessions.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
+func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options, oneStage bool) (*report.Report, error) {
+	c, err := capture.Open(name, capture.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
 	// Written, never read: turns are kept out of the heap (memory flat in
 	// the number of turns).
-	return sessions.CheckToWrite(c, opts, oneStage)
+	return report.CheckToWrite(c, opts, oneStage)
 }
 
 func newOpenCmd(stdin io.Reader) *cobra.Command {
@@ -327,7 +334,7 @@ error alarm, 1 when one had, 2 when the capture cannot be opened.`,
 			if dialectName == "list" {
 				return listDialects(cmd.OutOrStdout())
 			}
-			if _, err := sessions.ResolveDialect(dialectName); err != nil {
+			if _, err := pipeline.ResolveDialect(dialectName); err != nil {
 				return err
 			}
 			opts := invariants.Options{Idle: idle, TTFE: ttfe, Dialect: dialectName}
@@ -352,7 +359,7 @@ error alarm, 1 when one had, 2 when the capture cannot be opened.`,
 
 // openTUI runs the inspector on a capture.
 func openTUI(name string, stdin io.Reader, entry int, opts invariants.Options) error {
-	c, err := sessions.Open(name, sessions.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
+	c, err := capture.Open(name, capture.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
 	if err != nil {
 		return err
 	}
@@ -392,7 +399,7 @@ func listDialects(w io.Writer) error {
 // runLiveTUI runs a live session in the inspector (the reconnect key
 // starts more), then reports them. maxTime (--max-time, 0: none) cancels
 // each session after that long.
-func runLiveTUI(title string, opts sessions.LiveOptions, maxTime time.Duration, stderr io.Writer) error {
+func runLiveTUI(title string, opts live.LiveOptions, maxTime time.Duration, stderr io.Writer) error {
 	outs, err := ui.ConnectLive(title, opts, ui.RunOptions{Config: ui.Config{MaxTime: maxTime}})
 	if err != nil {
 		return err
@@ -405,7 +412,7 @@ func runLiveTUI(title string, opts sessions.LiveOptions, maxTime time.Duration, 
 func runDemoTUI(scenario string, speed float64, noSave bool, stderr io.Writer) error {
 	d := ui.DemoOptions{Scenario: scenario, Speed: speed}
 	if !noSave {
-		if lib, err := sessions.DefaultLibrary(); err == nil {
+		if lib, err := library.DefaultLibrary(); err == nil {
 			d.Library = lib
 		}
 	}
@@ -446,7 +453,7 @@ func reportLiveTUI(outs []*ui.LiveOutcome, stderr io.Writer) error {
 		if res.Report != nil && res.Report.Counts.Reaches(invariants.SevError) {
 			code = max(code, 1)
 		}
-		var lost *sessions.RecordError
+		var lost *live.RecordError
 		if errors.As(out.Err, &lost) {
 			code = 2 // a recording lost data
 		}
@@ -460,7 +467,7 @@ func reportLiveTUI(outs []*ui.LiveOutcome, stderr io.Writer) error {
 // runPicker lets the user choose a session, a scenario, a URL or a
 // capture, then runs it as its own command would.
 func runPicker(stdin io.Reader, stderr io.Writer) error {
-	lib, _ := sessions.DefaultLibrary() // none: the picker lists no sessions
+	lib, _ := library.DefaultLibrary() // none: the picker lists no sessions
 	choice, err := ui.Pick(lib, ui.RunOptions{})
 	if err != nil {
 		return err
@@ -504,15 +511,15 @@ truncated tail; the ndjson format is read back by check and open.`,
 			if dialectName == "list" {
 				return listDialects(stdout)
 			}
-			if _, err := sessions.ResolveDialect(dialectName); err != nil {
+			if _, err := pipeline.ResolveDialect(dialectName); err != nil {
 				return err
 			}
-			c, err := sessions.Open(args[0], sessions.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
+			c, err := capture.Open(args[0], capture.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
 			if err != nil {
 				return err
 			}
 			defer c.Close()
-			if _, err := sessions.Dump(c, stdout, format == "ndjson", dialectName); err != nil {
+			if _, err := pipeline.Dump(c, stdout, format == "ndjson", dialectName); err != nil {
 				fmt.Fprintf(stderr, "framescope: %s: read error: %s\n", decode.Sanitize(args[0]), decode.Sanitize(err.Error()))
 				return exitError{2}
 			}
@@ -581,10 +588,10 @@ func (fl *liveFlags) register(cmd *cobra.Command, record bool) {
 	}
 }
 
-func (fl *liveFlags) options(url string, stdin io.Reader) (sessions.LiveOptions, error) {
+func (fl *liveFlags) options(url string, stdin io.Reader) (live.LiveOptions, error) {
 	url = normalizeURL(url)
-	opts := sessions.LiveOptions{
-		Connect: sessions.ConnectOptions{
+	opts := live.LiveOptions{
+		Connect: live.ConnectOptions{
 			URL: url, Method: fl.method, Headers: fl.headers, Insecure: fl.insecure,
 			ConnectTimeout: fl.connectTimeout, Redact: fl.redact, KeepSecrets: fl.keepSecrets, NoBody: fl.noBody,
 			FollowRedirects: fl.location,
@@ -618,7 +625,7 @@ func (fl *liveFlags) options(url string, stdin io.Reader) (sessions.LiveOptions,
 		opts.Check.Registry = reg
 	}
 	if !fl.noSave {
-		lib, err := sessions.DefaultLibrary()
+		lib, err := library.DefaultLibrary()
 		if err != nil {
 			return opts, fmt.Errorf("session library: %w (use --no-save)", err)
 		}
@@ -629,7 +636,7 @@ func (fl *liveFlags) options(url string, stdin io.Reader) (sessions.LiveOptions,
 
 // inflateBounds reads --max-decoded and --max-ratio (0 on the command
 // line = no limit; ConnectOptions says that with -1).
-func (fl *liveFlags) inflateBounds(c *sessions.ConnectOptions) error {
+func (fl *liveFlags) inflateBounds(c *live.ConnectOptions) error {
 	if fl.maxDecoded != "" {
 		n, err := sessions.ParseSize(fl.maxDecoded)
 		if err != nil {
@@ -712,22 +719,22 @@ session library (see: framescope sessions) unless --no-save. Exit status: 0 clea
 
 // runLive runs a live session and prints it: the response line, every frame
 // with its alarms as they arrive (unless quiet), then the report.
-func runLive(ctx context.Context, opts sessions.LiveOptions, stdout, stderr io.Writer, quiet bool) error {
+func runLive(ctx context.Context, opts live.LiveOptions, stdout, stderr io.Writer, quiet bool) error {
 	var line []byte
 	printAlarms := func(as []invariants.Alarm) {
 		for _, a := range as {
 			fmt.Fprintf(stdout, "%6s   ! %-5s %s: %s\n", "", a.Severity, a.Rule, decode.Sanitize(a.Message))
 		}
 	}
-	h := sessions.Handler{OnAlarms: printAlarms}
+	h := pipeline.Handler{OnAlarms: printAlarms}
 	if !quiet {
-		h.OnItem = func(it *sessions.Item) {
-			line = sessions.AppendItemText(line[:0], it)
+		h.OnItem = func(it *pipeline.Item) {
+			line = pipeline.AppendItemText(line[:0], it)
 			stdout.Write(line)
 			printAlarms(it.Alarms)
 		}
 	}
-	opts.OnResponse = func(r sessions.ResponseInfo) {
+	opts.OnResponse = func(r live.ResponseInfo) {
 		method := cmp.Or(r.Method, opts.Connect.Method)
 		if method == "" {
 			method = "GET"
@@ -747,7 +754,7 @@ func runLive(ctx context.Context, opts sessions.LiveOptions, stdout, stderr io.W
 			fmt.Fprintf(stderr, "response body (first %d bytes):\n%s\n", len(r.ErrorBody), decode.SanitizeMultiline(string(r.ErrorBody)))
 		}
 	}
-	res, err := sessions.RunLive(ctx, opts, h)
+	res, err := live.RunLive(ctx, opts, h)
 	if res == nil {
 		return err
 	}
@@ -766,7 +773,7 @@ func runLive(ctx context.Context, opts sessions.LiveOptions, stdout, stderr io.W
 		fmt.Fprintf(stderr, "saved as session %s (framescope check @%s)\n", res.SessionID, res.SessionID)
 	}
 	printPruneNote(stderr, res)
-	if lost := (*sessions.RecordError)(nil); errors.As(err, &lost) {
+	if lost := (*live.RecordError)(nil); errors.As(err, &lost) {
 		return exitError{2} // a recording lost data: the message is above
 	}
 	if res.Report != nil && res.Report.Counts.Reaches(invariants.SevError) {
@@ -784,9 +791,9 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "Start the reference relay in-process on a loopback port, connect to it through the\n" +
 			"live path and inspect the turn in the terminal UI (headless — frames and the check\n" +
 			"report on stdout — with --headless or when stdout is not a terminal).\n" +
-			"Scenarios: " + strings.Join(sessions.ScenarioNames(), ", ") + ".",
+			"Scenarios: " + strings.Join(replay.ScenarioNames(), ", ") + ".",
 		Args:      cobra.MaximumNArgs(1),
-		ValidArgs: sessions.ScenarioNames(),
+		ValidArgs: replay.ScenarioNames(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := "happy"
 			if len(args) == 1 {
@@ -795,7 +802,7 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 			if !headless && !quiet && ui.IsTerminal(stdout) {
 				return runDemoTUI(name, speed, noSave, stderr)
 			}
-			relay, err := sessions.NewRelay(sessions.RelayOptions{Scenario: name, Speed: speed})
+			relay, err := replay.NewRelay(replay.RelayOptions{Scenario: name, Speed: speed})
 			if err != nil {
 				return err
 			}
@@ -806,13 +813,13 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 			srv := &http.Server{Handler: relay}
 			go srv.Serve(ln)
 			defer srv.Close()
-			opts := sessions.LiveOptions{
-				Connect: sessions.ConnectOptions{URL: "http://" + ln.Addr().String() + "/api/chat", Method: "POST",
+			opts := live.LiveOptions{
+				Connect: live.ConnectOptions{URL: "http://" + ln.Addr().String() + "/api/chat", Method: "POST",
 					Body: []byte(`{"message":"demo"}`), Headers: []string{"Content-Type: application/json"}},
 				Source: "demo:" + name,
 			}
 			if !noSave {
-				if lib, err := sessions.DefaultLibrary(); err == nil {
+				if lib, err := library.DefaultLibrary(); err == nil {
 					opts.Library = lib
 				}
 			}
@@ -857,27 +864,27 @@ by --allow-origin (a defence against DNS rebinding).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if listScenarios {
-				for _, sc := range sessions.Scenarios() {
+				for _, sc := range replay.Scenarios() {
 					fmt.Fprintf(stdout, "%-8s %s\n", sc.Name, sc.Summary)
 				}
 				return nil
 			}
-			speed, err := sessions.ParseSpeed(speedText)
+			speed, err := replay.ParseSpeed(speedText)
 			if err != nil {
 				return err
 			}
-			allow, err := sessions.ParseAllowList(allowOrigins)
+			allow, err := replay.ParseAllowList(allowOrigins)
 			if err != nil {
 				return err
 			}
-			ctype, err := sessions.ParseContentType(contentType)
+			ctype, err := replay.ParseContentType(contentType)
 			if err != nil {
 				return err
 			}
 			if lan && !cmd.Flags().Changed("addr") {
 				addr = "0.0.0.0:7070"
 			}
-			if err := sessions.CheckBind(addr, lan); err != nil {
+			if err := replay.CheckBind(addr, lan); err != nil {
 				return err
 			}
 			if err := serveFlagsApply(cmd, scenario != ""); err != nil {
@@ -893,25 +900,25 @@ by --allow-origin (a defence against DNS rebinding).`,
 				if relaySpeed > 1e9 {
 					relaySpeed = 0
 				}
-				relay, err := sessions.NewRelay(sessions.RelayOptions{Scenario: scenario, Path: path, Speed: relaySpeed,
+				relay, err := replay.NewRelay(replay.RelayOptions{Scenario: scenario, Path: path, Speed: relaySpeed,
 					Idle: idle, FloodFrames: floodFrames, Log: stderr})
 				if err != nil {
 					return err
 				}
-				handler = sessions.Guard(relay, sessions.GuardOptions{Allow: allow, CORS: cors, BodyTimeout: bodyTimeout})
+				handler = replay.Guard(relay, replay.GuardOptions{Allow: allow, CORS: cors, BodyTimeout: bodyTimeout})
 				what = "scenario " + scenario
 			case len(args) == 1:
-				rep, err := sessions.LoadReplay(args[0])
+				rep, err := replay.LoadReplay(args[0])
 				if err != nil {
 					return err
 				}
 				for _, p := range rep.Problems {
 					fmt.Fprintf(stderr, "framescope: warning: %s\n", decode.Sanitize(p.Message))
 				}
-				faults := sessions.NoFaults()
+				faults := replay.NoFaults()
 				faults.Drop, faults.Dup, faults.Garble, faults.CutAfter = drop, dup, garble, cutAfter
 				for _, s := range stalls {
-					st, err := sessions.ParseStall(s)
+					st, err := replay.ParseStall(s)
 					if err != nil {
 						return fmt.Errorf("--stall %s: %w", s, err)
 					}
@@ -920,11 +927,11 @@ by --allow-origin (a defence against DNS rebinding).`,
 				if err := rep.CheckFaults(faults); err != nil {
 					return err
 				}
-				if sent := sessions.ReplayContentType(rep.Meta, ctype); rep.Meta.HTTP && rep.Meta.ContentType != "" && sent != rep.Meta.ContentType {
+				if sent := replay.ReplayContentType(rep.Meta, ctype); rep.Meta.HTTP && rep.Meta.ContentType != "" && sent != rep.Meta.ContentType {
 					fmt.Fprintf(stderr, "framescope: note: the capture's Content-Type %s is served as %s (--content-type keep sends it as captured)\n",
 						decode.Sanitize(rep.Meta.ContentType), decode.Sanitize(sent))
 				}
-				handler = rep.Handler(sessions.ReplayOptions{Path: path, Speed: speed, Loop: loop, Allow: allow, CORS: cors,
+				handler = rep.Handler(replay.ReplayOptions{Path: path, Speed: speed, Loop: loop, Allow: allow, CORS: cors,
 					ContentType: ctype, BodyTimeout: bodyTimeout, Faults: faults, Log: stderr})
 				what = fmt.Sprintf("%s (%d frames)", decode.Sanitize(args[0]), rep.Frames)
 				// Loading and planning a big capture leaves garbage as big
@@ -937,15 +944,15 @@ by --allow-origin (a defence against DNS rebinding).`,
 			if err != nil {
 				return err
 			}
-			if err := sessions.CheckListener(ln.Addr(), lan); err != nil {
+			if err := replay.CheckListener(ln.Addr(), lan); err != nil {
 				ln.Close()
 				return err
 			}
 			var lanURLs []string
 			if lan {
-				local := sessions.LocalAddrs()
+				local := replay.LocalAddrs()
 				allow.AddAddrs(local...) // what a phone types is this machine's address
-				lanURLs = sessions.LANURLs(ln.Addr(), path, local)
+				lanURLs = replay.LANURLs(ln.Addr(), path, local)
 			}
 			// Timeouts for every stage a client controls: the headers, the
 			// body (BodyTimeout, in the handler) and an idle keep-alive
@@ -958,7 +965,7 @@ by --allow-origin (a defence against DNS rebinding).`,
 				for _, u := range lanURLs {
 					fmt.Fprintf(stderr, "  from another device: %s\n", u)
 				}
-			case sessions.CheckListener(ln.Addr(), false) == nil:
+			case replay.CheckListener(ln.Addr(), false) == nil:
 				fmt.Fprintf(stderr, "  --lan, but --addr %s is loopback: only this machine can connect (--addr 0.0.0.0:PORT listens on the network)\n", ln.Addr())
 			default:
 				fmt.Fprintf(stderr, "  --lan: no network address of this machine found to reach %s from another device\n", ln.Addr())
@@ -980,7 +987,7 @@ by --allow-origin (a defence against DNS rebinding).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:7070", "listen address (a non-loopback one needs --lan)")
-	f.StringVar(&path, "path", sessions.DefaultReplayPath, "URL path to serve")
+	f.StringVar(&path, "path", replay.DefaultReplayPath, "URL path to serve")
 	f.StringVar(&speedText, "speed", "1", "timing scale: 1 = as recorded, 2 = twice as fast, max = no pauses (the least: 0.001)")
 	f.BoolVar(&loop, "loop", false, "replay again and again on the same response")
 	f.IntSliceVar(&drop, "drop", nil, "do not send frame `N` (repeatable)")
@@ -992,12 +999,12 @@ by --allow-origin (a defence against DNS rebinding).`,
 	f.StringArrayVar(&allowOrigins, "allow-origin", nil, "also serve this `HOST` in Host and Origin headers (HOST, HOST:PORT or an origin http://HOST:PORT; repeatable)")
 	f.BoolVar(&cors, "cors", false, "send CORS headers for browser clients (loopback and --allow-origin origins)")
 	f.StringVar(&contentType, "content-type", "sse", "response Content-Type: sse (text/event-stream), keep (the capture's own) or a media `TYPE`")
-	positiveDuration(f, &bodyTimeout, "body-timeout", sessions.DefaultBodyTimeout, "a client must send its request body in time", "how long a client may take to send its request body (then 408)")
+	positiveDuration(f, &bodyTimeout, "body-timeout", replay.DefaultBodyTimeout, "a client must send its request body in time", "how long a client may take to send its request body (then 408)")
 	f.StringVar(&scenario, "scenario", "", "run a built-in scenario `NAME` through the reference relay")
 	f.BoolVar(&listScenarios, "scenarios", false, "list the built-in scenarios")
 	nonNegativeDuration(f, &idle, "idle", 3*time.Second, "0 = the relay's default, 3s", "scenario relay: idle timeout before it synthesizes cancelled IDLE_TIMEOUT")
 	f.IntVar(&floodFrames, "flood-frames", 50000, "flood scenario: number of text frames")
-	_ = cmd.RegisterFlagCompletionFunc("scenario", cobra.FixedCompletions(sessions.ScenarioNames(), cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("scenario", cobra.FixedCompletions(replay.ScenarioNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("content-type", cobra.FixedCompletions([]string{"sse", "keep"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -1072,15 +1079,15 @@ client team to run against its own client (format: DIR/README.md).`,
 				profiles := []pc3.Profile{pc3.ProfileV05}
 				if profile != "" {
 					var err error
-					if profiles, err = sessions.ParseProfiles(profile); err != nil {
+					if profiles, err = reference.ParseProfiles(profile); err != nil {
 						return err
 					}
 				}
-				sources, err := sessions.KitSources(referenceKit)
+				sources, err := reference.KitSources(referenceKit)
 				if err != nil {
 					return err
 				}
-				idx, err := sessions.ExportKit(exportDir, referenceKit, sources, sessions.KitOptions{
+				idx, err := reference.ExportKit(exportDir, referenceKit, sources, reference.KitOptions{
 					Profiles: profiles, ClientIdle: pc3.DefaultClientIdle, Readme: pc3.KitReadme(),
 				})
 				if err != nil {
@@ -1110,11 +1117,11 @@ client team to run against its own client (format: DIR/README.md).`,
 			if cmd.Flags().Changed("format") || cmd.Flags().Changed("diagram") {
 				return errors.New("--format and --diagram print the machine; --replay prints the run (give one)")
 			}
-			profiles, err := sessions.ParseProfiles(profile)
+			profiles, err := reference.ParseProfiles(profile)
 			if err != nil {
 				return err
 			}
-			c, err := sessions.Open(replay, sessions.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
+			c, err := capture.Open(replay, capture.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
 			if err != nil {
 				return err
 			}
@@ -1123,8 +1130,8 @@ client team to run against its own client (format: DIR/README.md).`,
 				return fmt.Errorf("--client-idle: %s has no arrival times (%s), so the client's idle timer cannot be replayed; drop the flag or replay a timed capture (JSONL)",
 					decode.Sanitize(replay), c.Meta().Kind)
 			}
-			opts := sessions.ReferenceOptions{Profiles: profiles, ClientIdle: clientIdle}
-			if _, err := sessions.WriteReferenceReplay(c, opts, stdout); err != nil {
+			opts := reference.ReferenceOptions{Profiles: profiles, ClientIdle: clientIdle}
+			if _, err := reference.WriteReferenceReplay(c, opts, stdout); err != nil {
 				fmt.Fprintf(stderr, "framescope: %s: %s\n", decode.Sanitize(replay), decode.Sanitize(err.Error()))
 				return exitError{2}
 			}

@@ -8,13 +8,13 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/report"
 )
 
 // checkTextOptions shapes check's text report: the severities listed, and
 // on a terminal, colours and lines fitted to its width.
-func checkTextOptions(fl checkFlags, stdout io.Writer) (sessions.TextOptions, error) {
-	var o sessions.TextOptions
+func checkTextOptions(fl checkFlags, stdout io.Writer) (report.TextOptions, error) {
+	var o report.TextOptions
 	min, ok := invariants.ParseSeverity(fl.minSev)
 	if !ok {
 		return o, fmt.Errorf("--min-severity %q: want error, warn or info", fl.minSev)

@@ -16,6 +16,8 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/sessions/capture"
+	"framescope/sessions/pipeline"
 	"framescope/ui"
 )
 
@@ -127,13 +129,13 @@ func openOrDump(name string, stdin io.Reader, stdout, stderr io.Writer, entry in
 	if ui.IsTerminal(stdout) {
 		return openTUI(name, stdin, entry, opts)
 	}
-	c, err := sessions.Open(name, sessions.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
+	c, err := capture.Open(name, capture.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
 	if err != nil {
 		return err
 	}
 	defer c.Close()
 	fmt.Fprintln(stderr, "framescope: stdout is not a terminal: printing the frames as `framescope dump` does (framescope check for the report)")
-	res, err := sessions.Dump(c, stdout, false, opts.Dialect)
+	res, err := pipeline.Dump(c, stdout, false, opts.Dialect)
 	if err != nil {
 		fmt.Fprintf(stderr, "framescope: %s: read error: %s\n", decode.Sanitize(name), decode.Sanitize(err.Error()))
 		return exitError{2}
@@ -162,7 +164,7 @@ func checkInputs(args []string, stdin io.Reader, entry int) []checkInput {
 			out = append(out, in)
 			continue
 		}
-		es, err := sessions.HAREntries(a, sessions.OpenOptions{Stdin: stdin})
+		es, err := capture.HAREntries(a, capture.OpenOptions{Stdin: stdin})
 		if err != nil || len(es) < 2 {
 			out = append(out, in) // not a HAR, or one entry: as before
 			continue

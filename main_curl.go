@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"framescope/sessions"
+	"framescope/sessions/live"
 )
 
 // curlish holds the curl flags connect and record accept beyond -X -H -d
@@ -38,12 +38,12 @@ func (c *curlish) register(f *pflag.FlagSet) {
 	f.BoolVarP(&c.silent, "silent", "s", false, "accepted for curl compatibility (no effect)")
 	f.BoolVarP(&c.include, "include", "i", false, "accepted for curl compatibility (the response line and headers are always shown)")
 	f.BoolVarP(&c.verbose, "verbose", "v", false, "accepted for curl compatibility (no effect)")
-	f.BoolVar(&c.compressed, "compressed", false, "ask for a compressed body (Accept-Encoding: "+sessions.AcceptCompressed+"); a compressed body is decoded with or without it")
+	f.BoolVar(&c.compressed, "compressed", false, "ask for a compressed body (Accept-Encoding: "+live.AcceptCompressed+"); a compressed body is decoded with or without it")
 }
 
 // apply adds the body, cookie and authentication flags to the request.
 // data is -d's value: only one body flag may be given.
-func (c *curlish) apply(o *sessions.ConnectOptions, data string, stdin io.Reader) error {
+func (c *curlish) apply(o *live.ConnectOptions, data string, stdin io.Reader) error {
 	given := 0
 	for _, v := range []string{data, c.dataRaw, c.dataBinary, c.json} {
 		if v != "" {
@@ -79,7 +79,7 @@ func (c *curlish) apply(o *sessions.ConnectOptions, data string, stdin io.Reader
 		o.Headers = append(o.Headers, "Authorization: Basic "+base64.StdEncoding.EncodeToString([]byte(c.user)))
 	}
 	if c.compressed && !hasHeader(o.Headers, "Accept-Encoding") {
-		o.Headers = append(o.Headers, "Accept-Encoding: "+sessions.AcceptCompressed)
+		o.Headers = append(o.Headers, "Accept-Encoding: "+live.AcceptCompressed)
 	}
 	return nil
 }

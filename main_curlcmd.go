@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
-	"framescope/sessions"
+	"framescope/sessions/live"
 	"framescope/ui"
 )
 
@@ -293,7 +293,7 @@ func parseCurl(words []string, stdin io.Reader) (*curlRequest, error) {
 		r.headers = append(r.headers, "Authorization: Basic "+base64.StdEncoding.EncodeToString([]byte(user)))
 	}
 	if r.compressed && !hasHeader(r.headers, "Accept-Encoding") {
-		r.headers = append(r.headers, "Accept-Encoding: "+sessions.AcceptCompressed)
+		r.headers = append(r.headers, "Accept-Encoding: "+live.AcceptCompressed)
 	}
 	r.headers = r.dropUndecodable(r.headers)
 	return r, nil

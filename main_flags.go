@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"framescope/sessions"
+	"framescope/sessions/live"
+	"framescope/sessions/replay"
 )
 
 // Flag values that check their range as they are parsed: a value out of
@@ -124,8 +126,8 @@ func (fl relaySpeedFlag) Set(s string) error {
 		return errors.New("want a number: 1 = real time, 2 = twice as fast, 0 = no pauses")
 	case v < 0 || (tiny && math.Signbit(v)):
 		return errors.New("must not be negative (0 = no pauses)")
-	case tiny || (v > 0 && v < sessions.MinSpeed):
-		return fmt.Errorf("too slow; the least is %g (1000 times slower than scripted), or 0 for no pauses", sessions.MinSpeed)
+	case tiny || (v > 0 && v < replay.MinSpeed):
+		return fmt.Errorf("too slow; the least is %g (1000 times slower than scripted), or 0 for no pauses", replay.MinSpeed)
 	}
 	*fl.p = v
 	return nil
@@ -175,8 +177,8 @@ func registerStopLimits(f *pflag.FlagSet, maxBytes *string, maxFrames *int) {
 }
 
 // stopLimits reads --max-bytes and --max-frames.
-func stopLimits(maxBytes string, maxFrames int) (sessions.StopLimits, error) {
-	var l sessions.StopLimits
+func stopLimits(maxBytes string, maxFrames int) (live.StopLimits, error) {
+	var l live.StopLimits
 	if maxBytes != "" {
 		n, err := sessions.ParseSize(maxBytes)
 		if err != nil {

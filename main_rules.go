@@ -12,7 +12,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/invariants/dialects"
-	"framescope/sessions"
+	"framescope/sessions/pipeline"
 )
 
 func newRulesCmd(stdout io.Writer) *cobra.Command {
@@ -35,7 +35,7 @@ of the repository that fires it.`,
 			}
 			rules := pc3.Catalog
 			if dialectName != "" {
-				d, err := sessions.ResolveDialect(dialectName)
+				d, err := pipeline.ResolveDialect(dialectName)
 				if err != nil {
 					return err
 				}

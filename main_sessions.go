@@ -11,7 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
-	"framescope/sessions"
+	"framescope/sessions/library"
+	"framescope/sessions/live"
 )
 
 // emptyLibraryText is what `framescope sessions` says for an empty library.
@@ -24,10 +25,10 @@ func newSessionsCmd(stdout io.Writer) *cobra.Command {
 		Short: "List saved live sessions, newest first (open one with @ID or @last)",
 		Long: `List the session library: every connect, record and demo run is saved there
 unless --no-save. A demo is listed by its scenario ("demo happy"). The library lives
-in $` + sessions.DataDirEnv + `/sessions when that is set, else the user's data directory.
+in $` + library.DataDirEnv + `/sessions when that is set, else the user's data directory.
 
 Size cap: when a session is saved, the oldest sessions are removed until the library
-is at most $` + sessions.LibraryMaxEnv + ` (default 500 MB; a size such as 2GB or 800MiB;
+is at most $` + library.LibraryMaxEnv + ` (default 500 MB; a size such as 2GB or 800MiB;
 0 = no cap); the session just saved is never removed, and a note on stderr names what
 went. framescope sessions prune removes sessions by count or age.`,
 		Args: cobra.NoArgs,
@@ -35,7 +36,7 @@ went. framescope sessions prune removes sessions by count or age.`,
 			if format != "table" && format != "json" {
 				return fmt.Errorf("--format %q: want table or json", format)
 			}
-			lib, err := sessions.DefaultLibrary()
+			lib, err := library.DefaultLibrary()
 			if err != nil {
 				return err
 			}
@@ -44,13 +45,13 @@ went. framescope sessions prune removes sessions by count or age.`,
 				return err
 			}
 			if format == "json" {
-				return sessions.WriteSessionJSON(stdout, list)
+				return library.WriteSessionJSON(stdout, list)
 			}
 			if len(list) == 0 {
 				_, err := io.WriteString(stdout, emptyLibraryText)
 				return err
 			}
-			return sessions.WriteSessionTable(stdout, list)
+			return library.WriteSessionTable(stdout, list)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "table", "output format: table or json")
@@ -71,7 +72,7 @@ removes nothing.`,
   framescope sessions rm 20261122-0215 @20261121-183000-3f9a`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lib, err := sessions.DefaultLibrary()
+			lib, err := library.DefaultLibrary()
 			if err != nil {
 				return err
 			}
@@ -107,7 +108,7 @@ removed. --dry-run says what would go and removes nothing.`,
   framescope sessions prune --older-than 7d --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := sessions.PruneOptions{Keep: -1, DryRun: dryRun}
+			opts := library.PruneOptions{Keep: -1, DryRun: dryRun}
 			if cmd.Flags().Changed("keep") {
 				if keep < 0 {
 					return fmt.Errorf("--keep %d: want how many of the newest sessions to keep (0 or more)", keep)
@@ -115,7 +116,7 @@ removed. --dry-run says what would go and removes nothing.`,
 				opts.Keep = keep
 			}
 			if cmd.Flags().Changed("older-than") {
-				d, err := sessions.ParseAge(olderThan)
+				d, err := library.ParseAge(olderThan)
 				if err != nil {
 					return fmt.Errorf("--older-than %w", err)
 				}
@@ -124,7 +125,7 @@ removed. --dry-run says what would go and removes nothing.`,
 			if opts.Keep < 0 && opts.OlderThan == 0 {
 				return errors.New("give --keep N, --older-than AGE or both (see --help)")
 			}
-			lib, err := sessions.DefaultLibrary()
+			lib, err := library.DefaultLibrary()
 			if err != nil {
 				return err
 			}
@@ -135,17 +136,17 @@ removed. --dry-run says what would go and removes nothing.`,
 			}
 			for _, p := range res.Removed {
 				fmt.Fprintf(stdout, "%s %s  %s  %s\n", verb, decode.Sanitize(p.Meta.ID),
-					sessions.SizeText(p.Size), decode.Sanitize(p.Meta.Label()))
+					library.SizeText(p.Size), decode.Sanitize(p.Meta.Label()))
 			}
 			freed := "freed"
 			if dryRun {
 				freed = "would free"
 			}
 			if len(res.Removed) == 0 {
-				fmt.Fprintf(stdout, "nothing to remove; %s left (%s)\n", plural(res.Left, "session"), sessions.SizeText(res.LeftBytes))
+				fmt.Fprintf(stdout, "nothing to remove; %s left (%s)\n", plural(res.Left, "session"), library.SizeText(res.LeftBytes))
 			} else {
-				fmt.Fprintf(stdout, "%s %s in %s; %s left (%s)\n", freed, sessions.SizeText(res.Freed),
-					plural(len(res.Removed), "session"), plural(res.Left, "session"), sessions.SizeText(res.LeftBytes))
+				fmt.Fprintf(stdout, "%s %s in %s; %s left (%s)\n", freed, library.SizeText(res.Freed),
+					plural(len(res.Removed), "session"), plural(res.Left, "session"), library.SizeText(res.LeftBytes))
 			}
 			return err
 		},
@@ -166,7 +167,7 @@ func plural(n int, what string) string {
 
 // printPruneNote says on stderr which sessions the library's size cap
 // removed after a session was saved (or why it could not).
-func printPruneNote(stderr io.Writer, res *sessions.LiveResult) {
+func printPruneNote(stderr io.Writer, res *live.LiveResult) {
 	if res == nil {
 		return
 	}
@@ -186,15 +187,15 @@ func printPruneNote(stderr io.Writer, res *sessions.LiveResult) {
 		names = append(names, decode.Sanitize(r.Meta.ID)+" ("+decode.Sanitize(r.Meta.Label())+")")
 	}
 	fmt.Fprintf(stderr, "session library over its size cap (%s=%s): removed the oldest %s, %s freed: %s\n",
-		sessions.LibraryMaxEnv, libraryMaxText(), plural(len(p.Removed), "session"), sessions.SizeText(p.Freed), strings.Join(names, ", "))
+		library.LibraryMaxEnv, libraryMaxText(), plural(len(p.Removed), "session"), library.SizeText(p.Freed), strings.Join(names, ", "))
 }
 
 func libraryMaxText() string {
-	n, err := sessions.LibraryMax(os.Getenv)
+	n, err := library.LibraryMax(os.Getenv)
 	if err != nil {
 		return "?"
 	}
-	return sessions.SizeText(n)
+	return library.SizeText(n)
 }
 
 // completeSessionIDs completes saved session references: @ID and @last
@@ -206,7 +207,7 @@ func completeSessionIDs(files bool) cobra.CompletionFunc {
 		if files && !at {
 			return nil, cobra.ShellCompDirectiveDefault
 		}
-		lib, err := sessions.DefaultLibrary()
+		lib, err := library.DefaultLibrary()
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

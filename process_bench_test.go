@@ -51,7 +51,7 @@ func TestProcessComparison(t *testing.T) {
 	var captures []capture
 	for _, mb := range envInts(t, "FRAMESCOPE_PROCESS_MB", "100,300,1024") {
 		path := filepath.Join(dir, fmt.Sprintf("bench-%dMB.sse", mb))
-		cmd := exec.Command("go", "test", "./sessions/", "-run", "^TestWriteBenchCapture$", "-count=1", "-v")
+		cmd := exec.Command("go", "test", "./sessions/report/", "-run", "^TestWriteBenchCapture$", "-count=1", "-v")
 		cmd.Env = append(os.Environ(), "FRAMESCOPE_WRITE_CAPTURE="+path, "FRAMESCOPE_BENCH_MB="+strconv.Itoa(mb))
 		out, err := cmd.CombinedOutput()
 		var bytes int64

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"framescope/sessions"
+	"framescope/sessions/replay"
 )
 
 // Issue 11, items 8, 9, 10, 12 and 16 through the real binary: serve's
@@ -155,7 +155,7 @@ func TestServeNetworkOptIn(t *testing.T) {
 	if !strings.Contains(log(), "--lan, but --addr 127.0.0.1:") {
 		t.Errorf("--lan on loopback: stderr %q", log())
 	}
-	local := sessions.LocalAddrs()
+	local := replay.LocalAddrs()
 	if len(local) == 0 {
 		t.Log("no network address on this machine: the Host part is skipped")
 		return

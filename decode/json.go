@@ -630,6 +630,20 @@ func hasLit(data []byte, i int, lit string) bool {
 	return len(data)-i >= len(lit) && string(data[i:i+len(lit)]) == lit
 }
 
+// ScanNumber returns the end of the JSON number that starts at data[i],
+// or i when no valid number starts there (a capture reader's fast path
+// uses it to take a number without a full parse).
+func ScanNumber(data []byte, i int) int {
+	if i >= len(data) {
+		return i
+	}
+	end, err := scanNumber(data, i)
+	if err != nil {
+		return i
+	}
+	return end
+}
+
 func scanNumber(data []byte, i int) (int, error) {
 	start := i
 	if data[i] == '-' {

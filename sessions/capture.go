@@ -1,9 +1,9 @@
-// Package sessions holds everything that touches the disk or the network:
-// capture readers and writers, live connections, the session library and
-// the replay server.
 package sessions
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Kind names a capture format, found by sniffing the content.
 type Kind string
@@ -93,4 +93,44 @@ type Problem struct {
 	// Note marks a remark that is not damage (e.g. which HAR entry was
 	// chosen): it is shown to the user but raises no alarm.
 	Note bool
+}
+
+// Capture streams a capture's chunks in order.
+type Capture interface {
+	Meta() Meta
+	// Next returns the next chunk of stream bytes, or io.EOF. Chunk.Data is
+	// valid until the next call.
+	Next() (Chunk, error)
+	// End says how the stream ended; meaningful after Next returned io.EOF.
+	End() End
+	// TakeProblems returns (and clears) the defects found since the last
+	// call, each naming the line.
+	TakeProblems() []Problem
+	Close() error
+}
+
+// HeaderLookup finds a header case-insensitively.
+func HeaderLookup(h map[string]string, name string) (string, bool) {
+	if v, ok := h[name]; ok {
+		return v, true
+	}
+	for k, v := range h {
+		if strings.EqualFold(k, name) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+func EndText(e End) string {
+	if e.Kind == EndError && e.Detail != "" {
+		return "error: " + e.Detail
+	}
+	if e.Kind == EndCancelled && e.Detail != "" {
+		return "cancelled: " + e.Detail // a deliberate stop (--max-frames…)
+	}
+	if e.Kind == "" {
+		return string(EndEOF)
+	}
+	return string(e.Kind)
 }

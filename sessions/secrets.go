@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"net/url"
+	"sort"
 	"strings"
 )
 
@@ -139,7 +140,7 @@ func redactParams(s string) string {
 			s = ""
 		}
 		if name, _, ok := strings.Cut(part, "="); ok && secretParam(name) {
-			part = name + "=" + redactedValue
+			part = name + "=" + RedactedValue
 		}
 		b.WriteString(part)
 		b.WriteString(sep)
@@ -147,19 +148,19 @@ func redactParams(s string) string {
 	return b.String()
 }
 
-// redactURLIf is RedactURL unless secrets are kept.
-func redactURLIf(s string, keep bool) string {
+// RedactURLIf is RedactURL unless secrets are kept.
+func RedactURLIf(s string, keep bool) string {
 	if keep {
 		return s
 	}
 	return RedactURL(s)
 }
 
-// redactQueryText masks secret parameter values wherever they appear in
+// RedactQueryText masks secret parameter values wherever they appear in
 // free text (an error page that links its redirect target, HTML-escaped
 // "&amp;" included): name=value after '?', '&', ';' or '#', the value up
 // to the next delimiter, quote, bracket or space.
-func redactQueryText(b []byte) []byte {
+func RedactQueryText(b []byte) []byte {
 	var out []byte
 	last := 0
 	for i := 0; i < len(b); i++ {
@@ -177,11 +178,11 @@ func redactQueryText(b []byte) []byte {
 		for k < len(b) && !bytesContain("&;#\"'<> \t\r\n", b[k]) {
 			k++
 		}
-		if k == j+1 || string(b[j+1:k]) == redactedValue {
+		if k == j+1 || string(b[j+1:k]) == RedactedValue {
 			continue
 		}
 		out = append(out, b[last:j+1]...)
-		out = append(out, redactedValue...)
+		out = append(out, RedactedValue...)
 		last, i = k, k-1
 	}
 	if out == nil {
@@ -195,3 +196,54 @@ func paramNameByte(c byte) bool {
 }
 
 func bytesContain(set string, c byte) bool { return strings.IndexByte(set, c) >= 0 }
+
+// RedactedValue replaces a secret header's value.
+const RedactedValue = "[redacted]"
+
+// defaultRedact are the headers that carry credentials.
+var defaultRedact = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"}
+
+// RedactSecrets returns a copy of h with the values of the default secret
+// headers (Authorization, Cookie, Set-Cookie, token and key headers, …)
+// redacted and the query secrets of URL headers (Location) masked, for
+// display.
+func RedactSecrets(h map[string]string) map[string]string {
+	out, _ := RedactHeaders(h, nil, false)
+	return out
+}
+
+// RedactHeaders returns a copy of h with the values of secret headers
+// replaced, and the names (as in h, sorted) that were redacted. Values
+// that were already redacted (upstream) are listed too. keep disables it.
+func RedactHeaders(h map[string]string, extra []string, keep bool) (map[string]string, []string) {
+	if h == nil {
+		return nil, nil
+	}
+	out := make(map[string]string, len(h))
+	var names []string
+	for k, v := range h {
+		switch {
+		case keep:
+		case secretHeader(k, extra):
+			v = RedactedValue
+		case urlHeader(k):
+			v = RedactURL(v)
+		}
+		if v == RedactedValue {
+			names = append(names, k)
+		}
+		out[k] = v
+	}
+	sort.Strings(names)
+	return out, names
+}
+
+// hasPassword reports whether a URL carries a password (shown as "xxxxx"
+// unless secrets are kept).
+func hasPassword(u *url.URL) bool {
+	if u.User == nil {
+		return false
+	}
+	_, ok := u.User.Password()
+	return ok
+}

@@ -50,8 +50,8 @@ func RedactBody(body []byte, contentType string) ([]byte, bool) {
 	return body, false
 }
 
-// redactBodyIf is RedactBody unless secrets are kept.
-func redactBodyIf(body []byte, contentType string, keep bool) []byte {
+// RedactBodyIf is RedactBody unless secrets are kept.
+func RedactBodyIf(body []byte, contentType string, keep bool) []byte {
 	if keep || body == nil {
 		return body
 	}
@@ -91,7 +91,7 @@ func redactForm(s string) string {
 				n = name
 			}
 			if secretBodyKey(n) {
-				part = name + "=" + redactedValue
+				part = name + "=" + RedactedValue
 			}
 		}
 		b.WriteString(part)
@@ -147,9 +147,9 @@ func (r *jsonRedactor) value() {
 			vstart := r.pos
 			if secretBodyKey(key) {
 				r.skip()
-				if string(r.in[vstart:r.pos]) != `"`+redactedValue+`"` {
+				if string(r.in[vstart:r.pos]) != `"`+RedactedValue+`"` {
 					r.out = append(r.out, r.in[r.last:vstart]...)
-					r.out = append(r.out, `"`+redactedValue+`"`...)
+					r.out = append(r.out, `"`+RedactedValue+`"`...)
 					r.last = r.pos
 				}
 			} else {
@@ -232,5 +232,5 @@ func (r *jsonRedactor) str() {
 // RedactText masks secret query parameters wherever they appear in free
 // text (an error page linking its redirect target), for display.
 func RedactText(b []byte) []byte {
-	return redactQueryText(append([]byte(nil), b...))
+	return RedactQueryText(append([]byte(nil), b...))
 }

@@ -35,9 +35,9 @@ func TestRedactHeaders(t *testing.T) {
 		"Proxy-Authorization": "e", "X-Session-Token": "f", "X-Custom": "g", "Location": "/n?key=k&x=1",
 		"WWW-Authenticate": `Bearer error="invalid_token"`, "Content-Type": "text/event-stream", "X-Mine": "m",
 	}
-	out, names := redactHeaders(h, []string{"x-mine"}, false)
+	out, names := RedactHeaders(h, []string{"x-mine"}, false)
 	for _, k := range []string{"X-Auth-Token", "X-Goog-Api-Key", "Apikey", "X-Client-Secret", "Proxy-Authorization", "X-Session-Token", "X-Mine"} {
-		if out[k] != redactedValue {
+		if out[k] != RedactedValue {
 			t.Errorf("%s: %q not redacted", k, out[k])
 		}
 	}
@@ -52,7 +52,7 @@ func TestRedactHeaders(t *testing.T) {
 	if len(names) != 7 {
 		t.Errorf("redacted names %v", names)
 	}
-	kept, _ := redactHeaders(h, nil, true)
+	kept, _ := RedactHeaders(h, nil, true)
 	for k, v := range h {
 		if kept[k] != v {
 			t.Errorf("keep: %s = %q", k, kept[k])
@@ -69,7 +69,7 @@ func TestRedactQueryText(t *testing.T) {
 		{"key=not-a-param token is fine ?token=", "key=not-a-param token is fine ?token="},
 		{"?monkey=1", "?monkey=1"},
 	} {
-		if got := string(redactQueryText([]byte(tc.in))); got != tc.want {
+		if got := string(RedactQueryText([]byte(tc.in))); got != tc.want {
 			t.Errorf("redactQueryText(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}

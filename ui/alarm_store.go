@@ -7,7 +7,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/report"
 )
 
 // Alarms are kept the way check's report keeps them (sessions.MaxListed):
@@ -128,7 +128,7 @@ type alarmIndex struct {
 func (s *Store) addAlarm(a AlarmRec) {
 	ai := &s.alarms
 	if !ai.init {
-		ai.listing, ai.init, ai.lastG = invariants.NewListing(sessions.MaxListed), true, -1
+		ai.listing, ai.init, ai.lastG = invariants.NewListing(report.MaxListed), true, -1
 	}
 	if a.Row < 0 && a.Frame >= 0 {
 		a.Row = s.RowOfFrame(a.Frame)
@@ -269,7 +269,7 @@ func (s *Store) groupAlarm(g, row int) invariants.Alarm {
 	}
 	if a.Message == "" {
 		a.Message = fmt.Sprintf("counted, not listed: %s is past the first %d of its rule in turn %d (the listed ones say why)",
-			gr.Rule, sessions.MaxListed, gr.Turn)
+			gr.Rule, report.MaxListed, gr.Turn)
 	}
 	return a
 }

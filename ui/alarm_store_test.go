@@ -14,7 +14,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/capture"
+	"framescope/sessions/report"
 )
 
 // TestAlarmGroupRuns: a group keeps its rows as strided runs and answers
@@ -94,7 +95,7 @@ func floodFile(t testing.TB, body string, n int) string {
 
 func pc3Source(t testing.TB, path string) source {
 	t.Helper()
-	c, err := sessions.Open(path, sessions.OpenOptions{Entry: -1})
+	c, err := capture.Open(path, capture.OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,12 +115,12 @@ func TestAlarmFloodStore(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := floodFile(t, tc.body, n)
 			st := storeOf(t, pc3Source(t, path))
-			c, err := sessions.Open(path, sessions.OpenOptions{Entry: -1})
+			c, err := capture.Open(path, capture.OpenOptions{Entry: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer c.Close()
-			rep, err := sessions.Check(c, invariants.Options{Dialect: "pc3"})
+			rep, err := report.Check(c, invariants.Options{Dialect: "pc3"})
 			if err != nil {
 				t.Fatal(err)
 			}

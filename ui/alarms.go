@@ -13,7 +13,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/report"
 )
 
 // Alarms lists the alarms in the order raised, as check's report lists
@@ -315,7 +315,7 @@ func (a *Alarms) View() string {
 		al, g, _ := a.alarmLine(a.cursor)
 		if g != nil {
 			al.Message = fmt.Sprintf("%s alarms of %s in turn %d were counted, not listed (check's report lists the first %d of a rule in a turn)",
-				commas(g.Count), decode.Sanitize(g.Rule), g.Turn, sessions.MaxListed)
+				commas(g.Count), decode.Sanitize(g.Rule), g.Turn, report.MaxListed)
 		}
 		var ex []string
 		for _, l := range wrapLines(alarmExplain(al, st.Dialect, sty), a.w, false) {

@@ -16,7 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/capture"
 )
 
 // Opening alarm floods in the inspector (issue 11, item 1): a capture in
@@ -104,7 +104,7 @@ func openWith(b *testing.B, path string, opts invariants.Options) (*Model, *loop
 	m := NewModel(filepath.Base(path), false, Config{Dark: &dark, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: benchW, Height: benchH})
 	l := newLoop(m)
-	c, err := sessions.Open(path, sessions.OpenOptions{Entry: -1})
+	c, err := capture.Open(path, capture.OpenOptions{Entry: -1})
 	if err != nil {
 		b.Fatal(err)
 	}

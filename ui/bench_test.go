@@ -22,6 +22,8 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/sessions/capture"
+	"framescope/sessions/replay"
 )
 
 // The TUI's performance targets at scale, proven by benchmarks over one
@@ -337,9 +339,9 @@ func openModel(b *testing.B, path string, stdin bool) (*Model, *loop) {
 			b.Fatal(ferr)
 		}
 		defer fh.Close()
-		c, err = sessions.Open("-", sessions.OpenOptions{Entry: -1, Stdin: fh})
+		c, err = capture.Open("-", capture.OpenOptions{Entry: -1, Stdin: fh})
 	} else {
-		c, err = sessions.Open(path, sessions.OpenOptions{Entry: -1})
+		c, err = capture.Open(path, capture.OpenOptions{Entry: -1})
 	}
 	if err != nil {
 		b.Fatal(err)
@@ -545,7 +547,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 		}
 		n = v
 	}
-	relay, err := sessions.NewRelay(sessions.RelayOptions{Scenario: "flood", Speed: 0, FloodFrames: n})
+	relay, err := replay.NewRelay(replay.RelayOptions{Scenario: "flood", Speed: 0, FloodFrames: n})
 	if err != nil {
 		b.Fatal(err)
 	}

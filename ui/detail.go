@@ -12,7 +12,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/pipeline"
 )
 
 // DetailTab is a view of the selected frame.
@@ -459,7 +459,7 @@ func (d *Detail) alarmLines(r *Row) []jline {
 // alarmExplain renders an alarm with its rule's clause and explanation.
 func alarmExplain(a invariants.Alarm, dialectName string, sty *Styles) []jline {
 	head := fmt.Sprintf("%s %-5s %s", sevMark(a.Severity), a.Severity, decode.Sanitize(a.Rule))
-	rule, ok := sessions.LookupRule(dialectName, a.Rule)
+	rule, ok := pipeline.LookupRule(dialectName, a.Rule)
 	if ok && rule.Clause != "" {
 		head += "  (" + rule.Clause + ")"
 	}

@@ -17,7 +17,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/live"
+	"framescope/sessions/replay"
 )
 
 // The end-to-end tests drive the real program (renderer, input loop,
@@ -79,7 +80,7 @@ func TestE2EOpenCapture(t *testing.T) {
 
 func relayURL(t *testing.T, scenario string, speed float64) string {
 	t.Helper()
-	relay, err := sessions.NewRelay(sessions.RelayOptions{Scenario: scenario, Speed: speed})
+	relay, err := replay.NewRelay(replay.RelayOptions{Scenario: scenario, Speed: speed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,8 +89,8 @@ func relayURL(t *testing.T, scenario string, speed float64) string {
 	return srv.URL + "/api/chat"
 }
 
-func liveOpts(url string) sessions.LiveOptions {
-	return sessions.LiveOptions{Connect: sessions.ConnectOptions{URL: url, Method: "POST", Body: []byte(`{"message":"demo"}`)}}
+func liveOpts(url string) live.LiveOptions {
+	return live.LiveOptions{Connect: live.ConnectOptions{URL: url, Method: "POST", Body: []byte(`{"message":"demo"}`)}}
 }
 
 func TestE2EDemoScenario(t *testing.T) {

@@ -15,6 +15,9 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/sessions/live"
+	"framescope/sessions/pipeline"
+	"framescope/sessions/report"
 )
 
 // Batch is what the feeder sends the program: everything the pipeline
@@ -254,8 +257,8 @@ func (f *feeder) setConn(c ConnUpdate) {
 }
 
 // handler is the sessions.Handler that feeds the batches.
-func (f *feeder) handler() sessions.Handler {
-	return sessions.Handler{
+func (f *feeder) handler() pipeline.Handler {
+	return pipeline.Handler{
 		OnDialect: func(d invariants.Dialect) {
 			f.mu.Lock()
 			f.generic = !invariants.IsNative(d)
@@ -288,7 +291,7 @@ func (f *feeder) note(n string) {
 }
 
 // onItem converts one pipeline item (valid only during the call) into rows.
-func (f *feeder) onItem(it *sessions.Item) {
+func (f *feeder) onItem(it *pipeline.Item) {
 	f.mu.Lock()
 	stopped := f.stopped
 	f.mu.Unlock()
@@ -387,7 +390,7 @@ func (f *feeder) onItem(it *sessions.Item) {
 
 // frameRow builds the row of a dispatched frame: the facts the timeline
 // and the indexes need, computed here so Update only appends.
-func (f *feeder) frameRow(it *sessions.Item) Ingest {
+func (f *feeder) frameRow(it *pipeline.Item) Ingest {
 	fr := it.Frame
 	r := Row{
 		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size, hasRaw: fr.Raw != nil,
@@ -629,8 +632,8 @@ func captureSource(name string, c sessions.Capture, opts invariants.Options) sou
 		}
 		// The store lists alarms as check's report does: past MaxListed of
 		// a rule in a turn the checker makes no message (alarm_store.go).
-		opts.ListLimit = sessions.MaxListed
-		res, err := sessions.Run(c, opts, h)
+		opts.ListLimit = report.MaxListed
+		res, err := pipeline.Run(c, opts, h)
 		e := endOf(res, err)
 		if res != nil {
 			e.Turns = res.Turns
@@ -660,7 +663,7 @@ func sseFile(m sessions.Meta) byteSource {
 	return fh
 }
 
-func endOf(res *sessions.Result, err error) EndInfo {
+func endOf(res *pipeline.Result, err error) EndInfo {
 	var e EndInfo
 	if res != nil {
 		e = EndInfo{Kind: string(res.End.Kind), Detail: decode.Sanitize(res.End.Detail), At: res.End.T, HasTime: res.End.HasTime}
@@ -676,14 +679,14 @@ func endOf(res *sessions.Result, err error) EndInfo {
 
 // liveSource connects once through sessions.RunLive; the result lands in
 // *out once the run is over.
-func liveSource(name string, opts sessions.LiveOptions, out *LiveOutcome) source {
+func liveSource(name string, opts live.LiveOptions, out *LiveOutcome) source {
 	return source{name: name, live: true, run: func(ctx context.Context, f *feeder) {
 		f.keepBytes(nil)
-		opts.OnResponse = func(r sessions.ResponseInfo) {
+		opts.OnResponse = func(r live.ResponseInfo) {
 			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: r.Status, Response: responseFromLive(requestMethod(opts.Connect), r)})
 		}
-		opts.Check.ListLimit = sessions.MaxListed
-		res, err := sessions.RunLive(ctx, opts, f.handler())
+		opts.Check.ListLimit = report.MaxListed
+		res, err := live.RunLive(ctx, opts, f.handler())
 		out.Result, out.Err = res, err
 		if res != nil && res.Response.ErrorBody != nil {
 			// The whole error page, now that it has been read.
@@ -712,6 +715,6 @@ func liveSource(name string, opts sessions.LiveOptions, out *LiveOutcome) source
 // LiveOutcome is what a live TUI session produced (for the caller to
 // report once the terminal is back).
 type LiveOutcome struct {
-	Result *sessions.LiveResult
+	Result *live.LiveResult
 	Err    error
 }

@@ -3,7 +3,7 @@ package ui
 import (
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/pipeline"
 )
 
 // moveFact is one move of a frame as the store's indexes keep it: the
@@ -19,7 +19,7 @@ type moveFact struct {
 // its dialect mapped it to: the label is the dialect's own event name, the
 // turn the checker's, and tools, spans, progress and text come from the
 // moves, so a new dialect needs nothing here.
-func (f *feeder) movesRow(it *sessions.Item) Ingest {
+func (f *feeder) movesRow(it *pipeline.Item) Ingest {
 	fr := it.Frame
 	r := Row{
 		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size, hasRaw: fr.Raw != nil,

@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/capture"
 )
 
 // TestFloodHeapBounded: a `data: x` flood forced to PC3, every frame an
@@ -44,7 +44,7 @@ func TestFloodHeapBounded(t *testing.T) {
 	m := NewModel("flood.sse", false, Config{Dark: &dark, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	l := newLoop(m)
-	c, err := sessions.Open(path, sessions.OpenOptions{Entry: -1})
+	c, err := capture.Open(path, capture.OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/capture"
 )
 
 // examples is the repository's example captures.
@@ -31,7 +31,7 @@ func feedAll(t testing.TB, src source) []tea.Msg {
 
 func openSource(t testing.TB, path string) source {
 	t.Helper()
-	c, err := sessions.Open(path, sessions.OpenOptions{Entry: -1})
+	c, err := capture.Open(path, capture.OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
-	"framescope/sessions"
+	"framescope/sessions/library"
+	"framescope/sessions/replay"
 )
 
 // PickKind is what a picker entry starts.
@@ -332,14 +333,14 @@ const maxPickSessions = 100
 // sessionItems lists the newest sessions as the library table does: ID,
 // started, duration, frames, turns, terminal, alarms E/W/I, URL, with
 // aligned columns. Every string is sanitized.
-func sessionItems(list []sessions.SessionMeta) []PickItem {
+func sessionItems(list []library.SessionMeta) []PickItem {
 	if len(list) > maxPickSessions {
 		list = list[:maxPickSessions]
 	}
 	cols := make([][]string, len(list))
 	var widths []int
 	for i, m := range list {
-		known := m.End != sessions.EndUnfinished && !strings.HasPrefix(m.End, "metadata unreadable")
+		known := m.End != library.EndUnfinished && !strings.HasPrefix(m.End, "metadata unreadable")
 		frames, turns, alarms, dur := "-", "-", "-", "-"
 		if known {
 			frames = fmt.Sprintf("%d frames", m.Frames)
@@ -393,8 +394,8 @@ func sessionItems(list []sessions.SessionMeta) []PickItem {
 
 // sessionTerminals is the turns' terminals ("completed", "error",
 // "completed×2"), and how the stream ended unless at EOF.
-func sessionTerminals(m sessions.SessionMeta) string {
-	if m.End == sessions.EndUnfinished {
+func sessionTerminals(m library.SessionMeta) string {
+	if m.End == library.EndUnfinished {
 		return "(unfinished)"
 	}
 	var parts []string
@@ -448,7 +449,7 @@ func shortDuration(d time.Duration) string {
 }
 
 // scenarioItems lists scenarios, their names padded to one width.
-func scenarioItems(scs []sessions.Scenario) []PickItem {
+func scenarioItems(scs []replay.Scenario) []PickItem {
 	w := 0
 	for _, sc := range scs {
 		w = max(w, ansiWidth(decode.Sanitize(sc.Name)))
@@ -470,7 +471,7 @@ type SessionPicker struct {
 	p         *picker
 	sty       *Styles
 	keys      KeyMap
-	lib       *sessions.Library
+	lib       *library.Library
 	w, h      int
 	loaded    bool
 	choice    PickItem
@@ -483,7 +484,7 @@ type SessionPicker struct {
 
 // libraryMsg carries the library's sessions (read off the update loop).
 type libraryMsg struct {
-	list []sessions.SessionMeta
+	list []library.SessionMeta
 	err  error
 }
 
@@ -496,14 +497,14 @@ type pathCheckedMsg struct {
 const emptyLibrary = "no saved sessions yet: `framescope demo` or `framescope connect URL` saves one"
 
 // NewSessionPicker returns the picker over a library (nil: none).
-func NewSessionPicker(lib *sessions.Library, cfg Config) *SessionPicker {
+func NewSessionPicker(lib *library.Library, cfg Config) *SessionPicker {
 	dark := true
 	if cfg.Dark != nil {
 		dark = *cfg.Dark
 	}
 	s := &SessionPicker{sty: NewStyles(dark, cfg.NoColor), keys: DefaultKeyMap(), lib: lib,
 		darkKnown: cfg.Dark != nil, noColor: cfg.NoColor, checkPath: canOpen}
-	s.p = newPicker(s.sty, &s.keys, scenarioItems(sessions.Scenarios()), true)
+	s.p = newPicker(s.sty, &s.keys, scenarioItems(replay.Scenarios()), true)
 	s.p.title = "framescope: open a recent session, run a scenario, or type a URL or a capture path"
 	s.p.empty = "loading…"
 	return s
@@ -515,7 +516,7 @@ func (s *SessionPicker) Choice() PickItem { return s.choice }
 // canOpen checks a capture path (or a session reference) exists.
 func canOpen(path string) error {
 	if strings.HasPrefix(path, "@") {
-		_, err := sessions.ResolveRef(path)
+		_, err := library.ResolveRef(path)
 		return err
 	}
 	fi, err := os.Stat(path)
@@ -604,7 +605,7 @@ func (s *SessionPicker) View() tea.View {
 
 // Pick runs the session picker and returns the choice (Kind PickNone when
 // the user quit).
-func Pick(lib *sessions.Library, o RunOptions) (PickItem, error) {
+func Pick(lib *library.Library, o RunOptions) (PickItem, error) {
 	o.defaults()
 	s := NewSessionPicker(lib, o.Config)
 	_, err := tea.NewProgram(s, o.ProgramOptions...).Run()

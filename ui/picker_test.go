@@ -11,11 +11,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/library"
 )
 
 // addSession saves a finished session in lib and returns its ID.
-func addSession(t *testing.T, lib *sessions.Library, started time.Time, url string, frames int, terminal string, counts invariants.Counts) string {
+func addSession(t *testing.T, lib *library.Library, started time.Time, url string, frames int, terminal string, counts invariants.Counts) string {
 	t.Helper()
 	id, f, err := lib.Create(started)
 	if err != nil {
@@ -23,9 +23,9 @@ func addSession(t *testing.T, lib *sessions.Library, started time.Time, url stri
 	}
 	f.Close()
 	term := terminal
-	meta := sessions.SessionMeta{ID: id, URL: url, Method: "POST", Source: "connect", StartedAt: started,
+	meta := library.SessionMeta{ID: id, URL: url, Method: "POST", Source: "connect", StartedAt: started,
 		Duration: 1500 * time.Millisecond, Frames: frames, Counts: counts, End: "eof",
-		Turns: []sessions.TurnSummary{{ResponseID: "r", Terminal: &term, Done: true}}}
+		Turns: []library.TurnSummary{{ResponseID: "r", Terminal: &term, Done: true}}}
 	if err := lib.Finish(meta); err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func addSession(t *testing.T, lib *sessions.Library, started time.Time, url stri
 }
 
 // newTestPicker is the session picker at w×h with the library loaded.
-func newTestPicker(t *testing.T, lib *sessions.Library, w, h int) *SessionPicker {
+func newTestPicker(t *testing.T, lib *library.Library, w, h int) *SessionPicker {
 	t.Helper()
 	s := NewSessionPicker(lib, darkCfg())
 	s.Update(tea.WindowSizeMsg{Width: w, Height: h})
@@ -75,9 +75,9 @@ func isNamedKey(k string) bool {
 	return false
 }
 
-func testLibrary(t *testing.T) (*sessions.Library, []string) {
+func testLibrary(t *testing.T) (*library.Library, []string) {
 	t.Helper()
-	lib := &sessions.Library{Dir: filepath.Join(t.TempDir(), "sessions")}
+	lib := &library.Library{Dir: filepath.Join(t.TempDir(), "sessions")}
 	t0 := time.Date(2026, 5, 15, 18, 0, 0, 0, time.UTC)
 	old := addSession(t, lib, t0, "http://127.0.0.1:7070/api/chat", 15, "completed", invariants.Counts{Info: 1})
 	// The newest session's URL tries to reach the terminal.
@@ -226,12 +226,12 @@ func TestSessionPickerFilter(t *testing.T) {
 }
 
 func TestSessionPickerEmptyLibrary(t *testing.T) {
-	t.Setenv(sessions.DataDirEnv, t.TempDir())
-	lib, err := sessions.DefaultLibrary()
+	t.Setenv(library.DataDirEnv, t.TempDir())
+	lib, err := library.DefaultLibrary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, l := range map[string]*sessions.Library{"empty": lib, "none": nil} {
+	for name, l := range map[string]*library.Library{"empty": lib, "none": nil} {
 		s := newTestPicker(t, l, 120, 30)
 		scr := pickerScreen(s)
 		if !strings.Contains(scr, "Recent sessions") || !strings.Contains(scr, "no saved sessions yet") || strings.Contains(scr, "session library:") {
@@ -245,7 +245,7 @@ func TestSessionPickerEmptyLibrary(t *testing.T) {
 }
 
 func TestSessionPickerScrolls(t *testing.T) {
-	lib := &sessions.Library{Dir: filepath.Join(t.TempDir(), "sessions")}
+	lib := &library.Library{Dir: filepath.Join(t.TempDir(), "sessions")}
 	t0 := time.Date(2026, 5, 15, 18, 0, 0, 0, time.UTC)
 	var newest string
 	for i := 0; i < 40; i++ {

@@ -7,6 +7,7 @@ import (
 
 	"framescope/decode"
 	"framescope/sessions"
+	"framescope/sessions/live"
 )
 
 // HTTPResponse is what the source knows of the HTTP exchange: a live
@@ -42,7 +43,7 @@ func (r *HTTPResponse) Failed() bool {
 }
 
 // requestMethod is the method Connect sends.
-func requestMethod(c sessions.ConnectOptions) string {
+func requestMethod(c live.ConnectOptions) string {
 	switch {
 	case c.Method != "":
 		return c.Method
@@ -55,7 +56,7 @@ func requestMethod(c sessions.ConnectOptions) string {
 // responseFromLive is the live response (headers flattened; the session
 // already redacted secrets as --redact / --keep-secrets say). Its URL and
 // method are the last hop's when redirects were followed.
-func responseFromLive(method string, r sessions.ResponseInfo) *HTTPResponse {
+func responseFromLive(method string, r live.ResponseInfo) *HTTPResponse {
 	if r.Method != "" {
 		method = r.Method
 	}

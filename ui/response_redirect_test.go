@@ -11,15 +11,16 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"framescope/sessions"
+	"framescope/sessions/live"
 )
 
 // httpTab runs a live session against srv and returns the HTTP tab, plain.
-func httpTab(t *testing.T, c sessions.ConnectOptions) string {
+func httpTab(t *testing.T, c live.ConnectOptions) string {
 	t.Helper()
 	dark := true
 	m := NewModel("live", true, Config{Dark: &dark, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-	for _, msg := range feedAll(t, liveSource("live", sessions.LiveOptions{Connect: c}, &LiveOutcome{})) {
+	for _, msg := range feedAll(t, liveSource("live", live.LiveOptions{Connect: c}, &LiveOutcome{})) {
 		m.Update(msg)
 	}
 	if m.detail.tab != TabHTTP {
@@ -45,13 +46,13 @@ func TestHTTPTabRedirects(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	v := httpTab(t, sessions.ConnectOptions{URL: srv.URL + "/api/chat", Body: []byte(`{"m":1}`), FollowRedirects: true})
+	v := httpTab(t, live.ConnectOptions{URL: srv.URL + "/api/chat", Body: []byte(`{"m":1}`), FollowRedirects: true})
 	for _, want := range []string{"GET " + srv.URL + "/err?token=[redacted]", "502 Bad Gateway", `/retry?sig=[redacted]`} {
 		if !strings.Contains(v, want) {
 			t.Errorf("-L: HTTP tab lacks %q:\n%s", want, v)
 		}
 	}
-	v2 := httpTab(t, sessions.ConnectOptions{URL: srv.URL + "/api/chat", Body: []byte(`{"m":1}`)})
+	v2 := httpTab(t, live.ConnectOptions{URL: srv.URL + "/api/chat", Body: []byte(`{"m":1}`)})
 	for _, want := range []string{"POST " + srv.URL + "/api/chat", "303 See Other", "Location: /err?token=[redacted]"} {
 		if !strings.Contains(v2, want) {
 			t.Errorf("no -L: HTTP tab lacks %q:\n%s", want, v2)

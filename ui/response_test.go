@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"framescope/sessions"
+	"framescope/sessions/live"
 )
 
 // TestHTTPErrorPageShown: a live endpoint that answers 500 with an HTML
@@ -29,7 +29,7 @@ func TestHTTPErrorPageShown(t *testing.T) {
 	dark := true
 	m := NewModel("live", true, Config{Dark: &dark, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-	opts := sessions.LiveOptions{Connect: sessions.ConnectOptions{URL: srv.URL + "/api/chat", Body: []byte(`{"m":1}`)}}
+	opts := live.LiveOptions{Connect: live.ConnectOptions{URL: srv.URL + "/api/chat", Body: []byte(`{"m":1}`)}}
 	for _, msg := range feedAll(t, liveSource("live", opts, &LiveOutcome{})) {
 		m.Update(msg)
 	}

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
-	"framescope/sessions"
+	"framescope/sessions/replay"
 )
 
 // A live program can run several sessions one after the other: reconnect
@@ -27,7 +27,7 @@ type Restarter interface {
 	Restart(gen int, scenario string) (title string, err error)
 	// Scenarios lists the scenarios a restart may switch to (none: the
 	// source is not a demo).
-	Scenarios() []sessions.Scenario
+	Scenarios() []replay.Scenario
 	// Cancel ends the current session's stream the client-disconnect way.
 	Cancel()
 }
@@ -165,7 +165,7 @@ type runner struct {
 	send      func(tea.Msg)
 	interval  time.Duration
 	newSource func(gen int, scenario string) (source, error)
-	scenarios []sessions.Scenario
+	scenarios []replay.Scenario
 
 	mu     sync.Mutex
 	cur    *runSession
@@ -232,7 +232,7 @@ func (r *runner) Restart(gen int, scenario string) (string, error) {
 	return src.name, nil
 }
 
-func (r *runner) Scenarios() []sessions.Scenario { return r.scenarios }
+func (r *runner) Scenarios() []replay.Scenario { return r.scenarios }
 
 func (r *runner) Cancel() {
 	r.mu.Lock()

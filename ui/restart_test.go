@@ -13,12 +13,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"framescope/sessions"
+	"framescope/sessions/replay"
 )
 
 // fakeRestarter records what the model asked for.
 type fakeRestarter struct {
-	scenarios []sessions.Scenario
+	scenarios []replay.Scenario
 	err       error
 	restarts  []string // "gen:scenario"
 	cancels   int
@@ -35,8 +35,8 @@ func (f *fakeRestarter) Restart(gen int, scenario string) (string, error) {
 	return "demo " + scenario, nil
 }
 
-func (f *fakeRestarter) Scenarios() []sessions.Scenario { return f.scenarios }
-func (f *fakeRestarter) Cancel()                        { f.cancels++ }
+func (f *fakeRestarter) Scenarios() []replay.Scenario { return f.scenarios }
+func (f *fakeRestarter) Cancel()                      { f.cancels++ }
 
 // liveModel is a live model over a restarter, with a whole capture applied
 // as session 1's batches.
@@ -121,7 +121,7 @@ func TestRestartSupersededAndFailed(t *testing.T) {
 }
 
 func TestScenarioPickerOverlay(t *testing.T) {
-	fr := &fakeRestarter{scenarios: sessions.Scenarios()}
+	fr := &fakeRestarter{scenarios: replay.Scenarios()}
 	m, _ := liveModel(t, fr)
 	press(m, "s")
 	scr := screen(m)
@@ -288,7 +288,7 @@ func TestNumberedPath(t *testing.T) {
 func TestE2EDemoScenarioPicker(t *testing.T) {
 	var outs outcomes
 	d := DemoOptions{Scenario: "happy", Speed: 0}
-	r := &runner{newSource: demoSessions(d, &outs), scenarios: sessions.Scenarios()}
+	r := &runner{newSource: demoSessions(d, &outs), scenarios: replay.Scenarios()}
 	cfg := darkCfg()
 	cfg.Cancel, cfg.Restarter = r.Cancel, r
 	m := NewModel("demo happy", true, cfg)

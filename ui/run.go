@@ -18,6 +18,9 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/sessions/library"
+	"framescope/sessions/live"
+	"framescope/sessions/replay"
 )
 
 // RunOptions tunes a TUI run.
@@ -61,7 +64,7 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 // the same request; quitting cancels the stream too and waits (a few
 // seconds at most) for the session to be saved. The outcomes are what
 // RunLive returned, one per session in order.
-func ConnectLive(name string, opts sessions.LiveOptions, o RunOptions) ([]*LiveOutcome, error) {
+func ConnectLive(name string, opts live.LiveOptions, o RunOptions) ([]*LiveOutcome, error) {
 	var outs outcomes
 	if o.Registry == nil {
 		o.Registry = opts.Check.Registry
@@ -82,18 +85,18 @@ type DemoOptions struct {
 	// Speed scales the scenario's pauses (1 = real time, 0 = none).
 	Speed float64
 	// Library saves each session (nil: not saved).
-	Library *sessions.Library
+	Library *library.Library
 }
 
 // RunDemo runs the inspector on a demo. The scenario key switches to
 // another scenario and the reconnect key replays the current one, each a
 // new session. The outcomes are one per session, in order.
 func RunDemo(d DemoOptions, o RunOptions) ([]*LiveOutcome, error) {
-	if _, ok := sessions.LookupScenario(d.Scenario); !ok {
-		return nil, fmt.Errorf("unknown scenario %q (known: %s)", d.Scenario, strings.Join(sessions.ScenarioNames(), ", "))
+	if _, ok := replay.LookupScenario(d.Scenario); !ok {
+		return nil, fmt.Errorf("unknown scenario %q (known: %s)", d.Scenario, strings.Join(replay.ScenarioNames(), ", "))
 	}
 	var outs outcomes
-	_, err := runSessions("demo "+d.Scenario, true, demoSessions(d, &outs), sessions.Scenarios(), o)
+	_, err := runSessions("demo "+d.Scenario, true, demoSessions(d, &outs), replay.Scenarios(), o)
 	return outs.list(), err
 }
 
@@ -105,7 +108,7 @@ func demoSessions(d DemoOptions, outs *outcomes) func(gen int, scenario string) 
 		if scenario == "" {
 			scenario = current
 		}
-		if _, ok := sessions.LookupScenario(scenario); !ok {
+		if _, ok := replay.LookupScenario(scenario); !ok {
 			return source{}, fmt.Errorf("unknown scenario %q", scenario)
 		}
 		current = scenario
@@ -118,7 +121,7 @@ func demoSessions(d DemoOptions, outs *outcomes) func(gen int, scenario string) 
 func demoSource(scenario string, d DemoOptions, out *LiveOutcome) source {
 	name := "demo " + scenario
 	return source{name: name, live: true, run: func(ctx context.Context, f *feeder) {
-		relay, err := sessions.NewRelay(sessions.RelayOptions{Scenario: scenario, Speed: d.Speed})
+		relay, err := replay.NewRelay(replay.RelayOptions{Scenario: scenario, Speed: d.Speed})
 		if err != nil {
 			out.Err = err
 			f.finish(EndInfo{Kind: "error", Detail: decode.Sanitize(err.Error())})
@@ -133,8 +136,8 @@ func demoSource(scenario string, d DemoOptions, out *LiveOutcome) source {
 		srv := &http.Server{Handler: relay, ReadHeaderTimeout: 10 * time.Second}
 		go srv.Serve(ln)
 		defer srv.Close()
-		opts := sessions.LiveOptions{
-			Connect: sessions.ConnectOptions{URL: "http://" + ln.Addr().String() + "/api/chat", Method: "POST",
+		opts := live.LiveOptions{
+			Connect: live.ConnectOptions{URL: "http://" + ln.Addr().String() + "/api/chat", Method: "POST",
 				Body: []byte(`{"message":"demo"}`), Headers: []string{"Content-Type: application/json"}},
 			Source:  "demo:" + scenario,
 			Library: d.Library,
@@ -183,7 +186,7 @@ func runSource(src source, o RunOptions) (*Model, error) {
 // over newSource(1, ""), then, for a live source, every session the user
 // restarts.
 func runSessions(name string, live bool, newSource func(gen int, scenario string) (source, error),
-	scenarios []sessions.Scenario, o RunOptions) (*Model, error) {
+	scenarios []replay.Scenario, o RunOptions) (*Model, error) {
 	o.defaults()
 	src, err := newSource(1, "")
 	if err != nil {

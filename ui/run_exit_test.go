@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/capture"
 )
 
 // TestOpenCaptureReturnsCounts: the inspector on a capture hands back the
@@ -24,7 +24,7 @@ func TestOpenCaptureReturnsCounts(t *testing.T) {
 		{"example-happy.jsonl", false},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			c, err := sessions.Open(filepath.Join(examples, tc.file), sessions.OpenOptions{Entry: -1})
+			c, err := capture.Open(filepath.Join(examples, tc.file), capture.OpenOptions{Entry: -1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,8 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/sessions/capture"
+	"framescope/sessions/pipeline"
 )
 
 // TestSpillReadsBackWhatWasWritten: blocks written at their offsets read
@@ -69,7 +71,7 @@ func TestSpillReadsBackWhatWasWritten(t *testing.T) {
 func streamBlocks(t *testing.T, c sessions.Capture) map[int64][]byte {
 	t.Helper()
 	blocks := map[int64][]byte{}
-	_, err := sessions.Run(c, invariants.Options{}, sessions.Handler{OnItem: func(it *sessions.Item) {
+	_, err := pipeline.Run(c, invariants.Options{}, pipeline.Handler{OnItem: func(it *pipeline.Item) {
 		if it.Event.Raw != nil {
 			blocks[it.Event.Offset] = bytes.Clone(it.Event.Raw)
 		}
@@ -91,7 +93,7 @@ func TestRowBytesAreTheStreamBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	open := func(path string) sessions.Capture {
-		c, err := sessions.Open(path, sessions.OpenOptions{Entry: -1})
+		c, err := capture.Open(path, capture.OpenOptions{Entry: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +108,7 @@ func TestRowBytesAreTheStreamBytes(t *testing.T) {
 		{"sse file", func() sessions.Capture { return open(broken) }, true},
 		{"jsonl", func() sessions.Capture { return open(filepath.Join(examples, "example-happy.jsonl")) }, false},
 		{"stdin", func() sessions.Capture {
-			c, err := sessions.Open("-", sessions.OpenOptions{Entry: -1, Stdin: bytes.NewReader(brokenBytes)})
+			c, err := capture.Open("-", capture.OpenOptions{Entry: -1, Stdin: bytes.NewReader(brokenBytes)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +117,7 @@ func TestRowBytesAreTheStreamBytes(t *testing.T) {
 		// A reader under the name of another file: that file's bytes must
 		// not be shown.
 		{"reader named after another file", func() sessions.Capture {
-			c, err := sessions.OpenReader(happySSE, bytes.NewReader(brokenBytes), sessions.OpenOptions{Entry: -1})
+			c, err := capture.OpenReader(happySSE, bytes.NewReader(brokenBytes), capture.OpenOptions{Entry: -1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,7 +13,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/capture"
 )
 
 // storeOf runs a source and applies every batch to a fresh store.
@@ -28,7 +28,7 @@ func storeOf(t testing.TB, src source) *Store {
 
 func readerSource(t testing.TB, name, data string) source {
 	t.Helper()
-	c, err := sessions.OpenReader(name, strings.NewReader(data), sessions.OpenOptions{Entry: -1})
+	c, err := capture.OpenReader(name, strings.NewReader(data), capture.OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"framescope/decode"
 	"framescope/sessions"
+	"framescope/sessions/live"
 )
 
 // Writing captures: w writes the turn at the cursor, W the whole session,
@@ -348,14 +349,14 @@ func writeJSONL(j *writeJob, w io.Writer) (frames, oversized int, err error) {
 	})
 	defer stop()
 	rc := &rowsCapture{meta: j.meta, next: next, end: j.end}
-	rec := sessions.Record(rc, w, sessions.RecordOptions{KeepSecrets: true})
+	rec := live.Record(rc, w, live.RecordOptions{KeepSecrets: true})
 	for {
 		if _, err := rec.Next(); err != nil {
 			break
 		}
 	}
 	rec.Close()
-	return frames, oversized, rec.(*sessions.Recorder).Err()
+	return frames, oversized, rec.(*live.Recorder).Err()
 }
 
 var errStopped = errors.New("stopped")

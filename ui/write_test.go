@@ -11,7 +11,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/invariants"
-	"framescope/sessions"
+	"framescope/sessions/capture"
+	"framescope/sessions/pipeline"
+	"framescope/sessions/report"
 )
 
 // twoTurnCapture is a timed JSONL capture of two turns with alarms in both
@@ -53,14 +55,14 @@ func writeTemp(t *testing.T, name, data string) string {
 	return p
 }
 
-func checkFile(t *testing.T, path string) *sessions.Report {
+func checkFile(t *testing.T, path string) *report.Report {
 	t.Helper()
-	c, err := sessions.Open(path, sessions.OpenOptions{Entry: -1})
+	c, err := capture.Open(path, capture.OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	rep, err := sessions.Check(c, invariants.Options{})
+	rep, err := report.Check(c, invariants.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,7 @@ func checkFile(t *testing.T, path string) *sessions.Report {
 
 // alarmKeys lists the alarms of one turn (all: -2) as "rule sev frame"
 // with frames counted from the turn's first frame (first).
-func alarmKeys(rep *sessions.Report, turn, first int) []string {
+func alarmKeys(rep *report.Report, turn, first int) []string {
 	var out []string
 	for _, a := range rep.Alarms {
 		if turn != -2 && a.Turn != turn {
@@ -150,8 +152,8 @@ func TestWriteSessionRoundTrip(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			want := checkFile(t, f)
-			if c, err := sessions.Open(f, sessions.OpenOptions{Entry: -1}); err == nil {
-				failed := sessions.StatusFailed(c.Meta())
+			if c, err := capture.Open(f, capture.OpenOptions{Entry: -1}); err == nil {
+				failed := pipeline.StatusFailed(c.Meta())
 				c.Close()
 				if failed {
 					t.Skip("a non-2xx response: its body is an error page, not a stream to write")

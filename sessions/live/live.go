@@ -1,0 +1,924 @@
+package live
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/andybalholm/brotli"
+
+	"framescope/sessions"
+)
+
+// ConnectOptions describes the one request Connect sends.
+type ConnectOptions struct {
+	URL      string
+	Method   string   // default GET, or POST when Body != nil
+	Headers  []string // "Name: value", repeatable, as given by -H
+	Body     []byte   // -d DATA / @file / @- already resolved by main
+	Insecure bool     // skip TLS verification
+	// ConnectTimeout bounds dial + TLS + redirects + response headers
+	// (0 = 30s). It does not bound the body: a turn may stream for long.
+	ConnectTimeout time.Duration
+	Redact         []string // extra header names to redact in Meta and Response
+	KeepSecrets    bool     // redact nothing
+	// NoBody (--no-body) keeps the request body out of Meta, so out of
+	// recordings and the session library.
+	NoBody bool
+	// FollowRedirects (-L) follows up to 10 redirects, as redirect.go
+	// says; without it a 3xx is the response.
+	FollowRedirects bool
+	// MaxDecoded and MaxRatio bound a compressed body's decoding (0 =
+	// DefaultMaxDecoded / DefaultMaxRatio, negative = no bound).
+	MaxDecoded int64
+	MaxRatio   float64
+}
+
+// ResponseInfo is the HTTP response as the user should see it.
+type ResponseInfo struct {
+	// URL is the URL the response came from (after redirects), for
+	// display: a password and query secrets in it are masked.
+	URL string
+	// Method is the final request's method (a 303 turns a POST into a GET).
+	Method string
+	// RequestedURL is the URL asked for, when redirects led elsewhere.
+	RequestedURL string
+
+	Status      int    // 200
+	StatusText  string // "200 OK"
+	Proto       string // "HTTP/1.1"
+	Headers     http.Header
+	ContentType string
+	// ContentEncoding is the Content-Encoding the body was decoded from
+	// ("" for none).
+	ContentEncoding string
+	// ErrorBody holds the first 64 KiB of the (decoded) body when the
+	// response is not a 2xx text/event-stream (nil otherwise). Connect waits
+	// up to errorBodyWait for it to arrive; the rest of it fills in as the
+	// stream is read.
+	ErrorBody []byte
+	// ErrorBodyTruncated is true when the body was longer than ErrorBody.
+	ErrorBodyTruncated bool
+
+	// RequestHeaders and RequestBody are the request the response answers
+	// (the last hop's), secrets redacted unless --keep-secrets; the body
+	// is nil when none was sent (shown even with --no-body, which only
+	// keeps it out of recordings).
+	RequestHeaders map[string]string
+	RequestBody    []byte
+}
+
+const (
+	defaultConnectTimeout = 30 * time.Second
+	maxRedirects          = 10
+	// liveReadSize is the read buffer of a live stream: one read of the
+	// body is one chunk, however little it returns.
+	liveReadSize = 32 << 10
+	// errorBodyMax is how much of a non-SSE or non-2xx body is kept for
+	// display.
+	errorBodyMax = 64 << 10
+	// errorBodyWait is how long Connect waits for such a body to arrive
+	// before returning (its chunks are kept and streamed by Next).
+	errorBodyWait = time.Second
+)
+
+var (
+	errConnectTimeout = errors.New("connect timeout")
+	errCancelled      = errors.New("cancelled by the user")
+	errClosed         = errors.New("capture closed")
+)
+
+// Live is a live HTTP response streamed as a Capture. Next, End and
+// TakeProblems belong to the reading goroutine; Cancel, Close and Response
+// may be called from any goroutine.
+type Live struct {
+	meta   sessions.Meta
+	start  time.Time
+	parent context.Context
+	cancel context.CancelCauseFunc
+	resp   *http.Response
+	tr     *http.Transport
+	conns  *connSet
+
+	// Reading (the reading goroutine, or the pre-read goroutine before
+	// preDone is closed).
+	raw     *rawBody  // resp.Body, remembering how it ended
+	rd      io.Reader // the decoded body; nil until the first read
+	encs    []string  // Content-Encoding codings, outermost last
+	buf     []byte
+	heldErr error // an error returned along with data, for the next read
+	zeroes  int
+	// limit bounds decoding (nil: the body is not encoded).
+	limit *inflateLimit
+
+	// Chunks read before Connect returned (error bodies), served first.
+	preDone  chan struct{} // nil when there was no pre-read
+	preStop  atomic.Bool
+	preErr   error // how the pre-read stopped: nil (it was told to) or the read error
+	pending  []sessions.Chunk
+	arena    []byte
+	pendNext int
+	preSeen  bool
+
+	probs sessions.ProblemList
+	end   sessions.End
+	done  bool
+
+	cancelled atomic.Bool
+	closed    atomic.Bool
+	closeOnce sync.Once
+
+	mu        sync.Mutex // guards info
+	info      ResponseInfo
+	keepError bool // collect ErrorBody
+
+	keepSecrets bool // --keep-secrets: ErrorBody is shown as received
+}
+
+// Connect sends the request once — never retrying or reconnecting on its
+// own: a turn stream is one-shot — and returns a Capture streaming the
+// response body as it arrives. Any HTTP status and content type is a
+// success here (the pipeline raises http-status / content-type from Meta);
+// an error means no response: a bad URL or header, a refused connection,
+// DNS, TLS, a redirect loop or the connect timeout. Its message names the
+// URL and what failed.
+func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
+	// The URL in messages and Meta: a password and query secrets hidden.
+	shown := sessions.RedactURLIf(opts.URL, opts.KeepSecrets)
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("%s: %s", sessions.Clean(shown), fmt.Sprintf(format, args...))
+	}
+	u, err := url.Parse(opts.URL)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fail("not a valid URL: %v", err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https":
+	case "":
+		return nil, fail("not a valid URL: no scheme (want http:// or https://)")
+	default:
+		return nil, fail("unsupported scheme %q (want http or https)", u.Scheme)
+	}
+	if u.Host == "" {
+		return nil, fail("not a valid URL: no host")
+	}
+	method := opts.Method
+	if method == "" {
+		method = http.MethodGet
+		if opts.Body != nil {
+			method = http.MethodPost
+		}
+	}
+
+	hdr, host, err := requestHeaders(opts)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+
+	conns := &connSet{m: make(map[net.Conn]struct{})}
+	dialer := &net.Dialer{KeepAlive: 30 * time.Second}
+	tr := &http.Transport{
+		Proxy: http.ProxyFromEnvironment,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := dialer.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return conns.add(c), nil
+		},
+		ForceAttemptHTTP2:  true,
+		DisableCompression: true, // decoded here, whoever asked for it
+		MaxIdleConns:       1,
+	}
+	if opts.Insecure {
+		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true}
+	}
+	rd := &redirects{opts: opts, userReferer: hdr.Get("Referer") != ""}
+	client := &http.Client{Transport: tr, CheckRedirect: rd.check}
+	cleanup := func() {
+		tr.CloseIdleConnections()
+		conns.closeAll()
+	}
+
+	reqCtx, cancel := context.WithCancelCause(ctx)
+	var body io.Reader
+	if opts.Body != nil {
+		body = bytes.NewReader(opts.Body)
+	}
+	req, err := http.NewRequestWithContext(reqCtx, method, u.String(), body)
+	if err != nil {
+		cancel(nil)
+		return nil, fail("%v", err)
+	}
+	req.Header = hdr
+	if host != "" {
+		req.Host = host
+	}
+
+	timeout := opts.ConnectTimeout
+	if timeout <= 0 {
+		timeout = defaultConnectTimeout
+	}
+	start := time.Now()
+	timer := time.AfterFunc(timeout, func() { cancel(errConnectTimeout) })
+	resp, err := client.Do(req)
+	timedOut := !timer.Stop()
+	if err == nil && timedOut {
+		resp.Body.Close()
+		err = errConnectTimeout
+	}
+	if err != nil {
+		cause := context.Cause(reqCtx)
+		cancel(nil)
+		cleanup()
+		return nil, fail("%s", describeConnectError(err, cause, ctx, timeout, opts.Insecure))
+	}
+
+	l := &Live{
+		start:  start,
+		parent: ctx,
+		cancel: cancel,
+		resp:   resp,
+		tr:     tr,
+		conns:  conns,
+		raw:    &rawBody{r: resp.Body},
+		buf:    make([]byte, liveReadSize),
+
+		keepSecrets: opts.KeepSecrets,
+	}
+	ct := resp.Header.Get("Content-Type")
+	sent := req // the request the response answers (the last hop)
+	if resp.Request != nil && resp.Request.URL != nil {
+		sent = resp.Request
+	}
+	reqHeaders, _ := sessions.RedactHeaders(flatHeaders(sent.Header), opts.Redact, opts.KeepSecrets)
+	if host != "" && sent.Host == host {
+		reqHeaders["Host"] = host
+	}
+	respHeaders, _ := sessions.RedactHeaders(flatHeaders(resp.Header), opts.Redact, opts.KeepSecrets)
+	finalURL, requested := shown, ""
+	if sent.URL.String() != u.String() {
+		// Redirected: the bytes come from here (and a 302 may have turned
+		// a POST into a GET).
+		finalURL, requested = sessions.RedactURLIf(sent.URL.String(), opts.KeepSecrets), shown
+		method = sent.Method
+	}
+	rd.note(resp, &l.probs)
+	l.meta = sessions.Meta{
+		Name:            shown,
+		Kind:            sessions.KindSSE,
+		URL:             finalURL,
+		Method:          method,
+		HTTP:            true,
+		Status:          resp.StatusCode,
+		ContentType:     ct,
+		RequestHeaders:  reqHeaders,
+		ResponseHeaders: respHeaders,
+		StartedAt:       start,
+		Timed:           true,
+		Live:            true,
+	}
+	sentB := sentBody(opts, req, sent, reqHeaders)
+	if !opts.NoBody {
+		l.meta.RequestBody = sentB
+	}
+	l.info = ResponseInfo{
+		RequestHeaders:  reqHeaders,
+		RequestBody:     sentB,
+		URL:             finalURL,
+		Method:          method,
+		RequestedURL:    requested,
+		Status:          resp.StatusCode,
+		StatusText:      resp.Status,
+		Proto:           resp.Proto,
+		Headers:         unflatHeaders(respHeaders, resp.Header),
+		ContentType:     ct,
+		ContentEncoding: resp.Header.Get("Content-Encoding"),
+	}
+	l.encs = parseCodings(resp.Header.Values("Content-Encoding"))
+	for _, e := range l.encs {
+		if !decodable(e) {
+			l.probs.Note("the response's Content-Encoding %q cannot be decoded: its body is shown as received", sessions.CleanShort(l.info.ContentEncoding, 60))
+			l.encs = nil
+			break
+		}
+	}
+	if len(l.encs) > 0 {
+		l.limit = newInflateLimit(opts, l.encs[len(l.encs)-1])
+		l.meta.DecodedFrom = strings.Join(l.encs, ", ")
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || !isSSEMediaType(ct) {
+		l.keepError = true
+		l.info.ErrorBody = []byte{}
+		l.preRead()
+	}
+	return l, nil
+}
+
+// sentBody is the request body as it is kept and shown: nil when there was
+// none, or when a redirect turned the request into one without
+// a body (a 302 after a POST); its secrets redacted unless --keep-secrets.
+func sentBody(opts ConnectOptions, req, sent *http.Request, headers map[string]string) []byte {
+	if opts.Body == nil || sent != req && sent.ContentLength == 0 {
+		return nil
+	}
+	ct, _ := sessions.HeaderLookup(headers, "Content-Type")
+	return sessions.RedactBodyIf(bytes.Clone(opts.Body), ct, opts.KeepSecrets)
+}
+
+// requestHeaders builds the request's header from -H lines and the body,
+// with the defaults framescope adds; host is a -H Host override.
+func requestHeaders(opts ConnectOptions) (h http.Header, host string, err error) {
+	h = make(http.Header)
+	for _, line := range opts.Headers {
+		name, value, ok := strings.Cut(line, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || !validHeaderName(name) {
+			return nil, "", fmt.Errorf("header %s: want \"Name: value\"", sessions.CleanShort(strconv.Quote(line), 80))
+		}
+		value = strings.TrimSpace(value)
+		if strings.ContainsAny(value, "\r\n\x00") {
+			return nil, "", fmt.Errorf("header %s: the value holds a line break or NUL", sessions.Clean(name))
+		}
+		if strings.EqualFold(name, "Host") {
+			host = value
+			continue
+		}
+		h.Add(name, value)
+	}
+	if v := h.Values("Accept-Encoding"); len(v) > 0 {
+		for _, c := range strings.Split(strings.Join(v, ","), ",") {
+			coding, params, _ := strings.Cut(c, ";")
+			coding = strings.ToLower(strings.TrimSpace(coding))
+			if coding == "" || coding == "identity" || decodable(coding) {
+				continue
+			}
+			if q, ok := strings.CutPrefix(strings.ReplaceAll(strings.TrimSpace(params), " ", ""), "q="); ok && strings.Trim(q, "0.") == "" {
+				continue // q=0: explicitly not acceptable
+			}
+			return nil, "", fmt.Errorf("Accept-Encoding %s: framescope cannot decode %q (it decodes gzip, deflate, br and identity); drop the header or ask for those only",
+				sessions.CleanShort(strconv.Quote(strings.Join(v, ", ")), 80), coding)
+		}
+	}
+	if len(h.Values("Accept")) == 0 { // a user's Accept (any case) is kept
+		h.Set("Accept", "text/event-stream")
+	}
+	if len(h.Values("Cache-Control")) == 0 {
+		h.Set("Cache-Control", "no-cache")
+	}
+	if len(h.Values("User-Agent")) == 0 {
+		h.Set("User-Agent", "framescope/"+sessions.Version)
+	}
+	if opts.Body != nil && len(h.Values("Content-Type")) == 0 {
+		if b := strings.TrimLeft(string(opts.Body[:min(len(opts.Body), 64)]), " \t\r\n"); strings.HasPrefix(b, "{") || strings.HasPrefix(b, "[") {
+			h.Set("Content-Type", "application/json")
+		}
+	}
+	return h, host, nil
+}
+
+// validHeaderName reports whether s is an HTTP token.
+func validHeaderName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// decodable reports whether framescope decodes a content coding.
+func decodable(coding string) bool {
+	switch coding {
+	case "gzip", "x-gzip", "deflate", "br":
+		return true
+	}
+	return false
+}
+
+// AcceptCompressed is the Accept-Encoding --compressed sends.
+const AcceptCompressed = "gzip, deflate, br"
+
+// parseCodings lists the content codings applied to a body, in the order
+// they were applied (identity dropped).
+func parseCodings(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, c := range strings.Split(v, ",") {
+			c = strings.ToLower(strings.TrimSpace(c))
+			if c != "" && c != "identity" {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// isSSEMediaType reports whether a Content-Type is text/event-stream.
+func isSSEMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt, _, _ = strings.Cut(ct, ";")
+	}
+	return strings.EqualFold(strings.TrimSpace(mt), "text/event-stream")
+}
+
+// describeConnectError says what failed before a response arrived.
+func describeConnectError(err, cause error, parent context.Context, timeout time.Duration, insecure bool) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var dnsErr *net.DNSError
+	var recErr tls.RecordHeaderError
+	var certErr *tls.CertificateVerificationError
+	var unknownCA x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var invalidCert x509.CertificateInvalidError
+	var opErr *net.OpError
+	switch {
+	case errors.Is(err, errConnectTimeout) || errors.Is(cause, errConnectTimeout):
+		return fmt.Sprintf("timeout: no response headers within %s (connect timeout: dial, TLS and response headers)", timeout)
+	case parent.Err() != nil:
+		return "cancelled before the response arrived"
+	case strings.HasPrefix(err.Error(), "redirect loop"):
+		return err.Error()
+	case errors.As(err, &dnsErr):
+		return fmt.Sprintf("DNS: cannot resolve host %q: %s", dnsErr.Name, dnsErr.Err)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		addr := ""
+		if errors.As(err, &opErr) && opErr.Addr != nil {
+			addr = " at " + opErr.Addr.String()
+		}
+		return "connection refused: nothing is listening" + addr
+	case errors.As(err, &recErr), strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		return "TLS handshake failed: the server did not answer with TLS (plain HTTP on an https:// URL?)"
+	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr), errors.As(err, &invalidCert):
+		msg := "TLS: the server's certificate is not trusted: " + err.Error()
+		if !insecure {
+			msg += " (--insecure skips verification)"
+		}
+		return msg
+	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+		return "timeout: " + err.Error()
+	}
+	var tlsAlert tls.AlertError
+	if errors.As(err, &tlsAlert) || strings.Contains(err.Error(), "tls:") {
+		return "TLS handshake failed: " + err.Error()
+	}
+	return err.Error()
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// --- reading -----------------------------------------------------------------
+
+// preRead reads an error body (up to errorBodyMax, its end, or
+// errorBodyWait) before Connect returns, so Response().ErrorBody is there
+// to show. The chunks are kept, with their arrival times, for Next.
+func (l *Live) preRead() {
+	l.preDone = make(chan struct{})
+	go func() {
+		defer close(l.preDone)
+		for !l.preStop.Load() {
+			data, t, err := l.readOnce()
+			if len(data) > 0 {
+				off := len(l.arena)
+				l.arena = append(l.arena, data...)
+				l.pending = append(l.pending, sessions.Chunk{Data: l.arena[off:len(l.arena):len(l.arena)], T: t, HasTime: true})
+			}
+			if err != nil {
+				l.preErr = err
+				return
+			}
+			l.mu.Lock()
+			full := l.info.ErrorBodyTruncated // (read past errorBodyMax: the flag is known)
+			l.mu.Unlock()
+			if full {
+				return
+			}
+		}
+	}()
+	t := time.NewTimer(errorBodyWait)
+	defer t.Stop()
+	select {
+	case <-l.preDone:
+	case <-t.C:
+		l.preStop.Store(true)
+	case <-l.parent.Done():
+		l.preStop.Store(true)
+	}
+}
+
+// readOnce reads the body once (whatever one read returns) into l.buf and
+// tees it into ErrorBody. An error comes with the last data or alone.
+func (l *Live) readOnce() ([]byte, time.Duration, error) {
+	if l.heldErr != nil {
+		err := l.heldErr
+		l.heldErr = nil
+		return nil, time.Since(l.start), err
+	}
+	if l.rd == nil {
+		rd, err := l.decoder()
+		if err != nil {
+			return nil, time.Since(l.start), err
+		}
+		l.rd = rd
+	}
+	for {
+		n, err := l.rd.Read(l.buf)
+		t := time.Since(l.start)
+		if n == 0 && err == nil {
+			if l.zeroes++; l.zeroes < 100 {
+				continue
+			}
+			err = io.ErrNoProgress
+		}
+		l.zeroes = 0
+		if l.limit != nil && n > 0 {
+			var lerr error
+			if n, lerr = l.limit.allow(n, l.raw.n); lerr != nil {
+				err = lerr // ends the stream after the bytes within the bound
+			}
+		}
+		if n > 0 {
+			l.tee(l.buf[:n])
+			if err != nil {
+				l.heldErr = err
+			}
+			return l.buf[:n], t, nil
+		}
+		return nil, t, err
+	}
+}
+
+// decoder wraps the raw body in the decoders of its Content-Encoding. It
+// may block: a gzip header is read here.
+func (l *Live) decoder() (io.Reader, error) {
+	var r io.Reader = l.raw
+	for i := len(l.encs) - 1; i >= 0; i-- {
+		switch l.encs[i] {
+		case "gzip", "x-gzip":
+			zr, err := gzip.NewReader(r)
+			if err == io.EOF {
+				r = eofReader{} // an empty body
+				continue
+			}
+			if err != nil {
+				return nil, codingError("gzip", err)
+			}
+			r = &codingReader{r: zr, coding: "gzip"}
+		case "br":
+			br := bufio.NewReaderSize(r, 4<<10)
+			if _, err := br.Peek(1); err == io.EOF {
+				r = br // an empty body
+				continue
+			}
+			r = &codingReader{r: brotli.NewReader(br), coding: "br"}
+		case "deflate":
+			// RFC 9110 deflate is zlib-wrapped; some servers send raw
+			// deflate: tell them apart by the zlib header.
+			br := bufio.NewReaderSize(r, 4<<10)
+			hdr, err := br.Peek(2)
+			if err != nil && len(hdr) < 2 {
+				if err == io.EOF && len(hdr) == 0 {
+					r = br // an empty body
+					continue
+				}
+				return nil, codingError("deflate", unexpected(err))
+			}
+			if hdr[0]&0x0f == 8 && hdr[0]>>4 <= 7 && (uint16(hdr[0])<<8|uint16(hdr[1]))%31 == 0 {
+				zr, err := zlib.NewReader(br)
+				if err != nil {
+					return nil, codingError("deflate", err)
+				}
+				r = &codingReader{r: zr, coding: "deflate"}
+			} else {
+				r = &codingReader{r: flate.NewReader(br), coding: "deflate"}
+			}
+		}
+	}
+	return r, nil
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// codingError marks a decoder's error as such, unless the raw body failed
+// (that error is the one to report).
+func codingError(coding string, err error) error {
+	var rb *rawError
+	if err == io.EOF || errors.As(err, &rb) {
+		return err
+	}
+	return &decodeError{coding: coding, err: err}
+}
+
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// decodeError is a body that its Content-Encoding cannot decode.
+type decodeError struct {
+	coding string
+	err    error
+}
+
+func (e *decodeError) Error() string {
+	if errors.Is(e.err, io.ErrUnexpectedEOF) {
+		return e.coding + " body truncated: unexpected EOF"
+	}
+	return e.coding + " body: " + e.err.Error()
+}
+
+func (e *decodeError) Unwrap() error { return e.err }
+
+// codingReader marks a decoder's errors as decoding errors, unless the
+// raw body failed first (that error is the one to report).
+type codingReader struct {
+	r      io.Reader
+	coding string
+}
+
+func (c *codingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err != nil {
+		err = codingError(c.coding, err)
+	}
+	return n, err
+}
+
+// rawBody is the response body, marking its errors so that a decoder's
+// wrapping can tell them from its own.
+type rawBody struct {
+	r io.ReadCloser
+	n int64 // bytes read: the compressed size, for the inflate ratio
+}
+
+type rawError struct{ err error }
+
+func (e *rawError) Error() string { return e.err.Error() }
+func (e *rawError) Unwrap() error { return e.err }
+
+func (b *rawBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	if err != nil && err != io.EOF {
+		err = &rawError{err: err}
+	}
+	return n, err
+}
+
+// tee keeps the start of an error body for Response.
+func (l *Live) tee(p []byte) {
+	if !l.keepError {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	room := errorBodyMax - len(l.info.ErrorBody)
+	if len(p) > room {
+		p = p[:room]
+		l.info.ErrorBodyTruncated = true
+	}
+	if len(p) > 0 {
+		l.info.ErrorBody = append(l.info.ErrorBody, p...)
+	}
+}
+
+// Meta describes the request and response.
+func (l *Live) Meta() sessions.Meta { return l.meta }
+
+// Next returns the next read of the body as it arrives: every read is one
+// chunk, timed from the moment the request was sent. Chunk.Data is valid
+// until the next call. At the end it returns io.EOF and End says how the
+// stream ended.
+func (l *Live) Next() (sessions.Chunk, error) {
+	if l.done {
+		return sessions.Chunk{}, io.EOF
+	}
+	if l.preDone != nil && !l.preSeen {
+		<-l.preDone // Cancel and Close unblock the pre-read
+		l.preSeen = true
+	}
+	if l.pendNext < len(l.pending) {
+		ch := l.pending[l.pendNext]
+		l.pendNext++
+		return ch, nil
+	}
+	if l.pending != nil {
+		l.pending, l.arena = nil, nil
+	}
+	if l.preErr != nil {
+		err := l.preErr
+		l.preErr = nil
+		l.finish(err)
+		return sessions.Chunk{}, io.EOF
+	}
+	if l.cancelled.Load() || l.closed.Load() {
+		l.finish(errCancelled)
+		return sessions.Chunk{}, io.EOF
+	}
+	data, t, err := l.readOnce()
+	if err != nil {
+		l.finish(err)
+		return sessions.Chunk{}, io.EOF
+	}
+	return sessions.Chunk{Data: data, T: t, HasTime: true}, nil
+}
+
+// finish settles how the stream ended.
+func (l *Live) finish(err error) {
+	l.done = true
+	l.end = sessions.End{T: time.Since(l.start), HasTime: true}
+	switch {
+	case err == io.EOF:
+		l.end.Kind = sessions.EndEOF
+	case l.cancelled.Load() || l.closed.Load() || l.parent.Err() != nil || errors.Is(err, errCancelled):
+		l.end.Kind = sessions.EndCancelled
+	default:
+		l.end.Kind = sessions.EndError
+		var rb *rawError
+		if errors.As(err, &rb) {
+			err = rb.err
+		}
+		l.end.Detail = sessions.Clean(err.Error())
+	}
+	l.probs.Finish()
+	l.release()
+}
+
+// release drops the connection (the stream is over).
+func (l *Live) release() {
+	l.cancel(errClosed)
+	l.resp.Body.Close()
+	l.conns.closeAll()
+	l.tr.CloseIdleConnections()
+}
+
+// End says how the stream ended: EndEOF (the server closed it cleanly),
+// EndError (a transport or decoding error, Detail says which) or
+// EndCancelled (Cancel, Close or the context).
+func (l *Live) End() sessions.End { return l.end }
+
+// TakeProblems returns remarks about the response (e.g. an undecodable
+// Content-Encoding).
+func (l *Live) TakeProblems() []sessions.Problem { return l.probs.Take() }
+
+// Cancel is the user ending the stream (the client-disconnect path): the
+// connection is dropped, a blocked Next returns, and the stream ends as
+// EndCancelled. Safe from any goroutine, any number of times.
+func (l *Live) Cancel() {
+	if l.cancelled.Swap(true) {
+		return
+	}
+	l.preStop.Store(true)
+	l.cancel(errCancelled)
+	l.conns.closeAll()
+}
+
+// Close drops the connection and waits for the reads Live started to stop;
+// a Next blocked in another goroutine returns. Safe to call more than once.
+func (l *Live) Close() error {
+	l.closeOnce.Do(func() {
+		l.closed.Store(true)
+		l.preStop.Store(true)
+		l.cancel(errClosed) // unblocks body reads first: Body.Close waits for them
+		l.conns.closeAll()
+		if l.preDone != nil {
+			<-l.preDone
+		}
+		l.resp.Body.Close()
+		l.tr.CloseIdleConnections()
+	})
+	return nil
+}
+
+// Response is the HTTP response: status, protocol, headers (redacted as
+// in Meta) and, for a response that is not a 2xx event stream, the start
+// of its body.
+func (l *Live) Response() ResponseInfo {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	info := l.info
+	if info.ErrorBody != nil {
+		info.ErrorBody = append([]byte(nil), info.ErrorBody...)
+		if !l.keepSecrets {
+			// Shown, not recorded: a redirect page repeats its Location.
+			info.ErrorBody = sessions.RedactQueryText(info.ErrorBody)
+		}
+	}
+	info.Headers = info.Headers.Clone()
+	return info
+}
+
+// --- headers -------------------------------------------------------------------
+
+// flatHeaders turns an http.Header into one value per name (repeated
+// values joined with ", ").
+func flatHeaders(h http.Header) map[string]string {
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		out[k] = strings.Join(v, ", ")
+	}
+	return out
+}
+
+// unflatHeaders rebuilds an http.Header from the original, with redacted
+// values (a secret header's, a Location's query) replaced.
+func unflatHeaders(flat map[string]string, orig http.Header) http.Header {
+	out := orig.Clone()
+	for k, v := range flat {
+		if v != strings.Join(orig[k], ", ") {
+			out[k] = []string{v}
+		}
+	}
+	return out
+}
+
+// --- connections ---------------------------------------------------------------
+
+// connSet tracks the connections a Live's transport dialed, so that
+// Cancel and Close can drop them at once (the transport's goroutines then
+// end promptly).
+type connSet struct {
+	mu     sync.Mutex
+	m      map[net.Conn]struct{}
+	closed bool
+}
+
+func (s *connSet) add(c net.Conn) net.Conn {
+	tc := &trackedConn{Conn: c, set: s}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		c.Close()
+		return tc
+	}
+	s.m[tc] = struct{}{}
+	return tc
+}
+
+func (s *connSet) remove(c net.Conn) {
+	s.mu.Lock()
+	delete(s.m, c)
+	s.mu.Unlock()
+}
+
+func (s *connSet) closeAll() {
+	s.mu.Lock()
+	s.closed = true
+	list := make([]net.Conn, 0, len(s.m))
+	for c := range s.m {
+		list = append(list, c)
+	}
+	s.m = map[net.Conn]struct{}{}
+	s.mu.Unlock()
+	for _, c := range list {
+		c.(*trackedConn).Conn.Close()
+	}
+}
+
+type trackedConn struct {
+	net.Conn
+	set  *connSet
+	once sync.Once
+}
+
+func (c *trackedConn) Close() error {
+	c.once.Do(func() { c.set.remove(c) })
+	return c.Conn.Close()
+}

@@ -1,0 +1,389 @@
+package live
+
+import (
+	"bufio"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"framescope/sessions"
+)
+
+// RecordOptions tunes Record.
+type RecordOptions struct {
+	// Redact names headers (case-insensitive) whose values are replaced by
+	// "[redacted]", on top of defaultRedact.
+	Redact []string
+	// KeepSecrets records every header as it was.
+	KeepSecrets bool
+}
+
+// Record returns a Capture that passes every chunk of c through unchanged
+// and appends it to w as a framescope JSONL capture: the header line first
+// (from c.Meta(), written now), then one line per chunk, written and
+// flushed as it arrives — so a killed process leaves a valid capture up to
+// its last chunk — then the end line when c ends (or "cancelled" when the
+// capture is closed before its end). Bytes that are not valid UTF-8 are
+// written as {"t":…,"b64":…}.
+//
+// w is not closed (pass an *os.File from RecordFile and close it after the
+// Capture). A failed write stops the recording, never the stream: it is
+// reported once by TakeProblems (as a note) and by Err.
+func Record(c sessions.Capture, w io.Writer, opts RecordOptions) sessions.Capture {
+	r := &Recorder{
+		c:     c,
+		w:     w,
+		bw:    bufio.NewWriterSize(w, 64<<10),
+		start: time.Now(),
+		meta:  c.Meta(),
+	}
+	r.writeHeader(opts)
+	return r
+}
+
+// Recorder is the Capture Record returns.
+type Recorder struct {
+	c     sessions.Capture
+	w     io.Writer
+	bw    *bufio.Writer
+	start time.Time
+	meta  sessions.Meta
+
+	mu       sync.Mutex // guards the writer and what follows
+	line     []byte
+	lastT    time.Duration
+	endDone  bool
+	err      error
+	reported bool
+	chunks   int
+}
+
+// RecordFile creates (or truncates) the file a recording goes to, readable
+// and writable by its owner only: captures can hold private data.
+func RecordFile(path string) (io.WriteCloser, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("recording to %s: %w", sessions.Clean(path), unwrapPath(err))
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() != 0o600 {
+		f.Chmod(0o600) // an existing file keeps its mode otherwise
+	}
+	return f, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func (r *Recorder) writeHeader(opts RecordOptions) {
+	m := r.meta
+	reqH, reqRed := sessions.RedactHeaders(m.RequestHeaders, opts.Redact, opts.KeepSecrets)
+	respH, respRed := sessions.RedactHeaders(m.ResponseHeaders, opts.Redact, opts.KeepSecrets)
+	started := m.StartedAt
+	if started.IsZero() {
+		started = r.start
+	}
+	b := []byte(`{"framescope_capture":1`)
+	if m.URL != "" {
+		b = append(b, `,"url":`...)
+		b = appendJSONText(b, []byte(sessions.RedactURLIf(m.URL, opts.KeepSecrets)))
+	}
+	if m.Method != "" {
+		b = append(b, `,"method":`...)
+		b = appendJSONText(b, []byte(m.Method))
+	}
+	if m.HTTP {
+		b = append(b, `,"status":`...)
+		b = strconv.AppendInt(b, int64(m.Status), 10)
+	}
+	for _, h := range []struct {
+		key string
+		m   map[string]string
+	}{{"request_headers", reqH}, {"response_headers", respH}} {
+		if h.m == nil {
+			continue
+		}
+		b = append(b, `,"`+h.key+`":`...)
+		b = appendJSONMap(b, h.m)
+	}
+	if m.RequestBody != nil {
+		b = appendRequestBody(b, m, opts.KeepSecrets)
+	}
+	if m.DecodedFrom != "" {
+		// The chunks are the decoded body; the response arrived encoded.
+		b = append(b, `,"decoded_from":`...)
+		b = appendJSONText(b, []byte(m.DecodedFrom))
+	}
+	b = append(b, `,"started_at":"`...)
+	b = started.UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z07:00")
+	b = append(b, '"')
+	red := mergeNames(reqRed, respRed)
+	if len(red) > 0 {
+		b = append(b, `,"redacted":[`...)
+		for i, n := range red {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONText(b, []byte(n))
+		}
+		b = append(b, ']')
+	}
+	b = append(b, "}\n"...)
+	r.mu.Lock()
+	r.writeLine(b)
+	r.mu.Unlock()
+}
+
+// mergeNames is the sorted union of two name lists, case-insensitively.
+func mergeNames(a, b []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range append(append([]string(nil), a...), b...) {
+		k := strings.ToLower(n)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func appendJSONMap(b []byte, m map[string]string) []byte {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONText(b, []byte(k))
+		b = append(b, ':')
+		b = appendJSONText(b, []byte(m[k]))
+	}
+	return append(b, '}')
+}
+
+// appendJSONText appends a JSON string for text that need not round-trip
+// exactly (header names and values): invalid UTF-8 becomes U+FFFD. (It
+// used to go through json.Marshal, which left C1 controls and bidi
+// characters raw: a header with one invalid byte carried a raw U+009B.)
+func appendJSONText(b, s []byte) []byte {
+	if !utf8.Valid(s) {
+		s = []byte(strings.ToValidUTF8(string(s), "\uFFFD"))
+	}
+	return appendJSONString(b, s)
+}
+
+// appendJSONString appends s, valid UTF-8, as a JSON string that decodes
+// to exactly s. Control characters, DEL and every rune escapeInJSON names
+// (C1 controls, bidi, zero-width, U+2028/U+2029) are escaped, so a capture
+// is safe to print and to paste into JavaScript.
+func appendJSONString(b, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < 0x7f {
+			i++
+			continue
+		}
+		if c >= 0x80 {
+			r, size := utf8.DecodeRune(s[i:])
+			if !escapeInJSON(r) {
+				i += size
+				continue
+			}
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendMicros appends d (not negative) as seconds with six decimals,
+// exactly: 0.003100, 12.000250.
+func appendMicros(b []byte, d time.Duration) []byte {
+	us := int64((d + 500*time.Nanosecond) / time.Microsecond)
+	b = strconv.AppendInt(b, us/1e6, 10)
+	frac := us%1e6 + 1e6
+	b = append(b, '.')
+	return append(b, strconv.FormatInt(frac, 10)[1:]...)
+}
+
+// writeLine writes one line and flushes it; the first failure stops the
+// recording. Call with r.mu held.
+func (r *Recorder) writeLine(line []byte) {
+	if r.err != nil {
+		return
+	}
+	if _, err := r.bw.Write(line); err != nil {
+		r.err = err
+		return
+	}
+	if err := r.bw.Flush(); err != nil {
+		r.err = err
+	}
+}
+
+// arrival is a chunk's or the end's time for the capture: its own, or the
+// time since recording started for an untimed source; never going back.
+func (r *Recorder) arrival(t time.Duration, has bool) time.Duration {
+	if !has {
+		t = time.Since(r.start)
+	}
+	if t < r.lastT {
+		t = r.lastT
+	}
+	r.lastT = t
+	return t
+}
+
+func (r *Recorder) writeChunk(ch sessions.Chunk) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.endDone {
+		return
+	}
+	t := r.arrival(ch.T, ch.HasTime)
+	b := append(r.line[:0], `{"t":`...)
+	b = appendMicros(b, t)
+	if utf8.Valid(ch.Data) {
+		b = append(b, `,"data":`...)
+		b = appendJSONString(b, ch.Data)
+	} else {
+		b = append(b, `,"b64":"`...)
+		b = base64.StdEncoding.AppendEncode(b, ch.Data)
+		b = append(b, '"')
+	}
+	b = append(b, "}\n"...)
+	if cap(b) <= 1<<20 {
+		r.line = b // keep the buffer, unless a huge chunk grew it
+	}
+	r.writeLine(b)
+	if r.err == nil {
+		r.chunks++ // chunks in the file: a failed write stops the count
+	}
+}
+
+func (r *Recorder) writeEnd(e sessions.End) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.endDone {
+		return
+	}
+	r.endDone = true
+	t := r.arrival(e.T, e.HasTime)
+	text := string(e.Kind)
+	switch e.Kind {
+	case sessions.EndError:
+		text = "error: " + e.Detail
+	case sessions.EndCancelled:
+		if e.Detail != "" { // a deliberate stop: "cancelled: stopped: --max-frames 10 reached"
+			text += ": " + e.Detail
+		}
+	case "":
+		text = string(sessions.EndEOF)
+	}
+	b := append(r.line[:0], `{"t":`...)
+	b = appendMicros(b, t)
+	b = append(b, `,"end":`...)
+	b = appendJSONText(b, []byte(text))
+	b = append(b, "}\n"...)
+	r.writeLine(b)
+}
+
+// Meta is the recorded capture's Meta, unchanged.
+func (r *Recorder) Meta() sessions.Meta { return r.meta }
+
+// Next returns the next chunk of the recorded capture, unchanged, after
+// writing it.
+func (r *Recorder) Next() (sessions.Chunk, error) {
+	ch, err := r.c.Next()
+	if err != nil {
+		e := r.c.End()
+		if !errors.Is(err, io.EOF) {
+			e = sessions.End{Kind: sessions.EndError, Detail: err.Error()}
+		}
+		r.writeEnd(e)
+		return ch, err
+	}
+	r.writeChunk(ch)
+	return ch, nil
+}
+
+// End is the recorded capture's End.
+func (r *Recorder) End() sessions.End { return r.c.End() }
+
+// TakeProblems passes the recorded capture's problems on, with a note when
+// the recording failed.
+func (r *Recorder) TakeProblems() []sessions.Problem {
+	p := r.c.TakeProblems()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil && !r.reported {
+		r.reported = true
+		p = append(p, sessions.Problem{Note: true, Message: fmt.Sprintf(
+			"recording stopped after %d chunks: %s (the stream goes on; the recording keeps what was written)", r.chunks, sessions.Clean(r.err.Error()))})
+	}
+	return p
+}
+
+// Err is the write error that stopped the recording, if any.
+func (r *Recorder) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// Close closes the recorded capture. A stream closed before its end was
+// cut by the client: the recording ends with a "cancelled" line.
+func (r *Recorder) Close() error {
+	err := r.c.Close()
+	r.mu.Lock()
+	ended := r.endDone
+	r.mu.Unlock()
+	if !ended {
+		e := sessions.End{Kind: sessions.EndCancelled}
+		if r.meta.Timed && !r.meta.StartedAt.IsZero() {
+			e.T, e.HasTime = time.Since(r.meta.StartedAt), true
+		}
+		r.writeEnd(e)
+	}
+	return err
+}

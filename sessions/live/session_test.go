@@ -1,0 +1,34 @@
+package live
+
+import (
+	"reflect"
+	"testing"
+
+	"framescope/decode"
+	"framescope/invariants"
+	"framescope/sessions"
+	"framescope/sessions/library"
+	"framescope/sessions/report"
+)
+
+func TestSummaryFromReport(t *testing.T) {
+	rep := &report.Report{
+		Frames: 12,
+		Turns: []invariants.Turn{
+			{ResponseID: "r1", Terminal: decode.TerminalCompleted, Done: true},
+			{ResponseID: "r2", Terminal: decode.NotTerminal},
+		},
+		Counts: invariants.Counts{Error: 1, Warn: 2},
+		End:    sessions.End{Kind: sessions.EndError, Detail: "connection reset"},
+	}
+	var m library.SessionMeta
+	SummaryFromReport(&m, rep)
+	want := []library.TurnSummary{{ResponseID: "r1", Terminal: new("completed"), Done: true}, {ResponseID: "r2"}}
+	if m.Frames != 12 || !reflect.DeepEqual(m.Turns, want) || m.Counts != rep.Counts || m.End != "error: connection reset" {
+		t.Errorf("SummaryFromReport: %+v", m)
+	}
+	SummaryFromReport(&m, &report.Report{})
+	if m.End != "eof" || m.Turns == nil || len(m.Turns) != 0 {
+		t.Errorf("empty report: %+v", m)
+	}
+}

@@ -1,0 +1,304 @@
+package pipeline
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"framescope/decode"
+	"framescope/invariants"
+	"framescope/invariants/dialects"
+	"framescope/sessions"
+)
+
+// Item is one SSE block as the pipeline saw it: every block the framer
+// emits, dispatched or not, so a viewer can show comments and truncated
+// tails too.
+type Item struct {
+	// Event is the SSE block (always set). Valid only during the callback.
+	Event *decode.Event
+	// Frame is set when the block was dispatched. Valid only during the
+	// callback; Clone to keep.
+	Frame *decode.Frame
+	// Alarms raised while reading this block. Valid only during the callback.
+	Alarms []invariants.Alarm
+	// Moves are the frame's moves on the common turn model. Valid only
+	// during the callback.
+	Moves []invariants.Move
+	// Dialect is the stream's dialect (labels: Dialect.Label(Frame)).
+	Dialect invariants.Dialect
+	// Turn is the index of the turn the frame belongs to (-1: none), and
+	// TurnKey that turn's id so far (its response id, run id, turn id…).
+	Turn    int
+	TurnKey string
+	// Arrival time of the chunk that completed the block.
+	Arrival    time.Duration
+	HasArrival bool
+}
+
+// Handler receives the pipeline's output as it happens.
+type Handler struct {
+	// OnDialect is called once, before the first item, with the stream's
+	// dialect (forced or detected).
+	OnDialect func(invariants.Dialect)
+	// OnItem is called for every block, in stream order. The Item is
+	// valid only during the call (the pipeline reuses it).
+	OnItem func(*Item)
+	// OnAlarms is called with alarms that belong to no block: the HTTP
+	// response, capture damage and the end of the stream.
+	OnAlarms func([]invariants.Alarm)
+	// OnNote is called with remarks about the capture that are not alarms.
+	OnNote func(string)
+	// WantMoves: hand each frame's moves in Item.Moves (the panes need
+	// them; check and dump do not, and PC3 maps them only when asked).
+	WantMoves bool
+	// OneStage runs the whole pipeline on the caller's goroutine, even
+	// with a second core: a caller running several pipelines at once
+	// (check A B C …) already keeps the cores busy.
+	OneStage bool
+	// OnErrorBody is called once, at the end, with the first ErrorBodyMax
+	// bytes of a non-2xx response's body (which is not read as SSE:
+	// pipeline_status.go) and whether there was more.
+	OnErrorBody func(body []byte, truncated bool)
+}
+
+// Result summarises a finished run.
+type Result struct {
+	Meta    sessions.Meta
+	End     sessions.End
+	Frames  int
+	Bytes   int64
+	Dialect string
+	Turns   []invariants.Turn
+	Counts  invariants.Counts
+	// ErrorBody is the start of a non-2xx response's body (nil for a
+	// stream that was read as SSE), ErrorBodyTruncated whether there was
+	// more than ErrorBodyMax.
+	ErrorBody          []byte
+	ErrorBodyTruncated bool
+}
+
+// ResolveDialect checks a --dialect value: "" (detect) or a known name.
+func ResolveDialect(name string) (invariants.Dialect, error) {
+	if name == "" {
+		return nil, nil
+	}
+	d, ok := dialects.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown dialect %q (framescope check --dialect list shows them)", decode.Sanitize(name))
+	}
+	return d, nil
+}
+
+// Detection holds blocks back until the dialect is known, within bounds:
+// a stream of undecodable frames must not be buffered without end.
+const (
+	maxHeldFrames = 64
+	maxHeldBytes  = 4 << 20
+)
+
+// heldItem is a block read while the dialect was still being detected
+// (its bytes cloned: the batch they came in is recycled), or a capture
+// problem found meanwhile.
+type heldItem struct {
+	ev         decode.Event
+	index      int // the frame's index, when dispatched
+	arrival    time.Duration
+	hasArrival bool
+	problem    *sessions.Problem
+}
+
+// Run reads a capture to its end through framer → decoder → dialect
+// checker, streaming: memory stays bounded by the largest event, whatever
+// the size of the capture. It is the one pipeline behind check, dump and the
+// TUI, so they all see the same frames and alarms. Reading, framing and
+// decoding run a stage ahead on a second core when there is one
+// (pipeline_read.go); checking and the handlers stay on the caller's
+// goroutine, in stream order. Unless opts.Dialect forces one, the dialect
+// is detected from the first frames: blocks are held back (a few,
+// bounded) until it is known, then handed on in order.
+func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error) {
+	meta := c.Meta()
+	if meta.Synthetic {
+		opts.SyntheticFraming = true
+	}
+	forced, err := ResolveDialect(opts.Dialect)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Meta: meta}
+	if StatusFailed(meta) {
+		if forced == nil {
+			forced = dialects.NewDetector().Finish()
+		}
+		return runFailedStatus(c, forced, opts, h, res)
+	}
+	// handed counts the turns the checker gave to opts.OnTurnFinal and
+	// dropped: Turns()[0] is turn handed.
+	handed := 0
+	if sink := opts.OnTurnFinal; sink != nil {
+		opts.OnTurnFinal = func(i int, t invariants.Turn) {
+			handed++
+			sink(i, t)
+		}
+	}
+
+	var (
+		d        invariants.Dialect
+		chk      invariants.Checker
+		detector *invariants.Detector
+		held     []heldItem
+		heldN    int
+		heldB    int
+	)
+	alarmsOut := func(a []invariants.Alarm) {
+		if len(a) > 0 && h.OnAlarms != nil {
+			h.OnAlarms(a)
+		}
+	}
+	// One Item, reused: set field by field, and handed by pointer (copying
+	// a struct just built stalls the CPU on every frame of a flood).
+	var item Item
+	process := func(ev *decode.Event, f *decode.Frame, arrival time.Duration, hasArrival bool) {
+		item.Event, item.Frame, item.Alarms, item.Moves = ev, nil, nil, nil
+		item.Dialect, item.Turn, item.TurnKey = d, -1, ""
+		item.Arrival, item.HasArrival = arrival, hasArrival
+		switch {
+		case ev.Dispatched():
+			item.Frame = f
+			item.Alarms = chk.Observe(f)
+			if h.WantMoves {
+				item.Moves = chk.Moves()
+			}
+			if t := chk.Turn(); t >= 0 {
+				item.Turn = t
+				if ts := chk.Turns(); t-handed < len(ts) && t >= handed {
+					item.TurnKey = ts[t-handed].ResponseID
+				}
+			}
+		case ev.Truncated && ev.HasData:
+			// Only a lost event matters; a trailing comment without its
+			// blank line carries nothing a client would dispatch.
+			item.Alarms = chk.Truncated(ev)
+		default:
+			chk.Block(ev, arrival, hasArrival)
+		}
+		if h.OnItem != nil {
+			h.OnItem(&item)
+		}
+	}
+	choose := func(chosen invariants.Dialect) {
+		d = chosen
+		res.Dialect = d.Name()
+		chk = d.NewChecker(opts)
+		if h.OnDialect != nil {
+			h.OnDialect(d)
+		}
+		if meta.HTTP {
+			alarmsOut(chk.HTTP(meta.Status, meta.ContentType))
+		}
+		for i := range held {
+			it := &held[i]
+			if it.problem != nil {
+				handProblem(&h, chk, meta.Name, it.problem)
+				continue
+			}
+			var f *decode.Frame
+			if it.ev.Dispatched() {
+				f = decode.DecodeFrame(&it.ev, it.index)
+				f.Arrival, f.HasArrival = it.arrival, it.hasArrival
+			}
+			process(&it.ev, f, it.arrival, it.hasArrival)
+		}
+		held = nil
+	}
+	if forced != nil {
+		choose(forced)
+	} else {
+		detector = dialects.NewDetector()
+	}
+	// hold keeps an entry back while the dialect is unknown; it reports
+	// whether detection has now decided.
+	hold := func(e *pipeEntry) {
+		if e.problem != nil {
+			held = append(held, heldItem{problem: e.problem})
+			return
+		}
+		ev := &e.frame.Event
+		held = append(held, heldItem{ev: ev.Clone(), index: e.frame.Index, arrival: e.arrival, hasArrival: e.hasArrival})
+		heldB += len(ev.Raw)
+		if ev.Dispatched() {
+			heldN++
+			if chosen, ok := detector.Feed(&e.frame); ok {
+				choose(chosen)
+				return
+			}
+		}
+		if heldN >= maxHeldFrames || heldB >= maxHeldBytes {
+			choose(detector.Finish())
+		}
+	}
+	rr := runStages(c, h.OneStage, func(e *pipeEntry) {
+		switch {
+		case chk == nil:
+			hold(e)
+		case e.problem != nil:
+			handProblem(&h, chk, meta.Name, e.problem)
+		default:
+			process(&e.frame.Event, &e.frame, e.arrival, e.hasArrival)
+		}
+	})
+	if chk == nil {
+		choose(detector.Finish())
+	}
+	end, readErr := rr.end, rr.readErr
+	res.Bytes = rr.bytes
+	ie := invariants.End{Kind: invariants.EndKind(end.Kind), Detail: end.Detail, At: end.T, HasTime: end.HasTime}
+	if readErr != nil {
+		ie = invariants.End{Kind: invariants.EndError, Detail: readErr.Error()}
+		end = sessions.End{Kind: sessions.EndError, Detail: readErr.Error()}
+	}
+	if ie.Kind == "" {
+		ie.Kind = invariants.EndEOF
+	}
+	alarmsOut(chk.End(ie))
+	res.End = end
+	res.Frames = rr.frames
+	res.Turns = chk.Turns()
+	res.Counts = chk.Counts()
+	return res, readErr
+}
+
+// handProblem hands a capture problem on: a note to h.OnNote, damage to
+// the checker, whose capture-problem alarms go to h.OnAlarms. The message
+// names the capture's line when the problem has one.
+func handProblem(h *Handler, chk invariants.Checker, name string, p *sessions.Problem) {
+	msg := p.Message
+	if p.Line > 0 {
+		msg = name + ":" + strconv.Itoa(p.Line) + ": " + msg
+	}
+	if p.Note {
+		if h.OnNote != nil {
+			h.OnNote(msg)
+		}
+		return
+	}
+	if a := chk.CaptureProblem(msg); len(a) > 0 && h.OnAlarms != nil {
+		h.OnAlarms(a)
+	}
+}
+
+// LookupRule finds a rule as the stream's dialect defines it (its clause
+// and summary); an unknown dialect reads as dialects.Default.
+func LookupRule(dialectName, rule string) (invariants.Rule, bool) {
+	d, ok := dialects.Lookup(dialectName)
+	if !ok {
+		d = dialects.Default()
+	}
+	for _, r := range d.Rules() {
+		if r.Name == rule {
+			return r, true
+		}
+	}
+	return invariants.Rule{}, false
+}

@@ -1,0 +1,41 @@
+package sessions
+
+import "fmt"
+
+// MaxProblems bounds the problems kept per capture; the rest are counted.
+const MaxProblems = 1000
+
+// ProblemList collects problems, bounded by MaxProblems.
+type ProblemList struct {
+	list       []Problem
+	kept       int
+	suppressed int
+}
+
+func (p *ProblemList) Add(line int, format string, args ...any) {
+	if p.kept >= MaxProblems {
+		p.suppressed++
+		return
+	}
+	p.kept++
+	p.list = append(p.list, Problem{Line: line, Message: fmt.Sprintf(format, args...)})
+}
+
+// Note records an informational remark (not damage).
+func (p *ProblemList) Note(format string, args ...any) {
+	p.list = append(p.list, Problem{Message: fmt.Sprintf(format, args...), Note: true})
+}
+
+// Finish reports how many problems were not kept; call once at the end.
+func (p *ProblemList) Finish() {
+	if p.suppressed > 0 {
+		p.list = append(p.list, Problem{Message: fmt.Sprintf("%d more problems not reported (only the first %d are kept)", p.suppressed, MaxProblems)})
+		p.suppressed = 0
+	}
+}
+
+func (p *ProblemList) Take() []Problem {
+	l := p.list
+	p.list = nil
+	return l
+}
