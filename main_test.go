@@ -15,26 +15,6 @@ import (
 	"time"
 )
 
-// binary is the real framescope executable, built once for the end-to-end
-// tests: the rule captures are checked through exactly what users run.
-var binary string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "framescope-e2e")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "framescope")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build failed: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
 type cliResult struct {
 	stdout, stderr string
 	code           int
