@@ -316,24 +316,3 @@ func TestParseCurl(t *testing.T) {
 		})
 	}
 }
-
-// TestBodyDefaultsInHelp: connect --help says what Content-Type a body
-// gets without -H and what --compressed asks for; curl --help says curl's.
-func TestBodyDefaultsInHelp(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want []string
-	}{
-		{[]string{"connect", "--help"}, []string{"Content-Type: application/json when it starts with { or [", "Accept-Encoding: gzip, deflate, br"}},
-		{[]string{"record", "--help"}, []string{"Content-Type: application/json when it starts with { or [", "--compressed"}},
-		{[]string{"curl", "--help"}, []string{"application/x-www-form-urlencoded", `after "--"`}},
-		{[]string{"--help"}, []string{"curl "}},
-	} {
-		r := runCLI(t, "", tc.args...)
-		for _, w := range tc.want {
-			if r.code != 0 || !strings.Contains(r.stdout, w) {
-				t.Errorf("%q: exit %d, lacks %q", tc.args, r.code, w)
-			}
-		}
-	}
-}

@@ -132,14 +132,14 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 // its URL (http://127.0.0.1:PORT) and $NAME_HOST to 127.0.0.1:PORT. Every
 // request gets status N (200), Content-Type CT (text/event-stream) and the
 // file BODY (none). -encoded sends BODY compressed with the coding the URL
-// path names (/gzip, /deflate or /br), whatever the request asked for;
-// -hold then keeps the stream open, and -loop sends FILE again and again,
-// until the client goes.
+// path names (/gzip, /deflate or /br), whatever the request asked for.
+// After BODY, -hold keeps the stream open until the client goes (10 s at
+// most), and -loop sends FILE again and again until the client goes.
 //
 // The server writes request number I (from 1) to NAME/I.req: the request
 // line ("POST /api/chat?q=1") and the headers, one "Name: value" line each,
-// sorted, a header's values joined with ", "; a body goes to NAME/I.body
-// with a newline added (so cmp can compare it with a file of the archive).
+// sorted, a header's values joined with ", "; the body, if any, goes to
+// NAME/I.body as it came (cmp it with a file, or grep '\Abody\z').
 func cmdServer(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! server")
@@ -195,7 +195,7 @@ func cmdServer(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		base := filepath.Join(logDir, strconv.Itoa(i))
 		if len(b) > 0 {
-			os.WriteFile(base+".body", append(b, '\n'), 0o644)
+			os.WriteFile(base+".body", b, 0o644)
 		}
 		os.WriteFile(base+".req", []byte(req.String()), 0o644)
 
@@ -211,7 +211,10 @@ func cmdServer(ts *testscript.TestScript, neg bool, args []string) {
 		w.(http.Flusher).Flush()
 		switch {
 		case hold:
-			<-r.Context().Done()
+			select {
+			case <-r.Context().Done():
+			case <-time.After(10 * time.Second):
+			}
 		case loop != nil:
 			piece := bytes.Repeat(loop, 200)
 			for r.Context().Err() == nil {
