@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"net"
@@ -106,6 +107,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"stdout2env": cmdStdout2env,
 	"freeport":   cmdFreeport,
 	"listening":  cmdListening,
+	"valid":      cmdValid,
 }
 
 // status N: the last framescope run exited with status N. (`exec` wants 0
@@ -375,6 +377,48 @@ func cmdStdout2env(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("no match for %#q in stdout", args[1])
 	}
 	ts.Setenv(args[0], m[len(m)-1])
+}
+
+// valid json|ndjson|xml [FILE]: the last stdout (or FILE) parses as one
+// JSON value, as a JSON value a line, or as an XML document.
+func cmdValid(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: valid json|ndjson|xml [FILE]")
+	}
+	file := "stdout"
+	if len(args) == 2 {
+		file = args[1]
+	}
+	text := ts.ReadFile(file)
+	var err error
+	switch args[0] {
+	case "json":
+		var v any
+		err = json.Unmarshal([]byte(text), &v)
+	case "ndjson":
+		for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			var v any
+			if e := json.Unmarshal([]byte(line), &v); e != nil {
+				err = fmt.Errorf("line %d: %v", i+1, e)
+				break
+			}
+		}
+	case "xml":
+		d := xml.NewDecoder(strings.NewReader(text))
+		for {
+			if _, err = d.Token(); err != nil {
+				break
+			}
+		}
+		if err == io.EOF {
+			err = nil
+		}
+	default:
+		ts.Fatalf("valid: unknown format %s", args[0])
+	}
+	if err != nil {
+		ts.Fatalf("%s is not %s: %v", file, args[0], err)
+	}
 }
 
 // freeport NAME: sets $NAME to a loopback TCP port free at this moment, for
