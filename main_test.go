@@ -224,33 +224,6 @@ func startServe(t *testing.T, args ...string) string {
 	return ""
 }
 
-// chunkBytes concatenates the chunks of a JSONL capture.
-func chunkBytes(t *testing.T, path string) []byte {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []byte
-	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		if i == 0 {
-			continue
-		}
-		var rec struct {
-			Data *string `json:"data"`
-			B64  []byte  `json:"b64"`
-		}
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			t.Fatalf("%s line %d: %v", path, i+1, err)
-		}
-		if rec.Data != nil {
-			out = append(out, *rec.Data...)
-		}
-		out = append(out, rec.B64...)
-	}
-	return out
-}
-
 // TestConnectCancel: Ctrl-C during a live turn is the client-disconnect path:
 // the session ends "cancelled" and terminal-missing is only info.
 func TestConnectCancel(t *testing.T) {
