@@ -68,7 +68,7 @@ func stripDialectKeys(t *testing.T, line string) map[string]any {
 		t.Fatalf("report is not JSON: %v\n%s", err, line)
 	}
 	delete(m, "dialect")
-	delete(m, "version") // the build's version (TestVersionEverywhere), added after the goldens
+	delete(m, "version") // the build's version (testdata/script/version.txtar), added after the goldens
 	turns, _ := m["turns"].([]any)
 	for _, tr := range turns {
 		tm := tr.(map[string]any)
