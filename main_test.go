@@ -88,6 +88,7 @@ func alarmLines(r jsonReport) []string {
 // TestRuleCaptures checks every testdata/rules capture through the real
 // binary against its .want file: the complete list of alarms.
 func TestRuleCaptures(t *testing.T) {
+	t.Parallel() // reads testdata only: beside the scripts
 	wants, _ := filepath.Glob("testdata/rules/*.want")
 	if len(wants) == 0 {
 		t.Skip("no rule captures")

@@ -16,6 +16,7 @@ import (
 // report, except the keys DIALECTS.md adds ("dialect"; "outcome" and
 // "terminal_event" on turns).
 func TestPC3Golden(t *testing.T) {
+	t.Parallel() // reads testdata only: beside the scripts
 	goldens, _ := filepath.Glob("testdata/pc3-golden/*.json")
 	if len(goldens) < 200 {
 		t.Fatalf("only %d goldens in testdata/pc3-golden", len(goldens))

@@ -28,21 +28,39 @@ import (
 )
 
 // The end-to-end tests of what a user sees are scripts:
-// testdata/script/*.txtar, one per behaviour, run by TestScript. In them
-// `exec framescope ARGS` runs this test binary as framescope (testscript.Main
-// installs it on $PATH under that name); the Go tests that still run the
-// program (binary) find it there too.
+// testdata/script/*.txtar, one per behaviour, run by TestScript:
 //
 //	go test -run TestScript/check_examples .
 //
-// Beside testscript's own commands a script has the ones in scriptCmds.
+// In a script, `exec framescope ARGS` runs this test binary as framescope
+// (testscript.Main installs it on $PATH under that name; the Go tests that
+// still run the program, see binary, find it there too). Every script has
+// $TESTDATA (the repository's testdata, to read), $VERSION (what
+// framescope --version prints) and a session library of its own
+// ($FRAMESCOPE_DATA_DIR is $WORK/data), and beside testscript's commands
+// and conditions:
+//
+//	status N             the last framescope run exited with N (1: alarms, 2: usage or input)
+//	server NAME [BODY]   a loopback HTTP stub at $NAME that logs each request to NAME/
+//	report [FILE]        JSON reports of check, one fact a line, without source and version
+//	chunks FILE          the bytes a JSONL capture recorded
+//	valid FORMAT [FILE]  stdout (or FILE) parses as json, ndjson or xml
+//	envfile NAME=FILE    $NAME is FILE's text (a pasted command of several lines)
+//	stdout2env NAME RE   $NAME is RE's first group in stdout (a session ID)
+//	freeport NAME        $NAME is a free loopback port, for framescope serve … &
+//	listening ADDR       wait until something listens on ADDR
+//	[file:PATH]          the condition that PATH exists
+//
+// Each command's doc comment below says more.
 
 // binary is the program the Go end-to-end tests run: this test binary,
 // which testscript.Main installs on $PATH as framescope.
 const binary = "framescope"
 
-// statusEnv names the file a framescope run writes its exit status to, for
-// the status command.
+// statusEnv names the file each framescope run of a script removes as it
+// starts and writes its exit status to as it ends, for the status command.
+// (A framescope started with & removes it too: wait with listening until
+// it serves before running the next.)
 const statusEnv = "FRAMESCOPE_SCRIPT_STATUS"
 
 func TestMain(m *testing.M) {
