@@ -11,6 +11,7 @@ import (
 // in argument order, in every format; an unreadable input in the middle
 // changes nothing around it.
 func TestCheckManyInputsInOrder(t *testing.T) {
+	t.Parallel() // reads testdata only: beside the scripts
 	inputs, _ := filepath.Glob("testdata/rules/*.sse")
 	if len(inputs) > 40 {
 		inputs = inputs[:40]

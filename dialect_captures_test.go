@@ -14,6 +14,7 @@ import (
 // (same format as testdata/rules). Every rule a dialect lists, but the
 // transport rules tested once in testdata/rules, needs a fires capture.
 func TestDialectCaptures(t *testing.T) {
+	t.Parallel() // reads testdata only: beside the scripts
 	dirs, _ := filepath.Glob("testdata/dialects/*")
 	if len(dirs) == 0 {
 		t.Skip("no dialect captures")

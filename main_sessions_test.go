@@ -45,78 +45,6 @@ func libraryIDs(t *testing.T) []string {
 	return ids
 }
 
-func TestSessionsEmptyLibrary(t *testing.T) {
-	t.Setenv("FRAMESCOPE_DATA_DIR", t.TempDir())
-	r := runCLI(t, "", "sessions")
-	if r.code != 0 || !strings.Contains(r.stdout, "no saved sessions yet") || strings.Contains(r.stdout, "STARTED") {
-		t.Errorf("table: exit %d %q", r.code, r.stdout)
-	}
-	r = runCLI(t, "", "sessions", "--format", "json")
-	if r.code != 0 || strings.TrimSpace(r.stdout) != "[]" {
-		t.Errorf("json: exit %d %q", r.code, r.stdout)
-	}
-}
-
-// Demos are listed, removed and pruned under their scenario's name.
-func TestSessionsDemoLabelAndRm(t *testing.T) {
-	t.Setenv("FRAMESCOPE_DATA_DIR", t.TempDir())
-	for _, sc := range []string{"happy", "ag-ui"} {
-		if r := runCLI(t, "", "demo", sc, "--headless", "--speed", "0", "-q"); r.code != 0 {
-			t.Fatalf("demo %s: exit %d\n%s", sc, r.code, r.stderr)
-		}
-	}
-	r := runCLI(t, "", "sessions")
-	if !strings.Contains(r.stdout, "demo happy") || !strings.Contains(r.stdout, "demo ag-ui") || strings.Contains(r.stdout, "127.0.0.1") {
-		t.Fatalf("demos not listed by scenario:\n%s", r.stdout)
-	}
-	ids := libraryIDs(t)
-	if len(ids) != 2 {
-		t.Fatalf("ids %v", ids)
-	}
-	// Completion offers @last and every @ID.
-	c := runCLI(t, "", "__complete", "check", "@")
-	for _, want := range []string{"@last", "@" + ids[0], "@" + ids[1], "demo ag-ui"} {
-		if !strings.Contains(c.stdout, want) {
-			t.Errorf("completion lacks %q:\n%s", want, c.stdout)
-		}
-	}
-	c = runCLI(t, "", "__complete", "sessions", "rm", ids[1][:len(ids[1])-2])
-	if !strings.Contains(c.stdout, ids[1]+"\t") || strings.Contains(c.stdout, ids[0]+"\t") && ids[0][:len(ids[1])-2] != ids[1][:len(ids[1])-2] {
-		t.Errorf("rm completion:\n%s", c.stdout)
-	}
-}
-
-func TestSessionsRmReferences(t *testing.T) {
-	data := t.TempDir()
-	t.Setenv("FRAMESCOPE_DATA_DIR", data)
-	base := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
-	ids := []string{"20261120-100000-aaaa", "20261120-100000-aabb", "20261120-110000-cccc", "20261120-120000-dddd"}
-	for i, id := range ids {
-		fakeSession(t, data, id, "connect", base.Add(time.Duration(i)*time.Hour), 10)
-	}
-	// An ambiguous prefix is refused with its candidates; nothing goes,
-	// not even the good reference beside it.
-	r := runCLI(t, "", "sessions", "rm", "@last", "20261120-100000-aa")
-	if r.code == 0 || !strings.Contains(r.stderr, "ambiguous") || !strings.Contains(r.stderr, ids[0]) ||
-		!strings.Contains(r.stderr, ids[1]) || !strings.Contains(r.stderr, "nothing removed") {
-		t.Fatalf("ambiguous: exit %d\n%s", r.code, r.stderr)
-	}
-	if got := libraryIDs(t); len(got) != 4 {
-		t.Fatalf("something was removed: %v", got)
-	}
-	r = runCLI(t, "", "sessions", "rm", "@last", "20261120-100000-aab", "@20261120-11", "@last")
-	if r.code != 0 || strings.Count(r.stdout, "removed ") != 3 {
-		t.Fatalf("rm: exit %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	if got := libraryIDs(t); len(got) != 1 || got[0] != ids[0] {
-		t.Errorf("left %v, want %s", got, ids[0])
-	}
-	r = runCLI(t, "", "sessions", "rm", "nope")
-	if r.code == 0 || !strings.Contains(r.stderr, "no session with that ID") {
-		t.Errorf("unknown: exit %d\n%s", r.code, r.stderr)
-	}
-}
-
 func TestSessionsPrune(t *testing.T) {
 	data := t.TempDir()
 	t.Setenv("FRAMESCOPE_DATA_DIR", data)
@@ -195,34 +123,5 @@ func TestSessionsSizeCap(t *testing.T) {
 	r = runCLI(t, "", "demo", "happy", "--headless", "--speed", "0", "-q")
 	if got := libraryIDs(t); r.code != 0 || len(got) != 2 || !strings.Contains(r.stderr, "FRAMESCOPE_LIBRARY_MAX") {
 		t.Fatalf("exit %d, left %v\n%s", r.code, got, r.stderr)
-	}
-}
-
-// A data-less block's id reaches the NDJSON dump and comes back from it.
-func TestDumpNDJSONDatalessID(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "ids.sse")
-	src := "id: 1\ndata: {\"a\":1}\n\nid: 2\n\nretry: 500\n\ndata: {\"b\":2}\n\n"
-	if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	r := runCLI(t, "", "dump", "--format", "ndjson", p)
-	if r.code != 0 || !strings.Contains(r.stdout, `{"block":true,"offset":21,"size":7,"arrival":null,"event":null,"id":"2"}`) ||
-		!strings.Contains(r.stdout, `"retry":500}`) {
-		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	nd := filepath.Join(t.TempDir(), "ids.ndjson")
-	if err := os.WriteFile(nd, []byte(r.stdout), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	again := runCLI(t, "", "dump", "--format", "ndjson", nd)
-	if again.stdout != r.stdout {
-		t.Errorf("dump of the dump differs:\n%s---\n%s", again.stdout, r.stdout)
-	}
-	text := runCLI(t, "", "dump", nd)
-	if !strings.Contains(text.stdout, "id=2") || !strings.Contains(text.stdout, "retry=500") {
-		t.Errorf("text dump of the NDJSON:\n%s", text.stdout)
-	}
-	if c := runCLI(t, "", "check", nd); c.code != 0 {
-		t.Errorf("check: exit %d\n%s%s", c.code, c.stdout, c.stderr)
 	}
 }

@@ -15,26 +15,6 @@ import (
 	"time"
 )
 
-// binary is the real framescope executable, built once for the end-to-end
-// tests: the rule captures are checked through exactly what users run.
-var binary string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "framescope-e2e")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "framescope")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build failed: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
 type cliResult struct {
 	stdout, stderr string
 	code           int
@@ -108,6 +88,7 @@ func alarmLines(r jsonReport) []string {
 // TestRuleCaptures checks every testdata/rules capture through the real
 // binary against its .want file: the complete list of alarms.
 func TestRuleCaptures(t *testing.T) {
+	t.Parallel() // reads testdata only: beside the scripts
 	wants, _ := filepath.Glob("testdata/rules/*.want")
 	if len(wants) == 0 {
 		t.Skip("no rule captures")
@@ -182,107 +163,6 @@ func ruleNames() []string {
 		text-malformed usage-malformed episode-malformed idle-gap ttfe client-divergence`)
 }
 
-func TestExampleCaptures(t *testing.T) {
-	res := runCLI(t, "", "check", "--format", "json",
-		"testdata/examples/example-happy.sse", "testdata/examples/example-happy.jsonl",
-		"testdata/examples/example-axis2-recovered.sse", "testdata/examples/example-broken.sse")
-	if res.code != 1 {
-		t.Fatalf("exit %d, want 1 (the broken capture has errors); stderr %q", res.code, res.stderr)
-	}
-	reps := parseReports(t, res.stdout)
-	if len(reps) != 4 {
-		t.Fatalf("want 4 NDJSON reports, got %d", len(reps))
-	}
-	for _, r := range reps[:3] {
-		if r.Counts["error"]+r.Counts["warn"] != 0 {
-			t.Errorf("%s: want clean, got %v", r.Source, alarmLines(r))
-		}
-		if len(r.Turns) != 1 || r.Turns[0].Terminal == nil || *r.Turns[0].Terminal != "completed" || !r.Turns[0].Done {
-			t.Errorf("%s: turns %+v", r.Source, r.Turns)
-		}
-	}
-	if reps[0].Frames != 13 || reps[1].Frames != 13 || reps[2].Frames != 8 {
-		t.Errorf("frames %d %d %d", reps[0].Frames, reps[1].Frames, reps[2].Frames)
-	}
-	broken := strings.Join(alarmLines(reps[3]), ",")
-	for _, w := range []string{"status-prose error 2", "tool-unfinished error 5", "component-unfilled error 5", "after-terminal error 6", "response-id-frame warn -"} {
-		if !strings.Contains(broken, w) {
-			t.Errorf("broken capture lacks %q: %s", w, broken)
-		}
-	}
-}
-
-func TestCheckExitCodesAndFormats(t *testing.T) {
-	happy := "testdata/examples/example-happy.sse"
-	// Turns are numbered from 1, as the inspector numbers them.
-	if r := runCLI(t, "", "check", happy); r.code != 0 || !strings.Contains(r.stdout, "13 frames") ||
-		!strings.Contains(r.stdout, "\nturn 1  resp_tc1  frames 0–12") {
-		t.Errorf("happy text: exit %d\n%s", r.code, r.stdout)
-	}
-	if r := runCLI(t, "", "check", "--fail-on", "info", happy); r.code != 1 {
-		t.Errorf("--fail-on info: exit %d, want 1 (status frames raise client-divergence info)", r.code)
-	}
-	if r := runCLI(t, "", "check", "--fail-on", "bogus", happy); r.code != 2 {
-		t.Errorf("bad --fail-on: exit %d", r.code)
-	}
-	if r := runCLI(t, "", "check", "--nope", happy); r.code != 2 {
-		t.Errorf("unknown flag: exit %d", r.code)
-	}
-	if r := runCLI(t, "", "check"); r.code != 2 {
-		t.Errorf("no args: exit %d", r.code)
-	}
-	r := runCLI(t, "", "check", "testdata/examples/missing.sse", happy)
-	if r.code != 2 || !strings.Contains(r.stderr, "missing.sse") || !strings.Contains(r.stdout, "13 frames") {
-		t.Errorf("unreadable input: exit %d stderr %q stdout %q", r.code, r.stderr, r.stdout)
-	}
-	stdin, _ := os.ReadFile("testdata/examples/example-broken.sse")
-	r = runCLI(t, string(stdin), "check", "--format", "junit", "-")
-	if r.code != 1 || !strings.Contains(r.stdout, "<testsuites>") || !strings.Contains(r.stdout, `<failure message="4 alarm(s)`) ||
-		!strings.Contains(r.stdout, `name="turn 1 resp_tc3"`) {
-		t.Errorf("junit from stdin: exit %d\n%s", r.code, r.stdout)
-	}
-}
-
-func TestDump(t *testing.T) {
-	r := runCLI(t, "", "dump", "--format", "ndjson", "testdata/examples/example-happy.jsonl")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
-	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if len(lines) != 13 {
-		t.Fatalf("want 13 records, got %d", len(lines))
-	}
-	var rec struct {
-		Index   int      `json:"index"`
-		Arrival *float64 `json:"arrival"`
-		Event   *string  `json:"event"`
-		Data    string   `json:"data"`
-	}
-	if err := json.Unmarshal([]byte(lines[12]), &rec); err != nil || rec.Data != "[DONE]" || rec.Arrival == nil || *rec.Arrival != 2.5043 {
-		t.Fatalf("last record %s (%v)", lines[12], err)
-	}
-	// The NDJSON dump reads back as a capture with the same frames and alarms.
-	dir := t.TempDir()
-	dumped := filepath.Join(dir, "dump.ndjson")
-	if err := os.WriteFile(dumped, []byte(r.stdout), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	a := parseReports(t, runCLI(t, "", "check", "--format", "json", "testdata/examples/example-broken.sse").stdout)
-	brokenDump := runCLI(t, "", "dump", "--format", "ndjson", "testdata/examples/example-broken.sse").stdout
-	if err := os.WriteFile(dumped, []byte(brokenDump), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b := parseReports(t, runCLI(t, "", "check", "--format", "json", dumped).stdout)
-	if strings.Join(alarmLines(a[0]), ",") != strings.Join(alarmLines(b[0]), ",") {
-		t.Errorf("round trip changed alarms:\n%v\n%v", alarmLines(a[0]), alarmLines(b[0]))
-	}
-
-	text := runCLI(t, "", "dump", "testdata/examples/example-happy.sse")
-	if text.code != 0 || !strings.Contains(text.stdout, "tool_completed") {
-		t.Fatalf("text dump: %d %s", text.code, text.stdout)
-	}
-}
-
 // TestHostileOutputIsTerminalSafe: nothing from a frame may reach the
 // terminal as an escape sequence, in any output format.
 func TestHostileOutputIsTerminalSafe(t *testing.T) {
@@ -343,119 +223,6 @@ func startServe(t *testing.T, args ...string) string {
 	}
 	t.Fatalf("serve printed no address")
 	return ""
-}
-
-// chunkBytes concatenates the chunks of a JSONL capture.
-func chunkBytes(t *testing.T, path string) []byte {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []byte
-	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		if i == 0 {
-			continue
-		}
-		var rec struct {
-			Data *string `json:"data"`
-			B64  []byte  `json:"b64"`
-		}
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			t.Fatalf("%s line %d: %v", path, i+1, err)
-		}
-		if rec.Data != nil {
-			out = append(out, *rec.Data...)
-		}
-		out = append(out, rec.B64...)
-	}
-	return out
-}
-
-// TestRoundTripServeRecord: capture → serve → record gives the same bytes
-// and the same check report.
-func TestRoundTripServeRecord(t *testing.T) {
-	dir := t.TempDir()
-	for _, capture := range []string{"testdata/examples/example-happy.jsonl", "testdata/examples/example-broken.sse", "testdata/rules/frame-utf8.fires.sse"} {
-		t.Run(filepath.Base(capture), func(t *testing.T) {
-			url := startServe(t, capture, "--speed", "max")
-			out := filepath.Join(dir, filepath.Base(capture)+".rec.jsonl")
-			r := runCLI(t, "", "record", url, "-o", out, "--no-save")
-			if r.code == 2 {
-				t.Fatalf("record failed: %s", r.stderr)
-			}
-			var want []byte
-			if strings.HasSuffix(capture, ".jsonl") {
-				want = chunkBytes(t, capture)
-			} else {
-				want, _ = os.ReadFile(capture)
-			}
-			if got := chunkBytes(t, out); !bytes.Equal(got, want) {
-				t.Fatalf("recorded bytes differ from the capture (%d vs %d bytes)", len(got), len(want))
-			}
-			a := parseReports(t, runCLI(t, "", "check", "--format", "json", capture).stdout)
-			b := parseReports(t, runCLI(t, "", "check", "--format", "json", "--ttfe", "1h", out).stdout)
-			if strings.Join(alarmLines(a[0]), ",") != strings.Join(alarmLines(b[0]), ",") {
-				t.Errorf("check reports differ:\n capture %v\n replay  %v", alarmLines(a[0]), alarmLines(b[0]))
-			}
-		})
-	}
-}
-
-func TestServeFaultsThroughRecord(t *testing.T) {
-	url := startServe(t, "testdata/examples/example-happy.sse", "--speed", "max", "--drop", "12", "--garble", "4")
-	out := filepath.Join(t.TempDir(), "faulty.jsonl")
-	runCLI(t, "", "record", url, "-o", out, "--no-save")
-	rep := parseReports(t, runCLI(t, "", "check", "--format", "json", "--ttfe", "1h", out).stdout)[0]
-	got := strings.Join(alarmLines(rep), ",")
-	for _, w := range []string{"frame-json error 4", "done-missing warn -"} {
-		if !strings.Contains(got, w) {
-			t.Errorf("faults not visible: want %q in %s", w, got)
-		}
-	}
-}
-
-func TestDemoScenarios(t *testing.T) {
-	for _, tc := range []struct {
-		scenario string
-		code     int
-		want     string
-	}{
-		{"happy", 0, "15 frames, 1 turn, ended eof — 0 error, 0 warn, 1 info"},
-		{"axis2", 0, "0 error, 0 warn, 2 info"},
-		{"broken", 1, "12 error, 5 warn, 3 info"},
-	} {
-		r := runCLI(t, "", "demo", tc.scenario, "--speed", "0", "--no-save", "-q")
-		if r.code != tc.code || !strings.Contains(r.stdout, tc.want) {
-			t.Errorf("demo %s: exit %d\n%s\n%s", tc.scenario, r.code, r.stdout, r.stderr)
-		}
-	}
-}
-
-func TestSessionLibraryCommands(t *testing.T) {
-	data := t.TempDir()
-	t.Setenv("FRAMESCOPE_DATA_DIR", data)
-	if r := runCLI(t, "", "demo", "axis2", "--speed", "0", "-q"); r.code != 0 || !strings.Contains(r.stderr, "saved as session") {
-		t.Fatalf("demo: %d %s", r.code, r.stderr)
-	}
-	list := runCLI(t, "", "sessions", "--format", "json")
-	var metas []struct {
-		ID     string `json:"id"`
-		Frames int    `json:"frames"`
-		Source string `json:"source"`
-	}
-	if err := json.Unmarshal([]byte(list.stdout), &metas); err != nil || len(metas) != 1 || metas[0].Frames != 11 || metas[0].Source != "demo:axis2" {
-		t.Fatalf("sessions: %v %s", err, list.stdout)
-	}
-	if r := runCLI(t, "", "check", "@last"); r.code != 0 || !strings.Contains(r.stdout, "11 frames") {
-		t.Fatalf("check @last: %d %s %s", r.code, r.stdout, r.stderr)
-	}
-	if r := runCLI(t, "", "sessions", "rm", metas[0].ID); r.code != 0 {
-		t.Fatalf("rm: %s", r.stderr)
-	}
-	if r := runCLI(t, "", "check", "@last"); r.code != 2 {
-		t.Fatalf("check @last after rm: exit %d", r.code)
-	}
 }
 
 // TestConnectCancel: Ctrl-C during a live turn is the client-disconnect path:

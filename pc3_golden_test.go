@@ -16,6 +16,7 @@ import (
 // report, except the keys DIALECTS.md adds ("dialect"; "outcome" and
 // "terminal_event" on turns).
 func TestPC3Golden(t *testing.T) {
+	t.Parallel() // reads testdata only: beside the scripts
 	goldens, _ := filepath.Glob("testdata/pc3-golden/*.json")
 	if len(goldens) < 200 {
 		t.Fatalf("only %d goldens in testdata/pc3-golden", len(goldens))
@@ -68,7 +69,7 @@ func stripDialectKeys(t *testing.T, line string) map[string]any {
 		t.Fatalf("report is not JSON: %v\n%s", err, line)
 	}
 	delete(m, "dialect")
-	delete(m, "version") // the build's version (TestVersionEverywhere), added after the goldens
+	delete(m, "version") // the build's version (testdata/script/version.txtar), added after the goldens
 	turns, _ := m["turns"].([]any)
 	for _, tr := range turns {
 		tm := tr.(map[string]any)

@@ -40,6 +40,11 @@ func TestProcessComparison(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", baseline, "./testdata/procbench/baseline").CombinedOutput(); err != nil {
 		t.Fatalf("building the baseline: %v\n%s", err, out)
 	}
+	// The release build, not the test binary the scripts run as framescope.
+	framescope := filepath.Join(dir, "framescope")
+	if out, err := exec.Command("go", "build", "-o", framescope, ".").CombinedOutput(); err != nil {
+		t.Fatalf("building framescope: %v\n%s", err, out)
+	}
 	runs := envInts(t, "FRAMESCOPE_PROCESS_RUNS", "3")[0]
 
 	type capture struct {
@@ -131,7 +136,7 @@ func TestProcessComparison(t *testing.T) {
 		}, baseline, c.path)
 		row(c, "go-sse+encoding/json", base, 0)
 		for _, format := range []string{"json", "text", "junit"} {
-			r := measure(func(out []byte) error { return checkReportHead(format, out, c.frames) }, binary, "check", "--format", format, c.path)
+			r := measure(func(out []byte) error { return checkReportHead(format, out, c.frames) }, framescope, "check", "--format", format, c.path)
 			row(c, "framescope "+format, r, base.wall)
 			if r.rssKB > 40<<10 {
 				t.Errorf("%s, check --format %s: peak RSS %.1f MB, over the 40 MB bound", c.name, format, float64(r.rssKB)/1024)

@@ -1,0 +1,475 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"framescope/sessions/library"
+
+	"github.com/andybalholm/brotli"
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"framescope/sessions"
+)
+
+// The end-to-end tests of what a user sees are scripts:
+// testdata/script/*.txtar, one per behaviour, run by TestScript:
+//
+//	go test -run TestScript/check_examples .
+//
+// In a script, `exec framescope ARGS` runs this test binary as framescope
+// (testscript.Main installs it on $PATH under that name; the Go tests that
+// still run the program, see binary, find it there too). Every script has
+// $TESTDATA (the repository's testdata, to read), $VERSION (what
+// framescope --version prints) and a session library of its own
+// ($FRAMESCOPE_DATA_DIR is $WORK/data), and beside testscript's commands
+// and conditions:
+//
+//	status N             the last framescope run exited with N (1: alarms, 2: usage or input)
+//	server NAME [BODY]   a loopback HTTP stub at $NAME that logs each request to NAME/
+//	report [FILE]        JSON reports of check, one fact a line, without source and version
+//	chunks FILE          the bytes a JSONL capture recorded
+//	valid FORMAT [FILE]  stdout (or FILE) parses as json, ndjson or xml
+//	envfile NAME=FILE    $NAME is FILE's text (a pasted command of several lines)
+//	stdout2env NAME RE   $NAME is RE's first group in stdout (a session ID)
+//	freeport NAME        $NAME is a free loopback port, for framescope serve … &
+//	listening ADDR       wait until something listens on ADDR
+//	[file:PATH]          the condition that PATH exists
+//
+// Each command's doc comment below says more.
+
+// binary is the program the Go end-to-end tests run: this test binary,
+// which testscript.Main installs on $PATH as framescope.
+const binary = "framescope"
+
+// statusEnv names the file each framescope run of a script removes as it
+// starts and writes its exit status to as it ends, for the status command.
+// (A framescope started with & removes it too: wait with listening until
+// it serves before running the next.)
+const statusEnv = "FRAMESCOPE_SCRIPT_STATUS"
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"framescope": framescopeMain})
+}
+
+// framescopeMain is framescope's main, with the exit status kept for the
+// status command (a panic keeps 2, Go's status for it).
+func framescopeMain() {
+	file := os.Getenv(statusEnv)
+	if file != "" {
+		os.Remove(file)
+	}
+	code := 2
+	func() {
+		if file != "" {
+			defer func() { os.WriteFile(file, []byte(strconv.Itoa(code)+"\n"), 0o644) }()
+		}
+		code = run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	}()
+	os.Exit(code)
+}
+
+func TestScript(t *testing.T) {
+	testdata, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(env *testscript.Env) error {
+			// The repository's captures (read only: scripts write in $WORK).
+			env.Setenv("TESTDATA", testdata)
+			// The session library of every run is the script's own.
+			env.Setenv(library.DataDirEnv, filepath.Join(env.WorkDir, "data"))
+			env.Setenv(statusEnv, filepath.Join(env.WorkDir, ".status"))
+			// What framescope --version prints: this binary is framescope.
+			env.Setenv("VERSION", sessions.Version)
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			// [file:PATH]: PATH exists (e.g. [file:/dev/full]).
+			if p, ok := strings.CutPrefix(cond, "file:"); ok {
+				_, err := os.Stat(p)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: scriptCmds,
+	})
+}
+
+// scriptCmds are the commands the scripts have beside testscript's.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"status":     cmdStatus,
+	"server":     cmdServer,
+	"report":     cmdReport,
+	"chunks":     cmdChunks,
+	"envfile":    cmdEnvfile,
+	"stdout2env": cmdStdout2env,
+	"freeport":   cmdFreeport,
+	"listening":  cmdListening,
+	"valid":      cmdValid,
+}
+
+// status N: the last framescope run exited with status N. (`exec` wants 0
+// and `! exec` anything else; framescope's 1, alarms, and 2, a usage or
+// input error, are told apart here.)
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: status N")
+	}
+	file := ts.Getenv(statusEnv)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		ts.Fatalf("no exit status recorded: did framescope run? (%v)", err)
+	}
+	os.Remove(file)
+	if got := strings.TrimSpace(string(b)); got != args[0] {
+		ts.Fatalf("framescope exited with status %s, want %s", got, args[0])
+	}
+}
+
+// server [-status N] [-type CT] [-encoded] [-hold] [-loop FILE] NAME [BODY]
+//
+// starts a loopback HTTP server for the rest of the script and sets $NAME to
+// its URL (http://127.0.0.1:PORT) and $NAME_HOST to 127.0.0.1:PORT. Every
+// request gets status N (200), Content-Type CT (text/event-stream) and the
+// file BODY (none). -encoded sends BODY compressed with the coding the URL
+// path names (/gzip, /deflate or /br), whatever the request asked for.
+// After BODY, -hold keeps the stream open until the client goes (10 s at
+// most), and -loop sends FILE again and again until the client goes.
+//
+// The server writes request number I (from 1) to NAME/I.req: the request
+// line ("POST /api/chat?q=1") and the headers, one "Name: value" line each,
+// sorted, a header's values joined with ", "; the body, if any, goes to
+// NAME/I.body as it came (cmp it with a file, or grep '\Abody\z').
+func cmdServer(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! server")
+	}
+	status, ctype := 200, "text/event-stream"
+	var encoded, hold bool
+	var loop []byte
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch {
+		case args[0] == "-status" && len(args) > 1:
+			n, err := strconv.Atoi(args[1])
+			ts.Check(err)
+			status, args = n, args[2:]
+		case args[0] == "-type" && len(args) > 1:
+			ctype, args = args[1], args[2:]
+		case args[0] == "-loop" && len(args) > 1:
+			loop, args = []byte(ts.ReadFile(args[1])), args[2:]
+		case args[0] == "-encoded":
+			encoded, args = true, args[1:]
+		case args[0] == "-hold":
+			hold, args = true, args[1:]
+		default:
+			ts.Fatalf("server: unknown option %s", args[0])
+		}
+	}
+	if len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: server [-status N] [-type CT] [-encoded] [-hold] [-loop FILE] NAME [BODY]")
+	}
+	name := args[0]
+	var body []byte
+	if len(args) == 2 {
+		body = []byte(ts.ReadFile(args[1]))
+	}
+	logDir := ts.MkAbs(name)
+	ts.Check(os.MkdirAll(logDir, 0o755))
+	var mu sync.Mutex
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		n++
+		i := n
+		mu.Unlock()
+		var req strings.Builder
+		fmt.Fprintf(&req, "%s %s\n", r.Method, r.URL.RequestURI())
+		keys := make([]string, 0, len(r.Header))
+		for k := range r.Header {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&req, "%s: %s\n", k, strings.Join(r.Header.Values(k), ", "))
+		}
+		base := filepath.Join(logDir, strconv.Itoa(i))
+		if len(b) > 0 {
+			os.WriteFile(base+".body", b, 0o644)
+		}
+		os.WriteFile(base+".req", []byte(req.String()), 0o644)
+
+		out := body
+		if encoded {
+			coding := strings.TrimPrefix(r.URL.Path, "/")
+			out = encodeBody(coding, body)
+			w.Header().Set("Content-Encoding", coding)
+		}
+		w.Header().Set("Content-Type", ctype)
+		w.WriteHeader(status)
+		w.Write(out)
+		w.(http.Flusher).Flush()
+		switch {
+		case hold:
+			select {
+			case <-r.Context().Done():
+			case <-time.After(10 * time.Second):
+			}
+		case loop != nil:
+			piece := bytes.Repeat(loop, 200)
+			for r.Context().Err() == nil {
+				if _, err := w.Write(piece); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	ts.Defer(srv.Close)
+	ts.Setenv(name, srv.URL)
+	ts.Setenv(name+"_HOST", strings.TrimPrefix(srv.URL, "http://"))
+}
+
+// encodeBody compresses b with a content coding.
+func encodeBody(coding string, b []byte) []byte {
+	var out bytes.Buffer
+	var w io.WriteCloser
+	switch coding {
+	case "gzip":
+		w = gzip.NewWriter(&out)
+	case "deflate":
+		w = zlib.NewWriter(&out)
+	case "br":
+		w = brotli.NewWriterLevel(&out, 1)
+	default:
+		return b
+	}
+	w.Write(b)
+	w.Close()
+	return out.Bytes()
+}
+
+// report [FILE]
+//
+// prints the JSON reports of `check --format json` on the last stdout (or
+// in FILE), one line per fact, each line led by the report's number (from
+// 1): "N dialect D", "N frames F", "N turn {…}" (the turn's JSON) for each
+// turn, "N alarm RULE SEVERITY FRAME RESPONSE-ID: MESSAGE" for each alarm
+// ("-" for a null), then "N KEY VALUE" for the other keys, sorted, the
+// value as JSON. The keys that name the input (source, format) or the build
+// (version) are left out, so that two reports of one stream read from
+// different files compare equal with cmp; match those in the JSON.
+func cmdReport(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) > 1 {
+		ts.Fatalf("usage: report [FILE]")
+	}
+	file := "stdout"
+	if len(args) == 1 {
+		file = args[0]
+	}
+	out := ts.Stdout()
+	for i, line := range strings.Split(strings.TrimRight(ts.ReadFile(file), "\n"), "\n") {
+		var rep map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(line), &rep); err != nil {
+			ts.Fatalf("report %d is not JSON: %v\n%s", i+1, err, line)
+		}
+		n := i + 1
+		var dialect string
+		var frames int
+		json.Unmarshal(rep["dialect"], &dialect)
+		json.Unmarshal(rep["frames"], &frames)
+		fmt.Fprintf(out, "%d dialect %s\n%d frames %d\n", n, dialect, n, frames)
+		var turns []json.RawMessage
+		json.Unmarshal(rep["turns"], &turns)
+		for _, t := range turns {
+			fmt.Fprintf(out, "%d turn %s\n", n, t)
+		}
+		var alarms []struct {
+			Rule       string  `json:"rule"`
+			Severity   string  `json:"severity"`
+			Frame      *int    `json:"frame"`
+			ResponseID *string `json:"response_id"`
+			Message    string  `json:"message"`
+		}
+		json.Unmarshal(rep["alarms"], &alarms)
+		for _, a := range alarms {
+			frame, rid := "-", "-"
+			if a.Frame != nil {
+				frame = strconv.Itoa(*a.Frame)
+			}
+			if a.ResponseID != nil {
+				rid = *a.ResponseID
+			}
+			fmt.Fprintf(out, "%d alarm %s %s %s %s: %s\n", n, a.Rule, a.Severity, frame, rid, a.Message)
+		}
+		var keys []string
+		for k := range rep {
+			switch k {
+			case "source", "format", "version", "dialect", "frames", "turns", "alarms":
+			default:
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(out, "%d %s %s\n", n, k, rep[k])
+		}
+	}
+}
+
+// chunks FILE: prints the bytes a JSONL capture recorded (its chunks'
+// "data" and "b64", in order), to compare with cmp.
+func cmdChunks(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: chunks FILE")
+	}
+	out := ts.Stdout()
+	for i, line := range strings.Split(strings.TrimSpace(ts.ReadFile(args[0])), "\n") {
+		if i == 0 {
+			continue // the header
+		}
+		var rec struct {
+			Data *string `json:"data"`
+			B64  []byte  `json:"b64"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			ts.Fatalf("%s line %d: %v", args[0], i+1, err)
+		}
+		if rec.Data != nil {
+			io.WriteString(out, *rec.Data)
+		}
+		out.Write(rec.B64)
+	}
+}
+
+// envfile NAME=FILE: sets $NAME to the text of FILE (its final newline
+// removed) with the script's variables expanded ($X or ${X}; one not set
+// stays as written). For an argument a script line cannot hold: a pasted
+// command of several lines.
+func cmdEnvfile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 || !strings.Contains(args[0], "=") {
+		ts.Fatalf("usage: envfile NAME=FILE")
+	}
+	name, file, _ := strings.Cut(args[0], "=")
+	text := strings.TrimSuffix(ts.ReadFile(file), "\n")
+	ts.Setenv(name, envVar.ReplaceAllStringFunc(text, func(v string) string {
+		if val := ts.Getenv(strings.Trim(v, "${}")); val != "" {
+			return val
+		}
+		return v
+	}))
+}
+
+var envVar = regexp.MustCompile(`\$[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
+
+// stdout2env NAME REGEXP: sets $NAME to the first group of REGEXP's first
+// match in the last stdout (the whole match if it has no group).
+func cmdStdout2env(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: stdout2env NAME REGEXP")
+	}
+	re, err := regexp.Compile(`(?m)` + args[1])
+	ts.Check(err)
+	m := re.FindStringSubmatch(ts.ReadFile("stdout"))
+	if m == nil {
+		ts.Fatalf("no match for %#q in stdout", args[1])
+	}
+	ts.Setenv(args[0], m[len(m)-1])
+}
+
+// valid json|ndjson|xml [FILE]: the last stdout (or FILE) parses as one
+// JSON value, as a JSON value a line, or as an XML document.
+func cmdValid(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: valid json|ndjson|xml [FILE]")
+	}
+	file := "stdout"
+	if len(args) == 2 {
+		file = args[1]
+	}
+	text := ts.ReadFile(file)
+	var err error
+	switch args[0] {
+	case "json":
+		var v any
+		err = json.Unmarshal([]byte(text), &v)
+	case "ndjson":
+		for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			var v any
+			if e := json.Unmarshal([]byte(line), &v); e != nil {
+				err = fmt.Errorf("line %d: %v", i+1, e)
+				break
+			}
+		}
+	case "xml":
+		d := xml.NewDecoder(strings.NewReader(text))
+		for {
+			if _, err = d.Token(); err != nil {
+				break
+			}
+		}
+		if err == io.EOF {
+			err = nil
+		}
+	default:
+		ts.Fatalf("valid: unknown format %s", args[0])
+	}
+	if err != nil {
+		ts.Fatalf("%s is not %s: %v", file, args[0], err)
+	}
+}
+
+// freeport NAME: sets $NAME to a loopback TCP port free at this moment, for
+// `framescope serve --addr 127.0.0.1:$NAME ... &`.
+func cmdFreeport(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: freeport NAME")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	ts.Setenv(args[0], strconv.Itoa(port))
+}
+
+// listening ADDR: waits (up to 20 s) until a server accepts connections on
+// ADDR, e.g. the framescope serve started in the background.
+func cmdListening(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: listening HOST:PORT")
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", args[0], time.Second)
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("nothing listens on %s: %v", args[0], err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
