@@ -50,7 +50,9 @@ type Handler struct {
 	// OnNote is called with remarks about the capture that are not alarms.
 	OnNote func(string)
 	// WantMoves: hand each frame's moves in Item.Moves (the panes need
-	// them; check and dump do not, and PC3 maps them only when asked).
+	// them; check and dump do not). A native dialect's frames are read
+	// through their envelope (invariants.Native), so its moves, which its
+	// checker maps only when asked, are not asked for.
 	WantMoves bool
 	// OneStage runs the whole pipeline on the caller's goroutine, even
 	// with a second core: a caller running several pipelines at once
@@ -150,6 +152,8 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 		held     []heldItem
 		heldN    int
 		heldB    int
+		// wantMoves is h.WantMoves for the chosen dialect.
+		wantMoves bool
 	)
 	alarmsOut := func(a []invariants.Alarm) {
 		if len(a) > 0 && h.OnAlarms != nil {
@@ -167,7 +171,7 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 		case ev.Dispatched():
 			item.Frame = f
 			item.Alarms = chk.Observe(f)
-			if h.WantMoves {
+			if wantMoves {
 				item.Moves = chk.Moves()
 			}
 			if t := chk.Turn(); t >= 0 {
@@ -191,6 +195,7 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 		d = chosen
 		res.Dialect = d.Name()
 		chk = d.NewChecker(opts)
+		wantMoves = h.WantMoves && !invariants.IsNative(d)
 		if h.OnDialect != nil {
 			h.OnDialect(d)
 		}
