@@ -76,15 +76,14 @@ func CheckWith(c sessions.Capture, opts invariants.Options, h pipeline.Handler) 
 // of the heap).
 func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipeline.Handler) (*Report, error) {
 	rep.Source, rep.Format = c.Meta().Name, c.Meta().Kind
-	listed := invariants.NewListing(MaxListed)
-	if fin := opts.OnTurnFinal; fin != nil && opts.ListLimit == MaxListed {
-		// The checker lists by the same key and limit, so this count
-		// only repeats its verdict: a turn handed out is forgotten here
-		// (a count afresh lists what the checker listed).
-		opts.OnTurnFinal = func(i int, t invariants.Turn) {
-			fin(i, t)
-			listed.Forget(i + 1)
-		}
+	// Which alarms are listed is the checker's decision when it lists by
+	// the report's limit (check, the inspector): its Unlisted is final.
+	// A caller that had the checker list more (ListLimit 0) still gets a
+	// report that lists MaxListed, counted here.
+	var listed *invariants.Listing
+	if opts.ListLimit != MaxListed {
+		l := invariants.NewListing(MaxListed)
+		listed = &l
 	}
 	// Suppressed alarms are counted here and added to rep.Suppressed at
 	// the end; the counters of the last two rules are at hand (a flood is
@@ -120,9 +119,7 @@ func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipel
 	}
 	// keep reports whether an alarm is listed, or only counted.
 	keep := func(a *invariants.Alarm) bool {
-		// The checker counts the same alarms by the same key: an alarm
-		// it left Unlisted is past MaxListed here too.
-		if a.Unlisted || !listed.Take(a.Rule, a.Turn) {
+		if a.Unlisted || (listed != nil && !listed.Take(a.Rule, a.Turn)) {
 			suppress(a.Rule)
 			return false
 		}
