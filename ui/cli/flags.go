@@ -1,15 +1,18 @@
-package main
+package cli
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"framescope/invariants/dialects"
 	"framescope/sessions"
 )
 
@@ -207,3 +210,26 @@ func (fl maxFramesFlag) String() string {
 }
 
 func (fl maxFramesFlag) Type() string { return "int" }
+
+const idleHelp = "idle-gap window (default: the dialect's own, 30s for pc3)"
+
+// idleZero and ttfeHelp explain the timing flags' least values.
+const (
+	idleZero = "0 = the dialect's own window"
+	ttfeHelp = "time-to-first-event bound (0 = off)"
+)
+
+// addDialectFlag adds --dialect: force a dialect instead of detecting it.
+func addDialectFlag(cmd *cobra.Command, v *string) {
+	cmd.Flags().StringVar(v, "dialect", "", "force the stream's `NAME`d dialect instead of detecting it (list: show them)")
+	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
+	_ = cmd.RegisterFlagCompletionFunc("dialect", cobra.FixedCompletions(append(dialects.Names(), "list"), cobra.ShellCompDirectiveNoFileComp))
+}
+
+// listDialects prints every dialect with its one-line description.
+func listDialects(w io.Writer) error {
+	for _, d := range dialects.All {
+		fmt.Fprintf(w, "%-20s %s\n", d.Name(), d.Description())
+	}
+	return nil
+}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -17,8 +17,13 @@ import (
 // emptyLibraryText is what `framescope sessions` says for an empty library.
 const emptyLibraryText = "no saved sessions yet — framescope demo or framescope connect URL saves one\n"
 
+// sessionsOptions are the flags of sessions (the listing).
+type sessionsOptions struct {
+	format string
+}
+
 func newSessionsCmd(stdout io.Writer) *cobra.Command {
-	var format string
+	var o sessionsOptions
 	cmd := &cobra.Command{
 		Use:   "sessions",
 		Short: "List saved live sessions, newest first (open one with @ID or @last)",
@@ -32,8 +37,8 @@ is at most $` + sessions.LibraryMaxEnv + ` (default 500 MB; a size such as 2GB o
 went. framescope sessions prune removes sessions by count or age.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "table" && format != "json" {
-				return fmt.Errorf("--format %q: want table or json", format)
+			if o.format != "table" && o.format != "json" {
+				return fmt.Errorf("--format %q: want table or json", o.format)
 			}
 			lib, err := sessions.DefaultLibrary()
 			if err != nil {
@@ -43,7 +48,7 @@ went. framescope sessions prune removes sessions by count or age.`,
 			if err != nil {
 				return err
 			}
-			if format == "json" {
+			if o.format == "json" {
 				return sessions.WriteSessionJSON(stdout, list)
 			}
 			if len(list) == 0 {
@@ -53,7 +58,7 @@ went. framescope sessions prune removes sessions by count or age.`,
 			return sessions.WriteSessionTable(stdout, list)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "table", "output format: table or json")
+	cmd.Flags().StringVar(&o.format, "format", "table", "output format: table or json")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.AddCommand(newSessionsRmCmd(stdout), newSessionsPruneCmd(stdout))
 	return cmd
@@ -91,10 +96,15 @@ removes nothing.`,
 	}
 }
 
+// pruneOptions are the flags of sessions prune.
+type pruneOptions struct {
+	keep      int
+	olderThan string
+	dryRun    bool
+}
+
 func newSessionsPruneCmd(stdout io.Writer) *cobra.Command {
-	var keep int
-	var olderThan string
-	var dryRun bool
+	var o pruneOptions
 	cmd := &cobra.Command{
 		Use:   "prune [--keep N] [--older-than AGE] [--dry-run]",
 		Short: "Remove old sessions: all but the N newest, or those older than AGE",
@@ -107,15 +117,15 @@ removed. --dry-run says what would go and removes nothing.`,
   framescope sessions prune --older-than 7d --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := sessions.PruneOptions{Keep: -1, DryRun: dryRun}
+			opts := sessions.PruneOptions{Keep: -1, DryRun: o.dryRun}
 			if cmd.Flags().Changed("keep") {
-				if keep < 0 {
-					return fmt.Errorf("--keep %d: want how many of the newest sessions to keep (0 or more)", keep)
+				if o.keep < 0 {
+					return fmt.Errorf("--keep %d: want how many of the newest sessions to keep (0 or more)", o.keep)
 				}
-				opts.Keep = keep
+				opts.Keep = o.keep
 			}
 			if cmd.Flags().Changed("older-than") {
-				d, err := sessions.ParseAge(olderThan)
+				d, err := sessions.ParseAge(o.olderThan)
 				if err != nil {
 					return fmt.Errorf("--older-than %w", err)
 				}
@@ -130,7 +140,7 @@ removed. --dry-run says what would go and removes nothing.`,
 			}
 			res, err := lib.Prune(opts)
 			verb := "removed"
-			if dryRun {
+			if o.dryRun {
 				verb = "would remove"
 			}
 			for _, p := range res.Removed {
@@ -138,7 +148,7 @@ removed. --dry-run says what would go and removes nothing.`,
 					sessions.SizeText(p.Size), decode.Sanitize(p.Meta.Label()))
 			}
 			freed := "freed"
-			if dryRun {
+			if o.dryRun {
 				freed = "would free"
 			}
 			if len(res.Removed) == 0 {
@@ -151,9 +161,9 @@ removed. --dry-run says what would go and removes nothing.`,
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&keep, "keep", 0, "keep the `N` newest sessions, remove the rest")
-	f.StringVar(&olderThan, "older-than", "", "remove sessions older than `AGE`: 7d, 24h, 90m (a bare number is days)")
-	f.BoolVar(&dryRun, "dry-run", false, "say what would be removed, remove nothing")
+	f.IntVar(&o.keep, "keep", 0, "keep the `N` newest sessions, remove the rest")
+	f.StringVar(&o.olderThan, "older-than", "", "remove sessions older than `AGE`: 7d, 24h, 90m (a bare number is days)")
+	f.BoolVar(&o.dryRun, "dry-run", false, "say what would be removed, remove nothing")
 	return cmd
 }
 

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -15,8 +15,13 @@ import (
 	"framescope/sessions"
 )
 
+// rulesOptions are rules' flags.
+type rulesOptions struct {
+	dialect, format string
+}
+
 func newRulesCmd(stdout io.Writer) *cobra.Command {
-	var dialectName, format string
+	var o rulesOptions
 	cmd := &cobra.Command{
 		Use:   "rules [RULE]",
 		Short: "List the rule catalog, or explain one rule",
@@ -30,21 +35,21 @@ of the repository that fires it.`,
   framescope rules --format json | jq '.[].name'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if dialectName == "list" {
+			if o.dialect == "list" {
 				return listDialects(stdout)
 			}
 			rules := pc3.Catalog
-			if dialectName != "" {
-				d, err := sessions.ResolveDialect(dialectName)
+			if o.dialect != "" {
+				d, err := sessions.ResolveDialect(o.dialect)
 				if err != nil {
 					return err
 				}
 				rules = d.Rules()
 			}
 			if len(args) == 1 {
-				return explainRule(stdout, args[0], dialectName)
+				return explainRule(stdout, args[0], o.dialect)
 			}
-			switch format {
+			switch o.format {
 			case "text":
 				fmt.Fprintf(stdout, "%-22s %-5s %-14s %s\n", "RULE", "SEV", "CLAUSE", "FIRES WHEN")
 				for _, r := range rules {
@@ -69,13 +74,13 @@ of the repository that fires it.`,
 				enc.SetIndent("", "  ")
 				return enc.Encode(out)
 			default:
-				return fmt.Errorf("--format %q: want text, names or json", format)
+				return fmt.Errorf("--format %q: want text, names or json", o.format)
 			}
 			return nil
 		},
 	}
-	addDialectFlag(cmd, &dialectName)
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text, names (one rule name a line) or json")
+	addDialectFlag(cmd, &o.dialect)
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, names (one rule name a line) or json")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "names", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
