@@ -43,7 +43,7 @@ type AlarmGroup struct {
 	NoRow    int // alarms without a row (the stream)
 	runs     []alarmRun
 	sorted   bool  // runs ascend (an alarm on an older row clears it)
-	entry    int32 // the group's index in the pane's list
+	Entry    int32 // the group's index in the pane's list
 }
 
 // alarmRun is rows first, first+stride, … (n rows); before counts the
@@ -179,7 +179,7 @@ func (s *Store) group(rule string, turn int) *AlarmGroup {
 			ai.groupOf, ai.byTurn = map[alarmKey]int32{}, map[int][]int32{}
 		}
 		g = int32(len(ai.groups))
-		ai.groups = append(ai.groups, AlarmGroup{Rule: rule, Turn: turn, sorted: true, entry: int32(len(ai.entries))})
+		ai.groups = append(ai.groups, AlarmGroup{Rule: rule, Turn: turn, sorted: true, Entry: int32(len(ai.entries))})
 		ai.groupOf[k] = g
 		ai.byTurn[turn] = append(ai.byTurn[turn], g)
 		ai.entries = append(ai.entries, -(g + 1))
@@ -243,13 +243,13 @@ func (s *Store) AlarmOf(ai int32, r *Row) invariants.Alarm {
 	if r.Kind == RowFrame {
 		row = s.RowOfFrame(r.Frame)
 	}
-	return s.groupAlarm(int(-ai-1), row)
+	return s.GroupAlarm(int(-ai-1), row)
 }
 
-// groupAlarm rebuilds the alarm group g counted on row (-1: one without a
+// GroupAlarm rebuilds the alarm group g counted on row (-1: one without a
 // row): frame-json from the frame's bytes (what the checker would have
 // said), any other rule from the group's facts.
-func (s *Store) groupAlarm(g, row int) invariants.Alarm {
+func (s *Store) GroupAlarm(g, row int) invariants.Alarm {
 	gr := &s.alarms.groups[g]
 	a := invariants.Alarm{Rule: gr.Rule, Severity: gr.Severity, Frame: invariants.NoFrame, Turn: gr.Turn, Unlisted: true}
 	if row >= 0 && row < s.n {

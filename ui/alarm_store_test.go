@@ -92,14 +92,14 @@ func floodFile(t testing.TB, body string, n int) string {
 	return path
 }
 
-func pc3Source(t testing.TB, path string) source {
+func pc3Source(t testing.TB, path string) Source {
 	t.Helper()
 	c, err := sessions.Open(path, sessions.OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return captureSource(filepath.Base(path), c, invariants.Options{Dialect: "pc3"})
+	return CaptureSource(filepath.Base(path), c, invariants.Options{Dialect: "pc3"})
 }
 
 // TestAlarmFloodStore: a flood keeps the alarms check's report lists and
@@ -209,7 +209,7 @@ func TestAlarmsPaneGroups(t *testing.T) {
 		t.Errorf("%d items, want %d listed + %d groups", a.count(), listed, len(st.Groups()))
 	}
 	// The group's row comes after the alarms listed before it.
-	a.cursor = a.itemOf(g.entry)
+	a.cursor = a.itemOf(g.Entry)
 	v = ansi.Strip(a.View())
 	if !strings.Contains(v, label) || !strings.Contains(v, "were counted") {
 		t.Fatalf("group row:\n%s", v)
@@ -232,10 +232,10 @@ func TestAlarmsPaneGroups(t *testing.T) {
 	// expanded group.
 	m.setFocus(PaneAlarms)
 	m.alarms.selectRow(g.RowAt(7))
-	if e, sub := a.item(a.cursor); e != g.entry || sub != 7 {
-		t.Errorf("selectRow: entry %d sub %d, want %d 7", e, sub, g.entry)
+	if e, sub := a.item(a.cursor); e != g.Entry || sub != 7 {
+		t.Errorf("selectRow: entry %d sub %d, want %d 7", e, sub, g.Entry)
 	}
-	a.cursor = a.itemOf(g.entry)
+	a.cursor = a.itemOf(g.Entry)
 	pressCmd(m, "enter") // collapse
 	if a.count() != listed+len(st.Groups()) {
 		t.Errorf("collapsed: %d items", a.count())

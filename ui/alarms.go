@@ -150,8 +150,8 @@ func (a *Alarms) selectRow(row int) {
 		a.cursor = a.itemOf(st.alarms.entryOfAlarm[ai])
 	} else {
 		g := &st.alarms.groups[-ai-1]
-		a.cursor = a.itemOf(g.entry)
-		if _, ok := slices.BinarySearch(a.expanded, g.entry); ok {
+		a.cursor = a.itemOf(g.Entry)
+		if _, ok := slices.BinarySearch(a.expanded, g.Entry); ok {
 			k := sort.Search(g.Rows, func(k int) bool { return g.RowAt(k) >= row })
 			if g.sorted && k < g.Rows && g.RowAt(k) == row {
 				a.cursor += 1 + k
@@ -227,7 +227,7 @@ func (a *Alarms) alarmLine(i int) (al invariants.Alarm, g *AlarmGroup, open bool
 	}
 	grp := &st.alarms.groups[-x-1]
 	if sub >= 0 {
-		return st.groupAlarm(int(-x-1), grp.RowAt(sub)), nil, false
+		return st.GroupAlarm(int(-x-1), grp.RowAt(sub)), nil, false
 	}
 	_, open = slices.BinarySearch(a.expanded, e)
 	al = invariants.Alarm{Rule: grp.Rule, Severity: grp.Severity, Frame: invariants.NoFrame, Turn: grp.Turn}

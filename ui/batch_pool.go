@@ -31,11 +31,11 @@ func newBatch(rows int) *Batch {
 	return b
 }
 
-// recycle gives the batch's room for rows and alarms back (Update, once
+// Recycle gives the batch's room for rows and alarms back (Update, once
 // the store applied the batch). The batch itself is left as it is — a
 // stale batch may still be dropped or, in tests, applied again before the
 // feeder writes over the room — but the program must not read it later.
-func (b *Batch) recycle() {
+func (b *Batch) Recycle() {
 	if cap(b.Rows) > 0 {
 		rows := b.Rows[:0]
 		rowsPool.Put(&rows)

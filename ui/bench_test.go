@@ -344,7 +344,7 @@ func openModel(b *testing.B, path string, stdin bool) (*Model, *loop) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	start(context.Background(), captureSource(filepath.Base(path), c, invariants.Options{}), l.send, 0)
+	start(context.Background(), CaptureSource(filepath.Base(path), c, invariants.Options{}), l.send, 0)
 	l.run()
 	c.Close()
 	return m, l
@@ -564,7 +564,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 		var ru0, ru1 syscall.Rusage
 		syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 		t0 := time.Now()
-		src := liveSource("flood", liveOpts(srv.URL+"/api/chat"), out)
+		src := LiveSource("flood", liveOpts(srv.URL+"/api/chat"), out)
 		f := start(context.Background(), src, l.send, 0)
 		done := make(chan time.Duration)
 		go func() {

@@ -135,11 +135,11 @@ func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 	st := c.sh.st
 	x := &st.client
 	s := &clientSnap{frame: frame, lastOrigin: -1, firstOrigin: -1, lastViol: -1}
-	var p clientPair
+	var p ClientPair
 	if frame < 0 {
 		// Before any frame: the request and what the store knows of the
 		// response so far.
-		p = startClientPair(st.HTTPStatus, st.Frames > 0 || st.Conn == ConnOpen)
+		p = StartClientPair(st.HTTPStatus, st.Frames > 0 || st.Conn == ConnOpen)
 	} else {
 		var ok bool
 		if p, ok = x.at(st, frame+1); !ok {
@@ -147,7 +147,7 @@ func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 			return s
 		}
 		s.hasStep = true
-		s.s05, s.s04 = p.v05.Last(), p.v04.Last()
+		s.s05, s.s04 = p.V05.Last(), p.V04.Last()
 		if k := upTo(x.origins, frame); k > 0 {
 			s.lastOrigin, s.firstOrigin, s.nOrigin = x.origins[k-1], x.origins[0], k
 			if s.lastOrigin == frame {
@@ -161,10 +161,10 @@ func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 	}
 	if withEnd {
 		s.hasEnd = true
-		s.e05, s.e04 = p.transport(endEvent(st.End))
+		s.e05, s.e04 = p.Transport(endEvent(st.End))
 	}
 	s.ready = true
-	s.v05, s.v04 = p.v05, p.v04
+	s.v05, s.v04 = p.V05, p.V04
 	return s
 }
 
@@ -267,9 +267,9 @@ func (c *Client) divergenceLines(s *clientSnap, w int) []string {
 		for _, l := range wrapPlain(s.div.Message(), w-2) {
 			out = append(out, "  "+sty.Base.Render(l))
 		}
-	case stepsDiffer(&s.s05, &s.s04) && s.lastOrigin >= 0:
+	case StepsDiffer(&s.s05, &s.s04) && s.lastOrigin >= 0:
 		out = append(out, sty.ClientV04.Render(cut(fmt.Sprintf("≠ the v0.4 client reads this frame otherwise (diverged at frame %d)", s.lastOrigin), w)))
-	case stepsDiffer(&s.s05, &s.s04):
+	case StepsDiffer(&s.s05, &s.s04):
 		out = append(out, sty.ClientV04.Render(cut("≠ the v0.4 client reads this frame otherwise", w)))
 	case s.v04.State() != s.v05.State() && s.lastOrigin >= 0:
 		out = append(out, sty.ClientV04.Render(cut(fmt.Sprintf("≠ the v0.4 client differs since frame %d", s.lastOrigin), w)))
@@ -418,13 +418,13 @@ func (c *Client) stepLines(s *clientSnap, w int) []string {
 	var out []string
 	if s.hasStep {
 		out = append(out, c.oneStep("v0.5", &s.s05, w, true)...)
-		if stepsDiffer(&s.s05, &s.s04) {
+		if StepsDiffer(&s.s05, &s.s04) {
 			out = append(out, c.oneStep("v0.4", &s.s04, w, false)...)
 		}
 	}
 	if s.hasEnd {
 		out = append(out, c.oneStep("v0.5", &s.e05, w, !s.hasStep)...)
-		if stepsDiffer(&s.e05, &s.e04) {
+		if StepsDiffer(&s.e05, &s.e04) {
 			out = append(out, c.oneStep("v0.4", &s.e04, w, false)...)
 		}
 	}

@@ -21,14 +21,14 @@ func TestClientCheckpointsShared(t *testing.T) {
 		}
 	}
 	evs = append(evs, sseFrame("response_id", "r1", ""), sseFrame("text", "r1", `"chunk":"a "`))
-	flood(5*clientEvery + 3)
+	flood(5*ClientEvery + 3)
 	evs = append(evs, sseFrame("text", "r1", `"chunk":"b "`), sseFrame("tool_call", "r1", `"tool_call":{"id":"c1","name":"x","type":"function"}`))
-	flood(3 * clientEvery)
-	for i := range clientEvery {
+	flood(3 * ClientEvery)
+	for i := range ClientEvery {
 		evs = append(evs, sseFrame("text", "r1", fmt.Sprintf(`"chunk":"w%d "`, i)))
 	}
 	evs = append(evs, sseFrame("completed", "r1", ""), "data: [DONE]\n\n")
-	flood(3 * clientEvery)
+	flood(3 * ClientEvery)
 	m := loadModel(t, writeSSE(t, evs), 160, 48, true)
 	st := m.Store()
 	x := &st.client
@@ -37,7 +37,7 @@ func TestClientCheckpointsShared(t *testing.T) {
 	}
 	shared, forks := 0, map[*pc3.ClientRun]bool{}
 	for k := range x.cps {
-		forks[x.cps[k].v05] = true
+		forks[x.cps[k].V05] = true
 		if k > 0 && x.cps[k] == x.cps[k-1] {
 			shared++
 		}
@@ -45,7 +45,7 @@ func TestClientCheckpointsShared(t *testing.T) {
 	if shared < 3 || len(forks) > len(x.cps)-shared {
 		t.Fatalf("%d checkpoints, %d shared with the one before, %d distinct runs", len(x.cps), shared, len(forks))
 	}
-	ref := startClientPair(st.HTTPStatus, true)
+	ref := StartClientPair(st.HTTPStatus, true)
 	check := func(n int) {
 		t.Helper()
 		p, ok := x.at(st, n)
@@ -55,7 +55,7 @@ func TestClientCheckpointsShared(t *testing.T) {
 		for _, c := range []struct {
 			name     string
 			got, ref *pc3.ClientRun
-		}{{"v0.5", p.v05, ref.v05}, {"v0.4", p.v04, ref.v04}} {
+		}{{"v0.5", p.V05, ref.V05}, {"v0.4", p.V04, ref.V04}} {
 			if got, want := c.got.View().String(), c.ref.View().String(); got != want {
 				t.Fatalf("after %d frames, %s view:\n%s\nwant\n%s", n, c.name, got, want)
 			}
@@ -69,7 +69,7 @@ func TestClientCheckpointsShared(t *testing.T) {
 	}
 	check(0)
 	for n := 0; n < st.Frames; n++ {
-		ref.step(st.RowFrame(st.RowOfFrame(n)))
+		ref.Step(st.RowFrame(st.RowOfFrame(n)))
 		check(n + 1)
 	}
 }

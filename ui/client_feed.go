@@ -61,7 +61,7 @@ const clientQueueMax = 16 << 10
 // queueClient hands one frame to the machines (pipeline goroutine, under
 // f.mu), starting their goroutine at the first frame. It reports whether
 // the queue is full: the caller waits (waitClients, without f.mu).
-func (f *feeder) queueClient(fr *decode.Frame) bool {
+func (f *Feeder) queueClient(fr *decode.Frame) bool {
 	r := f.clients
 	if r == nil {
 		r = &clientRunner{wake: make(chan struct{}, 1), room: make(chan struct{}, 1), end: make(chan struct{}), done: make(chan struct{})}
@@ -78,7 +78,7 @@ func (f *feeder) queueClient(fr *decode.Frame) bool {
 
 // waitClients waits until the machines take the queue (or are gone).
 // Pipeline goroutine only: it is the one that sets f.clients.
-func (f *feeder) waitClients() {
+func (f *Feeder) waitClients() {
 	if r := f.clients; r != nil {
 		select {
 		case <-r.room:
@@ -89,7 +89,7 @@ func (f *feeder) waitClients() {
 
 // runClients steps the machines over every frame queued, until the
 // pipeline is done and the queue is empty (or the program is gone).
-func (f *feeder) runClients(r *clientRunner) {
+func (f *Feeder) runClients(r *clientRunner) {
 	defer func() {
 		// The feeder outlives the stream: its queue's room (16k frames'
 		// events, megabytes) need not.
@@ -147,7 +147,7 @@ func (f *feeder) runClients(r *clientRunner) {
 
 // finishClients waits until the machines have read every frame queued, so
 // that the last batch carries their last checkpoints.
-func (f *feeder) finishClients() {
+func (f *Feeder) finishClients() {
 	f.mu.Lock()
 	r := f.clients
 	f.mu.Unlock()

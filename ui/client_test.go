@@ -285,27 +285,27 @@ func TestClientHostileFrame(t *testing.T) {
 func TestClientCheckpoints(t *testing.T) {
 	var evs []string
 	evs = append(evs, sseFrame("response_id", "r1", ""), sseFrame("tool_call", "r1", `"tool_call":{"id":"c1","name":"x","type":"function"}`))
-	for i := 0; i < 3*clientEvery; i++ {
+	for i := 0; i < 3*ClientEvery; i++ {
 		evs = append(evs, sseFrame("text", "r1", fmt.Sprintf(`"chunk":"w%d "`, i)))
-		if i == clientEvery {
+		if i == ClientEvery {
 			evs = append(evs, sseFrame("error", "r1", `"error":{"code":"CCS_ENVELOPE_ERROR"},"is_final":false`))
 		}
 	}
 	evs = append(evs, sseFrame("completed", "r1", ""), "data: [DONE]\n\n", sseFrame("response_id", "r2", ""))
-	for i := 0; i < clientEvery+10; i++ {
+	for i := 0; i < ClientEvery+10; i++ {
 		evs = append(evs, sseFrame("text", "r2", fmt.Sprintf(`"chunk":"v%d "`, i)))
 	}
 	m := loadModel(t, writeSSE(t, evs), 160, 48, true)
 	st := m.Store()
 	// The reference: both runs fed every frame, a view string per frame.
-	ref := startClientPair(st.HTTPStatus, true)
+	ref := StartClientPair(st.HTTPStatus, true)
 	var want05, want04 []string
 	for n := 0; n < st.Frames; n++ {
-		ref.step(st.RowFrame(st.RowOfFrame(n)))
-		want05 = append(want05, ref.v05.View().String())
-		want04 = append(want04, ref.v04.View().String())
+		ref.Step(st.RowFrame(st.RowOfFrame(n)))
+		want05 = append(want05, ref.V05.View().String())
+		want04 = append(want04, ref.V04.View().String())
 	}
-	frames := []int{0, 1, clientEvery - 2, clientEvery - 1, clientEvery, clientEvery + 1, st.Frames - 2}
+	frames := []int{0, 1, ClientEvery - 2, ClientEvery - 1, ClientEvery, ClientEvery + 1, st.Frames - 2}
 	rnd := rand.New(rand.NewSource(1))
 	for i := 0; i < 20; i++ {
 		frames = append(frames, rnd.Intn(st.Frames-1))
@@ -323,8 +323,8 @@ func TestClientCheckpoints(t *testing.T) {
 			t.Errorf("frame %d v0.4:\n%s\nwant\n%s", n, got, want04[n])
 		}
 	}
-	// Checkpoints: one before any frame, then at least clientEvery and at
-	// most 2*clientEvery frames apart, at the start of a turn when one
+	// Checkpoints: one before any frame, then at least ClientEvery and at
+	// most 2*ClientEvery frames apart, at the start of a turn when one
 	// begins in that window (the frame after [DONE] here).
 	x := &st.client
 	if len(x.cps) != len(x.cpAt) || x.n != st.Frames || len(x.cpAt) < 2 || x.cpAt[0] != 0 {
@@ -333,7 +333,7 @@ func TestClientCheckpoints(t *testing.T) {
 	second := st.Turns[1].FirstFrame + 1 // after the frame that begins turn 1
 	for k := 1; k < len(x.cpAt); k++ {
 		gap := x.cpAt[k] - x.cpAt[k-1]
-		if gap < clientEvery || gap > 2*clientEvery || gap < 2*clientEvery && x.cpAt[k] != second {
+		if gap < ClientEvery || gap > 2*ClientEvery || gap < 2*ClientEvery && x.cpAt[k] != second {
 			t.Errorf("checkpoint %d after %d frames (gap %d; turn 1 begins at frame %d)", k, x.cpAt[k], gap, second-1)
 		}
 	}
@@ -349,7 +349,7 @@ func TestClientCheckpoints(t *testing.T) {
 // not reached yet; the last batch carries every frame's step (run with
 // -race: the front run and the checkpoints share no bytes they write).
 func TestClientCheckpointsWhileStreaming(t *testing.T) {
-	n := 5*clientEvery + 17
+	n := 5*ClientEvery + 17
 	evs := []string{sseFrame("response_id", "r1", "")}
 	for i := 0; i < n; i++ {
 		evs = append(evs, sseFrame("text", "r1", fmt.Sprintf(`"chunk":"w%d "`, i)))
@@ -360,7 +360,7 @@ func TestClientCheckpointsWhileStreaming(t *testing.T) {
 	msgs := make(chan tea.Msg, 4)
 	f := newFeeder(func(msg tea.Msg) { msgs <- msg }, time.Microsecond)
 	go f.loop()
-	go func() { openSource(t, path).run(context.Background(), f) }()
+	go func() { openSource(t, path).Run(context.Background(), f) }()
 	go func() { <-f.sent; close(msgs) }()
 	rnd := rand.New(rand.NewSource(2))
 	for msg := range msgs {
@@ -391,8 +391,8 @@ func TestClientCheckpointsWhileStreaming(t *testing.T) {
 	if got := m.client.current().v05.View().TextLen(); got != want {
 		t.Errorf("the bubble holds %d bytes at the end, want the whole turn's %d", got, want)
 	}
-	// One long turn: a checkpoint every 2*clientEvery frames.
-	if len(st.client.cps) != st.Frames/(2*clientEvery)+1 {
+	// One long turn: a checkpoint every 2*ClientEvery frames.
+	if len(st.client.cps) != st.Frames/(2*ClientEvery)+1 {
 		t.Errorf("%d checkpoints for %d frames", len(st.client.cps), st.Frames)
 	}
 	if got := m.client.Title(); got != "Client v0.5 · ended_without_terminal (connection_lost)" {
@@ -431,15 +431,15 @@ func BenchmarkClientPaneCursor(b *testing.B) {
 }
 
 // TestStepsDifferMatchesActions: the allocation-free action walk of
-// stepsDiffer agrees with Step.Actions on every step of the examples,
+// StepsDiffer agrees with Step.Actions on every step of the examples,
 // both profiles.
 func TestStepsDifferMatchesActions(t *testing.T) {
 	for _, name := range []string{"example-axis2-recovered.sse", "example-broken.sse", "example-happy.jsonl"} {
 		m := loadModel(t, filepath.Join(examples, name), 80, 24, true)
 		st := m.Store()
-		p := startClientPair(st.HTTPStatus, true)
+		p := StartClientPair(st.HTTPStatus, true)
 		for n := 0; n < st.Frames; n++ {
-			s05, s04 := p.step(st.RowFrame(st.RowOfFrame(n)))
+			s05, s04 := p.Step(st.RowFrame(st.RowOfFrame(n)))
 			for _, s := range []*pc3.Step{&s05, &s04} {
 				want := s.Actions()
 				if actionCount(s) != len(want) {
@@ -453,8 +453,8 @@ func TestStepsDifferMatchesActions(t *testing.T) {
 			}
 			a5, a4 := s05.Actions(), s04.Actions()
 			slow := s05.To != s04.To || s05.Violation != s04.Violation || !reflect.DeepEqual(a5, a4)
-			if stepsDiffer(&s05, &s04) != slow {
-				t.Errorf("%s frame %d: stepsDiffer %v, want %v", name, n, !slow, slow)
+			if StepsDiffer(&s05, &s04) != slow {
+				t.Errorf("%s frame %d: StepsDiffer %v, want %v", name, n, !slow, slow)
 			}
 		}
 	}

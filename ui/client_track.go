@@ -13,10 +13,10 @@ import (
 // The reference client machines are run once over the stream, on the
 // pipeline goroutine, next to the checker: the feeder already holds every
 // decoded frame there, so stepping both machines costs no second decode
-// and no time in Update. Every clientEvery frames it forks both runs into
+// and no time in Update. Every ClientEvery frames it forks both runs into
 // a checkpoint that travels to the store with the batch; the Client pane
 // then shows any frame by forking the nearest checkpoint and replaying at
-// most clientEvery-1 frames.
+// most ClientEvery-1 frames.
 //
 // Checkpoints are never stepped: a fork shares only the bubble's text (and
 // cards) with the run it came from, up to the length it had, and the run
@@ -24,50 +24,50 @@ import (
 // goroutine stepping its front run and the UI goroutine reading a
 // checkpoint never touch the same bytes.
 
-// clientEvery is the least distance in frames between two checkpoints,
-// and half the most. Past clientEvery frames the next checkpoint waits for
+// ClientEvery is the least distance in frames between two checkpoints,
+// and half the most. Past ClientEvery frames the next checkpoint waits for
 // a turn to begin (a frame after [DONE] or a terminal event), where the
 // runs' view has just been emptied: a checkpoint in the middle of a turn
 // keeps the turn's text so far alive, one at its start keeps almost
 // nothing. Measured at 1,000,000 frames (BenchmarkOpen1M): every 256th
 // frame, the checkpoints held 48 MB of text and forks; turn-aligned, 7 MB.
-const clientEvery = 256
+const ClientEvery = 256
 
 // clientCompactH is the pane height below which the regions show only
 // their current sub-states.
 const clientCompactH = 24
 
-// clientPair is a v0.5 and a v0.4 run fed the same inputs.
-type clientPair struct{ v05, v04 *pc3.ClientRun }
+// ClientPair is a v0.5 and a v0.4 run fed the same inputs.
+type ClientPair struct{ V05, V04 *pc3.ClientRun }
 
-func newClientPair() clientPair {
-	return clientPair{pc3.NewClientRun(pc3.ProfileV05), pc3.NewClientRun(pc3.ProfileV04)}
+func newClientPair() ClientPair {
+	return ClientPair{pc3.NewClientRun(pc3.ProfileV05), pc3.NewClientRun(pc3.ProfileV04)}
 }
 
 // fork copies both runs.
-func (p clientPair) fork() clientPair { return clientPair{p.v05.Fork(), p.v04.Fork()} }
+func (p ClientPair) fork() ClientPair { return ClientPair{p.V05.Fork(), p.V04.Fork()} }
 
-func (p clientPair) transport(ev pc3.TransportEvent) (s05, s04 pc3.Step) {
-	return p.v05.TransportShared(ev), p.v04.TransportShared(ev)
+func (p ClientPair) Transport(ev pc3.TransportEvent) (s05, s04 pc3.Step) {
+	return p.V05.TransportShared(ev), p.V04.TransportShared(ev)
 }
 
-func (p clientPair) step(f *decode.Frame) (s05, s04 pc3.Step) {
-	return p.v05.StepShared(f), p.v04.StepShared(f)
+func (p ClientPair) Step(f *decode.Frame) (s05, s04 pc3.Step) {
+	return p.V05.StepShared(f), p.V04.StepShared(f)
 }
 
 func httpStatusFailed(status int) bool { return status != 0 && (status < 200 || status > 299) }
 
-// startClientPair feeds the transport events that come before any frame:
+// StartClientPair feeds the transport events that come before any frame:
 // the request, then the response's status once it is known (bodyBegan: a
 // 2xx response's body began).
-func startClientPair(status int, bodyBegan bool) clientPair {
+func StartClientPair(status int, bodyBegan bool) ClientPair {
 	p := newClientPair()
-	p.transport(pc3.TransportEvent{Input: pc3.InConnect})
+	p.Transport(pc3.TransportEvent{Input: pc3.InConnect})
 	switch {
 	case httpStatusFailed(status):
-		p.transport(pc3.TransportEvent{Input: pc3.InHTTPError, Detail: fmt.Sprintf("HTTP %d", status)})
+		p.Transport(pc3.TransportEvent{Input: pc3.InHTTPError, Detail: fmt.Sprintf("HTTP %d", status)})
 	case bodyBegan:
-		p.transport(pc3.TransportEvent{Input: pc3.InFirstByte})
+		p.Transport(pc3.TransportEvent{Input: pc3.InFirstByte})
 	}
 	return p
 }
@@ -77,7 +77,7 @@ func startClientPair(status int, bodyBegan bool) clientPair {
 // v0.4 client starts reading the turn otherwise, and the frames the v0.5
 // client has no row for. n is the number of frames read.
 type clientIndex struct {
-	cps     []clientPair
+	cps     []ClientPair
 	cpAt    []int // cpAt[k]: the frames read when cps[k] was taken (ascending)
 	origins []int
 	viols   []int
@@ -99,34 +99,34 @@ func (x *clientIndex) add(b *clientIndex) {
 const clientCatchUp = 2048
 
 // at returns both runs after frames [0, want) of st, replaying from the
-// nearest checkpoint (at most 2*clientEvery+clientCatchUp frames); ok is false
+// nearest checkpoint (at most 2*ClientEvery+clientCatchUp frames); ok is false
 // when the machines are farther behind than that.
-func (x *clientIndex) at(st *Store, want int) (clientPair, bool) {
+func (x *clientIndex) at(st *Store, want int) (ClientPair, bool) {
 	if want > st.Frames {
-		return clientPair{}, false
+		return ClientPair{}, false
 	}
 	k := sort.SearchInts(x.cpAt, want+1) - 1
 	from := 0
 	if k >= 0 {
 		from = x.cpAt[k]
 	}
-	if want-from > 2*clientEvery+clientCatchUp {
-		return clientPair{}, false
+	if want-from > 2*ClientEvery+clientCatchUp {
+		return ClientPair{}, false
 	}
-	var p clientPair
+	var p ClientPair
 	switch {
 	case k < 0:
 		// No checkpoint yet: the first is the runs before any frame.
-		p = startClientPair(st.HTTPStatus, true)
+		p = StartClientPair(st.HTTPStatus, true)
 	case from == want && k > 0 && x.cps[k] == x.cps[k-1]:
 		// A checkpoint shared with the one before (clientFeed.checkpoint):
 		// the same runs but for the number of the frame last read.
-		p = clientPair{x.cps[k].v05.ForkAt(want - 1), x.cps[k].v04.ForkAt(want - 1)}
+		p = ClientPair{x.cps[k].V05.ForkAt(want - 1), x.cps[k].V04.ForkAt(want - 1)}
 	default:
 		p = x.cps[k].fork()
 	}
 	for n := from; n < want; n++ {
-		p.step(st.RowFrame(st.RowOfFrame(n)))
+		p.Step(st.RowFrame(st.RowOfFrame(n)))
 	}
 	return p, true
 }
@@ -137,12 +137,12 @@ func upTo(frames []int, frame int) int { return sort.SearchInts(frames, frame+1)
 // clientFeed is the pipeline goroutine's side: the front runs, stepped
 // once per frame; what they yield goes into the pending batch.
 type clientFeed struct {
-	front   clientPair
+	front   ClientPair
 	started bool
 	n       int        // frames read
 	last    int        // frames read at the last checkpoint
 	ended   bool       // the last frame ended a turn: the next one begins one
-	cp      clientPair // the last checkpoint taken
+	cp      ClientPair // the last checkpoint taken
 }
 
 // checkpoint adds the front runs after cf.n frames to out. When they are
@@ -151,7 +151,7 @@ type clientFeed struct {
 // checkpoint's runs are shared (at renumbers them): a flood of ten million
 // frames kept 20,000 forks, ~24 MB, for one state.
 func (cf *clientFeed) checkpoint(out *clientIndex) {
-	if cf.cp.v05 == nil || !cf.front.v05.SameButFrame(cf.cp.v05) || !cf.front.v04.SameButFrame(cf.cp.v04) {
+	if cf.cp.V05 == nil || !cf.front.V05.SameButFrame(cf.cp.V05) || !cf.front.V04.SameButFrame(cf.cp.V04) {
 		cf.cp = cf.front.fork()
 	}
 	out.cps = append(out.cps, cf.cp)
@@ -165,11 +165,11 @@ func (cf *clientFeed) checkpoint(out *clientIndex) {
 // frame arrives.
 func (cf *clientFeed) step(f *decode.Frame, status int, out *clientIndex) {
 	if !cf.started {
-		cf.front = startClientPair(status, true)
+		cf.front = StartClientPair(status, true)
 		cf.checkpoint(out)
 		cf.started = true
 	}
-	s05, s04 := cf.front.step(f)
+	s05, s04 := cf.front.Step(f)
 	if s05.Violation {
 		out.viols = append(out.viols, cf.n)
 	}
@@ -182,7 +182,7 @@ func (cf *clientFeed) step(f *decode.Frame, status int, out *clientIndex) {
 	// [DONE] after a terminal event.
 	begins := cf.ended && !f.Done
 	cf.ended = f.Done || f.Terminal() != decode.NotTerminal
-	if since := cf.n - cf.last; since >= 2*clientEvery || since >= clientEvery && begins {
+	if since := cf.n - cf.last; since >= 2*ClientEvery || since >= ClientEvery && begins {
 		cf.checkpoint(out)
 	}
 }
@@ -191,7 +191,7 @@ func (cf *clientFeed) step(f *decode.Frame, status int, out *clientIndex) {
 // the difference starts: the profiles' rows for it differ
 // (invariants.ClientDivergence) and so did the rows they really took.
 func clientDiverges(f *decode.Frame, s05, s04 *pc3.Step) (pc3.Divergence, bool) {
-	if !stepsDiffer(s05, s04) {
+	if !StepsDiffer(s05, s04) {
 		return pc3.Divergence{}, false
 	}
 	return pc3.ClientDivergence(f)
@@ -208,7 +208,7 @@ func endEvent(e *EndInfo) pc3.TransportEvent {
 	return pc3.TransportEvent{Input: pc3.InEOF}
 }
 
-func stepsDiffer(a, b *pc3.Step) bool {
+func StepsDiffer(a, b *pc3.Step) bool {
 	if a.To != b.To || a.Violation != b.Violation {
 		return true
 	}

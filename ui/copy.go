@@ -49,6 +49,6 @@ func clipText(data []byte, raw bool) (text, how string, cut bool) {
 	if !raw {
 		s, how = decode.SanitizeMultiline(s), "sanitized"
 	}
-	text = cutString(s, copyMax)
+	text = CutString(s, copyMax)
 	return text, how, len(data) > copyMax || len(text) < len(s)
 }

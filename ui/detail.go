@@ -336,7 +336,7 @@ func (d *Detail) jsonWork(r *Row) func(stop func() bool) []jline {
 		for _, l := range strings.Split(r.Summary, "\n") {
 			out = append(out, plain(l))
 		}
-		if !r.hasRaw {
+		if !r.HasRaw {
 			return done(out)
 		}
 		out = append(out, dim(""), dim("raw:"))

@@ -31,7 +31,7 @@ func newTestProgram(t *testing.T, m *Model, w, h int) *teatest.TestModel {
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.ANSI256)))
 }
 
-func waitSent(t *testing.T, f *feeder) {
+func waitSent(t *testing.T, f *Feeder) {
 	t.Helper()
 	select {
 	case <-f.sent:
@@ -97,7 +97,7 @@ func TestE2EDemoScenario(t *testing.T) {
 	out := &LiveOutcome{}
 	m := NewModel("demo axis2", true, darkCfg())
 	tm := newTestProgram(t, m, 160, 48)
-	f := start(context.Background(), liveSource("demo axis2", liveOpts(url), out), tm.Send, 0)
+	f := start(context.Background(), LiveSource("demo axis2", liveOpts(url), out), tm.Send, 0)
 	waitSent(t, f)
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("CCS_ENVELOPE_ERROR"))
@@ -134,7 +134,7 @@ func TestE2ECancelLive(t *testing.T) {
 	cfg.Cancel = cancel
 	m := NewModel("demo cancel", true, cfg)
 	tm := newTestProgram(t, m, 120, 40)
-	f := start(ctx, liveSource("demo cancel", liveOpts(url), out), tm.Send, 0)
+	f := start(ctx, LiveSource("demo cancel", liveOpts(url), out), tm.Send, 0)
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("text "))
 	}, teatest.WithDuration(e2eTimeout))
@@ -258,7 +258,7 @@ func TestE2EStepAxis2ThroughTheClientPane(t *testing.T) {
 	url := relayURL(t, "axis2", 0)
 	m := NewModel("demo axis2", true, darkCfg())
 	tm := newTestProgram(t, m, 160, 48)
-	f := start(context.Background(), liveSource("demo axis2", liveOpts(url), &LiveOutcome{}), tm.Send, 0)
+	f := start(context.Background(), LiveSource("demo axis2", liveOpts(url), &LiveOutcome{}), tm.Send, 0)
 	waitSent(t, f)
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("CCS_ENVELOPE_ERROR"))
@@ -304,7 +304,7 @@ func TestE2EDialectDemos(t *testing.T) {
 			out := &LiveOutcome{}
 			m := NewModel("demo "+scenario, true, darkCfg())
 			tm := newTestProgram(t, m, 160, 48)
-			f := start(context.Background(), liveSource("demo "+scenario, liveOpts(url), out), tm.Send, 0)
+			f := start(context.Background(), LiveSource("demo "+scenario, liveOpts(url), out), tm.Send, 0)
 			waitSent(t, f)
 			name := strings.TrimSuffix(scenario, "-broken")
 			teatest.WaitFor(t, tm.Output(), func(b []byte) bool {

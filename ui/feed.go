@@ -28,7 +28,7 @@ type Batch struct {
 	End    *EndInfo
 	// Src is where the rows' bytes can be read back, Text where the text
 	// frames' chunks are (each set once, in the first batch).
-	Src  byteSource
+	Src  ByteSource
 	Text *spill
 	// Client is the reference client machines' run over the batch's frames
 	// (client_track.go); nil when the batch has no frame.
@@ -57,11 +57,11 @@ type batchMsg struct{ b *Batch }
 // DefaultBatchInterval bounds the batch rate: at most ~30 messages a second.
 const DefaultBatchInterval = 33 * time.Millisecond
 
-// feeder runs the pipeline on its own goroutine, turns every item into a
+// Feeder runs the pipeline on its own goroutine, turns every item into a
 // row (copying what it keeps: the pipeline's buffers are reused), collects
 // rows between ticks and sends them as one batchMsg. The blocks' bytes go
 // to the spill (unless the source is a file they can be read back from).
-type feeder struct {
+type Feeder struct {
 	send     func(tea.Msg)
 	interval time.Duration
 
@@ -77,7 +77,7 @@ type feeder struct {
 
 	// Pipeline-goroutine state.
 	spill       *spill     // nil: the bytes are read back from the capture file
-	verify      byteSource // the capture file, until its first block is checked
+	verify      ByteSource // the capture file, until its first block is checked
 	text        *spill     // the text frames' chunks, one after the other
 	textEnd     int64
 	nextRow     int
@@ -93,18 +93,18 @@ type feeder struct {
 	generic bool
 }
 
-func newFeeder(send func(tea.Msg), interval time.Duration) *feeder {
+func newFeeder(send func(tea.Msg), interval time.Duration) *Feeder {
 	if interval <= 0 {
 		interval = DefaultBatchInterval
 	}
-	return &feeder{
+	return &Feeder{
 		send: send, interval: interval, pend: &Batch{},
 		wake: make(chan struct{}, 1), drained: make(chan struct{}, 1), full: make(chan struct{}, 1), done: make(chan struct{}), sent: make(chan struct{}),
 	}
 }
 
 // loop sends batches until finish was called and the last batch went out.
-func (f *feeder) loop() {
+func (f *Feeder) loop() {
 	defer close(f.sent)
 	for {
 		select {
@@ -130,7 +130,7 @@ func (f *feeder) loop() {
 	}
 }
 
-func (f *feeder) flush() {
+func (f *Feeder) flush() {
 	f.mu.Lock()
 	b := f.pend
 	if b.empty() {
@@ -167,7 +167,7 @@ const pendMax = 8 << 10
 
 // waitDrained waits (pipeline goroutine, without f.mu) until flush takes
 // the pending batch, the batch shrank, or the program is gone.
-func (f *feeder) waitDrained() {
+func (f *Feeder) waitDrained() {
 	for {
 		select {
 		case <-f.drained:
@@ -183,22 +183,22 @@ func (f *feeder) waitDrained() {
 	}
 }
 
-func (f *feeder) poke() {
+func (f *Feeder) poke() {
 	select {
 	case f.wake <- struct{}{}:
 	default:
 	}
 }
 
-// stop makes the feeder drop further items (the program is gone).
-func (f *feeder) stop() {
+// Stop makes the feeder drop further items (the program is gone).
+func (f *Feeder) Stop() {
 	f.mu.Lock()
 	f.stopped = true
 	f.mu.Unlock()
 }
 
-// finish records how the stream ended and sends the last batch.
-func (f *feeder) finish(e EndInfo) {
+// Finish records how the stream ended and sends the last batch.
+func (f *Feeder) Finish(e EndInfo) {
 	f.finishClients()
 	f.mu.Lock()
 	f.pend.End = &e
@@ -209,7 +209,7 @@ func (f *feeder) finish(e EndInfo) {
 // keepBytes says where the rows' bytes will be: the capture file itself
 // (file != nil) or a spill the feeder writes. Called once, before the
 // pipeline runs.
-func (f *feeder) keepBytes(file byteSource) {
+func (f *Feeder) keepBytes(file ByteSource) {
 	f.verify = file
 	f.text = newSpill()
 	f.mu.Lock()
@@ -223,7 +223,7 @@ func (f *feeder) keepBytes(file byteSource) {
 	f.setSrc(file)
 }
 
-func (f *feeder) setSrc(src byteSource) {
+func (f *Feeder) setSrc(src ByteSource) {
 	f.mu.Lock()
 	f.pend.Src = src
 	f.mu.Unlock()
@@ -234,7 +234,7 @@ func (f *feeder) setSrc(src byteSource) {
 // not show that file's bytes. On a mismatch the bytes go to a spill
 // instead (no row with bytes has been sent yet, so none points at the
 // file).
-func (f *feeder) checkFile(off int64, raw []byte) {
+func (f *Feeder) checkFile(off int64, raw []byte) {
 	b := make([]byte, len(raw))
 	if n, _ := f.verify.ReadAt(b, off); n != len(b) || string(b) != string(raw) {
 		f.spill = newSpill()
@@ -243,7 +243,7 @@ func (f *feeder) checkFile(off int64, raw []byte) {
 	f.verify = nil
 }
 
-func (f *feeder) setConn(c ConnUpdate) {
+func (f *Feeder) SetConn(c ConnUpdate) {
 	f.mu.Lock()
 	f.pend.Conn = &c
 	if c.HTTPStatus != 0 {
@@ -254,7 +254,7 @@ func (f *feeder) setConn(c ConnUpdate) {
 }
 
 // handler is the sessions.Handler that feeds the batches.
-func (f *feeder) handler() sessions.Handler {
+func (f *Feeder) handler() sessions.Handler {
 	return sessions.Handler{
 		OnDialect: func(d invariants.Dialect) {
 			f.mu.Lock()
@@ -278,7 +278,7 @@ func (f *feeder) handler() sessions.Handler {
 }
 
 // note adds a remark about the source (a row and the header's notes).
-func (f *feeder) note(n string) {
+func (f *Feeder) note(n string) {
 	f.mu.Lock()
 	f.pend.Rows = append(f.pend.Rows, Ingest{Row: Row{Kind: RowNote, Summary: decode.Sanitize(n)}})
 	f.nextRow++
@@ -288,7 +288,7 @@ func (f *feeder) note(n string) {
 }
 
 // onItem converts one pipeline item (valid only during the call) into rows.
-func (f *feeder) onItem(it *sessions.Item) {
+func (f *Feeder) onItem(it *sessions.Item) {
 	f.mu.Lock()
 	stopped := f.stopped
 	f.mu.Unlock()
@@ -326,7 +326,7 @@ func (f *feeder) onItem(it *sessions.Item) {
 		rows = append(rows, f.frameRow(it))
 		main = len(rows) - 1
 	case ev.Truncated:
-		r := Row{Kind: RowTruncated, Offset: ev.Offset, Size: ev.Size, hasRaw: ev.Raw != nil, At: it.Arrival, HasAt: it.HasArrival,
+		r := Row{Kind: RowTruncated, Offset: ev.Offset, Size: ev.Size, HasRaw: ev.Raw != nil, At: it.Arrival, HasAt: it.HasArrival,
 			Summary: fmt.Sprintf("truncated: the input ended inside an event at byte %d (%d bytes, no blank line); not dispatched", ev.Offset, ev.Size)}
 		rows = append(rows, Ingest{Row: r})
 		main = len(rows) - 1
@@ -344,7 +344,7 @@ func (f *feeder) onItem(it *sessions.Item) {
 		if ev.Unknown > 0 {
 			s += fmt.Sprintf(" (%d unknown field lines)", ev.Unknown)
 		}
-		r := Row{Kind: RowBlock, Offset: ev.Offset, Size: ev.Size, hasRaw: ev.Raw != nil, Summary: s, At: it.Arrival, HasAt: it.HasArrival}
+		r := Row{Kind: RowBlock, Offset: ev.Offset, Size: ev.Size, HasRaw: ev.Raw != nil, Summary: s, At: it.Arrival, HasAt: it.HasArrival}
 		rows = append(rows, Ingest{Row: r})
 		main = len(rows) - 1
 	}
@@ -387,10 +387,10 @@ func (f *feeder) onItem(it *sessions.Item) {
 
 // frameRow builds the row of a dispatched frame: the facts the timeline
 // and the indexes need, computed here so Update only appends.
-func (f *feeder) frameRow(it *sessions.Item) Ingest {
+func (f *Feeder) frameRow(it *sessions.Item) Ingest {
 	fr := it.Frame
 	r := Row{
-		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size, hasRaw: fr.Raw != nil,
+		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size, HasRaw: fr.Raw != nil,
 		Done: fr.Done, Decoded: fr.Decoded(), Terminal: fr.Terminal(),
 		Problem: fr.Problem, InvalidUTF8: fr.InvalidUTF8, Oversized: fr.Oversized,
 	}
@@ -446,7 +446,7 @@ func frameType(fr *decode.Frame) string {
 
 // extract fills the facts the store's indexes need; a text chunk goes to
 // the text spill.
-func (f *feeder) extract(fr *decode.Frame, x *rowExt) {
+func (f *Feeder) extract(fr *decode.Frame, x *rowExt) {
 	switch fr.Type() {
 	case decode.TypeText:
 		if s, ok := fr.Chunk().Str(); ok {
@@ -480,9 +480,9 @@ func frameSummary(fr *decode.Frame) string {
 	return summarize(fr)
 }
 
-// refetch decodes a frame row again from its block's bytes raw (nil when
+// DecodeRow decodes a frame row again from its block's bytes raw (nil when
 // not kept).
-func refetch(r *Row, raw []byte) *decode.Frame {
+func DecodeRow(r *Row, raw []byte) *decode.Frame {
 	var ev *decode.Event
 	fr := decode.NewFramer()
 	keep := func(e *decode.Event) {
@@ -500,8 +500,8 @@ func refetch(r *Row, raw []byte) *decode.Frame {
 	return decode.DecodeFrame(ev, r.Frame)
 }
 
-// cutString cuts s to at most n bytes at a rune boundary.
-func cutString(s string, n int) string {
+// CutString cuts s to at most n bytes at a rune boundary.
+func CutString(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -534,7 +534,7 @@ func summarize(fr *decode.Frame) string {
 		if !ok {
 			return excerpt(r, 80)
 		}
-		return decode.Sanitize(cutString(s, 400))
+		return decode.Sanitize(CutString(s, 400))
 	}
 	switch fr.Type() {
 	case decode.TypeText, decode.TypeReasoning:
@@ -604,17 +604,17 @@ func summarize(fr *decode.Frame) string {
 	return excerpt([]byte(fr.PayloadExcerpt(400)), 200)
 }
 
-// source is something the feeder can run: a capture or a live connection.
-type source struct {
-	name string
-	live bool
-	// run reads the stream to its end, feeding f; it must call f.finish.
-	run func(ctx context.Context, f *feeder)
+// Source is something the feeder can run: a capture or a live connection.
+type Source struct {
+	Name string
+	Live bool
+	// Run reads the stream to its end, feeding f; it must call f.finish.
+	Run func(ctx context.Context, f *Feeder)
 }
 
-// captureSource reads a capture file through the pipeline.
-func captureSource(name string, c sessions.Capture, opts invariants.Options) source {
-	return source{name: name, run: func(ctx context.Context, f *feeder) {
+// CaptureSource reads a capture file through the pipeline.
+func CaptureSource(name string, c sessions.Capture, opts invariants.Options) Source {
+	return Source{Name: name, Run: func(ctx context.Context, f *Feeder) {
 		stop := context.AfterFunc(ctx, func() { c.Close() })
 		defer stop()
 		file := sseFile(c.Meta())
@@ -622,10 +622,10 @@ func captureSource(name string, c sessions.Capture, opts invariants.Options) sou
 		h := f.handler()
 		if m := c.Meta(); m.HTTP {
 			resp := responseFromMeta(m)
-			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: m.Status, Response: resp})
-			h.OnErrorBody = func(body []byte, more bool) { f.setConn(withErrorBody(resp, body, more)) }
+			f.SetConn(ConnUpdate{State: ConnOpen, HTTPStatus: m.Status, Response: resp})
+			h.OnErrorBody = func(body []byte, more bool) { f.SetConn(withErrorBody(resp, body, more)) }
 		} else {
-			f.setConn(ConnUpdate{State: ConnOpen})
+			f.SetConn(ConnUpdate{State: ConnOpen})
 		}
 		// The store lists alarms as check's report does: past MaxListed of
 		// a rule in a turn the checker makes no message (alarm_store.go).
@@ -635,7 +635,7 @@ func captureSource(name string, c sessions.Capture, opts invariants.Options) sou
 		if res != nil {
 			e.Turns = res.Turns
 		}
-		f.finish(e)
+		f.Finish(e)
 	}}
 }
 
@@ -645,7 +645,7 @@ func captureSource(name string, c sessions.Capture, opts invariants.Options) sou
 // JSONL/HAR/NDJSON, whose bytes are not the stream's). The descriptor is
 // held for the life of the session; the file is trusted not to be
 // rewritten meanwhile (a short read shows "bytes not kept").
-func sseFile(m sessions.Meta) byteSource {
+func sseFile(m sessions.Meta) ByteSource {
 	if m.Kind != sessions.KindSSE || m.Name == "" || m.Name == "-" {
 		return nil
 	}
@@ -674,20 +674,20 @@ func endOf(res *sessions.Result, err error) EndInfo {
 	return e
 }
 
-// liveSource connects once through sessions.RunLive; the result lands in
+// LiveSource connects once through sessions.RunLive; the result lands in
 // *out once the run is over.
-func liveSource(name string, opts sessions.LiveOptions, out *LiveOutcome) source {
-	return source{name: name, live: true, run: func(ctx context.Context, f *feeder) {
+func LiveSource(name string, opts sessions.LiveOptions, out *LiveOutcome) Source {
+	return Source{Name: name, Live: true, Run: func(ctx context.Context, f *Feeder) {
 		f.keepBytes(nil)
 		opts.OnResponse = func(r sessions.ResponseInfo) {
-			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: r.Status, Response: responseFromLive(requestMethod(opts.Connect), r)})
+			f.SetConn(ConnUpdate{State: ConnOpen, HTTPStatus: r.Status, Response: responseFromLive(requestMethod(opts.Connect), r)})
 		}
 		opts.Check.ListLimit = sessions.MaxListed
 		res, err := sessions.RunLive(ctx, opts, f.handler())
 		out.Result, out.Err = res, err
 		if res != nil && res.Response.ErrorBody != nil {
 			// The whole error page, now that it has been read.
-			f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: res.Response.Status, Response: responseFromLive(requestMethod(opts.Connect), res.Response)})
+			f.SetConn(ConnUpdate{State: ConnOpen, HTTPStatus: res.Response.Status, Response: responseFromLive(requestMethod(opts.Connect), res.Response)})
 		}
 		var e EndInfo
 		switch {
@@ -705,7 +705,7 @@ func liveSource(name string, opts sessions.LiveOptions, out *LiveOutcome) source
 		if res != nil {
 			e.At, e.HasTime = res.Duration, true
 		}
-		f.finish(e)
+		f.Finish(e)
 	}}
 }
 

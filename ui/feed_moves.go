@@ -19,10 +19,10 @@ type moveFact struct {
 // its dialect mapped it to: the label is the dialect's own event name, the
 // turn the checker's, and tools, spans, progress and text come from the
 // moves, so a new dialect needs nothing here.
-func (f *feeder) movesRow(it *sessions.Item) Ingest {
+func (f *Feeder) movesRow(it *sessions.Item) Ingest {
 	fr := it.Frame
 	r := Row{
-		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size, hasRaw: fr.Raw != nil,
+		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size, HasRaw: fr.Raw != nil,
 		Done: fr.Done, Decoded: fr.Decoded(),
 		Problem: fr.Problem, InvalidUTF8: fr.InvalidUTF8, Oversized: fr.Oversized,
 	}

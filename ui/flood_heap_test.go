@@ -49,7 +49,7 @@ func TestFloodHeapBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	start(context.Background(), captureSource("flood.sse", c, invariants.Options{Dialect: "pc3"}), l.send, 0)
+	start(context.Background(), CaptureSource("flood.sse", c, invariants.Options{Dialect: "pc3"}), l.send, 0)
 	l.run()
 	after := heap()
 	if p := os.Getenv("FRAMESCOPE_HEAP_PROFILE"); p != "" {

@@ -19,24 +19,24 @@ var fixedNow = time.Date(2026, 5, 15, 18, 0, 0, 0, time.UTC)
 
 // feedAll runs a source to its end synchronously and returns every message
 // the feeder sent.
-func feedAll(t testing.TB, src source) []tea.Msg {
+func feedAll(t testing.TB, src Source) []tea.Msg {
 	t.Helper()
 	var msgs []tea.Msg
 	f := newFeeder(func(m tea.Msg) { msgs = append(msgs, m) }, time.Millisecond)
 	go f.loop()
-	src.run(context.Background(), f)
+	src.Run(context.Background(), f)
 	<-f.sent
 	return msgs
 }
 
-func openSource(t testing.TB, path string) source {
+func openSource(t testing.TB, path string) Source {
 	t.Helper()
 	c, err := sessions.Open(path, sessions.OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return captureSource(filepath.Base(path), c, invariants.Options{})
+	return CaptureSource(filepath.Base(path), c, invariants.Options{})
 }
 
 // loadModel is a model at w×h with the whole capture applied.

@@ -141,7 +141,7 @@ func prettyJSONStop(data []byte, sty *Styles, expand bool, w int, stop func() bo
 		}
 		if len(s) > limit {
 			more := len(s) - limit
-			s = cutString(s, limit) + fmt.Sprintf(`…" (+%d bytes)`, more)
+			s = CutString(s, limit) + fmt.Sprintf(`…" (+%d bytes)`, more)
 		}
 		return decode.Sanitize(s)
 	}

@@ -94,7 +94,7 @@ func TestE2EMaxTime(t *testing.T) {
 	m := NewModel("demo cancel", true, cfg)
 	tm := newTestProgram(t, m, 120, 40)
 	begun := time.Now()
-	f := start(ctx, liveSource("demo cancel", liveOpts(url), out), tm.Send, 0)
+	f := start(ctx, LiveSource("demo cancel", liveOpts(url), out), tm.Send, 0)
 	waitScreen(t, tm, "stopped: --max-time 400ms")
 	waitSent(t, f)
 	if d := time.Since(begun); d > 8*time.Second {

@@ -300,7 +300,7 @@ func (m *Model) applyBatch(b *Batch) {
 	hadResponse := st.Response != nil
 	wasEnded := st.Conn == ConnEnded
 	st.Apply(b)
-	b.recycle() // the store holds what it keeps: the feeder reuses the room
+	b.Recycle() // the store holds what it keeps: the feeder reuses the room
 	if !wasEnded && st.Conn == ConnEnded && m.cancelled && m.notice == "cancelling the stream…" {
 		m.notice = "stream cancelled by the client (the disconnect path of §5.6)"
 	}

@@ -10,10 +10,10 @@ import (
 )
 
 // clockModel is loadModel with a clock the test moves.
-func clockModel(t *testing.T, src source, now *time.Time) *Model {
+func clockModel(t *testing.T, src Source, now *time.Time) *Model {
 	t.Helper()
 	dark := true
-	m := NewModel(src.name, false, Config{Dark: &dark, Now: func() time.Time { return *now }})
+	m := NewModel(src.Name, false, Config{Dark: &dark, Now: func() time.Time { return *now }})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	for _, msg := range feedAll(t, src) {
 		m.Update(msg)

@@ -19,7 +19,7 @@ func httpTab(t *testing.T, c sessions.ConnectOptions) string {
 	dark := true
 	m := NewModel("live", true, Config{Dark: &dark, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-	for _, msg := range feedAll(t, liveSource("live", sessions.LiveOptions{Connect: c}, &LiveOutcome{})) {
+	for _, msg := range feedAll(t, LiveSource("live", sessions.LiveOptions{Connect: c}, &LiveOutcome{})) {
 		m.Update(msg)
 	}
 	if m.detail.tab != TabHTTP {

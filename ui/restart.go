@@ -164,7 +164,7 @@ func (m *Model) pickKey(msg tea.KeyPressMsg) tea.Cmd {
 type runner struct {
 	send      func(tea.Msg)
 	interval  time.Duration
-	newSource func(gen int, scenario string) (source, error)
+	newSource func(gen int, scenario string) (Source, error)
 	scenarios []sessions.Scenario
 
 	mu     sync.Mutex
@@ -179,12 +179,12 @@ type runner struct {
 type runSession struct {
 	gen    int
 	cancel context.CancelFunc
-	f      *feeder
+	f      *Feeder
 }
 
 // launch starts session gen over src, its batches tagged with gen, unless
 // the program is gone (then it reports false and starts nothing).
-func (r *runner) launch(gen int, src source) bool {
+func (r *runner) launch(gen int, src Source) bool {
 	send := func(msg tea.Msg) {
 		if b, ok := msg.(batchMsg); ok {
 			msg = genBatchMsg{gen: gen, b: b.b}
@@ -209,7 +209,7 @@ func (s *runSession) end() {
 	case <-s.f.sent:
 	case <-time.After(restartMaxWait):
 	}
-	s.f.stop()
+	s.f.Stop()
 }
 
 func (r *runner) Restart(gen int, scenario string) (string, error) {
@@ -229,7 +229,7 @@ func (r *runner) Restart(gen int, scenario string) (string, error) {
 		return "", err
 	}
 	r.launch(gen, src)
-	return src.name, nil
+	return src.Name, nil
 }
 
 func (r *runner) Scenarios() []sessions.Scenario { return r.scenarios }
@@ -253,6 +253,6 @@ func (r *runner) shutdown() {
 	if s == nil {
 		return
 	}
-	s.f.stop()
+	s.f.Stop()
 	s.end()
 }

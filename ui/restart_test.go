@@ -204,13 +204,13 @@ func (l *sourceLog) String() string {
 
 // blockingSource is a live source that streams nothing and ends, the
 // client-disconnect way, when its context is cancelled.
-func blockingSource(name string, log *sourceLog) source {
-	return source{name: name, live: true, run: func(ctx context.Context, f *feeder) {
+func blockingSource(name string, log *sourceLog) Source {
+	return Source{Name: name, Live: true, Run: func(ctx context.Context, f *Feeder) {
 		log.add("start " + name)
-		f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: 200})
+		f.SetConn(ConnUpdate{State: ConnOpen, HTTPStatus: 200})
 		<-ctx.Done()
 		log.add("cancelled " + name)
-		f.finish(EndInfo{Kind: "cancelled"})
+		f.Finish(EndInfo{Kind: "cancelled"})
 	}}
 }
 
@@ -218,7 +218,7 @@ func TestRunnerRestartCancelsTheOldStreamFirst(t *testing.T) {
 	var log sourceLog
 	msgs := make(chan tea.Msg, 100)
 	r := &runner{send: func(m tea.Msg) { msgs <- m }, interval: time.Millisecond,
-		newSource: func(gen int, scenario string) (source, error) {
+		newSource: func(gen int, scenario string) (Source, error) {
 			log.add("new " + scenario)
 			return blockingSource(scenario, &log), nil
 		}}

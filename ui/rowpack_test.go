@@ -74,7 +74,7 @@ func TestStoreFrozenRows(t *testing.T) {
 	if st.Len() != n || len(st.chunks) != 4 || st.chunks[0].recs != nil || st.chunks[3].recs == nil {
 		t.Fatalf("%d rows in %d chunks", st.Len(), len(st.chunks))
 	}
-	sn, row, _ := st.snapshot()
+	sn, row, _ := st.Snapshot()
 	for _, i := range []int{0, 1, chunkRows - 1, chunkRows, 2*chunkRows + 5, n - 1, 5, n - 2} {
 		r := st.Row(i)
 		if r.Frame != i || r.Offset != int64(10*i) || r.Size != 10 || r.Kind != RowFrame || len(r.Alarms) == 0 || r.MaxSev != "error" {

@@ -65,7 +65,7 @@ func pack(r *Row) rowRec {
 	for _, b := range [...]struct {
 		on   bool
 		flag rowFlags
-	}{{r.hasRaw, flagRaw}, {r.HasAt, flagHasAt}, {r.Done, flagDone}, {r.Decoded, flagDecoded},
+	}{{r.HasRaw, flagRaw}, {r.HasAt, flagHasAt}, {r.Done, flagDone}, {r.Decoded, flagDecoded},
 		{r.InvalidUTF8, flagInvalidUTF8}, {r.Oversized, flagOversized}} {
 		if b.on {
 			f |= b.flag
@@ -87,7 +87,7 @@ type rowTables struct {
 func (t *rowTables) unpack(rc *rowRec, r *Row) {
 	*r = Row{Offset: rc.off, Size: rc.size, At: rc.at, Frame: int(rc.frame), Turn: int(rc.turn),
 		Kind: rc.kind, Terminal: rc.term, Problem: rc.prob,
-		hasRaw: rc.flags.has(flagRaw), HasAt: rc.flags.has(flagHasAt), Done: rc.flags.has(flagDone),
+		HasRaw: rc.flags.has(flagRaw), HasAt: rc.flags.has(flagHasAt), Done: rc.flags.has(flagDone),
 		Decoded: rc.flags.has(flagDecoded), InvalidUTF8: rc.flags.has(flagInvalidUTF8), Oversized: rc.flags.has(flagOversized)}
 	if rc.kind == RowFrame {
 		r.Type = t.types[rc.typ]

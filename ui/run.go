@@ -48,7 +48,7 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 	if o.Registry == nil {
 		o.Registry = check.Registry
 	}
-	m, err := runSource(captureSource(name, c, check), o)
+	m, err := runSource(CaptureSource(name, c, check), o)
 	if m == nil {
 		return invariants.Counts{}, err
 	}
@@ -66,10 +66,10 @@ func ConnectLive(name string, opts sessions.LiveOptions, o RunOptions) ([]*LiveO
 	if o.Registry == nil {
 		o.Registry = opts.Check.Registry
 	}
-	src := func(gen int, _ string) (source, error) {
+	src := func(gen int, _ string) (Source, error) {
 		session := opts
 		session.RecordPath = numberedPath(opts.RecordPath, gen)
-		return liveSource(name, session, outs.add()), nil
+		return LiveSource(name, session, outs.add()), nil
 	}
 	_, err := runSessions(name, true, src, nil, o)
 	return outs.list(), err
@@ -99,14 +99,14 @@ func RunDemo(d DemoOptions, o RunOptions) ([]*LiveOutcome, error) {
 
 // demoSessions makes the sources of a demo's sessions: a restart without
 // a scenario replays the current one.
-func demoSessions(d DemoOptions, outs *outcomes) func(gen int, scenario string) (source, error) {
+func demoSessions(d DemoOptions, outs *outcomes) func(gen int, scenario string) (Source, error) {
 	current := d.Scenario
-	return func(_ int, scenario string) (source, error) {
+	return func(_ int, scenario string) (Source, error) {
 		if scenario == "" {
 			scenario = current
 		}
 		if _, ok := sessions.LookupScenario(scenario); !ok {
-			return source{}, fmt.Errorf("unknown scenario %q", scenario)
+			return Source{}, fmt.Errorf("unknown scenario %q", scenario)
 		}
 		current = scenario
 		return demoSource(scenario, d, outs.add()), nil
@@ -115,19 +115,19 @@ func demoSessions(d DemoOptions, outs *outcomes) func(gen int, scenario string) 
 
 // demoSource serves one turn of a scenario on a fresh loopback relay and
 // reads it through the live path.
-func demoSource(scenario string, d DemoOptions, out *LiveOutcome) source {
+func demoSource(scenario string, d DemoOptions, out *LiveOutcome) Source {
 	name := "demo " + scenario
-	return source{name: name, live: true, run: func(ctx context.Context, f *feeder) {
+	return Source{Name: name, Live: true, Run: func(ctx context.Context, f *Feeder) {
 		relay, err := sessions.NewRelay(sessions.RelayOptions{Scenario: scenario, Speed: d.Speed})
 		if err != nil {
 			out.Err = err
-			f.finish(EndInfo{Kind: "error", Detail: decode.Sanitize(err.Error())})
+			f.Finish(EndInfo{Kind: "error", Detail: decode.Sanitize(err.Error())})
 			return
 		}
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			out.Err = err
-			f.finish(EndInfo{Kind: "error", Detail: decode.Sanitize(err.Error())})
+			f.Finish(EndInfo{Kind: "error", Detail: decode.Sanitize(err.Error())})
 			return
 		}
 		srv := &http.Server{Handler: relay, ReadHeaderTimeout: 10 * time.Second}
@@ -139,7 +139,7 @@ func demoSource(scenario string, d DemoOptions, out *LiveOutcome) source {
 			Source:  "demo:" + scenario,
 			Library: d.Library,
 		}
-		liveSource(name, opts, out).run(ctx, f)
+		LiveSource(name, opts, out).Run(ctx, f)
 	}}
 }
 
@@ -175,14 +175,14 @@ func numberedPath(path string, gen int) string {
 }
 
 // runSource runs the program over a source until the user quits.
-func runSource(src source, o RunOptions) (*Model, error) {
-	return runSessions(src.name, src.live, func(int, string) (source, error) { return src, nil }, nil, o)
+func runSource(src Source, o RunOptions) (*Model, error) {
+	return runSessions(src.Name, src.Live, func(int, string) (Source, error) { return src, nil }, nil, o)
 }
 
 // runSessions runs the program until the user quits: the first session
 // over newSource(1, ""), then, for a live source, every session the user
 // restarts.
-func runSessions(name string, live bool, newSource func(gen int, scenario string) (source, error),
+func runSessions(name string, live bool, newSource func(gen int, scenario string) (Source, error),
 	scenarios []sessions.Scenario, o RunOptions) (*Model, error) {
 	o.defaults()
 	src, err := newSource(1, "")
@@ -206,10 +206,10 @@ func runSessions(name string, live bool, newSource func(gen int, scenario string
 }
 
 // start launches the feeder and the source's pipeline; batches go to send.
-func start(ctx context.Context, src source, send func(tea.Msg), interval time.Duration) *feeder {
+func start(ctx context.Context, src Source, send func(tea.Msg), interval time.Duration) *Feeder {
 	f := newFeeder(send, interval)
 	go f.loop()
-	go src.run(ctx, f)
+	go src.Run(ctx, f)
 	return f
 }
 

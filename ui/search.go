@@ -70,7 +70,7 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	m.matches = nil
 	m.timeline.setMatches(map[int]bool{})
 	m.pending = true
-	n, row, src := m.sh.st.snapshot()
+	n, row, src := m.sh.st.Snapshot()
 	return func() tea.Msg {
 		var hits []int
 		sc := rowScanner{src: src}
@@ -86,7 +86,7 @@ func (m *Model) startSearch(q string) tea.Cmd {
 // rowScanner reads rows' bytes for the search through a window of the
 // stream: rows come in stream order, so one read serves thousands of rows.
 type rowScanner struct {
-	src  byteSource
+	src  ByteSource
 	buf  []byte
 	base int64 // stream offset of buf[0]
 }
@@ -96,7 +96,7 @@ const scanWindow = 1 << 20
 
 // raw returns r's block (valid until the next call), nil when not kept.
 func (sc *rowScanner) raw(r *Row) []byte {
-	if !r.hasRaw || sc.src == nil {
+	if !r.HasRaw || sc.src == nil {
 		return nil
 	}
 	if r.Offset >= sc.base && r.Offset+r.Size <= sc.base+int64(len(sc.buf)) {
@@ -135,7 +135,7 @@ func (sc *rowScanner) matches(r *Row, q matcher) bool {
 	if raw == nil {
 		return false
 	}
-	return q.matchBytes(refetch(r, raw).Data)
+	return q.matchBytes(DecodeRow(r, raw).Data)
 }
 
 func (m *Model) searchDone(msg searchDoneMsg) {

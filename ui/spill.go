@@ -7,11 +7,11 @@ import (
 	"sync"
 )
 
-// byteSource is where the store reads rows' bytes back from: positions are
+// ByteSource is where the store reads rows' bytes back from: positions are
 // stream offsets (Row.Offset), so a row's block is ReadAt(Offset, Size).
 // A row keeps no bytes itself: at a million frames the blocks alone are
 // ~300 MB, more than the whole memory budget of the process.
-type byteSource interface {
+type ByteSource interface {
 	io.ReaderAt
 }
 

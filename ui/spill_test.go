@@ -124,7 +124,7 @@ func TestRowBytesAreTheStreamBytes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := streamBlocks(t, tc.src())
-			st := storeOf(t, captureSource(tc.name, tc.src(), invariants.Options{}))
+			st := storeOf(t, CaptureSource(tc.name, tc.src(), invariants.Options{}))
 			if _, isSpill := st.src.(*spill); isSpill == tc.fromFile {
 				t.Errorf("bytes kept in %T", st.src)
 			}
@@ -132,7 +132,7 @@ func TestRowBytesAreTheStreamBytes(t *testing.T) {
 			for i := 0; i < st.Len(); i++ {
 				r := st.Row(i)
 				raw := st.RowRaw(i)
-				if !r.hasRaw {
+				if !r.HasRaw {
 					if raw != nil {
 						t.Errorf("row %d (kind %d) has bytes %q", i, r.Kind, raw)
 					}
@@ -166,7 +166,7 @@ func TestSearchReadsBackRowBytes(t *testing.T) {
 	b.WriteString(frame("text", "r", 3, `,"chunk":"hay"`))
 	b.WriteString("id: needle\n\n")
 	st := storeOf(t, readerSource(t, "s.sse", b.String()))
-	n, row, src := st.snapshot()
+	n, row, src := st.Snapshot()
 	for _, q := range []string{"needle", "re:ne+dle"} {
 		mt, err := newMatcher(q)
 		if err != nil {

@@ -61,9 +61,9 @@ type Row struct {
 	Kind     RowKind
 	Terminal decode.Terminality
 	Problem  decode.Problem
-	// hasRaw: the block's bytes can be read back at Offset (not for
+	// HasRaw: the block's bytes can be read back at Offset (not for
 	// oversized events, comments and notes).
-	hasRaw      bool
+	HasRaw      bool
 	HasAt       bool
 	Done        bool
 	Decoded     bool
@@ -223,11 +223,11 @@ type Store struct {
 	lastAt    time.Duration // the last row's At (for gap computation)
 	hasLastAt bool
 
-	// src holds the rows' bytes (see byteSource); nil until the feeder
+	// src holds the rows' bytes (see ByteSource); nil until the feeder
 	// says where they are. text holds the text frames' chunks (unescaped),
 	// written by the feeder: at a million frames they are ~80 MB, read
 	// back for the as-of text (TextAsOf) a window at a time.
-	src     byteSource
+	src     ByteSource
 	text    *spill
 	textEnd int64
 }
@@ -280,11 +280,11 @@ func (s *Store) push(rc rowRec) {
 	s.n++
 }
 
-// snapshot returns a reader of rows [0, Len) that stays valid (and safe to
+// Snapshot returns a reader of rows [0, Len) that stays valid (and safe to
 // read off the bubbletea goroutine) while rows are appended, and the source
 // of their bytes. Its rows have the immutable fields only: no Alarms, no
 // MaxSev.
-func (s *Store) snapshot() (n int, row func(i int) *Row, src byteSource) {
+func (s *Store) Snapshot() (n int, row func(i int) *Row, src ByteSource) {
 	chunks := make([]rowChunk, len(s.chunks))
 	for i, c := range s.chunks {
 		chunks[i] = rowChunk{recs: c.recs, enc: c.enc, marks: c.marks, n: c.n} // not sev: it changes
@@ -725,11 +725,11 @@ func (s *Store) Generic() bool { return s.Dialect != "" && !s.native }
 // source (a fresh slice), or nil when its bytes were not kept: oversized
 // events, comments, notes.
 func (s *Store) RowRaw(i int) []byte {
-	return readRaw(s.src, s.Row(i))
+	return ReadRaw(s.src, s.Row(i))
 }
 
-func readRaw(src byteSource, r *Row) []byte {
-	if !r.hasRaw || src == nil {
+func ReadRaw(src ByteSource, r *Row) []byte {
+	if !r.HasRaw || src == nil {
 		return nil
 	}
 	b := make([]byte, r.Size)
@@ -759,5 +759,5 @@ func (s *Store) RowFrame(i int) *decode.Frame {
 	if r.Kind != RowFrame {
 		return nil
 	}
-	return refetch(r, readRaw(s.src, r))
+	return DecodeRow(r, ReadRaw(s.src, r))
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // storeOf runs a source and applies every batch to a fresh store.
-func storeOf(t testing.TB, src source) *Store {
+func storeOf(t testing.TB, src Source) *Store {
 	t.Helper()
 	st := NewStore()
 	for _, m := range feedAll(t, src) {
@@ -26,13 +26,13 @@ func storeOf(t testing.TB, src source) *Store {
 	return st
 }
 
-func readerSource(t testing.TB, name, data string) source {
+func readerSource(t testing.TB, name, data string) Source {
 	t.Helper()
 	c, err := sessions.OpenReader(name, strings.NewReader(data), sessions.OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return captureSource(name, c, invariants.Options{})
+	return CaptureSource(name, c, invariants.Options{})
 }
 
 func TestStoreHappyTimeTravel(t *testing.T) {

@@ -74,15 +74,15 @@ func movesSummary(fr *decode.Frame) string {
 	if s == "" {
 		return "{}"
 	}
-	return cutString(s, 400)
+	return CutString(s, 400)
 }
 
 // leafText renders a scalar: strings quoted and sanitized, others as sent.
 func leafText(v decode.Raw) string {
 	if s, ok := v.Str(); ok {
-		return fmt.Sprintf("%q", decode.Sanitize(cutString(s, 200)))
+		return fmt.Sprintf("%q", decode.Sanitize(CutString(s, 200)))
 	}
-	return decode.Sanitize(cutString(string(v), 40))
+	return decode.Sanitize(CutString(string(v), 40))
 }
 
 // envelopeKey: top-level keys that say nothing about this one frame.

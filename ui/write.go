@@ -35,7 +35,7 @@ type writeJob struct {
 
 	n     int
 	row   func(int) *Row
-	src   byteSource
+	src   ByteSource
 	lo    int
 	hi    int
 	timed bool
@@ -68,7 +68,7 @@ type writeDoneMsg struct {
 
 // rowBytes is a row's bytes as they were on the wire (nil when they were
 // not kept): the one place writing reads them.
-func rowBytes(j *writeJob, r *Row) []byte { return readRaw(j.src, r) }
+func rowBytes(j *writeJob, r *Row) []byte { return ReadRaw(j.src, r) }
 
 // openWritePrompt opens the path prompt for the turn at the cursor (whole:
 // the session), prefilled with a default name in the current directory.
@@ -149,7 +149,7 @@ func (m *Model) startWrite(overwrite bool) tea.Cmd {
 // fillJob takes the rows, the times and the stream facts from the store.
 func (m *Model) fillJob(j *writeJob) {
 	st := m.sh.st
-	j.n, j.row, j.src = st.snapshot()
+	j.n, j.row, j.src = st.Snapshot()
 	j.lo, j.hi, j.next = 0, j.n, -1
 	// followed: a later turn follows this one, which so ends where it starts.
 	followed := !j.whole && j.turn < len(st.Turns)-1
