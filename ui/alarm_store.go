@@ -81,6 +81,13 @@ func (g *AlarmGroup) RowAt(k int) int {
 	return int(r.first + r.stride*(int32(k)-r.before))
 }
 
+// IndexOf returns k with RowAt(k) == row when the group's rows ascend
+// (ok is false when row is not among them, or they do not ascend).
+func (g *AlarmGroup) IndexOf(row int) (k int, ok bool) {
+	k = sort.Search(g.Rows, func(k int) bool { return g.RowAt(k) >= row })
+	return k, g.sorted && k < g.Rows && g.RowAt(k) == row
+}
+
 // add counts an alarm on row (-1: none).
 func (g *AlarmGroup) add(row int32) {
 	g.Count++
@@ -232,6 +239,13 @@ func (s *Store) AlarmTotal() int { c := s.Counts; return c.Error + c.Warn + c.In
 
 // Groups are the groups of alarms counted but not listed.
 func (s *Store) Groups() []AlarmGroup { return s.alarms.groups }
+
+// AlarmEntries is the Alarms pane's list in the order raised: an entry
+// e >= 0 is the listed alarm Alarms[e], e < 0 the group Groups()[-(e+1)].
+func (s *Store) AlarmEntries() []int32 { return s.alarms.entries }
+
+// EntryOfAlarm is the index in AlarmEntries of the listed alarm Alarms[ai].
+func (s *Store) EntryOfAlarm(ai int32) int32 { return s.alarms.entryOfAlarm[ai] }
 
 // AlarmOf returns the alarm an index of r.Alarms stands for: a listed
 // alarm as raised, or one of a group's with its message rebuilt.

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -69,12 +68,12 @@ func (a *Alarms) Keys() help.KeyMap {
 // groupSize is how many items an expanded group adds under its row.
 func (a *Alarms) groupSize(e int32) int {
 	st := a.sh.st
-	return st.alarms.groups[-st.alarms.entries[e]-1].Rows
+	return st.Groups()[-st.AlarmEntries()[e]-1].Rows
 }
 
 // count is the number of items: entries and the rows of expanded groups.
 func (a *Alarms) count() int {
-	n := len(a.sh.st.alarms.entries)
+	n := len(a.sh.st.AlarmEntries())
 	for _, e := range a.expanded {
 		n += a.groupSize(e)
 	}
@@ -147,13 +146,12 @@ func (a *Alarms) selectRow(row int) {
 		return
 	}
 	if ai := r.Alarms[0]; ai >= 0 {
-		a.cursor = a.itemOf(st.alarms.entryOfAlarm[ai])
+		a.cursor = a.itemOf(st.EntryOfAlarm(ai))
 	} else {
-		g := &st.alarms.groups[-ai-1]
+		g := &st.Groups()[-ai-1]
 		a.cursor = a.itemOf(g.Entry)
 		if _, ok := slices.BinarySearch(a.expanded, g.Entry); ok {
-			k := sort.Search(g.Rows, func(k int) bool { return g.RowAt(k) >= row })
-			if g.sorted && k < g.Rows && g.RowAt(k) == row {
+			if k, ok := g.IndexOf(row); ok {
 				a.cursor += 1 + k
 			}
 		}
@@ -205,7 +203,7 @@ func (a *Alarms) Update(msg tea.Msg) (Pane, tea.Cmd) {
 func (a *Alarms) rowAt(i int) int {
 	st := a.sh.st
 	e, sub := a.item(i)
-	x := st.alarms.entries[e]
+	x := st.AlarmEntries()[e]
 	if x >= 0 {
 		return st.Alarms[x].Row
 	}
@@ -213,7 +211,7 @@ func (a *Alarms) rowAt(i int) int {
 		a.toggle(e)
 		return -1
 	}
-	return st.alarms.groups[-x-1].RowAt(sub)
+	return st.Groups()[-x-1].RowAt(sub)
 }
 
 // alarmLine is an item of the list: its alarm (rebuilt for a group's
@@ -221,11 +219,11 @@ func (a *Alarms) rowAt(i int) int {
 func (a *Alarms) alarmLine(i int) (al invariants.Alarm, g *AlarmGroup, open bool) {
 	st := a.sh.st
 	e, sub := a.item(i)
-	x := st.alarms.entries[e]
+	x := st.AlarmEntries()[e]
 	if x >= 0 {
 		return st.Alarms[x].Alarm, nil, false
 	}
-	grp := &st.alarms.groups[-x-1]
+	grp := &st.Groups()[-x-1]
 	if sub >= 0 {
 		return st.GroupAlarm(int(-x-1), grp.RowAt(sub)), nil, false
 	}

@@ -13,6 +13,10 @@ import (
 	"framescope/decode"
 )
 
+// clientCompactH is the pane height below which the regions show only
+// their current sub-states.
+const clientCompactH = 24
+
 // Client shows the reference client state machine as of the selected
 // frame: where a correct v0.5 client stands in its diagram, the row it just
 // took and why, what it shows the user, and where the deployed v0.4 client,
@@ -115,7 +119,7 @@ func (c *Client) current() *clientSnap {
 		frame = -1
 	}
 	k := clientSnapKey{st: st, frame: frame, conn: st.Conn, httpStatus: st.HTTPStatus,
-		indexed: min(st.client.n, frame+1)}
+		indexed: min(st.ClientRead(), frame+1)}
 	// The stream's end belongs to the last row.
 	if st.End != nil && (sel == st.Len()-1 || st.Len() == 0) {
 		k.end, k.endKind = true, st.End.Kind
@@ -133,7 +137,6 @@ func (c *Client) current() *clientSnap {
 
 func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 	st := c.sh.st
-	x := &st.client
 	s := &clientSnap{frame: frame, lastOrigin: -1, firstOrigin: -1, lastViol: -1}
 	var p ClientPair
 	if frame < 0 {
@@ -142,26 +145,26 @@ func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 		p = StartClientPair(st.HTTPStatus, st.Frames > 0 || st.Conn == ConnOpen)
 	} else {
 		var ok bool
-		if p, ok = x.at(st, frame+1); !ok {
-			s.read = x.n
+		if p, ok = st.ClientAt(frame + 1); !ok {
+			s.read = st.ClientRead()
 			return s
 		}
 		s.hasStep = true
 		s.s05, s.s04 = p.V05.Last(), p.V04.Last()
-		if k := upTo(x.origins, frame); k > 0 {
-			s.lastOrigin, s.firstOrigin, s.nOrigin = x.origins[k-1], x.origins[0], k
+		if o := st.ClientOrigins(frame); len(o) > 0 {
+			s.lastOrigin, s.firstOrigin, s.nOrigin = o[len(o)-1], o[0], len(o)
 			if s.lastOrigin == frame {
 				s.origin = true
 				s.div, _ = pc3.ClientDivergence(st.RowFrame(st.RowOfFrame(frame)))
 			}
 		}
-		if k := upTo(x.viols, frame); k > 0 {
-			s.nViol, s.lastViol = k, x.viols[k-1]
+		if v := st.ClientViolations(frame); len(v) > 0 {
+			s.nViol, s.lastViol = len(v), v[len(v)-1]
 		}
 	}
 	if withEnd {
 		s.hasEnd = true
-		s.e05, s.e04 = p.Transport(endEvent(st.End))
+		s.e05, s.e04 = p.Transport(st.End.TransportEvent())
 	}
 	s.ready = true
 	s.v05, s.v04 = p.V05, p.V04

@@ -33,10 +33,6 @@ import (
 // frame, the checkpoints held 48 MB of text and forks; turn-aligned, 7 MB.
 const ClientEvery = 256
 
-// clientCompactH is the pane height below which the regions show only
-// their current sub-states.
-const clientCompactH = 24
-
 // ClientPair is a v0.5 and a v0.4 run fed the same inputs.
 type ClientPair struct{ V05, V04 *pc3.ClientRun }
 
@@ -131,6 +127,31 @@ func (x *clientIndex) at(st *Store, want int) (ClientPair, bool) {
 	return p, true
 }
 
+// ClientAt returns both runs after frames [0, want) of the stream, replayed
+// from the machines' nearest checkpoint (clientIndex.at); ok is false when
+// the machines are too far behind.
+func (s *Store) ClientAt(want int) (ClientPair, bool) { return s.client.at(s, want) }
+
+// ClientRead is how many frames the machines have read: their goroutine
+// runs a moment behind the rows.
+func (s *Store) ClientRead() int { return s.client.n }
+
+// ClientOrigins are the frames up to frame where the v0.4 client starts
+// reading the turn otherwise than the v0.5 one (ascending).
+func (s *Store) ClientOrigins(frame int) []int {
+	return s.client.origins[:upTo(s.client.origins, frame)]
+}
+
+// ClientViolations are the frames up to frame the v0.5 client has no row
+// for (ascending).
+func (s *Store) ClientViolations(frame int) []int {
+	return s.client.viols[:upTo(s.client.viols, frame)]
+}
+
+// ClientCheckpoints are the frames read when each of the machines'
+// checkpoints was taken (ascending).
+func (s *Store) ClientCheckpoints() []int { return s.client.cpAt }
+
 // upTo returns how many of the sorted frame indexes are ≤ frame.
 func upTo(frames []int, frame int) int { return sort.SearchInts(frames, frame+1) }
 
@@ -197,8 +218,8 @@ func clientDiverges(f *decode.Frame, s05, s04 *pc3.Step) (pc3.Divergence, bool) 
 	return pc3.ClientDivergence(f)
 }
 
-// endEvent is the transport event of how the stream ended.
-func endEvent(e *EndInfo) pc3.TransportEvent {
+// TransportEvent is the machines' transport event of how the stream ended.
+func (e *EndInfo) TransportEvent() pc3.TransportEvent {
 	switch e.Kind {
 	case string(invariants.EndError):
 		return pc3.TransportEvent{Input: pc3.InTransportError, Detail: e.Detail}

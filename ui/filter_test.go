@@ -79,8 +79,8 @@ func TestFilterByType(t *testing.T) {
 	// Esc clears the filter; the cursor stays on its row.
 	sel := m.Selected()
 	press(m, "esc")
-	if m.timeline.filter.on() || m.Selected() != sel || m.timeline.count() != st.Len() {
-		t.Errorf("esc: filter %v row %d", m.timeline.filter.on(), m.Selected())
+	if m.timeline.filter.On() || m.Selected() != sel || m.timeline.count() != st.Len() {
+		t.Errorf("esc: filter %v row %d", m.timeline.filter.On(), m.Selected())
 	}
 	// An empty prompt clears it too.
 	press(m, "F")
@@ -90,7 +90,7 @@ func TestFilterByType(t *testing.T) {
 		press(m, "backspace")
 	}
 	press(m, "enter")
-	if m.timeline.filter.on() {
+	if m.timeline.filter.On() {
 		t.Errorf("an empty type list clears the filter")
 	}
 }
@@ -106,7 +106,7 @@ func TestFilterPromptCompletesTypes(t *testing.T) {
 		}
 	}
 	press(m, "esc")
-	if m.prompt != nil || m.timeline.filter.on() {
+	if m.prompt != nil || m.timeline.filter.On() {
 		t.Errorf("esc cancels the prompt without filtering")
 	}
 }

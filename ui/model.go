@@ -58,7 +58,7 @@ type Model struct {
 	// Playback, the timeline filter's type index, and the one-line prompt
 	// of the filter and write keys (playback.go, filter.go, write.go).
 	play   playback
-	types  typeIndex
+	types  TypeIndex
 	prompt *prompt
 
 	// Live sources.
@@ -308,7 +308,7 @@ func (m *Model) applyBatch(b *Batch) {
 		// An error page instead of a stream: show it at once.
 		m.detail.SetTab(TabHTTP)
 	}
-	m.types.sync(st)
+	m.types.Sync(st)
 	if st.Len() > before {
 		switch {
 		case m.sh.follow && wasBottom:
@@ -420,7 +420,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.setFocus(PaneTimeline)
 	case key.Matches(msg, k.ClearSearch) && m.sh.query != "":
 		m.clearSearch()
-	case key.Matches(msg, k.ClearFilter) && m.timeline.filter.on():
+	case key.Matches(msg, k.ClearFilter) && m.timeline.filter.On():
 		m.setFilter(nil, false)
 	case key.Matches(msg, k.Play):
 		return m.togglePlay()
@@ -1017,8 +1017,9 @@ func (m *Model) elapsed() string {
 		return fmtOffset(st.End.At)[1:]
 	case m.live && st.Conn != ConnEnded:
 		return fmtOffset(m.now.Sub(m.started))[1:]
-	case st.hasLastAt:
-		return fmtOffset(st.lastAt)[1:]
+	}
+	if at, ok := st.LastAt(); ok {
+		return fmtOffset(at)[1:]
 	}
 	return "-"
 }

@@ -129,7 +129,7 @@ func (m *Model) togglePlay() tea.Cmd {
 	}
 	p.on = true
 	p.gen++
-	p.timed = st.hasLastAt
+	_, p.timed = st.LastAt()
 	m.anchorAtCursor(m.clock())
 	m.notice = "playing " + p.speedText()
 	if !p.timed {

@@ -172,10 +172,10 @@ func TestSearchReadsBackRowBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := rowScanner{src: src}
+		sc := NewRowScanner(src)
 		var hits []int
 		for i := 0; i < n; i++ {
-			if sc.matches(row(i), mt) {
+			if mt.matchRow(sc, row(i)) {
 				hits = append(hits, i)
 			}
 		}

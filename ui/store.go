@@ -315,7 +315,13 @@ func (s *Store) Snapshot() (n int, row func(i int) *Row, src ByteSource) {
 	}, s.src
 }
 
-// RowOfFrame returns the row of frame n, or -1.
+// LastAt is the time of the last row that has one (ok false when none
+// has).
+func (s *Store) LastAt() (at time.Duration, ok bool) { return s.lastAt, s.hasLastAt }
+
+// TypeWidth is the width in cells of the widest event type so far.
+func (s *Store) TypeWidth() int { return s.typeW }
+
 // FrameAt is frame n's time on the turn's axis (ok false when unknown).
 func (s *Store) FrameAt(n int) (time.Duration, bool) {
 	row := s.RowOfFrame(n)
@@ -326,6 +332,7 @@ func (s *Store) FrameAt(n int) (time.Duration, bool) {
 	return r.At, r.HasAt
 }
 
+// RowOfFrame returns the row of frame n, or -1.
 func (s *Store) RowOfFrame(n int) int {
 	if n < 0 || n >= s.frameRows.Len() {
 		return -1

@@ -22,7 +22,7 @@ type Timeline struct {
 	focused bool
 	// filter, when on, lists only the matching rows: list positions map to
 	// rows through its index (filter.go); nil lists every row.
-	filter *rowFilter
+	filter *Filter
 
 	cache      map[int]cachedRow
 	cacheW     int
@@ -53,7 +53,7 @@ func (t *Timeline) Title() string {
 	if n == 0 {
 		return "Timeline"
 	}
-	if t.filter.on() {
+	if t.filter.On() {
 		return t.filteredTitle()
 	}
 	s := fmt.Sprintf("Timeline %d/%d", t.sh.sel+1, n)
@@ -78,7 +78,7 @@ func (t *Timeline) SetCursor(row int) {
 		t.sh.sel = -1
 		return
 	}
-	if t.filter.on() {
+	if t.filter.On() {
 		// Snap to a listed row; with none listed the cursor stays where it
 		// is (the as-of panes keep their state).
 		if r, ok := t.snap(row); ok {
@@ -93,7 +93,7 @@ func (t *Timeline) SetCursor(row int) {
 
 // AtBottom reports whether the cursor is on the last row (or there is none).
 func (t *Timeline) AtBottom() bool {
-	if t.filter.on() {
+	if t.filter.On() {
 		n := t.count()
 		return n == 0 || t.sh.sel >= t.rowAt(n-1)
 	}
@@ -105,7 +105,7 @@ func (t *Timeline) scrollIntoView() {
 		return
 	}
 	sel := max(t.sh.sel, 0)
-	if t.filter.on() {
+	if t.filter.On() {
 		sel, _ = t.posOf(sel)
 	}
 	if sel < t.top {
@@ -121,7 +121,7 @@ func (t *Timeline) scrollIntoView() {
 
 // move moves the cursor d listed rows.
 func (t *Timeline) move(d int) {
-	if !t.filter.on() {
+	if !t.filter.On() {
 		t.SetCursor(t.sh.sel + d)
 		return
 	}
@@ -196,8 +196,8 @@ func (t *Timeline) View() string {
 		}
 		return block(lines, t.w, t.h)
 	}
-	if t.filter.on() && t.count() == 0 {
-		lines = append(lines, t.sh.sty.Dim.Render("no row matches the filter ("+t.filter.describe()+"); esc clears it"))
+	if t.filter.On() && t.count() == 0 {
+		lines = append(lines, t.sh.sty.Dim.Render("no row matches the filter ("+t.filter.Describe()+"); esc clears it"))
 		return block(lines, t.w, t.h)
 	}
 	for p := t.top; p < t.count() && len(lines) < t.h; p++ {
@@ -283,7 +283,7 @@ func (t *Timeline) layout() (idxW, atW, gapW, typW int) {
 		// Dialects name events at length (content_block_delta,
 		// response.output_text.delta): give the column what the widest
 		// type needs, within a quarter of the pane.
-		typW = min(max(t.sh.st.typeW, 14), 28, max(t.w/4, 14))
+		typW = min(max(t.sh.st.TypeWidth(), 14), 28, max(t.w/4, 14))
 	}
 	if t.w < 72 {
 		gapW = 0
