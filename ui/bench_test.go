@@ -580,7 +580,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 		wall += time.Since(t0)
 		syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
 		cpu += rusageTime(&ru1) - rusageTime(&ru0)
-		<-f.sent
+		<-f.Sent()
 		st := m.Store()
 		if out.Result == nil || out.Result.Report == nil {
 			b.Fatalf("no live result: %v", out.Err)

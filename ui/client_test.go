@@ -358,10 +358,8 @@ func TestClientCheckpointsWhileStreaming(t *testing.T) {
 	m := NewModel("x", false, Config{})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	msgs := make(chan tea.Msg, 4)
-	f := newFeeder(func(msg tea.Msg) { msgs <- msg }, time.Microsecond)
-	go f.loop()
-	go func() { openSource(t, path).Run(context.Background(), f) }()
-	go func() { <-f.sent; close(msgs) }()
+	f := start(context.Background(), openSource(t, path), func(msg tea.Msg) { msgs <- msg }, time.Microsecond)
+	go func() { <-f.Sent(); close(msgs) }()
 	rnd := rand.New(rand.NewSource(2))
 	for msg := range msgs {
 		if _, cmd := m.Update(msg); cmd != nil {

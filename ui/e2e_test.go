@@ -34,7 +34,7 @@ func newTestProgram(t *testing.T, m *Model, w, h int) *teatest.TestModel {
 func waitSent(t *testing.T, f *Feeder) {
 	t.Helper()
 	select {
-	case <-f.sent:
+	case <-f.Sent():
 	case <-time.After(e2eTimeout):
 		t.Fatal("the stream never ended")
 	}

@@ -3,66 +3,26 @@ package ui
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"sync"
 	"time"
 
 	"framescope/invariants/dialects/pc3"
 
-	tea "charm.land/bubbletea/v2"
-
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
 )
-
-// Batch is what the feeder sends the program: everything the pipeline
-// produced since the previous batch, in order. Nothing is ever dropped:
-// however fast frames arrive, they all travel, just fewer messages.
-type Batch struct {
-	Rows   []Ingest
-	Alarms []AlarmRec
-	Notes  []string
-	Conn   *ConnUpdate
-	End    *EndInfo
-	// Src is where the rows' bytes can be read back, Text where the text
-	// frames' chunks are (each set once, in the first batch).
-	Src  ByteSource
-	Text *spill
-	// Client is the reference client machines' run over the batch's frames
-	// (client_track.go); nil when the batch has no frame.
-	Client *clientIndex
-	// Dialect is the stream's dialect, once known (set once); Native says
-	// it is an invariants.Native one (rows indexed from its envelope).
-	Dialect string
-	Native  bool
-}
-
-// ConnUpdate is a change of the source's connection state.
-type ConnUpdate struct {
-	State      Conn
-	HTTPStatus int
-	// Response is the HTTP exchange, once known (nil: no change).
-	Response *HTTPResponse
-}
-
-func (b *Batch) empty() bool {
-	return len(b.Rows) == 0 && b.Dialect == "" && b.Client == nil && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil && b.Src == nil && b.Text == nil
-}
-
-// batchMsg carries a Batch to Update.
-type batchMsg struct{ b *Batch }
 
 // DefaultBatchInterval bounds the batch rate: at most ~30 messages a second.
 const DefaultBatchInterval = 33 * time.Millisecond
 
 // Feeder runs the pipeline on its own goroutine, turns every item into a
 // row (copying what it keeps: the pipeline's buffers are reused), collects
-// rows between ticks and sends them as one batchMsg. The blocks' bytes go
+// rows between ticks and sends them as one Batch. The blocks' bytes go
 // to the spill (unless the source is a file they can be read back from).
 type Feeder struct {
-	send     func(tea.Msg)
+	send     func(*Batch)
 	interval time.Duration
 
 	mu      sync.Mutex
@@ -93,7 +53,7 @@ type Feeder struct {
 	generic bool
 }
 
-func newFeeder(send func(tea.Msg), interval time.Duration) *Feeder {
+func newFeeder(send func(*Batch), interval time.Duration) *Feeder {
 	if interval <= 0 {
 		interval = DefaultBatchInterval
 	}
@@ -103,7 +63,19 @@ func newFeeder(send func(tea.Msg), interval time.Duration) *Feeder {
 	}
 }
 
-// loop sends batches until finish was called and the last batch went out.
+// Start launches a feeder and the source's pipeline, each on a goroutine
+// of its own; every batch goes to send, from the feeder's.
+func Start(ctx context.Context, src Source, send func(*Batch), interval time.Duration) *Feeder {
+	f := newFeeder(send, interval)
+	go f.loop()
+	go src.Run(ctx, f)
+	return f
+}
+
+// Sent is closed once the last batch went out, after the source finished.
+func (f *Feeder) Sent() <-chan struct{} { return f.sent }
+
+// loop sends batches until Finish was called and the last batch went out.
 func (f *Feeder) loop() {
 	defer close(f.sent)
 	for {
@@ -151,7 +123,7 @@ func (f *Feeder) flush() {
 	default:
 	}
 	memBudget(rows)
-	f.send(batchMsg{b})
+	f.send(b)
 }
 
 // pendMax is how many rows the pipeline may queue for the program before
@@ -467,251 +439,9 @@ func (f *Feeder) extract(fr *decode.Frame, x *rowExt) {
 	}
 }
 
-// frameSummary is the one-line description of a frame (sanitized).
-func frameSummary(fr *decode.Frame) string {
-	switch {
-	case fr.Done:
-		return "end-of-stream sentinel"
-	case fr.Oversized:
-		return fmt.Sprintf("oversized event: %d bytes not kept", fr.Size)
-	case !fr.Decoded():
-		return fr.Problem.String() + ": " + excerpt(fr.Data, 200)
-	}
-	return summarize(fr)
-}
-
-// DecodeRow decodes a frame row again from its block's bytes raw (nil when
-// not kept).
-func DecodeRow(r *Row, raw []byte) *decode.Frame {
-	var ev *decode.Event
-	fr := decode.NewFramer()
-	keep := func(e *decode.Event) {
-		if ev == nil && e.Dispatched() {
-			c := e.Clone()
-			ev = &c
-		}
-	}
-	fr.Feed(raw, keep)
-	fr.Close(keep)
-	if ev == nil { // oversized: nothing kept
-		ev = &decode.Event{Offset: r.Offset, Size: r.Size, HasData: true, Oversized: r.Oversized}
-	}
-	ev.Offset = r.Offset
-	return decode.DecodeFrame(ev, r.Frame)
-}
-
-// CutString cuts s to at most n bytes at a rune boundary.
-func CutString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xc0 == 0x80 {
-		n--
-	}
-	return s[:n]
-}
-
 func trimQuotes(b []byte) []byte {
 	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
 		return b[1 : len(b)-1]
 	}
 	return b
-}
-
-// excerpt is a sanitized one-line prefix of b (never sanitizing megabytes
-// for one line).
-func excerpt(b []byte, n int) string {
-	if len(b) > 4*n+4 {
-		b = b[:4*n+4]
-	}
-	return decode.SanitizeBytes(b)
-}
-
-// summarize returns a decoded frame's one-line summary (sanitized).
-func summarize(fr *decode.Frame) string {
-	str := func(r decode.Raw) string {
-		s, ok := r.Str()
-		if !ok {
-			return excerpt(r, 80)
-		}
-		return decode.Sanitize(CutString(s, 400))
-	}
-	switch fr.Type() {
-	case decode.TypeText, decode.TypeReasoning:
-		c := fr.Chunk()
-		if c == nil {
-			return "(no chunk)"
-		}
-		return str(c)
-	case decode.TypeToolCall, decode.TypeToolCompleted:
-		tc := fr.ToolCall()
-		if !tc.Present {
-			return "(no tool_call)"
-		}
-		return decode.Sanitize(tc.Name) + "  " + decode.Sanitize(tc.ID)
-	case decode.TypeComponent:
-		tc := fr.ToolCall()
-		s := decode.Sanitize(tc.Name) + "  " + decode.Sanitize(tc.ID)
-		if c := fr.Chunk(); c != nil {
-			s += "  " + excerpt(c, 120)
-		}
-		return s
-	case decode.TypeDataLoading, decode.TypeDataLoaded:
-		d := fr.DataRef()
-		if d.Raw == nil {
-			return "(no data)"
-		}
-		s := decode.Sanitize(d.ID) + "  " + decode.Sanitize(d.Type)
-		if fr.Type() == decode.TypeDataLoaded {
-			if d.ItemCount >= 0 {
-				s += fmt.Sprintf("  %d items", d.ItemCount)
-			}
-		} else if n := d.Key.Get("ids").Len(); n >= 0 {
-			s += fmt.Sprintf("  %d ids", n)
-		}
-		return s
-	case decode.TypeStatus:
-		st := fr.Status()
-		return decode.Sanitize(st.EventID) + "  " + decode.Sanitize(st.Message)
-	case decode.TypeError, decode.TypeCancelled:
-		e := fr.ErrorInfo()
-		s := "(no error.code)"
-		if e.HasCode {
-			s = decode.Sanitize(e.Code)
-		}
-		if e.HasIsFinal {
-			s += "  is_final=" + strconv.FormatBool(e.IsFinal)
-		}
-		if r, ok := e.Error.Get("reason").Str(); ok {
-			s += "  reason=" + decode.Sanitize(r)
-		}
-		return s
-	case decode.TypeEpisode:
-		return str(fr.Get("episode_id"))
-	case decode.TypeResponseID:
-		return decode.Sanitize(fr.RID())
-	case decode.TypeUsage:
-		u := fr.Usage()
-		return "in " + excerpt(u.Input, 20) + "  out " + excerpt(u.Output, 20) + "  total " + excerpt(u.Total, 20)
-	case decode.TypeThinking:
-		if c := fr.Get("content"); c != nil {
-			return str(c)
-		}
-		return ""
-	case decode.TypeCompleted:
-		return "terminal"
-	}
-	return excerpt([]byte(fr.PayloadExcerpt(400)), 200)
-}
-
-// Source is something the feeder can run: a capture or a live connection.
-type Source struct {
-	Name string
-	Live bool
-	// Run reads the stream to its end, feeding f; it must call f.finish.
-	Run func(ctx context.Context, f *Feeder)
-}
-
-// CaptureSource reads a capture file through the pipeline.
-func CaptureSource(name string, c sessions.Capture, opts invariants.Options) Source {
-	return Source{Name: name, Run: func(ctx context.Context, f *Feeder) {
-		stop := context.AfterFunc(ctx, func() { c.Close() })
-		defer stop()
-		file := sseFile(c.Meta())
-		f.keepBytes(file)
-		h := f.handler()
-		if m := c.Meta(); m.HTTP {
-			resp := responseFromMeta(m)
-			f.SetConn(ConnUpdate{State: ConnOpen, HTTPStatus: m.Status, Response: resp})
-			h.OnErrorBody = func(body []byte, more bool) { f.SetConn(withErrorBody(resp, body, more)) }
-		} else {
-			f.SetConn(ConnUpdate{State: ConnOpen})
-		}
-		// The store lists alarms as check's report does: past MaxListed of
-		// a rule in a turn the checker makes no message (alarm_store.go).
-		opts.ListLimit = sessions.MaxListed
-		res, err := sessions.Run(c, opts, h)
-		e := endOf(res, err)
-		if res != nil {
-			e.Turns = res.Turns
-		}
-		f.Finish(e)
-	}}
-}
-
-// sseFile opens a raw SSE capture again for reading its blocks back: its
-// stream offsets are its file offsets (the reader passes the bytes through
-// untouched), so it needs no spill. Nil for anything else (stdin, pipes,
-// JSONL/HAR/NDJSON, whose bytes are not the stream's). The descriptor is
-// held for the life of the session; the file is trusted not to be
-// rewritten meanwhile (a short read shows "bytes not kept").
-func sseFile(m sessions.Meta) ByteSource {
-	if m.Kind != sessions.KindSSE || m.Name == "" || m.Name == "-" {
-		return nil
-	}
-	fh, err := os.Open(m.Name)
-	if err != nil {
-		return nil
-	}
-	if fi, err := fh.Stat(); err != nil || !fi.Mode().IsRegular() {
-		fh.Close()
-		return nil
-	}
-	return fh
-}
-
-func endOf(res *sessions.Result, err error) EndInfo {
-	var e EndInfo
-	if res != nil {
-		e = EndInfo{Kind: string(res.End.Kind), Detail: decode.Sanitize(res.End.Detail), At: res.End.T, HasTime: res.End.HasTime}
-	}
-	if err != nil {
-		e.Kind, e.Detail = "error", decode.Sanitize(err.Error())
-	}
-	if e.Kind == "" {
-		e.Kind = "eof"
-	}
-	return e
-}
-
-// LiveSource connects once through sessions.RunLive; the result lands in
-// *out once the run is over.
-func LiveSource(name string, opts sessions.LiveOptions, out *LiveOutcome) Source {
-	return Source{Name: name, Live: true, Run: func(ctx context.Context, f *Feeder) {
-		f.keepBytes(nil)
-		opts.OnResponse = func(r sessions.ResponseInfo) {
-			f.SetConn(ConnUpdate{State: ConnOpen, HTTPStatus: r.Status, Response: responseFromLive(requestMethod(opts.Connect), r)})
-		}
-		opts.Check.ListLimit = sessions.MaxListed
-		res, err := sessions.RunLive(ctx, opts, f.handler())
-		out.Result, out.Err = res, err
-		if res != nil && res.Response.ErrorBody != nil {
-			// The whole error page, now that it has been read.
-			f.SetConn(ConnUpdate{State: ConnOpen, HTTPStatus: res.Response.Status, Response: responseFromLive(requestMethod(opts.Connect), res.Response)})
-		}
-		var e EndInfo
-		switch {
-		case res == nil:
-			e = EndInfo{Kind: "error", Detail: decode.Sanitize(fmt.Sprint(err))}
-		case res.Report != nil:
-			e = EndInfo{Kind: string(res.Report.End.Kind), Detail: decode.Sanitize(res.Report.End.Detail), Turns: res.Report.Turns}
-			if err != nil && e.Kind != "error" {
-				e.Detail = decode.Sanitize(err.Error())
-			}
-		}
-		if e.Kind == "" {
-			e.Kind = "eof"
-		}
-		if res != nil {
-			e.At, e.HasTime = res.Duration, true
-		}
-		f.Finish(e)
-	}}
-}
-
-// LiveOutcome is what a live TUI session produced (for the caller to
-// report once the terminal is back).
-type LiveOutcome struct {
-	Result *sessions.LiveResult
-	Err    error
 }

@@ -22,10 +22,8 @@ var fixedNow = time.Date(2026, 5, 15, 18, 0, 0, 0, time.UTC)
 func feedAll(t testing.TB, src Source) []tea.Msg {
 	t.Helper()
 	var msgs []tea.Msg
-	f := newFeeder(func(m tea.Msg) { msgs = append(msgs, m) }, time.Millisecond)
-	go f.loop()
-	src.Run(context.Background(), f)
-	<-f.sent
+	f := start(context.Background(), src, func(m tea.Msg) { msgs = append(msgs, m) }, time.Millisecond)
+	<-f.Sent()
 	return msgs
 }
 

@@ -168,6 +168,9 @@ func (m *Model) Focused() PaneID { return m.focus }
 // Pane returns one pane.
 func (m *Model) Pane(id PaneID) Pane { return m.panes[id] }
 
+// batchMsg carries a Batch to Update.
+type batchMsg struct{ b *Batch }
+
 type tickMsg time.Time
 
 func (m *Model) tick() tea.Cmd {

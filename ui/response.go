@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"framescope/decode"
 	"framescope/sessions"
 )
 
@@ -79,60 +78,42 @@ func responseFromMeta(m sessions.Meta) *HTTPResponse {
 		return nil
 	}
 	return &HTTPResponse{
-		Method: m.Method, URL: sessions.RedactURL(m.URL), Status: m.Status, StatusText: statusText(m.Status),
+		Method: m.Method, URL: sessions.RedactURL(m.URL), Status: m.Status, StatusText: StatusText(m.Status),
 		ContentType: m.ContentType, Headers: sessions.RedactSecrets(m.ResponseHeaders),
 		RequestHeaders: sessions.RedactSecrets(m.RequestHeaders), RequestBody: redactedBody(m),
 		RequestBodyCut: m.RequestBodySize > int64(len(m.RequestBody)),
 	}
 }
 
-func statusText(code int) string {
+// StatusText is an HTTP status as a response line says it: "404 Not Found".
+func StatusText(code int) string {
 	if t := http.StatusText(code); t != "" {
 		return fmt.Sprintf("%d %s", code, t)
 	}
 	return fmt.Sprint(code)
 }
 
-// httpLines renders the exchange for the detail's HTTP tab.
-func httpLines(r *HTTPResponse, sty *Styles) []jline {
-	if r == nil {
-		s := "no HTTP exchange: this source is a file of SSE bytes or frames"
-		return []jline{{s, sty.Dim.Render(s)}}
+// redactedBody is a capture's request body with its secrets redacted for
+// display (a HAR export keeps them), as its headers are.
+func redactedBody(m sessions.Meta) []byte {
+	if m.RequestBody == nil {
+		return nil
 	}
-	var out []jline
-	add := func(s string, render func(...string) string) { out = append(out, jline{s, render(s)}) }
-	if r.URL != "" {
-		method := r.Method
-		if method == "" {
-			method = "GET"
-		}
-		add(decode.Sanitize(method)+" "+decode.Sanitize(r.URL), sty.Bold.Render)
-	}
-	status := strings.TrimSpace(decode.Sanitize(r.Proto) + " " + decode.Sanitize(r.StatusText))
-	if r.StatusText == "" {
-		status = strings.TrimSpace(decode.Sanitize(r.Proto) + " " + statusText(r.Status))
-	}
-	if r.Failed() {
-		add(status, sty.SevError.Render)
-	} else {
-		add(status, sty.Bold.Render)
-	}
-	out = append(out, headerLines(r.Headers, sty)...)
-	if len(r.Headers) == 0 && r.ContentType != "" {
-		add("Content-Type: "+decode.Sanitize(r.ContentType), sty.Base.Render)
-	}
-	if r.Body != nil {
-		out = append(out, jline{})
-		out = append(out, bodyLines("body", r.Body, r.BodyTruncated, sty)...)
-	}
-	// The request after the response: what went wrong is read first.
-	if len(r.RequestHeaders) > 0 || r.RequestBody != nil {
-		out = append(out, jline{})
-		add("request headers:", sty.Dim.Render)
-		out = append(out, headerLines(r.RequestHeaders, sty)...)
-		if r.RequestBody != nil {
-			out = append(out, bodyLines("request body", r.RequestBody, r.RequestBodyCut, sty)...)
+	ct := ""
+	for k, v := range m.RequestHeaders {
+		if strings.EqualFold(k, "Content-Type") {
+			ct = v
 		}
 	}
-	return out
+	b, _ := sessions.RedactBody(m.RequestBody, ct)
+	return b
+}
+
+// withErrorBody is the update that adds a capture's error page (the body
+// of a non-2xx response, which the pipeline does not read as SSE) to its
+// response; r is not changed.
+func withErrorBody(r *HTTPResponse, body []byte, more bool) ConnUpdate {
+	c := *r
+	c.Body, c.BodyTruncated = sessions.RedactText(body), more
+	return ConnUpdate{State: ConnOpen, HTTPStatus: c.Status, Response: &c}
 }

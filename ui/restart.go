@@ -185,19 +185,14 @@ type runSession struct {
 // launch starts session gen over src, its batches tagged with gen, unless
 // the program is gone (then it reports false and starts nothing).
 func (r *runner) launch(gen int, src Source) bool {
-	send := func(msg tea.Msg) {
-		if b, ok := msg.(batchMsg); ok {
-			msg = genBatchMsg{gen: gen, b: b.b}
-		}
-		r.send(msg)
-	}
+	send := func(b *Batch) { r.send(genBatchMsg{gen: gen, b: b}) }
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return false
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r.cur = &runSession{gen: gen, cancel: cancel, f: start(ctx, src, send, r.interval)}
+	r.cur = &runSession{gen: gen, cancel: cancel, f: Start(ctx, src, send, r.interval)}
 	return true
 }
 
@@ -206,7 +201,7 @@ func (r *runner) launch(gen int, src Source) bool {
 func (s *runSession) end() {
 	s.cancel()
 	select {
-	case <-s.f.sent:
+	case <-s.f.Sent():
 	case <-time.After(restartMaxWait):
 	}
 	s.f.Stop()

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +13,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
-	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
 )
@@ -109,38 +106,8 @@ func demoSessions(d DemoOptions, outs *outcomes) func(gen int, scenario string) 
 			return Source{}, fmt.Errorf("unknown scenario %q", scenario)
 		}
 		current = scenario
-		return demoSource(scenario, d, outs.add()), nil
+		return DemoSource(scenario, d.Speed, d.Library, outs.add()), nil
 	}
-}
-
-// demoSource serves one turn of a scenario on a fresh loopback relay and
-// reads it through the live path.
-func demoSource(scenario string, d DemoOptions, out *LiveOutcome) Source {
-	name := "demo " + scenario
-	return Source{Name: name, Live: true, Run: func(ctx context.Context, f *Feeder) {
-		relay, err := sessions.NewRelay(sessions.RelayOptions{Scenario: scenario, Speed: d.Speed})
-		if err != nil {
-			out.Err = err
-			f.Finish(EndInfo{Kind: "error", Detail: decode.Sanitize(err.Error())})
-			return
-		}
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			out.Err = err
-			f.Finish(EndInfo{Kind: "error", Detail: decode.Sanitize(err.Error())})
-			return
-		}
-		srv := &http.Server{Handler: relay, ReadHeaderTimeout: 10 * time.Second}
-		go srv.Serve(ln)
-		defer srv.Close()
-		opts := sessions.LiveOptions{
-			Connect: sessions.ConnectOptions{URL: "http://" + ln.Addr().String() + "/api/chat", Method: "POST",
-				Body: []byte(`{"message":"demo"}`), Headers: []string{"Content-Type: application/json"}},
-			Source:  "demo:" + scenario,
-			Library: d.Library,
-		}
-		LiveSource(name, opts, out).Run(ctx, f)
-	}}
 }
 
 // outcomes collects the live outcomes of a program's sessions.
@@ -205,12 +172,10 @@ func runSessions(name string, live bool, newSource func(gen int, scenario string
 	return m, err
 }
 
-// start launches the feeder and the source's pipeline; batches go to send.
+// start launches the feeder and the source's pipeline; batches go to send
+// as batchMsg.
 func start(ctx context.Context, src Source, send func(tea.Msg), interval time.Duration) *Feeder {
-	f := newFeeder(send, interval)
-	go f.loop()
-	go src.Run(ctx, f)
-	return f
+	return Start(ctx, src, func(b *Batch) { send(batchMsg{b}) }, interval)
 }
 
 // IsTerminal reports whether w is a terminal (the TUI's output).

@@ -6,8 +6,6 @@
 package ui
 
 import (
-	"github.com/charmbracelet/x/ansi"
-
 	"sort"
 	"sync"
 	"time"
@@ -184,7 +182,6 @@ type Store struct {
 	frameRows rowSet // the rows of frames: frame n is row frameRows.At(n)
 	rowTables
 	typeIdx   map[string]uint32
-	typeW     int               // the widest event type so far (cells)
 	rowAlarms map[int32][]int32 // the alarms of rows that have some
 	client    clientIndex       // the reference client machines' checkpoints (client_track.go)
 
@@ -319,8 +316,9 @@ func (s *Store) Snapshot() (n int, row func(i int) *Row, src ByteSource) {
 // has).
 func (s *Store) LastAt() (at time.Duration, ok bool) { return s.lastAt, s.hasLastAt }
 
-// TypeWidth is the width in cells of the widest event type so far.
-func (s *Store) TypeWidth() int { return s.typeW }
+// Types are the event types of the frames so far, in the order they
+// first came (read only).
+func (s *Store) Types() []string { return s.types }
 
 // FrameAt is frame n's time on the turn's axis (ok false when unknown).
 func (s *Store) FrameAt(n int) (time.Duration, bool) {
@@ -470,7 +468,6 @@ func (s *Store) internType(t string) uint32 {
 	i := uint32(len(s.types))
 	s.types = append(s.types, t)
 	s.typeIdx[t] = i
-	s.typeW = max(s.typeW, ansi.StringWidth(t))
 	return i
 }
 
@@ -767,4 +764,24 @@ func (s *Store) RowFrame(i int) *decode.Frame {
 		return nil
 	}
 	return DecodeRow(r, ReadRaw(s.src, r))
+}
+
+// DecodeRow decodes a frame row again from its block's bytes raw (nil when
+// not kept).
+func DecodeRow(r *Row, raw []byte) *decode.Frame {
+	var ev *decode.Event
+	fr := decode.NewFramer()
+	keep := func(e *decode.Event) {
+		if ev == nil && e.Dispatched() {
+			c := e.Clone()
+			ev = &c
+		}
+	}
+	fr.Feed(raw, keep)
+	fr.Close(keep)
+	if ev == nil { // oversized: nothing kept
+		ev = &decode.Event{Offset: r.Offset, Size: r.Size, HasData: true, Oversized: r.Oversized}
+	}
+	ev.Offset = r.Offset
+	return decode.DecodeFrame(ev, r.Frame)
 }

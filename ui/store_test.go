@@ -220,7 +220,7 @@ func TestFeederBatchesNeverDrop(t *testing.T) {
 	const interval = 20 * time.Millisecond
 	f := start(context.Background(), readerSource(t, "flood.sse", b.String()), send, interval)
 	select {
-	case <-f.sent:
+	case <-f.Sent():
 	case <-time.After(20 * time.Second):
 		t.Fatal("feeder never finished")
 	}

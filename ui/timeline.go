@@ -33,6 +33,11 @@ type Timeline struct {
 	// dialect's types do): rows cached before are stale after.
 	cacheCols [4]int
 	matches   map[int]bool // rows that match the search
+	// typeW is the widest event type of the store typesOf (cells), over
+	// its first typesSeen types.
+	typesOf   *Store
+	typesSeen int
+	typeW     int
 }
 
 type cachedRow struct {
@@ -274,6 +279,20 @@ func (t *Timeline) prevAt(i int) (time.Duration, bool) {
 	return 0, false
 }
 
+// typeWidth is the width of the widest event type so far (cells).
+func (t *Timeline) typeWidth() int {
+	st := t.sh.st
+	if t.typesOf != st {
+		t.typesOf, t.typesSeen, t.typeW = st, 0, 0
+	}
+	types := st.Types()
+	for _, typ := range types[t.typesSeen:] {
+		t.typeW = max(t.typeW, ansi.StringWidth(typ))
+	}
+	t.typesSeen = len(types)
+	return t.typeW
+}
+
 // layout returns the column widths for the pane width: idx, at, gap, type
 // (gap is 0 when the pane is narrow).
 func (t *Timeline) layout() (idxW, atW, gapW, typW int) {
@@ -283,7 +302,7 @@ func (t *Timeline) layout() (idxW, atW, gapW, typW int) {
 		// Dialects name events at length (content_block_delta,
 		// response.output_text.delta): give the column what the widest
 		// type needs, within a quarter of the pane.
-		typW = min(max(t.sh.st.TypeWidth(), 14), 28, max(t.w/4, 14))
+		typW = min(max(t.typeWidth(), 14), 28, max(t.w/4, 14))
 	}
 	if t.w < 72 {
 		gapW = 0

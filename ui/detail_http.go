@@ -8,26 +8,55 @@ import (
 	"strings"
 
 	"framescope/decode"
-	"framescope/sessions"
 )
+
+// The detail's HTTP tab: the exchange the source knows (store.HTTPResponse).
 
 // httpBodyMax bounds a body shown in the HTTP tab (request or response).
 const httpBodyMax = 64 << 10
 
-// redactedBody is a capture's request body with its secrets redacted for
-// display (a HAR export keeps them), as its headers are.
-func redactedBody(m sessions.Meta) []byte {
-	if m.RequestBody == nil {
-		return nil
+// httpLines renders the exchange for the detail's HTTP tab.
+func httpLines(r *HTTPResponse, sty *Styles) []jline {
+	if r == nil {
+		s := "no HTTP exchange: this source is a file of SSE bytes or frames"
+		return []jline{{s, sty.Dim.Render(s)}}
 	}
-	ct := ""
-	for k, v := range m.RequestHeaders {
-		if strings.EqualFold(k, "Content-Type") {
-			ct = v
+	var out []jline
+	add := func(s string, render func(...string) string) { out = append(out, jline{s, render(s)}) }
+	if r.URL != "" {
+		method := r.Method
+		if method == "" {
+			method = "GET"
+		}
+		add(decode.Sanitize(method)+" "+decode.Sanitize(r.URL), sty.Bold.Render)
+	}
+	status := strings.TrimSpace(decode.Sanitize(r.Proto) + " " + decode.Sanitize(r.StatusText))
+	if r.StatusText == "" {
+		status = strings.TrimSpace(decode.Sanitize(r.Proto) + " " + StatusText(r.Status))
+	}
+	if r.Failed() {
+		add(status, sty.SevError.Render)
+	} else {
+		add(status, sty.Bold.Render)
+	}
+	out = append(out, headerLines(r.Headers, sty)...)
+	if len(r.Headers) == 0 && r.ContentType != "" {
+		add("Content-Type: "+decode.Sanitize(r.ContentType), sty.Base.Render)
+	}
+	if r.Body != nil {
+		out = append(out, jline{})
+		out = append(out, bodyLines("body", r.Body, r.BodyTruncated, sty)...)
+	}
+	// The request after the response: what went wrong is read first.
+	if len(r.RequestHeaders) > 0 || r.RequestBody != nil {
+		out = append(out, jline{})
+		add("request headers:", sty.Dim.Render)
+		out = append(out, headerLines(r.RequestHeaders, sty)...)
+		if r.RequestBody != nil {
+			out = append(out, bodyLines("request body", r.RequestBody, r.RequestBodyCut, sty)...)
 		}
 	}
-	b, _ := sessions.RedactBody(m.RequestBody, ct)
-	return b
+	return out
 }
 
 // headerLines lists headers sorted by name, sanitized.
@@ -79,13 +108,4 @@ func bodyLines(label string, body []byte, more bool, sty *Styles) []jline {
 		add(fmt.Sprintf("… cut at %s", fmtBytes(httpBodyMax)), sty.Dim.Render)
 	}
 	return out
-}
-
-// withErrorBody is the update that adds a capture's error page (the body
-// of a non-2xx response, which the pipeline does not read as SSE) to its
-// response; r is not changed.
-func withErrorBody(r *HTTPResponse, body []byte, more bool) ConnUpdate {
-	c := *r
-	c.Body, c.BodyTruncated = sessions.RedactText(body), more
-	return ConnUpdate{State: ConnOpen, HTTPStatus: c.Status, Response: &c}
 }

@@ -2,6 +2,40 @@ package ui
 
 import "sync"
 
+// Batch is what the feeder sends the program: everything the pipeline
+// produced since the previous batch, in order. Nothing is ever dropped:
+// however fast frames arrive, they all travel, just fewer messages.
+type Batch struct {
+	Rows   []Ingest
+	Alarms []AlarmRec
+	Notes  []string
+	Conn   *ConnUpdate
+	End    *EndInfo
+	// Src is where the rows' bytes can be read back, Text where the text
+	// frames' chunks are (each set once, in the first batch).
+	Src  ByteSource
+	Text *spill
+	// Client is the reference client machines' run over the batch's frames
+	// (client_track.go); nil when the batch has no frame.
+	Client *clientIndex
+	// Dialect is the stream's dialect, once known (set once); Native says
+	// it is an invariants.Native one (rows indexed from its envelope).
+	Dialect string
+	Native  bool
+}
+
+// ConnUpdate is a change of the source's connection state.
+type ConnUpdate struct {
+	State      Conn
+	HTTPStatus int
+	// Response is the HTTP exchange, once known (nil: no change).
+	Response *HTTPResponse
+}
+
+func (b *Batch) empty() bool {
+	return len(b.Rows) == 0 && b.Dialect == "" && b.Client == nil && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil && b.Src == nil && b.Text == nil
+}
+
 // A batch's rows and alarms are copied into the store by Update, after
 // which their slices are garbage. The feeder used to start each batch
 // with room for as many rows as the last one had, but a batch that a
