@@ -1026,15 +1026,3 @@ func (m *Model) elapsed() string {
 	}
 	return "-"
 }
-
-func fmtBytes(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
-	case n < 1024*1024*1024:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
-	}
-	return fmt.Sprintf("%.2f GiB", float64(n)/(1024*1024*1024))
-}

@@ -384,41 +384,6 @@ func (t *Timeline) styledRow(i int) string {
 	return fit(b.String(), t.w)
 }
 
-// fmtOffset formats a time since the response started: +1.204s, +2m03.1s.
-func fmtOffset(d time.Duration) string {
-	sign := "+"
-	if d < 0 {
-		sign, d = "-", -d
-	}
-	if d < 100*time.Second {
-		return sign + strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + "s"
-	}
-	m := int(d / time.Minute)
-	s := (d % time.Minute).Seconds()
-	return fmt.Sprintf("%s%dm%04.1fs", sign, m, s)
-}
-
-// fmtGap formats the gap between two frames: +4ms, +800ms, +1.20s, +75s.
-func fmtGap(d time.Duration) string {
-	sign := "+"
-	if d < 0 {
-		sign, d = "-", -d
-	}
-	switch {
-	case d == 0:
-		return sign + "0ms"
-	case d < time.Millisecond:
-		return sign + strconv.FormatInt(int64(d/time.Microsecond), 10) + "µs"
-	case d < time.Second:
-		return sign + strconv.FormatInt(int64(d/time.Millisecond), 10) + "ms"
-	case d < 10*time.Second:
-		return sign + strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "s"
-	case d < 1000*time.Second:
-		return sign + strconv.FormatInt(int64(d/time.Second), 10) + "s"
-	}
-	return sign + strconv.FormatInt(int64(d/time.Minute), 10) + "m"
-}
-
 // fitType fits an event type to its column. A dialect's long names share
 // their head (content_block_start / _delta / _stop, response.output_*), so
 // when one must be cut its tail is what stays: the part that tells them
