@@ -13,6 +13,7 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/ui/store"
 )
 
 // Alarms lists the alarms in the order raised, as check's report lists
@@ -216,7 +217,7 @@ func (a *Alarms) rowAt(i int) int {
 
 // alarmLine is an item of the list: its alarm (rebuilt for a group's
 // rows), and for a group's own row the group.
-func (a *Alarms) alarmLine(i int) (al invariants.Alarm, g *AlarmGroup, open bool) {
+func (a *Alarms) alarmLine(i int) (al invariants.Alarm, g *store.AlarmGroup, open bool) {
 	st := a.sh.st
 	e, sub := a.item(i)
 	x := st.AlarmEntries()[e]
@@ -230,7 +231,7 @@ func (a *Alarms) alarmLine(i int) (al invariants.Alarm, g *AlarmGroup, open bool
 	_, open = slices.BinarySearch(a.expanded, e)
 	al = invariants.Alarm{Rule: grp.Rule, Severity: grp.Severity, Frame: invariants.NoFrame, Turn: grp.Turn}
 	if grp.Rows > 0 {
-		if r := st.Row(grp.RowAt(0)); r.Kind == RowFrame {
+		if r := st.Row(grp.RowAt(0)); r.Kind == store.RowFrame {
 			al.Frame = r.Frame
 		}
 	}
@@ -244,7 +245,7 @@ func (a *Alarms) View() string {
 	n := a.count()
 	if n == 0 {
 		msg := "no alarms so far"
-		if st.Conn == ConnEnded {
+		if st.Conn == store.ConnEnded {
 			msg = "no alarms"
 		}
 		return block([]string{sty.Dim.Render(msg)}, a.w, a.h)
@@ -253,7 +254,7 @@ func (a *Alarms) View() string {
 	lh := a.listH()
 	type line struct {
 		al   invariants.Alarm
-		g    *AlarmGroup
+		g    *store.AlarmGroup
 		open bool
 	}
 	vis := make([]line, 0, lh)
@@ -328,7 +329,7 @@ func (a *Alarms) View() string {
 }
 
 // groupLabel is a group's row: how many alarms it counts and where.
-func groupLabel(g *AlarmGroup, open bool) string {
+func groupLabel(g *store.AlarmGroup, open bool) string {
 	mark, verb := "▸", "expand"
 	if open {
 		mark, verb = "▾", "collapse"

@@ -17,6 +17,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/ui/store"
 )
 
 // Opening alarm floods in the inspector (issue 11, item 1): a capture in
@@ -108,7 +109,7 @@ func openWith(b *testing.B, path string, opts invariants.Options) (*Model, *loop
 	if err != nil {
 		b.Fatal(err)
 	}
-	start(context.Background(), CaptureSource(filepath.Base(path), c, opts), l.send, 0)
+	start(context.Background(), store.CaptureSource(filepath.Base(path), c, opts), l.send, 0)
 	l.run()
 	c.Close()
 	return m, l

@@ -22,6 +22,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/ui/store"
 )
 
 // The TUI's performance targets at scale, proven by benchmarks over one
@@ -266,7 +267,7 @@ func (l *loop) run() {
 			l.render()
 			l.first = time.Since(l.start)
 		}
-		if st.Conn == ConnEnded && l.ended == 0 {
+		if st.Conn == store.ConnEnded && l.ended == 0 {
 			l.render()
 			l.ended = time.Since(l.start)
 		}
@@ -344,7 +345,7 @@ func openModel(b *testing.B, path string, stdin bool) (*Model, *loop) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	start(context.Background(), CaptureSource(filepath.Base(path), c, invariants.Options{}), l.send, 0)
+	start(context.Background(), store.CaptureSource(filepath.Base(path), c, invariants.Options{}), l.send, 0)
 	l.run()
 	c.Close()
 	return m, l
@@ -556,7 +557,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 	var wall time.Duration
 	var cpu, uiCPU time.Duration
 	for b.Loop() {
-		out := &LiveOutcome{}
+		out := &store.LiveOutcome{}
 		dark := true
 		m := NewModel("flood", true, Config{Dark: &dark})
 		m.Update(tea.WindowSizeMsg{Width: benchW, Height: benchH})
@@ -564,7 +565,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 		var ru0, ru1 syscall.Rusage
 		syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 		t0 := time.Now()
-		src := LiveSource("flood", liveOpts(srv.URL+"/api/chat"), out)
+		src := store.LiveSource("flood", liveOpts(srv.URL+"/api/chat"), out)
 		f := start(context.Background(), src, l.send, 0)
 		done := make(chan time.Duration)
 		go func() {

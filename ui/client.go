@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"framescope/invariants/dialects/pc3"
+	"framescope/ui/store"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
@@ -98,11 +99,11 @@ type clientSnap struct {
 }
 
 type clientSnapKey struct {
-	st         *Store
+	st         *store.Store
 	frame      int
 	end        bool
 	endKind    string
-	conn       Conn
+	conn       store.Conn
 	httpStatus int
 	frames     int // before frame 0 only: whether the body began
 	// indexed is how far the machines' index reaches up to this frame: the
@@ -138,11 +139,11 @@ func (c *Client) current() *clientSnap {
 func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 	st := c.sh.st
 	s := &clientSnap{frame: frame, lastOrigin: -1, firstOrigin: -1, lastViol: -1}
-	var p ClientPair
+	var p store.ClientPair
 	if frame < 0 {
 		// Before any frame: the request and what the store knows of the
 		// response so far.
-		p = StartClientPair(st.HTTPStatus, st.Frames > 0 || st.Conn == ConnOpen)
+		p = store.StartClientPair(st.HTTPStatus, st.Frames > 0 || st.Conn == store.ConnOpen)
 	} else {
 		var ok bool
 		if p, ok = st.ClientAt(frame + 1); !ok {
@@ -270,9 +271,9 @@ func (c *Client) divergenceLines(s *clientSnap, w int) []string {
 		for _, l := range wrapPlain(s.div.Message(), w-2) {
 			out = append(out, "  "+sty.Base.Render(l))
 		}
-	case StepsDiffer(&s.s05, &s.s04) && s.lastOrigin >= 0:
+	case store.StepsDiffer(&s.s05, &s.s04) && s.lastOrigin >= 0:
 		out = append(out, sty.ClientV04.Render(cut(fmt.Sprintf("≠ the v0.4 client reads this frame otherwise (diverged at frame %d)", s.lastOrigin), w)))
-	case StepsDiffer(&s.s05, &s.s04):
+	case store.StepsDiffer(&s.s05, &s.s04):
 		out = append(out, sty.ClientV04.Render(cut("≠ the v0.4 client reads this frame otherwise", w)))
 	case s.v04.State() != s.v05.State() && s.lastOrigin >= 0:
 		out = append(out, sty.ClientV04.Render(cut(fmt.Sprintf("≠ the v0.4 client differs since frame %d", s.lastOrigin), w)))
@@ -421,13 +422,13 @@ func (c *Client) stepLines(s *clientSnap, w int) []string {
 	var out []string
 	if s.hasStep {
 		out = append(out, c.oneStep("v0.5", &s.s05, w, true)...)
-		if StepsDiffer(&s.s05, &s.s04) {
+		if store.StepsDiffer(&s.s05, &s.s04) {
 			out = append(out, c.oneStep("v0.4", &s.s04, w, false)...)
 		}
 	}
 	if s.hasEnd {
 		out = append(out, c.oneStep("v0.5", &s.e05, w, !s.hasStep)...)
-		if StepsDiffer(&s.e05, &s.e04) {
+		if store.StepsDiffer(&s.e05, &s.e04) {
 			out = append(out, c.oneStep("v0.4", &s.e04, w, false)...)
 		}
 	}

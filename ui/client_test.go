@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"framescope/invariants/dialects/pc3"
+	"framescope/ui/store"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -174,15 +175,15 @@ func TestClientWideLayout(t *testing.T) {
 func TestClientTransportEvents(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		batch Batch
+		batch store.Batch
 		want  string
 	}{
-		{"connecting", Batch{}, "Client v0.5 · connecting"},
-		{"open", Batch{Conn: &ConnUpdate{State: ConnOpen, HTTPStatus: 200}}, "Client v0.5 · awaiting_first_frame"},
-		{"http error", Batch{Conn: &ConnUpdate{State: ConnOpen, HTTPStatus: 503}, End: &EndInfo{Kind: "eof"}}, "Client v0.5 · http_failed"},
-		{"eof before any frame", Batch{Conn: &ConnUpdate{State: ConnOpen}, End: &EndInfo{Kind: "eof"}}, "Client v0.5 · ended_without_terminal (connection_lost)"},
-		{"broken", Batch{End: &EndInfo{Kind: "error", Detail: "reset"}}, "Client v0.5 · ended_without_terminal (connection_lost)"},
-		{"user cancel", Batch{Conn: &ConnUpdate{State: ConnOpen}, End: &EndInfo{Kind: "cancelled"}}, "Client v0.5 · cancelled"},
+		{"connecting", store.Batch{}, "Client v0.5 · connecting"},
+		{"open", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen, HTTPStatus: 200}}, "Client v0.5 · awaiting_first_frame"},
+		{"http error", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen, HTTPStatus: 503}, End: &store.EndInfo{Kind: "eof"}}, "Client v0.5 · http_failed"},
+		{"eof before any frame", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen}, End: &store.EndInfo{Kind: "eof"}}, "Client v0.5 · ended_without_terminal (connection_lost)"},
+		{"broken", store.Batch{End: &store.EndInfo{Kind: "error", Detail: "reset"}}, "Client v0.5 · ended_without_terminal (connection_lost)"},
+		{"user cancel", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen}, End: &store.EndInfo{Kind: "cancelled"}}, "Client v0.5 · cancelled"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := NewModel("x", false, Config{Now: func() time.Time { return fixedNow }})
@@ -285,27 +286,27 @@ func TestClientHostileFrame(t *testing.T) {
 func TestClientCheckpoints(t *testing.T) {
 	var evs []string
 	evs = append(evs, sseFrame("response_id", "r1", ""), sseFrame("tool_call", "r1", `"tool_call":{"id":"c1","name":"x","type":"function"}`))
-	for i := 0; i < 3*ClientEvery; i++ {
+	for i := 0; i < 3*store.ClientEvery; i++ {
 		evs = append(evs, sseFrame("text", "r1", fmt.Sprintf(`"chunk":"w%d "`, i)))
-		if i == ClientEvery {
+		if i == store.ClientEvery {
 			evs = append(evs, sseFrame("error", "r1", `"error":{"code":"CCS_ENVELOPE_ERROR"},"is_final":false`))
 		}
 	}
 	evs = append(evs, sseFrame("completed", "r1", ""), "data: [DONE]\n\n", sseFrame("response_id", "r2", ""))
-	for i := 0; i < ClientEvery+10; i++ {
+	for i := 0; i < store.ClientEvery+10; i++ {
 		evs = append(evs, sseFrame("text", "r2", fmt.Sprintf(`"chunk":"v%d "`, i)))
 	}
 	m := loadModel(t, writeSSE(t, evs), 160, 48, true)
 	st := m.Store()
 	// The reference: both runs fed every frame, a view string per frame.
-	ref := StartClientPair(st.HTTPStatus, true)
+	ref := store.StartClientPair(st.HTTPStatus, true)
 	var want05, want04 []string
 	for n := 0; n < st.Frames; n++ {
 		ref.Step(st.RowFrame(st.RowOfFrame(n)))
 		want05 = append(want05, ref.V05.View().String())
 		want04 = append(want04, ref.V04.View().String())
 	}
-	frames := []int{0, 1, ClientEvery - 2, ClientEvery - 1, ClientEvery, ClientEvery + 1, st.Frames - 2}
+	frames := []int{0, 1, store.ClientEvery - 2, store.ClientEvery - 1, store.ClientEvery, store.ClientEvery + 1, st.Frames - 2}
 	rnd := rand.New(rand.NewSource(1))
 	for i := 0; i < 20; i++ {
 		frames = append(frames, rnd.Intn(st.Frames-1))
@@ -333,7 +334,7 @@ func TestClientCheckpoints(t *testing.T) {
 	second := st.Turns[1].FirstFrame + 1 // after the frame that begins turn 1
 	for k := 1; k < len(x.cpAt); k++ {
 		gap := x.cpAt[k] - x.cpAt[k-1]
-		if gap < ClientEvery || gap > 2*ClientEvery || gap < 2*ClientEvery && x.cpAt[k] != second {
+		if gap < store.ClientEvery || gap > 2*store.ClientEvery || gap < 2*store.ClientEvery && x.cpAt[k] != second {
 			t.Errorf("checkpoint %d after %d frames (gap %d; turn 1 begins at frame %d)", k, x.cpAt[k], gap, second-1)
 		}
 	}
@@ -349,7 +350,7 @@ func TestClientCheckpoints(t *testing.T) {
 // not reached yet; the last batch carries every frame's step (run with
 // -race: the front run and the checkpoints share no bytes they write).
 func TestClientCheckpointsWhileStreaming(t *testing.T) {
-	n := 5*ClientEvery + 17
+	n := 5*store.ClientEvery + 17
 	evs := []string{sseFrame("response_id", "r1", "")}
 	for i := 0; i < n; i++ {
 		evs = append(evs, sseFrame("text", "r1", fmt.Sprintf(`"chunk":"w%d "`, i)))
@@ -390,7 +391,7 @@ func TestClientCheckpointsWhileStreaming(t *testing.T) {
 		t.Errorf("the bubble holds %d bytes at the end, want the whole turn's %d", got, want)
 	}
 	// One long turn: a checkpoint every 2*ClientEvery frames.
-	if len(st.client.cps) != st.Frames/(2*ClientEvery)+1 {
+	if len(st.client.cps) != st.Frames/(2*store.ClientEvery)+1 {
 		t.Errorf("%d checkpoints for %d frames", len(st.client.cps), st.Frames)
 	}
 	if got := m.client.Title(); got != "Client v0.5 · ended_without_terminal (connection_lost)" {
@@ -435,7 +436,7 @@ func TestStepsDifferMatchesActions(t *testing.T) {
 	for _, name := range []string{"example-axis2-recovered.sse", "example-broken.sse", "example-happy.jsonl"} {
 		m := loadModel(t, filepath.Join(examples, name), 80, 24, true)
 		st := m.Store()
-		p := StartClientPair(st.HTTPStatus, true)
+		p := store.StartClientPair(st.HTTPStatus, true)
 		for n := 0; n < st.Frames; n++ {
 			s05, s04 := p.Step(st.RowFrame(st.RowOfFrame(n)))
 			for _, s := range []*pc3.Step{&s05, &s04} {
@@ -451,7 +452,7 @@ func TestStepsDifferMatchesActions(t *testing.T) {
 			}
 			a5, a4 := s05.Actions(), s04.Actions()
 			slow := s05.To != s04.To || s05.Violation != s04.Violation || !reflect.DeepEqual(a5, a4)
-			if StepsDiffer(&s05, &s04) != slow {
+			if store.StepsDiffer(&s05, &s04) != slow {
 				t.Errorf("%s frame %d: StepsDiffer %v, want %v", name, n, !slow, slow)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"framescope/decode"
+	"framescope/ui/store"
 )
 
 // Components shows the turn's placeholders (data_loading → data_loaded)
@@ -68,9 +69,9 @@ func (c *Components) View() string {
 		var mark, state string
 		var msty lipgloss.Style
 		switch {
-		case sp.Kind == CompMoveSpan:
+		case sp.Kind == store.CompMoveSpan:
 			mark, state, msty = spanState(st, sp, n, c.sh)
-		case sp.Kind == CompComponent:
+		case sp.Kind == store.CompComponent:
 			mark, state = "◼", fmt.Sprintf("component at %d", sp.Loading)
 			msty = sty.TypeData
 		case sp.Loading < 0:
@@ -113,7 +114,7 @@ func (c *Components) View() string {
 
 // spanState describes a span of the common turn model as of frame n: open
 // (for how long), closed (after how long), or closed without an open.
-func spanState(st *Store, sp *CompSpan, n int, sh *shared) (string, string, lipgloss.Style) {
+func spanState(st *store.Store, sp *store.CompSpan, n int, sh *shared) (string, string, lipgloss.Style) {
 	sty := sh.sty
 	switch {
 	case sp.Loading < 0:

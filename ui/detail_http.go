@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"framescope/decode"
+	"framescope/ui/store"
 )
 
 // The detail's HTTP tab: the exchange the source knows (store.HTTPResponse).
@@ -16,7 +17,7 @@ import (
 const httpBodyMax = 64 << 10
 
 // httpLines renders the exchange for the detail's HTTP tab.
-func httpLines(r *HTTPResponse, sty *Styles) []jline {
+func httpLines(r *store.HTTPResponse, sty *Styles) []jline {
 	if r == nil {
 		s := "no HTTP exchange: this source is a file of SSE bytes or frames"
 		return []jline{{s, sty.Dim.Render(s)}}
@@ -32,7 +33,7 @@ func httpLines(r *HTTPResponse, sty *Styles) []jline {
 	}
 	status := strings.TrimSpace(decode.Sanitize(r.Proto) + " " + decode.Sanitize(r.StatusText))
 	if r.StatusText == "" {
-		status = strings.TrimSpace(decode.Sanitize(r.Proto) + " " + StatusText(r.Status))
+		status = strings.TrimSpace(decode.Sanitize(r.Proto) + " " + store.StatusText(r.Status))
 	}
 	if r.Failed() {
 		add(status, sty.SevError.Render)

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
+	"framescope/ui/store"
 )
 
 // The timeline filter: by event type and/or "rows with alarms only". While
@@ -88,7 +89,7 @@ func (m *Model) setFilter(types []string, alarms bool) {
 	if len(types) == 0 && !alarms {
 		t.filter = nil
 	} else {
-		t.filter = NewFilter(m.sh.st, &m.types, types, alarms)
+		t.filter = store.NewFilter(m.sh.st, &m.types, types, alarms)
 	}
 	t.top = 0
 	t.SetCursor(m.sh.sel)
@@ -163,7 +164,7 @@ func (m *Model) typePrompt(msg tea.KeyPressMsg) tea.Cmd {
 			return m.startWrite(false)
 		}
 		m.prompt = nil
-		m.setFilter(parseTypes(p.input), m.timeline.filter != nil && m.timeline.filter.alarms)
+		m.setFilter(parseTypes(p.input), m.timeline.filter != nil && m.timeline.filter.Alarms())
 		return nil
 	case "backspace":
 		if p.input != "" {

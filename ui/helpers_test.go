@@ -10,6 +10,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/ui/store"
 )
 
 // examples is the repository's example captures.
@@ -19,7 +20,7 @@ var fixedNow = time.Date(2026, 5, 15, 18, 0, 0, 0, time.UTC)
 
 // feedAll runs a source to its end synchronously and returns every message
 // the feeder sent.
-func feedAll(t testing.TB, src Source) []tea.Msg {
+func feedAll(t testing.TB, src store.Source) []tea.Msg {
 	t.Helper()
 	var msgs []tea.Msg
 	f := start(context.Background(), src, func(m tea.Msg) { msgs = append(msgs, m) }, time.Millisecond)
@@ -27,14 +28,14 @@ func feedAll(t testing.TB, src Source) []tea.Msg {
 	return msgs
 }
 
-func openSource(t testing.TB, path string) Source {
+func openSource(t testing.TB, path string) store.Source {
 	t.Helper()
 	c, err := sessions.Open(path, sessions.OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return CaptureSource(filepath.Base(path), c, invariants.Options{})
+	return store.CaptureSource(filepath.Base(path), c, invariants.Options{})
 }
 
 // loadModel is a model at w×h with the whole capture applied.

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"framescope/invariants"
+	"framescope/ui/store"
 )
 
 // Pane is one area of the screen. Every pane is a concrete type over the
@@ -49,7 +50,7 @@ func (p PaneID) String() string { return paneNames[p] }
 // (the selected timeline row, which drives every as-of pane) and the
 // search query.
 type shared struct {
-	st     *Store
+	st     *store.Store
 	sty    *Styles
 	keys   *KeyMap
 	sel    int     // selected row (-1 when the store is empty)

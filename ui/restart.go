@@ -10,6 +10,7 @@ import (
 
 	"framescope/decode"
 	"framescope/sessions"
+	"framescope/ui/store"
 )
 
 // A live program can run several sessions one after the other: reconnect
@@ -35,7 +36,7 @@ type Restarter interface {
 // genBatchMsg is a batch of one session.
 type genBatchMsg struct {
 	gen int
-	b   *Batch
+	b   *store.Batch
 }
 
 // restartedMsg reports how starting session gen went.
@@ -84,7 +85,7 @@ func (m *Model) restart(scenario, title string) tea.Cmd {
 // the store, the panes' state, the search, the clock. title is sanitized.
 func (m *Model) freshSession(title string) {
 	m.source = title
-	m.sh.st = NewStore()
+	m.sh.st = store.NewStore()
 	m.sh.sel = -1
 	m.sh.follow = m.live
 	m.cancelled = false
@@ -106,7 +107,7 @@ func (m *Model) restarted(msg restartedMsg) {
 		return // a later restart superseded it
 	}
 	if msg.err != nil {
-		m.sh.st.Apply(&Batch{End: &EndInfo{Kind: "error", Detail: decode.Sanitize(msg.err.Error())}})
+		m.sh.st.Apply(&store.Batch{End: &store.EndInfo{Kind: "error", Detail: decode.Sanitize(msg.err.Error())}})
 		m.notice = "session did not start"
 		return
 	}
@@ -164,7 +165,7 @@ func (m *Model) pickKey(msg tea.KeyPressMsg) tea.Cmd {
 type runner struct {
 	send      func(tea.Msg)
 	interval  time.Duration
-	newSource func(gen int, scenario string) (Source, error)
+	newSource func(gen int, scenario string) (store.Source, error)
 	scenarios []sessions.Scenario
 
 	mu     sync.Mutex
@@ -179,20 +180,20 @@ type runner struct {
 type runSession struct {
 	gen    int
 	cancel context.CancelFunc
-	f      *Feeder
+	f      *store.Feeder
 }
 
 // launch starts session gen over src, its batches tagged with gen, unless
 // the program is gone (then it reports false and starts nothing).
-func (r *runner) launch(gen int, src Source) bool {
-	send := func(b *Batch) { r.send(genBatchMsg{gen: gen, b: b}) }
+func (r *runner) launch(gen int, src store.Source) bool {
+	send := func(b *store.Batch) { r.send(genBatchMsg{gen: gen, b: b}) }
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return false
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r.cur = &runSession{gen: gen, cancel: cancel, f: Start(ctx, src, send, r.interval)}
+	r.cur = &runSession{gen: gen, cancel: cancel, f: store.Start(ctx, src, send, r.interval)}
 	return true
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/ui/store"
 )
 
 // RunOptions tunes a TUI run.
@@ -45,7 +46,7 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 	if o.Registry == nil {
 		o.Registry = check.Registry
 	}
-	m, err := runSource(CaptureSource(name, c, check), o)
+	m, err := runSource(store.CaptureSource(name, c, check), o)
 	if m == nil {
 		return invariants.Counts{}, err
 	}
@@ -58,15 +59,15 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 // the same request; quitting cancels the stream too and waits (a few
 // seconds at most) for the session to be saved. The outcomes are what
 // RunLive returned, one per session in order.
-func ConnectLive(name string, opts sessions.LiveOptions, o RunOptions) ([]*LiveOutcome, error) {
+func ConnectLive(name string, opts sessions.LiveOptions, o RunOptions) ([]*store.LiveOutcome, error) {
 	var outs outcomes
 	if o.Registry == nil {
 		o.Registry = opts.Check.Registry
 	}
-	src := func(gen int, _ string) (Source, error) {
+	src := func(gen int, _ string) (store.Source, error) {
 		session := opts
 		session.RecordPath = numberedPath(opts.RecordPath, gen)
-		return LiveSource(name, session, outs.add()), nil
+		return store.LiveSource(name, session, outs.add()), nil
 	}
 	_, err := runSessions(name, true, src, nil, o)
 	return outs.list(), err
@@ -85,7 +86,7 @@ type DemoOptions struct {
 // RunDemo runs the inspector on a demo. The scenario key switches to
 // another scenario and the reconnect key replays the current one, each a
 // new session. The outcomes are one per session, in order.
-func RunDemo(d DemoOptions, o RunOptions) ([]*LiveOutcome, error) {
+func RunDemo(d DemoOptions, o RunOptions) ([]*store.LiveOutcome, error) {
 	if _, ok := sessions.LookupScenario(d.Scenario); !ok {
 		return nil, fmt.Errorf("unknown scenario %q (known: %s)", d.Scenario, strings.Join(sessions.ScenarioNames(), ", "))
 	}
@@ -96,38 +97,38 @@ func RunDemo(d DemoOptions, o RunOptions) ([]*LiveOutcome, error) {
 
 // demoSessions makes the sources of a demo's sessions: a restart without
 // a scenario replays the current one.
-func demoSessions(d DemoOptions, outs *outcomes) func(gen int, scenario string) (Source, error) {
+func demoSessions(d DemoOptions, outs *outcomes) func(gen int, scenario string) (store.Source, error) {
 	current := d.Scenario
-	return func(_ int, scenario string) (Source, error) {
+	return func(_ int, scenario string) (store.Source, error) {
 		if scenario == "" {
 			scenario = current
 		}
 		if _, ok := sessions.LookupScenario(scenario); !ok {
-			return Source{}, fmt.Errorf("unknown scenario %q", scenario)
+			return store.Source{}, fmt.Errorf("unknown scenario %q", scenario)
 		}
 		current = scenario
-		return DemoSource(scenario, d.Speed, d.Library, outs.add()), nil
+		return store.DemoSource(scenario, d.Speed, d.Library, outs.add()), nil
 	}
 }
 
 // outcomes collects the live outcomes of a program's sessions.
 type outcomes struct {
 	mu  sync.Mutex
-	all []*LiveOutcome
+	all []*store.LiveOutcome
 }
 
-func (o *outcomes) add() *LiveOutcome {
+func (o *outcomes) add() *store.LiveOutcome {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	out := &LiveOutcome{}
+	out := &store.LiveOutcome{}
 	o.all = append(o.all, out)
 	return out
 }
 
-func (o *outcomes) list() []*LiveOutcome {
+func (o *outcomes) list() []*store.LiveOutcome {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return append([]*LiveOutcome(nil), o.all...)
+	return append([]*store.LiveOutcome(nil), o.all...)
 }
 
 // numberedPath is a recording path for session gen: the first session
@@ -142,14 +143,14 @@ func numberedPath(path string, gen int) string {
 }
 
 // runSource runs the program over a source until the user quits.
-func runSource(src Source, o RunOptions) (*Model, error) {
-	return runSessions(src.Name, src.Live, func(int, string) (Source, error) { return src, nil }, nil, o)
+func runSource(src store.Source, o RunOptions) (*Model, error) {
+	return runSessions(src.Name, src.Live, func(int, string) (store.Source, error) { return src, nil }, nil, o)
 }
 
 // runSessions runs the program until the user quits: the first session
 // over newSource(1, ""), then, for a live source, every session the user
 // restarts.
-func runSessions(name string, live bool, newSource func(gen int, scenario string) (Source, error),
+func runSessions(name string, live bool, newSource func(gen int, scenario string) (store.Source, error),
 	scenarios []sessions.Scenario, o RunOptions) (*Model, error) {
 	o.defaults()
 	src, err := newSource(1, "")
@@ -174,8 +175,8 @@ func runSessions(name string, live bool, newSource func(gen int, scenario string
 
 // start launches the feeder and the source's pipeline; batches go to send
 // as batchMsg.
-func start(ctx context.Context, src Source, send func(tea.Msg), interval time.Duration) *Feeder {
-	return Start(ctx, src, func(b *Batch) { send(batchMsg{b}) }, interval)
+func start(ctx context.Context, src store.Source, send func(tea.Msg), interval time.Duration) *store.Feeder {
+	return store.Start(ctx, src, func(b *store.Batch) { send(batchMsg{b}) }, interval)
 }
 
 // IsTerminal reports whether w is a terminal (the TUI's output).

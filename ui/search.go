@@ -3,8 +3,10 @@ package ui
 import (
 	"sort"
 
-	"framescope/decode"
 	"unicode/utf8"
+
+	"framescope/decode"
+	"framescope/ui/store"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -73,7 +75,7 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	n, row, src := m.sh.st.Snapshot()
 	return func() tea.Msg {
 		var hits []int
-		sc := NewRowScanner(src)
+		sc := store.NewRowScanner(src)
 		for i := 0; i < n; i++ {
 			if mt.matchRow(sc, row(i)) {
 				hits = append(hits, i)
@@ -89,22 +91,22 @@ func (m *Model) startSearch(q string) tea.Cmd {
 // (the data's bytes are in it, and queries never hold a line break), so
 // only candidates are framed again. A regular expression may anchor or
 // span lines, so it is run on the data buffer itself.
-func (q matcher) matchRow(sc *RowScanner, r *Row) bool {
+func (q matcher) matchRow(sc *store.RowScanner, r *store.Row) bool {
 	switch r.Kind {
-	case RowNote, RowComment:
+	case store.RowNote, store.RowComment:
 		return q.matchString(r.Summary)
 	}
 	raw := sc.Raw(r)
 	if q.re == nil && !q.matchBytes(raw) {
 		return false
 	}
-	if r.Kind != RowFrame {
+	if r.Kind != store.RowFrame {
 		return q.re == nil || q.matchBytes(raw)
 	}
 	if raw == nil {
 		return false
 	}
-	return q.matchBytes(DecodeRow(r, raw).Data)
+	return q.matchBytes(store.DecodeRow(r, raw).Data)
 }
 
 func (m *Model) searchDone(msg searchDoneMsg) {

@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/charmbracelet/x/ansi"
 
+	"framescope/ui/store"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,7 +24,7 @@ type Timeline struct {
 	focused bool
 	// filter, when on, lists only the matching rows: list positions map to
 	// rows through its index (filter.go); nil lists every row.
-	filter *Filter
+	filter *store.Filter
 
 	cache      map[int]cachedRow
 	cacheW     int
@@ -35,7 +37,7 @@ type Timeline struct {
 	matches   map[int]bool // rows that match the search
 	// typeW is the widest event type of the store typesOf (cells), over
 	// its first typesSeen types.
-	typesOf   *Store
+	typesOf   *store.Store
 	typesSeen int
 	typeW     int
 }
@@ -190,7 +192,7 @@ func (t *Timeline) View() string {
 	lines := make([]string, 0, t.h)
 	if st.Len() == 0 {
 		msg := "waiting for the first frame…"
-		if st.Conn == ConnEnded {
+		if st.Conn == store.ConnEnded {
 			msg = "no frames"
 		}
 		lines = append(lines, t.sh.sty.Dim.Render(msg))
@@ -240,15 +242,15 @@ func (t *Timeline) cols(i int) rowCols {
 	r := st.Row(i)
 	c := rowCols{mark: sevMark(r.MaxSev)}
 	switch r.Kind {
-	case RowFrame:
+	case store.RowFrame:
 		c.idx = strconv.Itoa(r.Frame)
-	case RowComment:
+	case store.RowComment:
 		c.idx = "·"
-	case RowBlock:
+	case store.RowBlock:
 		c.idx = "-"
-	case RowTruncated:
+	case store.RowTruncated:
 		c.idx = "!"
-	case RowNote:
+	case store.RowNote:
 		c.idx = "note"
 	}
 	if r.HasAt {
@@ -258,11 +260,11 @@ func (t *Timeline) cols(i int) rowCols {
 		}
 	}
 	c.typ = r.Type
-	if r.Kind != RowFrame {
+	if r.Kind != store.RowFrame {
 		c.typ = ""
 	}
 	c.summary = st.Summary(i)
-	if r.Kind == RowFrame && r.Turn > 0 && r.Turn < len(st.Turns) && st.Turns[r.Turn].FirstRow == i {
+	if r.Kind == store.RowFrame && r.Turn > 0 && r.Turn < len(st.Turns) && st.Turns[r.Turn].FirstRow == i {
 		c.turn = "turn " + strconv.Itoa(r.Turn+1) + " ▸ "
 	}
 	return c
@@ -272,7 +274,7 @@ func (t *Timeline) cols(i int) rowCols {
 func (t *Timeline) prevAt(i int) (time.Duration, bool) {
 	st := t.sh.st
 	for j := i - 1; j >= 0 && j >= i-64; j-- {
-		if r := st.Row(j); r.Kind == RowFrame && r.HasAt {
+		if r := st.Row(j); r.Kind == store.RowFrame && r.HasAt {
 			return r.At, true
 		}
 	}
@@ -346,7 +348,7 @@ func (t *Timeline) styledRow(i int) string {
 	idxW, atW, gapW, typW := t.layout()
 	var b strings.Builder
 	b.WriteString(sty.Sev(r.MaxSev).Render(c.mark))
-	if r.Kind == RowFrame {
+	if r.Kind == store.RowFrame {
 		b.WriteString(sty.Base.Render(padLeft(c.idx, idxW)))
 	} else {
 		b.WriteString(sty.Dim.Render(padLeft(c.idx, idxW)))
@@ -377,7 +379,7 @@ func (t *Timeline) styledRow(i int) string {
 	}
 	summary := cut(c.summary, max(room, 0))
 	base := sty.Base.Render
-	if r.Kind != RowFrame {
+	if r.Kind != store.RowFrame {
 		base = sty.Dim.Render
 	}
 	b.WriteString(highlight(summary, t.sh.match, base, sty.Match.Render))

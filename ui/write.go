@@ -17,6 +17,7 @@ import (
 
 	"framescope/decode"
 	"framescope/sessions"
+	"framescope/ui/store"
 )
 
 // Writing captures: w writes the turn at the cursor, W the whole session,
@@ -34,8 +35,8 @@ type writeJob struct {
 	path  string
 
 	n     int
-	row   func(int) *Row
-	src   ByteSource
+	row   func(int) *store.Row
+	src   store.ByteSource
 	lo    int
 	hi    int
 	timed bool
@@ -68,7 +69,7 @@ type writeDoneMsg struct {
 
 // rowBytes is a row's bytes as they were on the wire (nil when they were
 // not kept): the one place writing reads them.
-func rowBytes(j *writeJob, r *Row) []byte { return ReadRaw(j.src, r) }
+func rowBytes(j *writeJob, r *store.Row) []byte { return store.ReadRaw(j.src, r) }
 
 // openWritePrompt opens the path prompt for the turn at the cursor (whole:
 // the session), prefilled with a default name in the current directory.
@@ -212,15 +213,15 @@ func rowChunks(j *writeJob, yield func(chunk) error) (frames, oversized int, err
 	for i := j.lo; i < j.hi; i++ {
 		r := j.row(i)
 		switch {
-		case r.Kind == RowComment:
+		case r.Kind == store.RowComment:
 			pending = append(pending, i)
 			continue
-		case r.Kind == RowNote:
+		case r.Kind == store.RowNote:
 			continue
 		}
 		raw := rowBytes(j, r)
 		if raw == nil {
-			if r.Kind == RowFrame {
+			if r.Kind == store.RowFrame {
 				oversized++
 			}
 			continue
@@ -243,7 +244,7 @@ func rowChunks(j *writeJob, yield func(chunk) error) (frames, oversized int, err
 		if err := yield(chunk{data: raw, at: at}); err != nil {
 			return frames, oversized, err
 		}
-		if r.Kind == RowFrame {
+		if r.Kind == store.RowFrame {
 			frames++
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/ui"
+	"framescope/ui/store"
 )
 
 // What the commands that open a live connection share (connect, record,
@@ -336,7 +337,7 @@ func runLiveTUI(title string, opts sessions.LiveOptions, maxTime time.Duration, 
 // headless runs report: the recording, the saved session. The exit status
 // is 1 when any session had an error alarm; a last session that could not
 // run at all is the command's error.
-func reportLiveTUI(outs []*ui.LiveOutcome, stderr io.Writer) error {
+func reportLiveTUI(outs []*store.LiveOutcome, stderr io.Writer) error {
 	code := 0
 	for i, out := range outs {
 		res := out.Result

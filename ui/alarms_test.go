@@ -15,6 +15,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/ui/store"
 )
 
 // TestAlarmGroupRuns: a group keeps its rows as strided runs and answers
@@ -35,7 +36,7 @@ func TestAlarmGroupRuns(t *testing.T) {
 		{"one", []int32{9}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var g AlarmGroup
+			var g store.AlarmGroup
 			g.sorted = true
 			var distinct []int32
 			noRow := 0
@@ -92,14 +93,14 @@ func floodFile(t testing.TB, body string, n int) string {
 	return path
 }
 
-func pc3Source(t testing.TB, path string) Source {
+func pc3Source(t testing.TB, path string) store.Source {
 	t.Helper()
 	c, err := sessions.Open(path, sessions.OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return CaptureSource(filepath.Base(path), c, invariants.Options{Dialect: "pc3"})
+	return store.CaptureSource(filepath.Base(path), c, invariants.Options{Dialect: "pc3"})
 }
 
 // TestAlarmFloodStore: a flood keeps the alarms check's report lists and

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"framescope/sessions"
+	"framescope/ui/store"
 )
 
 // TestHTTPErrorPageShown: a live endpoint that answers 500 with an HTML
@@ -30,7 +31,7 @@ func TestHTTPErrorPageShown(t *testing.T) {
 	m := NewModel("live", true, Config{Dark: &dark, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	opts := sessions.LiveOptions{Connect: sessions.ConnectOptions{URL: srv.URL + "/api/chat", Body: []byte(`{"m":1}`)}}
-	for _, msg := range feedAll(t, LiveSource("live", opts, &LiveOutcome{})) {
+	for _, msg := range feedAll(t, store.LiveSource("live", opts, &store.LiveOutcome{})) {
 		m.Update(msg)
 	}
 	if m.detail.tab != TabHTTP {

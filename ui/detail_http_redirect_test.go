@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"framescope/sessions"
+	"framescope/ui/store"
 )
 
 // httpTab runs a live session against srv and returns the HTTP tab, plain.
@@ -19,7 +20,7 @@ func httpTab(t *testing.T, c sessions.ConnectOptions) string {
 	dark := true
 	m := NewModel("live", true, Config{Dark: &dark, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-	for _, msg := range feedAll(t, LiveSource("live", sessions.LiveOptions{Connect: c}, &LiveOutcome{})) {
+	for _, msg := range feedAll(t, store.LiveSource("live", sessions.LiveOptions{Connect: c}, &store.LiveOutcome{})) {
 		m.Update(msg)
 	}
 	if m.detail.tab != TabHTTP {

@@ -3,7 +3,7 @@
 // append-only log of what the pipeline produced, fed in batches by a
 // goroutine (feed.go); the root model (model.go) lays out the panes, each a
 // concrete type with its own key help.
-package ui
+package store
 
 import (
 	"sort"

@@ -1,4 +1,4 @@
-package ui
+package store
 
 // RowScanner reads rows' bytes through a window of the stream (the
 // search): rows come in stream order, so one read serves thousands of rows.
