@@ -271,7 +271,7 @@ func (l *loop) run() {
 			l.render()
 			l.ended = time.Since(l.start)
 		}
-		if l.ended != 0 && st.client.n >= st.Frames {
+		if l.ended != 0 && st.ClientRead() >= st.Frames {
 			l.render()
 			l.client = time.Since(l.start)
 			return

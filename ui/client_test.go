@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"framescope/invariants/dialects/pc3"
 	"framescope/ui/store"
 
 	tea "charm.land/bubbletea/v2"
@@ -327,19 +326,19 @@ func TestClientCheckpoints(t *testing.T) {
 	// Checkpoints: one before any frame, then at least ClientEvery and at
 	// most 2*ClientEvery frames apart, at the start of a turn when one
 	// begins in that window (the frame after [DONE] here).
-	x := &st.client
-	if len(x.cps) != len(x.cpAt) || x.n != st.Frames || len(x.cpAt) < 2 || x.cpAt[0] != 0 {
-		t.Fatalf("%d checkpoints at %v over %d of %d frames", len(x.cps), x.cpAt, x.n, st.Frames)
+	cpAt := st.ClientCheckpoints()
+	if st.ClientRead() != st.Frames || len(cpAt) < 2 || cpAt[0] != 0 {
+		t.Fatalf("%d checkpoints at %v over %d of %d frames", len(cpAt), cpAt, st.ClientRead(), st.Frames)
 	}
 	second := st.Turns[1].FirstFrame + 1 // after the frame that begins turn 1
-	for k := 1; k < len(x.cpAt); k++ {
-		gap := x.cpAt[k] - x.cpAt[k-1]
-		if gap < store.ClientEvery || gap > 2*store.ClientEvery || gap < 2*store.ClientEvery && x.cpAt[k] != second {
-			t.Errorf("checkpoint %d after %d frames (gap %d; turn 1 begins at frame %d)", k, x.cpAt[k], gap, second-1)
+	for k := 1; k < len(cpAt); k++ {
+		gap := cpAt[k] - cpAt[k-1]
+		if gap < store.ClientEvery || gap > 2*store.ClientEvery || gap < 2*store.ClientEvery && cpAt[k] != second {
+			t.Errorf("checkpoint %d after %d frames (gap %d; turn 1 begins at frame %d)", k, cpAt[k], gap, second-1)
 		}
 	}
-	if i := sort.SearchInts(x.cpAt, second); i == len(x.cpAt) || x.cpAt[i] != second {
-		t.Errorf("no checkpoint where turn 1 begins (%d): %v", second, x.cpAt)
+	if i := sort.SearchInts(cpAt, second); i == len(cpAt) || cpAt[i] != second {
+		t.Errorf("no checkpoint where turn 1 begins (%d): %v", second, cpAt)
 	}
 }
 
@@ -367,8 +366,8 @@ func TestClientCheckpointsWhileStreaming(t *testing.T) {
 			t.Fatalf("a batch returned a command (%T): the machines must not run in Update", cmd())
 		}
 		st := m.Store()
-		if st.client.n > st.Frames {
-			t.Fatalf("the machines read %d frames, the store has %d", st.client.n, st.Frames)
+		if st.ClientRead() > st.Frames {
+			t.Fatalf("the machines read %d frames, the store has %d", st.ClientRead(), st.Frames)
 		}
 		if st.Frames > 0 {
 			m.timeline.SetCursor(st.RowOfFrame(rnd.Intn(st.Frames)))
@@ -379,8 +378,8 @@ func TestClientCheckpointsWhileStreaming(t *testing.T) {
 		}
 	}
 	st := m.Store()
-	if st.client.n != st.Frames {
-		t.Fatalf("after the last batch the machines read %d of %d frames", st.client.n, st.Frames)
+	if st.ClientRead() != st.Frames {
+		t.Fatalf("after the last batch the machines read %d of %d frames", st.ClientRead(), st.Frames)
 	}
 	press(m, "G")
 	want := 0
@@ -391,8 +390,8 @@ func TestClientCheckpointsWhileStreaming(t *testing.T) {
 		t.Errorf("the bubble holds %d bytes at the end, want the whole turn's %d", got, want)
 	}
 	// One long turn: a checkpoint every 2*ClientEvery frames.
-	if len(st.client.cps) != st.Frames/(2*store.ClientEvery)+1 {
-		t.Errorf("%d checkpoints for %d frames", len(st.client.cps), st.Frames)
+	if len(st.ClientCheckpoints()) != st.Frames/(2*store.ClientEvery)+1 {
+		t.Errorf("%d checkpoints for %d frames", len(st.ClientCheckpoints()), st.Frames)
 	}
 	if got := m.client.Title(); got != "Client v0.5 · ended_without_terminal (connection_lost)" {
 		t.Errorf("at the end: %q", got)
@@ -415,8 +414,8 @@ func BenchmarkClientPaneCursor(b *testing.B) {
 		b.Fatal(err)
 	}
 	m := loadModel(b, p, 160, 48, true)
-	if st := m.Store(); st.client.n != st.Frames {
-		b.Fatalf("the machines read %d of %d frames", st.client.n, st.Frames)
+	if st := m.Store(); st.ClientRead() != st.Frames {
+		b.Fatalf("the machines read %d of %d frames", st.ClientRead(), st.Frames)
 	}
 	rows := m.Store().Len()
 	rnd := rand.New(rand.NewSource(1))
@@ -426,35 +425,5 @@ func BenchmarkClientPaneCursor(b *testing.B) {
 		m.timeline.SetCursor(rnd.Intn(rows))
 		m.syncSelection()
 		_ = m.client.View()
-	}
-}
-
-// TestStepsDifferMatchesActions: the allocation-free action walk of
-// StepsDiffer agrees with Step.Actions on every step of the examples,
-// both profiles.
-func TestStepsDifferMatchesActions(t *testing.T) {
-	for _, name := range []string{"example-axis2-recovered.sse", "example-broken.sse", "example-happy.jsonl"} {
-		m := loadModel(t, filepath.Join(examples, name), 80, 24, true)
-		st := m.Store()
-		p := store.StartClientPair(st.HTTPStatus, true)
-		for n := 0; n < st.Frames; n++ {
-			s05, s04 := p.Step(st.RowFrame(st.RowOfFrame(n)))
-			for _, s := range []*pc3.Step{&s05, &s04} {
-				want := s.Actions()
-				if actionCount(s) != len(want) {
-					t.Fatalf("%s frame %d: %d actions, want %v", name, n, actionCount(s), want)
-				}
-				for i, a := range want {
-					if actionAt(s, i) != a {
-						t.Errorf("%s frame %d: action %d is %s, want %s", name, n, i, actionAt(s, i), a)
-					}
-				}
-			}
-			a5, a4 := s05.Actions(), s04.Actions()
-			slow := s05.To != s04.To || s05.Violation != s04.Violation || !reflect.DeepEqual(a5, a4)
-			if store.StepsDiffer(&s05, &s04) != slow {
-				t.Errorf("%s frame %d: StepsDiffer %v, want %v", name, n, !slow, slow)
-			}
-		}
 	}
 }

@@ -2,7 +2,9 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,4 +80,29 @@ func keyMsg(k string) tea.KeyPressMsg {
 	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// storeOf runs a source and applies every batch to a fresh store.
+func storeOf(t testing.TB, src store.Source) *store.Store {
+	t.Helper()
+	st := store.NewStore()
+	for _, m := range feedAll(t, src) {
+		st.Apply(m.(batchMsg).b)
+	}
+	return st
+}
+
+func readerSource(t testing.TB, name, data string) store.Source {
+	t.Helper()
+	c, err := sessions.OpenReader(name, strings.NewReader(data), sessions.OpenOptions{Entry: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store.CaptureSource(name, c, invariants.Options{})
+}
+
+const frameFmt = "event: %s\ndata: {\"event_type\":\"%s\",\"version\":\"0.5\",\"timestamp\":\"2026-05-15T18:00:00.%03dZ\",\"response_id\":\"%s\"%s}\n\n"
+
+func frame(typ, rid string, ms int, extra string) string {
+	return fmt.Sprintf(frameFmt, typ, typ, ms, rid, extra)
 }

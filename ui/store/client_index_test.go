@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -29,11 +30,13 @@ func TestClientCheckpointsShared(t *testing.T) {
 	}
 	evs = append(evs, sseFrame("completed", "r1", ""), "data: [DONE]\n\n")
 	flood(3 * ClientEvery)
-	m := loadModel(t, writeSSE(t, evs), 160, 48, true)
-	st := m.Store()
+	st := storeOf(t, openSource(t, writeSSE(t, evs)))
 	x := &st.client
 	if x.n != st.Frames {
 		t.Fatalf("the machines read %d of %d frames", x.n, st.Frames)
+	}
+	if len(x.cps) != len(x.cpAt) {
+		t.Fatalf("%d checkpoints at %d positions", len(x.cps), len(x.cpAt))
 	}
 	shared, forks := 0, map[*pc3.ClientRun]bool{}
 	for k := range x.cps {
@@ -71,5 +74,34 @@ func TestClientCheckpointsShared(t *testing.T) {
 	for n := 0; n < st.Frames; n++ {
 		ref.Step(st.RowFrame(st.RowOfFrame(n)))
 		check(n + 1)
+	}
+}
+
+// TestStepsDifferMatchesActions: the allocation-free action walk of
+// StepsDiffer agrees with Step.Actions on every step of the examples,
+// both profiles.
+func TestStepsDifferMatchesActions(t *testing.T) {
+	for _, name := range []string{"example-axis2-recovered.sse", "example-broken.sse", "example-happy.jsonl"} {
+		st := storeOf(t, openSource(t, filepath.Join(examples, name)))
+		p := StartClientPair(st.HTTPStatus, true)
+		for n := 0; n < st.Frames; n++ {
+			s05, s04 := p.Step(st.RowFrame(st.RowOfFrame(n)))
+			for _, s := range []*pc3.Step{&s05, &s04} {
+				want := s.Actions()
+				if actionCount(s) != len(want) {
+					t.Fatalf("%s frame %d: %d actions, want %v", name, n, actionCount(s), want)
+				}
+				for i, a := range want {
+					if actionAt(s, i) != a {
+						t.Errorf("%s frame %d: action %d is %s, want %s", name, n, i, actionAt(s, i), a)
+					}
+				}
+			}
+			a5, a4 := s05.Actions(), s04.Actions()
+			slow := s05.To != s04.To || s05.Violation != s04.Violation || !reflect.DeepEqual(a5, a4)
+			if StepsDiffer(&s05, &s04) != slow {
+				t.Errorf("%s frame %d: StepsDiffer %v, want %v", name, n, !slow, slow)
+			}
+		}
 	}
 }

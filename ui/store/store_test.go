@@ -9,31 +9,9 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/sessions"
 )
-
-// storeOf runs a source and applies every batch to a fresh store.
-func storeOf(t testing.TB, src Source) *Store {
-	t.Helper()
-	st := NewStore()
-	for _, m := range feedAll(t, src) {
-		st.Apply(m.(batchMsg).b)
-	}
-	return st
-}
-
-func readerSource(t testing.TB, name, data string) Source {
-	t.Helper()
-	c, err := sessions.OpenReader(name, strings.NewReader(data), sessions.OpenOptions{Entry: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return CaptureSource(name, c, invariants.Options{})
-}
 
 func TestStoreHappyTimeTravel(t *testing.T) {
 	st := storeOf(t, openSource(t, filepath.Join(examples, "example-happy.jsonl")))
@@ -140,12 +118,6 @@ func TestStoreAlarmsAttachToRows(t *testing.T) {
 	}
 }
 
-const frameFmt = "event: %s\ndata: {\"event_type\":\"%s\",\"version\":\"0.5\",\"timestamp\":\"2026-05-15T18:00:00.%03dZ\",\"response_id\":\"%s\"%s}\n\n"
-
-func frame(typ, rid string, ms int, extra string) string {
-	return fmt.Sprintf(frameFmt, typ, typ, ms, rid, extra)
-}
-
 func TestStoreTurnsAndNonFrameRows(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(": keepalive\n\n")
@@ -209,16 +181,16 @@ func TestFeederBatchesNeverDrop(t *testing.T) {
 	var sizes []int
 	st := NewStore()
 	// A slow program: every batch takes 5ms to take in.
-	send := func(m tea.Msg) {
+	send := func(b *Batch) {
 		time.Sleep(5 * time.Millisecond)
 		mu.Lock()
 		sends = append(sends, time.Now())
-		sizes = append(sizes, len(m.(batchMsg).b.Rows))
-		st.Apply(m.(batchMsg).b)
+		sizes = append(sizes, len(b.Rows))
+		st.Apply(b)
 		mu.Unlock()
 	}
 	const interval = 20 * time.Millisecond
-	f := start(context.Background(), readerSource(t, "flood.sse", b.String()), send, interval)
+	f := Start(context.Background(), readerSource(t, "flood.sse", b.String()), send, interval)
 	select {
 	case <-f.Sent():
 	case <-time.After(20 * time.Second):
