@@ -1,3 +1,12 @@
+// Package ui is framescope's terminal inspector: a bubbletea program over
+// the one pipeline of package sessions. The data (package ui/store) is an
+// append-only log of what the pipeline produced, fed in batches by a
+// goroutine; the root model (model.go) lays out the panes, one file each
+// (timeline.go, detail.go, alarms.go, tools.go, status.go, client.go,
+// components.go), each a concrete type with its own key help. keys.go and
+// styles.go are the key map and the colours; picker.go the session picker;
+// the model's features (search, filter, playback, copy, write, restart)
+// have a file each; run.go starts a program.
 package ui
 
 import (

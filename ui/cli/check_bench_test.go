@@ -13,7 +13,7 @@ import (
 // BenchmarkCheckInputs compares checking 8 captures of 40 MB one after
 // another with checkAll's worker pool, side by side in one run:
 //
-//	go test . -run '^$' -bench CheckInputs -benchtime 3x
+//	go test ./ui/cli -run '^$' -bench CheckInputs -benchtime 3x
 func BenchmarkCheckInputs(b *testing.B) {
 	dir := b.TempDir()
 	var names []string

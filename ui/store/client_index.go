@@ -20,7 +20,7 @@ import (
 //
 // Checkpoints are never stepped: a fork shares only the bubble's text (and
 // cards) with the run it came from, up to the length it had, and the run
-// only ever appends past that (invariants/client_clone.go) — so the pipeline
+// only ever appends past that (invariants/dialects/pc3/client_clone.go) — so the pipeline
 // goroutine stepping its front run and the UI goroutine reading a
 // checkpoint never touch the same bytes.
 

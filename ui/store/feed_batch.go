@@ -16,7 +16,7 @@ type Batch struct {
 	Src  ByteSource
 	Text *spill
 	// Client is the reference client machines' run over the batch's frames
-	// (client_track.go); nil when the batch has no frame.
+	// (client_index.go); nil when the batch has no frame.
 	Client *clientIndex
 	// Dialect is the stream's dialect, once known (set once); Native says
 	// it is an invariants.Native one (rows indexed from its envelope).

@@ -37,7 +37,7 @@ func CaptureSource(name string, c sessions.Capture, opts invariants.Options) Sou
 			f.SetConn(ConnUpdate{State: ConnOpen})
 		}
 		// The store lists alarms as check's report does: past MaxListed of
-		// a rule in a turn the checker makes no message (alarm_store.go).
+		// a rule in a turn the checker makes no message (alarms.go).
 		opts.ListLimit = sessions.MaxListed
 		res, err := sessions.Run(c, opts, h)
 		e := endOf(res, err)

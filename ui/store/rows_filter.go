@@ -16,7 +16,7 @@ import (
 // arrive.
 
 // TypeIndex lists the frame rows of each event type (ascending), appended
-// as batches arrive, packed as runs and gaps (rowlist.go): about a byte a
+// as batches arrive, packed as runs and gaps (rows_list.go): about a byte a
 // frame, nothing for a run of one type.
 type TypeIndex struct {
 	st      *Store // the store indexed (a restart brings a new one)

@@ -9,7 +9,7 @@ import (
 
 // rowRec is a row as the store keeps it: 48 bytes of facts, no pointers
 // (the GC never scans the row chunks). Only the newest chunk keeps rows in
-// this form; full chunks are frozen into a few bytes a row (rowpack.go). Measured at 1,000,000 frames, the
+// this form; full chunks are frozen into a few bytes a row (rows_pack.go). Measured at 1,000,000 frames, the
 // Row struct (strings, slices, int fields: 136 bytes) cost 137 MB; rowRec
 // costs 48 MB. The rare parts live in side tables: a non-frame row's
 // summary in Store.summaries (typ is its index), a row's alarms in

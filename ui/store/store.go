@@ -1,8 +1,19 @@
-// Package ui is framescope's terminal inspector: a bubbletea program over
-// the one pipeline of package sessions. The data model (Store) is an
-// append-only log of what the pipeline produced, fed in batches by a
-// goroutine (feed.go); the root model (model.go) lays out the panes, each a
-// concrete type with its own key help.
+// Package store is the data side of framescope's terminal inspector: the
+// Store, an append-only log of what the pipeline of package sessions
+// produced (rows packed a few bytes each, their bytes in the capture file
+// or a spill, alarms listed or counted in groups, turns and their tools,
+// spans, statuses and text, the reference client machines' checkpoints),
+// and the Feeder that runs a Source (a capture, a live connection, a demo)
+// and sends what it produced in batches. It knows nothing of the screen:
+// package ui draws the panes from it.
+//
+// Files by concern: store*.go (the Store, its as-of queries and the
+// indexes of dialects other than PC3), rows_*.go (the rows: their packed
+// form, sets and lists of rows, the timeline's filter, reading their
+// bytes back), spill*.go, alarms.go, feed*.go (the feeder, its batches,
+// sources and moves), client_*.go (the machines' goroutine and index),
+// summary*.go (a frame's one-line description), response.go (the HTTP
+// exchange).
 package store
 
 import (
@@ -175,18 +186,18 @@ const (
 // goroutine: batches are applied in Update, panes read it in View. Every
 // as-of query is a binary search, never a rescan from frame 0.
 type Store struct {
-	chunks    []*rowChunk // rows in fixed-size chunks, frozen when full (rowpack.go)
-	thawed    int         // 1 + the block thawBuf holds (0: none; rowpack.go)
+	chunks    []*rowChunk // rows in fixed-size chunks, frozen when full (rows_pack.go)
+	thawed    int         // 1 + the block thawBuf holds (0: none; rows_pack.go)
 	thawBuf   []rowRec
 	n         int
 	frameRows rowSet // the rows of frames: frame n is row frameRows.At(n)
 	rowTables
 	typeIdx   map[string]uint32
 	rowAlarms map[int32][]int32 // the alarms of rows that have some
-	client    clientIndex       // the reference client machines' checkpoints (client_track.go)
+	client    clientIndex       // the reference client machines' checkpoints (client_index.go)
 
 	// Alarms are the listed alarms (the first sessions.MaxListed of one
-	// rule in one turn); the rest are counted in groups (alarm_store.go).
+	// rule in one turn); the rest are counted in groups (alarms.go).
 	Alarms    []AlarmRec
 	alarms    alarmIndex
 	alarmRows rowSet // rows with alarms, ascending
