@@ -55,7 +55,7 @@ type shared struct {
 	keys   *KeyMap
 	sel    int     // selected row (-1 when the store is empty)
 	query  string  // active search ("" none)
-	match  matcher // query compiled (matcher.go)
+	match  matcher // query compiled (search_match.go)
 	follow bool
 	// registry is the status-event registry given with --registry (nil:
 	// none); the Status pane shows its verdicts.
