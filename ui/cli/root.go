@@ -68,10 +68,10 @@ func NewRoot(env Env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "framescope",
 		Short: "Inspect and check agent chat SSE streams: ten dialects (pc3, openai-chat, anthropic-messages, …) and plain SSE",
-		Long: `framescope decodes every frame of an agent chat SSE stream — a recorded capture or
-a live endpoint — in its dialect, detected or forced with --dialect (pc3, typed-lines,
+		Long: `framescope decodes every frame of an agent chat SSE stream — a recorded capture or a
+live endpoint — and checks it against the rules of its dialect: pc3, typed-lines,
 go-bus, openai-chat, ai-sdk-ui, openai-responses, ag-ui, chunk-framed,
-anthropic-messages, public-sse-v1, else plain sse), and checks it against its rules.`,
+anthropic-messages or public-sse-v1 (detected, or forced with --dialect), else plain sse.`,
 		Example: `  framescope                                   # on a terminal: pick a recent session, a scenario, a URL or a file
   framescope capture.jsonl                     # = framescope open capture.jsonl
   framescope http://127.0.0.1:8080/api/chat    # = framescope connect URL`,
