@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/ui/cli"
+
 	"github.com/spf13/cobra"
 )
 
@@ -28,7 +30,7 @@ func TestHelpShowsNoSentinelDefaults(t *testing.T) {
 			walk(sub, append(append([]string(nil), path...), sub.Name()))
 		}
 	}
-	walk(newRoot(strings.NewReader(""), io.Discard, io.Discard), nil)
+	walk(cli.NewRoot(cli.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}), nil)
 	if len(paths) < 10 {
 		t.Fatalf("only %d commands found: %v", len(paths), paths)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -14,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -224,6 +226,11 @@ func TestServeCutsTrickledBodies(t *testing.T) {
 			conn.SetReadDeadline(time.Now().Add(20 * time.Second))
 			all, err := io.ReadAll(conn) // until the server closes
 			<-done
+			// A server that closes with body bytes unread sends a reset,
+			// which can arrive after its whole 408: that is a close too.
+			if errors.Is(err, syscall.ECONNRESET) && strings.HasPrefix(string(all), "HTTP/1.1 408 ") {
+				err = nil
+			}
 			if err != nil || !strings.HasPrefix(string(all), "HTTP/1.1 408 ") || sent >= declared {
 				t.Errorf("read %q (err %v) after sending %d of %d body bytes; want 408 then close", all, err, sent, declared)
 			}

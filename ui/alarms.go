@@ -3,9 +3,10 @@ package ui
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
+
+	"framescope/sessions/report"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -13,7 +14,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/sessions/report"
+	"framescope/ui/store"
 )
 
 // Alarms lists the alarms in the order raised, as check's report lists
@@ -69,12 +70,12 @@ func (a *Alarms) Keys() help.KeyMap {
 // groupSize is how many items an expanded group adds under its row.
 func (a *Alarms) groupSize(e int32) int {
 	st := a.sh.st
-	return st.alarms.groups[-st.alarms.entries[e]-1].Rows
+	return st.Groups()[-st.AlarmEntries()[e]-1].Rows
 }
 
 // count is the number of items: entries and the rows of expanded groups.
 func (a *Alarms) count() int {
-	n := len(a.sh.st.alarms.entries)
+	n := len(a.sh.st.AlarmEntries())
 	for _, e := range a.expanded {
 		n += a.groupSize(e)
 	}
@@ -147,13 +148,12 @@ func (a *Alarms) selectRow(row int) {
 		return
 	}
 	if ai := r.Alarms[0]; ai >= 0 {
-		a.cursor = a.itemOf(st.alarms.entryOfAlarm[ai])
+		a.cursor = a.itemOf(st.EntryOfAlarm(ai))
 	} else {
-		g := &st.alarms.groups[-ai-1]
-		a.cursor = a.itemOf(g.entry)
-		if _, ok := slices.BinarySearch(a.expanded, g.entry); ok {
-			k := sort.Search(g.Rows, func(k int) bool { return g.RowAt(k) >= row })
-			if g.sorted && k < g.Rows && g.RowAt(k) == row {
+		g := &st.Groups()[-ai-1]
+		a.cursor = a.itemOf(g.Entry)
+		if _, ok := slices.BinarySearch(a.expanded, g.Entry); ok {
+			if k, ok := g.IndexOf(row); ok {
 				a.cursor += 1 + k
 			}
 		}
@@ -205,7 +205,7 @@ func (a *Alarms) Update(msg tea.Msg) (Pane, tea.Cmd) {
 func (a *Alarms) rowAt(i int) int {
 	st := a.sh.st
 	e, sub := a.item(i)
-	x := st.alarms.entries[e]
+	x := st.AlarmEntries()[e]
 	if x >= 0 {
 		return st.Alarms[x].Row
 	}
@@ -213,26 +213,26 @@ func (a *Alarms) rowAt(i int) int {
 		a.toggle(e)
 		return -1
 	}
-	return st.alarms.groups[-x-1].RowAt(sub)
+	return st.Groups()[-x-1].RowAt(sub)
 }
 
 // alarmLine is an item of the list: its alarm (rebuilt for a group's
 // rows), and for a group's own row the group.
-func (a *Alarms) alarmLine(i int) (al invariants.Alarm, g *AlarmGroup, open bool) {
+func (a *Alarms) alarmLine(i int) (al invariants.Alarm, g *store.AlarmGroup, open bool) {
 	st := a.sh.st
 	e, sub := a.item(i)
-	x := st.alarms.entries[e]
+	x := st.AlarmEntries()[e]
 	if x >= 0 {
 		return st.Alarms[x].Alarm, nil, false
 	}
-	grp := &st.alarms.groups[-x-1]
+	grp := &st.Groups()[-x-1]
 	if sub >= 0 {
-		return st.groupAlarm(int(-x-1), grp.RowAt(sub)), nil, false
+		return st.GroupAlarm(int(-x-1), grp.RowAt(sub)), nil, false
 	}
 	_, open = slices.BinarySearch(a.expanded, e)
 	al = invariants.Alarm{Rule: grp.Rule, Severity: grp.Severity, Frame: invariants.NoFrame, Turn: grp.Turn}
 	if grp.Rows > 0 {
-		if r := st.Row(grp.RowAt(0)); r.Kind == RowFrame {
+		if r := st.Row(grp.RowAt(0)); r.Kind == store.RowFrame {
 			al.Frame = r.Frame
 		}
 	}
@@ -246,7 +246,7 @@ func (a *Alarms) View() string {
 	n := a.count()
 	if n == 0 {
 		msg := "no alarms so far"
-		if st.Conn == ConnEnded {
+		if st.Conn == store.ConnEnded {
 			msg = "no alarms"
 		}
 		return block([]string{sty.Dim.Render(msg)}, a.w, a.h)
@@ -255,7 +255,7 @@ func (a *Alarms) View() string {
 	lh := a.listH()
 	type line struct {
 		al   invariants.Alarm
-		g    *AlarmGroup
+		g    *store.AlarmGroup
 		open bool
 	}
 	vis := make([]line, 0, lh)
@@ -330,7 +330,7 @@ func (a *Alarms) View() string {
 }
 
 // groupLabel is a group's row: how many alarms it counts and where.
-func groupLabel(g *AlarmGroup, open bool) string {
+func groupLabel(g *store.AlarmGroup, open bool) string {
 	mark, verb := "▸", "expand"
 	if open {
 		mark, verb = "▾", "collapse"
@@ -343,24 +343,4 @@ func groupLabel(g *AlarmGroup, open bool) string {
 		s += " (enter: " + verb + ")"
 	}
 	return s
-}
-
-// commas writes n with thousands separators (999,900).
-func commas(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

@@ -13,10 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"framescope/sessions/capture"
+
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/invariants"
-	"framescope/sessions/capture"
+	"framescope/ui/store"
 )
 
 // Opening alarm floods in the inspector (issue 11, item 1): a capture in
@@ -108,7 +110,7 @@ func openWith(b *testing.B, path string, opts invariants.Options) (*Model, *loop
 	if err != nil {
 		b.Fatal(err)
 	}
-	start(context.Background(), captureSource(filepath.Base(path), c, opts), l.send, 0)
+	start(context.Background(), store.CaptureSource(filepath.Base(path), c, opts), l.send, 0)
 	l.run()
 	c.Close()
 	return m, l
@@ -165,8 +167,8 @@ func BenchmarkViewAlarmsFlood(b *testing.B) {
 	m.setFocus(PaneAlarms)
 	a := m.alarms
 	g := &st.Groups()[len(st.Groups())-1]
-	a.toggle(g.entry)
-	a.cursor = a.itemOf(g.entry) + g.Rows/2
+	a.toggle(g.Entry)
+	a.cursor = a.itemOf(g.Entry) + g.Rows/2
 	if s := m.View().Content; s == "" {
 		b.Fatal("empty view")
 	}

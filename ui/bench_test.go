@@ -18,12 +18,14 @@ import (
 	"testing"
 	"time"
 
+	"framescope/sessions/capture"
+	"framescope/sessions/replay"
+
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/invariants"
 	"framescope/sessions"
-	"framescope/sessions/capture"
-	"framescope/sessions/replay"
+	"framescope/ui/store"
 )
 
 // The TUI's performance targets at scale, proven by benchmarks over one
@@ -268,11 +270,11 @@ func (l *loop) run() {
 			l.render()
 			l.first = time.Since(l.start)
 		}
-		if st.Conn == ConnEnded && l.ended == 0 {
+		if st.Conn == store.ConnEnded && l.ended == 0 {
 			l.render()
 			l.ended = time.Since(l.start)
 		}
-		if l.ended != 0 && st.client.n >= st.Frames {
+		if l.ended != 0 && st.ClientRead() >= st.Frames {
 			l.render()
 			l.client = time.Since(l.start)
 			return
@@ -346,7 +348,7 @@ func openModel(b *testing.B, path string, stdin bool) (*Model, *loop) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	start(context.Background(), captureSource(filepath.Base(path), c, invariants.Options{}), l.send, 0)
+	start(context.Background(), store.CaptureSource(filepath.Base(path), c, invariants.Options{}), l.send, 0)
 	l.run()
 	c.Close()
 	return m, l
@@ -558,7 +560,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 	var wall time.Duration
 	var cpu, uiCPU time.Duration
 	for b.Loop() {
-		out := &LiveOutcome{}
+		out := &store.LiveOutcome{}
 		dark := true
 		m := NewModel("flood", true, Config{Dark: &dark})
 		m.Update(tea.WindowSizeMsg{Width: benchW, Height: benchH})
@@ -566,7 +568,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 		var ru0, ru1 syscall.Rusage
 		syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 		t0 := time.Now()
-		src := liveSource("flood", liveOpts(srv.URL+"/api/chat"), out)
+		src := store.LiveSource("flood", liveOpts(srv.URL+"/api/chat"), out)
 		f := start(context.Background(), src, l.send, 0)
 		done := make(chan time.Duration)
 		go func() {
@@ -582,7 +584,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 		wall += time.Since(t0)
 		syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
 		cpu += rusageTime(&ru1) - rusageTime(&ru0)
-		<-f.sent
+		<-f.Sent()
 		st := m.Store()
 		if out.Result == nil || out.Result.Report == nil {
 			b.Fatalf("no live result: %v", out.Err)

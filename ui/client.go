@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"framescope/invariants/dialects/pc3"
+	"framescope/ui/store"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
@@ -12,6 +13,10 @@ import (
 
 	"framescope/decode"
 )
+
+// clientCompactH is the pane height below which the regions show only
+// their current sub-states.
+const clientCompactH = 24
 
 // Client shows the reference client state machine as of the selected
 // frame: where a correct v0.5 client stands in its diagram, the row it just
@@ -94,11 +99,11 @@ type clientSnap struct {
 }
 
 type clientSnapKey struct {
-	st         *Store
+	st         *store.Store
 	frame      int
 	end        bool
 	endKind    string
-	conn       Conn
+	conn       store.Conn
 	httpStatus int
 	frames     int // before frame 0 only: whether the body began
 	// indexed is how far the machines' index reaches up to this frame: the
@@ -115,7 +120,7 @@ func (c *Client) current() *clientSnap {
 		frame = -1
 	}
 	k := clientSnapKey{st: st, frame: frame, conn: st.Conn, httpStatus: st.HTTPStatus,
-		indexed: min(st.client.n, frame+1)}
+		indexed: min(st.ClientRead(), frame+1)}
 	// The stream's end belongs to the last row.
 	if st.End != nil && (sel == st.Len()-1 || st.Len() == 0) {
 		k.end, k.endKind = true, st.End.Kind
@@ -133,38 +138,37 @@ func (c *Client) current() *clientSnap {
 
 func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 	st := c.sh.st
-	x := &st.client
 	s := &clientSnap{frame: frame, lastOrigin: -1, firstOrigin: -1, lastViol: -1}
-	var p clientPair
+	var p store.ClientPair
 	if frame < 0 {
 		// Before any frame: the request and what the store knows of the
 		// response so far.
-		p = startClientPair(st.HTTPStatus, st.Frames > 0 || st.Conn == ConnOpen)
+		p = store.StartClientPair(st.HTTPStatus, st.Frames > 0 || st.Conn == store.ConnOpen)
 	} else {
 		var ok bool
-		if p, ok = x.at(st, frame+1); !ok {
-			s.read = x.n
+		if p, ok = st.ClientAt(frame + 1); !ok {
+			s.read = st.ClientRead()
 			return s
 		}
 		s.hasStep = true
-		s.s05, s.s04 = p.v05.Last(), p.v04.Last()
-		if k := upTo(x.origins, frame); k > 0 {
-			s.lastOrigin, s.firstOrigin, s.nOrigin = x.origins[k-1], x.origins[0], k
+		s.s05, s.s04 = p.V05.Last(), p.V04.Last()
+		if o := st.ClientOrigins(frame); len(o) > 0 {
+			s.lastOrigin, s.firstOrigin, s.nOrigin = o[len(o)-1], o[0], len(o)
 			if s.lastOrigin == frame {
 				s.origin = true
 				s.div, _ = pc3.ClientDivergence(st.RowFrame(st.RowOfFrame(frame)))
 			}
 		}
-		if k := upTo(x.viols, frame); k > 0 {
-			s.nViol, s.lastViol = k, x.viols[k-1]
+		if v := st.ClientViolations(frame); len(v) > 0 {
+			s.nViol, s.lastViol = len(v), v[len(v)-1]
 		}
 	}
 	if withEnd {
 		s.hasEnd = true
-		s.e05, s.e04 = p.transport(endEvent(st.End))
+		s.e05, s.e04 = p.Transport(st.End.TransportEvent())
 	}
 	s.ready = true
-	s.v05, s.v04 = p.v05, p.v04
+	s.v05, s.v04 = p.V05, p.V04
 	return s
 }
 
@@ -267,9 +271,9 @@ func (c *Client) divergenceLines(s *clientSnap, w int) []string {
 		for _, l := range wrapPlain(s.div.Message(), w-2) {
 			out = append(out, "  "+sty.Base.Render(l))
 		}
-	case stepsDiffer(&s.s05, &s.s04) && s.lastOrigin >= 0:
+	case store.StepsDiffer(&s.s05, &s.s04) && s.lastOrigin >= 0:
 		out = append(out, sty.ClientV04.Render(cut(fmt.Sprintf("≠ the v0.4 client reads this frame otherwise (diverged at frame %d)", s.lastOrigin), w)))
-	case stepsDiffer(&s.s05, &s.s04):
+	case store.StepsDiffer(&s.s05, &s.s04):
 		out = append(out, sty.ClientV04.Render(cut("≠ the v0.4 client reads this frame otherwise", w)))
 	case s.v04.State() != s.v05.State() && s.lastOrigin >= 0:
 		out = append(out, sty.ClientV04.Render(cut(fmt.Sprintf("≠ the v0.4 client differs since frame %d", s.lastOrigin), w)))
@@ -418,13 +422,13 @@ func (c *Client) stepLines(s *clientSnap, w int) []string {
 	var out []string
 	if s.hasStep {
 		out = append(out, c.oneStep("v0.5", &s.s05, w, true)...)
-		if stepsDiffer(&s.s05, &s.s04) {
+		if store.StepsDiffer(&s.s05, &s.s04) {
 			out = append(out, c.oneStep("v0.4", &s.s04, w, false)...)
 		}
 	}
 	if s.hasEnd {
 		out = append(out, c.oneStep("v0.5", &s.e05, w, !s.hasStep)...)
-		if stepsDiffer(&s.e05, &s.e04) {
+		if store.StepsDiffer(&s.e05, &s.e04) {
 			out = append(out, c.oneStep("v0.4", &s.e04, w, false)...)
 		}
 	}

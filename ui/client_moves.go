@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"framescope/decode"
+	"framescope/ui/store"
 )
 
 // For a dialect other than PC3 the Client pane shows what any client of
@@ -14,11 +15,11 @@ import (
 // reference machine (client.go).
 
 type movesClientKey struct {
-	st          *Store
+	st          *store.Store
 	sel, rows   int
 	w           int
 	sty         *Styles
-	conn        Conn
+	conn        store.Conn
 	frames, tex int
 }
 
@@ -26,13 +27,13 @@ type movesClientKey struct {
 func (c *Client) movesOutcome(turn, n int) string {
 	st := c.sh.st
 	if turn < 0 {
-		if st.Conn == ConnEnded {
+		if st.Conn == store.ConnEnded {
 			return "ended before any turn"
 		}
 		return "waiting for the first frame"
 	}
 	tr := &st.Turns[turn]
-	ended := st.Conn == ConnEnded && n >= tr.LastFrame
+	ended := st.Conn == store.ConnEnded && n >= tr.LastFrame
 	switch {
 	case tr.TerminalFrame >= 0 && tr.TerminalFrame <= n:
 		return tr.Outcome

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"framescope/invariants/dialects/pc3"
+	"framescope/ui/store"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -174,15 +174,15 @@ func TestClientWideLayout(t *testing.T) {
 func TestClientTransportEvents(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		batch Batch
+		batch store.Batch
 		want  string
 	}{
-		{"connecting", Batch{}, "Client v0.5 · connecting"},
-		{"open", Batch{Conn: &ConnUpdate{State: ConnOpen, HTTPStatus: 200}}, "Client v0.5 · awaiting_first_frame"},
-		{"http error", Batch{Conn: &ConnUpdate{State: ConnOpen, HTTPStatus: 503}, End: &EndInfo{Kind: "eof"}}, "Client v0.5 · http_failed"},
-		{"eof before any frame", Batch{Conn: &ConnUpdate{State: ConnOpen}, End: &EndInfo{Kind: "eof"}}, "Client v0.5 · ended_without_terminal (connection_lost)"},
-		{"broken", Batch{End: &EndInfo{Kind: "error", Detail: "reset"}}, "Client v0.5 · ended_without_terminal (connection_lost)"},
-		{"user cancel", Batch{Conn: &ConnUpdate{State: ConnOpen}, End: &EndInfo{Kind: "cancelled"}}, "Client v0.5 · cancelled"},
+		{"connecting", store.Batch{}, "Client v0.5 · connecting"},
+		{"open", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen, HTTPStatus: 200}}, "Client v0.5 · awaiting_first_frame"},
+		{"http error", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen, HTTPStatus: 503}, End: &store.EndInfo{Kind: "eof"}}, "Client v0.5 · http_failed"},
+		{"eof before any frame", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen}, End: &store.EndInfo{Kind: "eof"}}, "Client v0.5 · ended_without_terminal (connection_lost)"},
+		{"broken", store.Batch{End: &store.EndInfo{Kind: "error", Detail: "reset"}}, "Client v0.5 · ended_without_terminal (connection_lost)"},
+		{"user cancel", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen}, End: &store.EndInfo{Kind: "cancelled"}}, "Client v0.5 · cancelled"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := NewModel("x", false, Config{Now: func() time.Time { return fixedNow }})
@@ -285,27 +285,27 @@ func TestClientHostileFrame(t *testing.T) {
 func TestClientCheckpoints(t *testing.T) {
 	var evs []string
 	evs = append(evs, sseFrame("response_id", "r1", ""), sseFrame("tool_call", "r1", `"tool_call":{"id":"c1","name":"x","type":"function"}`))
-	for i := 0; i < 3*clientEvery; i++ {
+	for i := 0; i < 3*store.ClientEvery; i++ {
 		evs = append(evs, sseFrame("text", "r1", fmt.Sprintf(`"chunk":"w%d "`, i)))
-		if i == clientEvery {
+		if i == store.ClientEvery {
 			evs = append(evs, sseFrame("error", "r1", `"error":{"code":"CCS_ENVELOPE_ERROR"},"is_final":false`))
 		}
 	}
 	evs = append(evs, sseFrame("completed", "r1", ""), "data: [DONE]\n\n", sseFrame("response_id", "r2", ""))
-	for i := 0; i < clientEvery+10; i++ {
+	for i := 0; i < store.ClientEvery+10; i++ {
 		evs = append(evs, sseFrame("text", "r2", fmt.Sprintf(`"chunk":"v%d "`, i)))
 	}
 	m := loadModel(t, writeSSE(t, evs), 160, 48, true)
 	st := m.Store()
 	// The reference: both runs fed every frame, a view string per frame.
-	ref := startClientPair(st.HTTPStatus, true)
+	ref := store.StartClientPair(st.HTTPStatus, true)
 	var want05, want04 []string
 	for n := 0; n < st.Frames; n++ {
-		ref.step(st.RowFrame(st.RowOfFrame(n)))
-		want05 = append(want05, ref.v05.View().String())
-		want04 = append(want04, ref.v04.View().String())
+		ref.Step(st.RowFrame(st.RowOfFrame(n)))
+		want05 = append(want05, ref.V05.View().String())
+		want04 = append(want04, ref.V04.View().String())
 	}
-	frames := []int{0, 1, clientEvery - 2, clientEvery - 1, clientEvery, clientEvery + 1, st.Frames - 2}
+	frames := []int{0, 1, store.ClientEvery - 2, store.ClientEvery - 1, store.ClientEvery, store.ClientEvery + 1, st.Frames - 2}
 	rnd := rand.New(rand.NewSource(1))
 	for i := 0; i < 20; i++ {
 		frames = append(frames, rnd.Intn(st.Frames-1))
@@ -323,22 +323,22 @@ func TestClientCheckpoints(t *testing.T) {
 			t.Errorf("frame %d v0.4:\n%s\nwant\n%s", n, got, want04[n])
 		}
 	}
-	// Checkpoints: one before any frame, then at least clientEvery and at
-	// most 2*clientEvery frames apart, at the start of a turn when one
+	// Checkpoints: one before any frame, then at least ClientEvery and at
+	// most 2*ClientEvery frames apart, at the start of a turn when one
 	// begins in that window (the frame after [DONE] here).
-	x := &st.client
-	if len(x.cps) != len(x.cpAt) || x.n != st.Frames || len(x.cpAt) < 2 || x.cpAt[0] != 0 {
-		t.Fatalf("%d checkpoints at %v over %d of %d frames", len(x.cps), x.cpAt, x.n, st.Frames)
+	cpAt := st.ClientCheckpoints()
+	if st.ClientRead() != st.Frames || len(cpAt) < 2 || cpAt[0] != 0 {
+		t.Fatalf("%d checkpoints at %v over %d of %d frames", len(cpAt), cpAt, st.ClientRead(), st.Frames)
 	}
 	second := st.Turns[1].FirstFrame + 1 // after the frame that begins turn 1
-	for k := 1; k < len(x.cpAt); k++ {
-		gap := x.cpAt[k] - x.cpAt[k-1]
-		if gap < clientEvery || gap > 2*clientEvery || gap < 2*clientEvery && x.cpAt[k] != second {
-			t.Errorf("checkpoint %d after %d frames (gap %d; turn 1 begins at frame %d)", k, x.cpAt[k], gap, second-1)
+	for k := 1; k < len(cpAt); k++ {
+		gap := cpAt[k] - cpAt[k-1]
+		if gap < store.ClientEvery || gap > 2*store.ClientEvery || gap < 2*store.ClientEvery && cpAt[k] != second {
+			t.Errorf("checkpoint %d after %d frames (gap %d; turn 1 begins at frame %d)", k, cpAt[k], gap, second-1)
 		}
 	}
-	if i := sort.SearchInts(x.cpAt, second); i == len(x.cpAt) || x.cpAt[i] != second {
-		t.Errorf("no checkpoint where turn 1 begins (%d): %v", second, x.cpAt)
+	if i := sort.SearchInts(cpAt, second); i == len(cpAt) || cpAt[i] != second {
+		t.Errorf("no checkpoint where turn 1 begins (%d): %v", second, cpAt)
 	}
 }
 
@@ -349,7 +349,7 @@ func TestClientCheckpoints(t *testing.T) {
 // not reached yet; the last batch carries every frame's step (run with
 // -race: the front run and the checkpoints share no bytes they write).
 func TestClientCheckpointsWhileStreaming(t *testing.T) {
-	n := 5*clientEvery + 17
+	n := 5*store.ClientEvery + 17
 	evs := []string{sseFrame("response_id", "r1", "")}
 	for i := 0; i < n; i++ {
 		evs = append(evs, sseFrame("text", "r1", fmt.Sprintf(`"chunk":"w%d "`, i)))
@@ -358,18 +358,16 @@ func TestClientCheckpointsWhileStreaming(t *testing.T) {
 	m := NewModel("x", false, Config{})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	msgs := make(chan tea.Msg, 4)
-	f := newFeeder(func(msg tea.Msg) { msgs <- msg }, time.Microsecond)
-	go f.loop()
-	go func() { openSource(t, path).run(context.Background(), f) }()
-	go func() { <-f.sent; close(msgs) }()
+	f := start(context.Background(), openSource(t, path), func(msg tea.Msg) { msgs <- msg }, time.Microsecond)
+	go func() { <-f.Sent(); close(msgs) }()
 	rnd := rand.New(rand.NewSource(2))
 	for msg := range msgs {
 		if _, cmd := m.Update(msg); cmd != nil {
 			t.Fatalf("a batch returned a command (%T): the machines must not run in Update", cmd())
 		}
 		st := m.Store()
-		if st.client.n > st.Frames {
-			t.Fatalf("the machines read %d frames, the store has %d", st.client.n, st.Frames)
+		if st.ClientRead() > st.Frames {
+			t.Fatalf("the machines read %d frames, the store has %d", st.ClientRead(), st.Frames)
 		}
 		if st.Frames > 0 {
 			m.timeline.SetCursor(st.RowOfFrame(rnd.Intn(st.Frames)))
@@ -380,8 +378,8 @@ func TestClientCheckpointsWhileStreaming(t *testing.T) {
 		}
 	}
 	st := m.Store()
-	if st.client.n != st.Frames {
-		t.Fatalf("after the last batch the machines read %d of %d frames", st.client.n, st.Frames)
+	if st.ClientRead() != st.Frames {
+		t.Fatalf("after the last batch the machines read %d of %d frames", st.ClientRead(), st.Frames)
 	}
 	press(m, "G")
 	want := 0
@@ -391,9 +389,9 @@ func TestClientCheckpointsWhileStreaming(t *testing.T) {
 	if got := m.client.current().v05.View().TextLen(); got != want {
 		t.Errorf("the bubble holds %d bytes at the end, want the whole turn's %d", got, want)
 	}
-	// One long turn: a checkpoint every 2*clientEvery frames.
-	if len(st.client.cps) != st.Frames/(2*clientEvery)+1 {
-		t.Errorf("%d checkpoints for %d frames", len(st.client.cps), st.Frames)
+	// One long turn: a checkpoint every 2*ClientEvery frames.
+	if len(st.ClientCheckpoints()) != st.Frames/(2*store.ClientEvery)+1 {
+		t.Errorf("%d checkpoints for %d frames", len(st.ClientCheckpoints()), st.Frames)
 	}
 	if got := m.client.Title(); got != "Client v0.5 · ended_without_terminal (connection_lost)" {
 		t.Errorf("at the end: %q", got)
@@ -416,8 +414,8 @@ func BenchmarkClientPaneCursor(b *testing.B) {
 		b.Fatal(err)
 	}
 	m := loadModel(b, p, 160, 48, true)
-	if st := m.Store(); st.client.n != st.Frames {
-		b.Fatalf("the machines read %d of %d frames", st.client.n, st.Frames)
+	if st := m.Store(); st.ClientRead() != st.Frames {
+		b.Fatalf("the machines read %d of %d frames", st.ClientRead(), st.Frames)
 	}
 	rows := m.Store().Len()
 	rnd := rand.New(rand.NewSource(1))
@@ -427,35 +425,5 @@ func BenchmarkClientPaneCursor(b *testing.B) {
 		m.timeline.SetCursor(rnd.Intn(rows))
 		m.syncSelection()
 		_ = m.client.View()
-	}
-}
-
-// TestStepsDifferMatchesActions: the allocation-free action walk of
-// stepsDiffer agrees with Step.Actions on every step of the examples,
-// both profiles.
-func TestStepsDifferMatchesActions(t *testing.T) {
-	for _, name := range []string{"example-axis2-recovered.sse", "example-broken.sse", "example-happy.jsonl"} {
-		m := loadModel(t, filepath.Join(examples, name), 80, 24, true)
-		st := m.Store()
-		p := startClientPair(st.HTTPStatus, true)
-		for n := 0; n < st.Frames; n++ {
-			s05, s04 := p.step(st.RowFrame(st.RowOfFrame(n)))
-			for _, s := range []*pc3.Step{&s05, &s04} {
-				want := s.Actions()
-				if actionCount(s) != len(want) {
-					t.Fatalf("%s frame %d: %d actions, want %v", name, n, actionCount(s), want)
-				}
-				for i, a := range want {
-					if actionAt(s, i) != a {
-						t.Errorf("%s frame %d: action %d is %s, want %s", name, n, i, actionAt(s, i), a)
-					}
-				}
-			}
-			a5, a4 := s05.Actions(), s04.Actions()
-			slow := s05.To != s04.To || s05.Violation != s04.Violation || !reflect.DeepEqual(a5, a4)
-			if stepsDiffer(&s05, &s04) != slow {
-				t.Errorf("%s frame %d: stepsDiffer %v, want %v", name, n, !slow, slow)
-			}
-		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
+	"framescope/ui/store"
 )
 
 // copyMax is the most a copy key puts on the clipboard. OSC 52 sends the
@@ -26,7 +27,7 @@ func (m *Model) copySelected(raw bool) tea.Cmd {
 	}
 	r := st.Row(m.sh.sel)
 	data, what := st.RowRaw(m.sh.sel), "row"
-	if r.Kind == RowFrame {
+	if r.Kind == store.RowFrame {
 		data, what = st.RowData(m.sh.sel), fmt.Sprintf("frame %d", r.Frame)
 	}
 	if data == nil {
@@ -49,6 +50,6 @@ func clipText(data []byte, raw bool) (text, how string, cut bool) {
 	if !raw {
 		s, how = decode.SanitizeMultiline(s), "sanitized"
 	}
-	text = cutString(s, copyMax)
+	text = store.CutString(s, copyMax)
 	return text, how, len(data) > copyMax || len(text) < len(s)
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"framescope/sessions/pipeline"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -12,7 +14,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/sessions/pipeline"
+	"framescope/ui/store"
 )
 
 // DetailTab is a view of the selected frame.
@@ -56,7 +58,7 @@ type detailKey struct {
 	w            int
 	expand       bool
 	sty          *Styles
-	resp         *HTTPResponse // the HTTP tab's exchange (its error body arrives late)
+	resp         *store.HTTPResponse // the HTTP tab's exchange (its error body arrives late)
 }
 
 func newDetail(sh *shared) *Detail {
@@ -64,8 +66,8 @@ func newDetail(sh *shared) *Detail {
 }
 
 // decoded returns the selected frame row decoded again (nil for other rows).
-func (d *Detail) decoded(r *Row) *decode.Frame {
-	if r == nil || r.Kind != RowFrame {
+func (d *Detail) decoded(r *store.Row) *decode.Frame {
+	if r == nil || r.Kind != store.RowFrame {
 		return nil
 	}
 	if d.frameRow != d.sh.sel || d.frame == nil {
@@ -79,7 +81,7 @@ func (d *Detail) Focus()           { d.focused = true }
 func (d *Detail) Blur()            { d.focused = false }
 
 func (d *Detail) Title() string {
-	if r := d.row(); r != nil && r.Kind == RowFrame {
+	if r := d.row(); r != nil && r.Kind == store.RowFrame {
 		return fmt.Sprintf("Detail · frame %d", r.Frame)
 	}
 	return "Detail"
@@ -110,7 +112,7 @@ func (d *Detail) tabName() string {
 	return [numTabs]string{"JSON", "Raw", "Alarms", "HTTP"}[d.tab]
 }
 
-func (d *Detail) row() *Row {
+func (d *Detail) row() *store.Row {
 	if d.sh.sel < 0 || d.sh.sel >= d.sh.st.Len() {
 		return nil
 	}
@@ -325,18 +327,18 @@ func wrapLines(lines []jline, w int, hard bool) []jline {
 
 // jsonWork reads what the JSON tab shows of row r and returns its renderer
 // (see work).
-func (d *Detail) jsonWork(r *Row) func(stop func() bool) []jline {
+func (d *Detail) jsonWork(r *store.Row) func(stop func() bool) []jline {
 	sty, expand := d.sh.sty, d.expand
 	plain := func(s string) jline { return jline{s, sty.Base.Render(s)} }
 	dim := func(s string) jline { return jline{s, sty.Dim.Render(s)} }
 	done := func(out []jline) func(func() bool) []jline { return func(func() bool) []jline { return out } }
 	switch {
-	case r.Kind != RowFrame:
+	case r.Kind != store.RowFrame:
 		out := []jline{dim(kindName(r.Kind))}
 		for _, l := range strings.Split(r.Summary, "\n") {
 			out = append(out, plain(l))
 		}
-		if !r.hasRaw {
+		if !r.HasRaw {
 			return done(out)
 		}
 		out = append(out, dim(""), dim("raw:"))
@@ -389,15 +391,15 @@ func cutNote(more int, expand bool, sty *Styles) jline {
 	return jline{s, sty.Dim.Render(s)}
 }
 
-func kindName(k RowKind) string {
+func kindName(k store.RowKind) string {
 	switch k {
-	case RowComment:
+	case store.RowComment:
 		return "SSE comment (ignored by clients)"
-	case RowBlock:
+	case store.RowBlock:
 		return "SSE block without data (not dispatched)"
-	case RowTruncated:
+	case store.RowTruncated:
 		return "truncated SSE event (the stream ended before its blank line)"
-	case RowNote:
+	case store.RowNote:
 		return "capture note"
 	}
 	return ""
@@ -405,7 +407,7 @@ func kindName(k RowKind) string {
 
 // rawWork reads the selected row's bytes as received and returns the
 // renderer of the raw view (see work).
-func (d *Detail) rawWork(r *Row) func(stop func() bool) []jline {
+func (d *Detail) rawWork(r *store.Row) func(stop func() bool) []jline {
 	sty, expand := d.sh.sty, d.expand
 	raw := d.sh.st.RowRaw(d.sh.sel) // read back from the stream's bytes
 	offset, size := r.Offset, r.Size
@@ -442,7 +444,7 @@ func (d *Detail) rawWork(r *Row) func(stop func() bool) []jline {
 	}
 }
 
-func (d *Detail) alarmLines(r *Row) []jline {
+func (d *Detail) alarmLines(r *store.Row) []jline {
 	sty := d.sh.sty
 	st := d.sh.st
 	if len(r.Alarms) == 0 {
@@ -473,13 +475,13 @@ func alarmExplain(a invariants.Alarm, dialectName string, sty *Styles) []jline {
 	return out
 }
 
-func (d *Detail) header(r *Row) string {
+func (d *Detail) header(r *store.Row) string {
 	sty := d.sh.sty
 	if r == nil {
 		return ""
 	}
 	var parts []string
-	if r.Kind == RowFrame {
+	if r.Kind == store.RowFrame {
 		parts = append(parts, fmt.Sprintf("frame %d", r.Frame), r.Type)
 	} else {
 		parts = append(parts, kindName(r.Kind))
@@ -487,7 +489,7 @@ func (d *Detail) header(r *Row) string {
 	if r.HasAt {
 		parts = append(parts, fmtOffset(r.At))
 	}
-	if r.Kind != RowNote && r.Kind != RowComment {
+	if r.Kind != store.RowNote && r.Kind != store.RowComment {
 		parts = append(parts, fmt.Sprintf("%d B", r.Size))
 	}
 	if fr := d.decoded(r); fr != nil {
@@ -504,7 +506,7 @@ func (d *Detail) header(r *Row) string {
 	return sty.Bold.Render(cut(strings.Join(parts, " · "), d.w))
 }
 
-func (d *Detail) tabs(r *Row) string {
+func (d *Detail) tabs(r *store.Row) string {
 	sty := d.sh.sty
 	n := 0
 	if r != nil {

@@ -11,14 +11,16 @@ import (
 	"testing"
 	"time"
 
+	"framescope/sessions/live"
+	"framescope/sessions/replay"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"framescope/invariants"
-	"framescope/sessions/live"
-	"framescope/sessions/replay"
+	"framescope/ui/store"
 )
 
 // The end-to-end tests drive the real program (renderer, input loop,
@@ -32,10 +34,10 @@ func newTestProgram(t *testing.T, m *Model, w, h int) *teatest.TestModel {
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.ANSI256)))
 }
 
-func waitSent(t *testing.T, f *feeder) {
+func waitSent(t *testing.T, f *store.Feeder) {
 	t.Helper()
 	select {
-	case <-f.sent:
+	case <-f.Sent():
 	case <-time.After(e2eTimeout):
 		t.Fatal("the stream never ended")
 	}
@@ -95,10 +97,10 @@ func liveOpts(url string) live.LiveOptions {
 
 func TestE2EDemoScenario(t *testing.T) {
 	url := relayURL(t, "axis2", 0)
-	out := &LiveOutcome{}
+	out := &store.LiveOutcome{}
 	m := NewModel("demo axis2", true, darkCfg())
 	tm := newTestProgram(t, m, 160, 48)
-	f := start(context.Background(), liveSource("demo axis2", liveOpts(url), out), tm.Send, 0)
+	f := start(context.Background(), store.LiveSource("demo axis2", liveOpts(url), out), tm.Send, 0)
 	waitSent(t, f)
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("CCS_ENVELOPE_ERROR"))
@@ -128,14 +130,14 @@ func TestE2EDemoScenario(t *testing.T) {
 
 func TestE2ECancelLive(t *testing.T) {
 	url := relayURL(t, "cancel", 1)
-	out := &LiveOutcome{}
+	out := &store.LiveOutcome{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := darkCfg()
 	cfg.Cancel = cancel
 	m := NewModel("demo cancel", true, cfg)
 	tm := newTestProgram(t, m, 120, 40)
-	f := start(ctx, liveSource("demo cancel", liveOpts(url), out), tm.Send, 0)
+	f := start(ctx, store.LiveSource("demo cancel", liveOpts(url), out), tm.Send, 0)
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("text "))
 	}, teatest.WithDuration(e2eTimeout))
@@ -259,7 +261,7 @@ func TestE2EStepAxis2ThroughTheClientPane(t *testing.T) {
 	url := relayURL(t, "axis2", 0)
 	m := NewModel("demo axis2", true, darkCfg())
 	tm := newTestProgram(t, m, 160, 48)
-	f := start(context.Background(), liveSource("demo axis2", liveOpts(url), &LiveOutcome{}), tm.Send, 0)
+	f := start(context.Background(), store.LiveSource("demo axis2", liveOpts(url), &store.LiveOutcome{}), tm.Send, 0)
 	waitSent(t, f)
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("CCS_ENVELOPE_ERROR"))
@@ -302,10 +304,10 @@ func TestE2EDialectDemos(t *testing.T) {
 	for _, scenario := range []string{"typed-lines", "go-bus", "chunk-framed", "public-sse-v1", "anthropic-messages-broken"} {
 		t.Run(scenario, func(t *testing.T) {
 			url := relayURL(t, scenario, 0)
-			out := &LiveOutcome{}
+			out := &store.LiveOutcome{}
 			m := NewModel("demo "+scenario, true, darkCfg())
 			tm := newTestProgram(t, m, 160, 48)
-			f := start(context.Background(), liveSource("demo "+scenario, liveOpts(url), out), tm.Send, 0)
+			f := start(context.Background(), store.LiveSource("demo "+scenario, liveOpts(url), out), tm.Send, 0)
 			waitSent(t, f)
 			name := strings.TrimSuffix(scenario, "-broken")
 			teatest.WaitFor(t, tm.Output(), func(b []byte) bool {

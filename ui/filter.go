@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
+	"framescope/ui/store"
 )
 
 // The timeline filter: by event type and/or "rows with alarms only". While
@@ -20,206 +21,31 @@ import (
 // time proportional to its matches, and a filter grows with new rows as
 // they arrive.
 
-// typeIndex lists the frame rows of each event type (ascending), appended
-// as batches arrive, packed as runs and gaps (rowlist.go): about a byte a
-// frame, nothing for a run of one type.
-type typeIndex struct {
-	st      *Store // the store indexed (a restart brings a new one)
-	rows    map[string]*rowList
-	scanned int // rows of the store indexed so far
-}
-
-func (x *typeIndex) sync(st *Store) {
-	if x.st != st {
-		*x = typeIndex{st: st, rows: map[string]*rowList{}}
-	}
-	for i := x.scanned; i < st.Len(); i++ {
-		if rc := st.get(i); rc.kind == RowFrame { // not Row: no allocation per row
-			t := st.types[rc.typ]
-			l := x.rows[t]
-			if l == nil {
-				l = &rowList{}
-				x.rows[t] = l
-			}
-			l.add(i)
-		}
-	}
-	x.scanned = st.Len()
-}
-
-// names returns the event types present, sorted.
-func (x *typeIndex) names() []string {
-	out := make([]string, 0, len(x.rows))
-	for t := range x.rows {
-		if t != "" {
-			out = append(out, t)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// rowFilter is a filter and its index of matching rows. Rows are listed
-// when they are frames of one of the types (any type when types is nil)
-// and, with alarms on, carry an alarm. Without alarms on, only frames are
-// listed: comments, notes and other non-frame rows are noise once the user
-// asked for event types. With alarms on, a non-frame row that carries an
-// alarm (a truncated event, a block without data) is listed when no type
-// was asked for: its row is the only place that alarm can be seen.
-type rowFilter struct {
-	types    map[string]bool
-	typeList []string // as the user gave them (the title)
-	alarms   bool
-
-	rows []int // matching rows, ascending
-
-	// Growth state: rows of the store examined (types only), and the alarm
-	// rows consumed with the last of them (alarms on).
-	scanned   int
-	alarmSeen int
-	alarmLast int
-}
-
-// on reports whether a filter is active (nil: no filter).
-func (f *rowFilter) on() bool { return f != nil }
-
-func (f *rowFilter) match(r *Row) bool {
-	if r.Kind != RowFrame {
-		return f.alarms && f.types == nil && len(r.Alarms) > 0
-	}
-	if f.types != nil && !f.types[r.Type] {
-		return false
-	}
-	return !f.alarms || len(r.Alarms) > 0
-}
-
-// newRowFilter builds a filter from the type index: O(matches), not a scan
-// of the store.
-func newRowFilter(st *Store, idx *typeIndex, types []string, alarms bool) *rowFilter {
-	f := &rowFilter{alarms: alarms, typeList: types}
-	if len(types) > 0 {
-		f.types = make(map[string]bool, len(types))
-		for _, t := range types {
-			f.types[t] = true
-		}
-	}
-	idx.sync(st)
-	if alarms {
-		f.rebuildAlarms(st)
-		return f
-	}
-	var lists []*rowList
-	for t := range f.types {
-		if l := idx.rows[t]; l != nil && l.Len() > 0 {
-			lists = append(lists, l)
-		}
-	}
-	f.rows = mergeRows(lists)
-	f.scanned = idx.scanned
-	return f
-}
-
-// mergeRows merges ascending row lists (one per type, disjoint).
-func mergeRows(lists []*rowList) []int {
-	n := 0
-	for _, l := range lists {
-		n += l.Len()
-	}
-	out := make([]int, 0, n)
-	for _, l := range lists {
-		l.each(func(r int) { out = append(out, r) })
-	}
-	if len(lists) > 1 {
-		slices.Sort(out)
-	}
-	return out
-}
-
-// rebuildAlarms lists the matching rows among the store's alarm rows.
-func (f *rowFilter) rebuildAlarms(st *Store) {
-	f.rows = f.rows[:0]
-	st.alarmRows.Each(0, func(r int) {
-		if f.match(st.Row(r)) {
-			f.rows = append(f.rows, r)
-		}
-	})
-	f.alarmSeen = st.alarmRows.Len()
-	f.alarmLast = st.alarmRows.last()
-}
-
-// sync extends the filter over what the store gained since the last call
-// (O(1) when nothing changed).
-func (f *rowFilter) sync(st *Store) {
-	if !f.alarms {
-		for i := f.scanned; i < st.Len(); i++ {
-			if f.match(st.Row(i)) {
-				f.rows = append(f.rows, i)
-			}
-		}
-		f.scanned = st.Len()
-		return
-	}
-	ar := &st.alarmRows
-	if ar.Len() == f.alarmSeen {
-		return
-	}
-	// Alarm rows are kept sorted and distinct: if the one that was last is
-	// still at its index, every new alarm row came after it (the usual
-	// case, the newest row); otherwise an alarm landed on an older row and
-	// the list is rebuilt from the alarm rows (never from the whole store).
-	if f.alarmSeen > 0 && ar.At(f.alarmSeen-1) != f.alarmLast {
-		f.rebuildAlarms(st)
-		return
-	}
-	ar.Each(f.alarmSeen, func(r int) {
-		if f.match(st.Row(r)) {
-			f.rows = append(f.rows, r)
-		}
-	})
-	f.alarmSeen = ar.Len()
-	f.alarmLast = ar.last()
-}
-
-// describe is the filter as the title shows it.
-func (f *rowFilter) describe() string {
-	var parts []string
-	if len(f.typeList) > 0 {
-		parts = append(parts, decode.Sanitize(strings.Join(f.typeList, ",")))
-	}
-	if f.alarms {
-		parts = append(parts, "alarms only")
-	}
-	return strings.Join(parts, " + ")
-}
-
 // --- the timeline's list positions --------------------------------------------
 
 // count is the number of listed rows.
 func (t *Timeline) count() int {
-	if !t.filter.on() {
+	if !t.filter.On() {
 		return t.sh.st.Len()
 	}
-	t.filter.sync(t.sh.st)
-	return len(t.filter.rows)
+	return len(t.filter.Rows(t.sh.st))
 }
 
 // rowAt maps a list position to its row.
 func (t *Timeline) rowAt(pos int) int {
-	if !t.filter.on() {
+	if !t.filter.On() {
 		return pos
 	}
-	t.filter.sync(t.sh.st)
-	return t.filter.rows[pos]
+	return t.filter.Rows(t.sh.st)[pos]
 }
 
 // posOf returns the list position of row (exact), or where it would be:
 // the position of the first listed row after it.
 func (t *Timeline) posOf(row int) (pos int, exact bool) {
-	if !t.filter.on() {
+	if !t.filter.On() {
 		return row, row >= 0 && row < t.sh.st.Len()
 	}
-	t.filter.sync(t.sh.st)
-	rows := t.filter.rows
+	rows := t.filter.Rows(t.sh.st)
 	k := sort.SearchInts(rows, row)
 	return k, k < len(rows) && rows[k] == row
 }
@@ -251,7 +77,7 @@ func (t *Timeline) filteredTitle() string {
 	if exact {
 		at = fmt.Sprint(pos + 1)
 	}
-	return fmt.Sprintf("Timeline %s/%d · filter: %s", at, t.count(), t.filter.describe())
+	return fmt.Sprintf("Timeline %s/%d · filter: %s", at, t.count(), t.filter.Describe())
 }
 
 // --- the model's filter keys --------------------------------------------------------
@@ -263,13 +89,13 @@ func (m *Model) setFilter(types []string, alarms bool) {
 	if len(types) == 0 && !alarms {
 		t.filter = nil
 	} else {
-		t.filter = newRowFilter(m.sh.st, &m.types, types, alarms)
+		t.filter = store.NewFilter(m.sh.st, &m.types, types, alarms)
 	}
 	t.top = 0
 	t.SetCursor(m.sh.sel)
 	m.syncSelection()
 	switch {
-	case !t.filter.on():
+	case !t.filter.On():
 		m.notice = "filter off"
 	case t.count() == 0:
 		m.notice = "no row matches the filter (esc clears it)"
@@ -281,14 +107,14 @@ func (m *Model) setFilter(types []string, alarms bool) {
 // filterTypes returns the active filter's types (nil when none).
 func (m *Model) filterTypes() []string {
 	if f := m.timeline.filter; f != nil {
-		return f.typeList
+		return f.Types()
 	}
 	return nil
 }
 
 func (m *Model) toggleAlarmsOnly() {
 	f := m.timeline.filter
-	m.setFilter(m.filterTypes(), !(f != nil && f.alarms))
+	m.setFilter(m.filterTypes(), !(f != nil && f.Alarms()))
 }
 
 // --- the one-line prompt (filter types, write path) -----------------------------
@@ -316,7 +142,7 @@ type prompt struct {
 
 // openFilterPrompt opens the type prompt, prefilled with the filter's types.
 func (m *Model) openFilterPrompt() {
-	m.types.sync(m.sh.st)
+	m.types.Sync(m.sh.st)
 	m.prompt = &prompt{kind: promptFilter, input: strings.Join(m.filterTypes(), ","), cycle: -1}
 }
 
@@ -338,7 +164,7 @@ func (m *Model) typePrompt(msg tea.KeyPressMsg) tea.Cmd {
 			return m.startWrite(false)
 		}
 		m.prompt = nil
-		m.setFilter(parseTypes(p.input), m.timeline.filter != nil && m.timeline.filter.alarms)
+		m.setFilter(parseTypes(p.input), m.timeline.filter != nil && m.timeline.filter.Alarms())
 		return nil
 	case "backspace":
 		if p.input != "" {
@@ -375,7 +201,7 @@ func (m *Model) completeType() {
 		p.cycle++
 	}
 	var cand []string
-	for _, n := range m.types.names() {
+	for _, n := range m.types.Names() {
 		if strings.HasPrefix(n, p.prefix) {
 			cand = append(cand, n)
 		}
@@ -459,7 +285,7 @@ func (m *Model) nextListedAlarm(row, dir int) (int, bool) {
 // noteHidden says so when a jump (from the alarms pane) aimed at a row the
 // filter hides: the cursor went to the nearest listed row.
 func (m *Model) noteHidden(row int) {
-	if m.timeline.filter.on() && !m.timeline.listed(row) {
+	if m.timeline.filter.On() && !m.timeline.listed(row) {
 		m.notice = "that row is hidden by the filter (esc clears it)"
 	}
 }

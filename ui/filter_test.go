@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/ui/store"
+
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -20,13 +22,13 @@ func listedRows(m *Model) []int {
 }
 
 // wantRows is what a filter lists, computed the slow way.
-func wantRows(st *Store, types []string, alarms bool) []int {
+func wantRows(st *store.Store, types []string, alarms bool) []int {
 	var out []int
 	for i := 0; i < st.Len(); i++ {
 		r := st.Row(i)
-		ok := r.Kind == RowFrame && (len(types) == 0 || slices.Contains(types, r.Type))
+		ok := r.Kind == store.RowFrame && (len(types) == 0 || slices.Contains(types, r.Type))
 		if alarms {
-			ok = len(r.Alarms) > 0 && (ok || r.Kind != RowFrame && len(types) == 0)
+			ok = len(r.Alarms) > 0 && (ok || r.Kind != store.RowFrame && len(types) == 0)
 		}
 		if ok {
 			out = append(out, i)
@@ -79,8 +81,8 @@ func TestFilterByType(t *testing.T) {
 	// Esc clears the filter; the cursor stays on its row.
 	sel := m.Selected()
 	press(m, "esc")
-	if m.timeline.filter.on() || m.Selected() != sel || m.timeline.count() != st.Len() {
-		t.Errorf("esc: filter %v row %d", m.timeline.filter.on(), m.Selected())
+	if m.timeline.filter.On() || m.Selected() != sel || m.timeline.count() != st.Len() {
+		t.Errorf("esc: filter %v row %d", m.timeline.filter.On(), m.Selected())
 	}
 	// An empty prompt clears it too.
 	press(m, "F")
@@ -90,7 +92,7 @@ func TestFilterByType(t *testing.T) {
 		press(m, "backspace")
 	}
 	press(m, "enter")
-	if m.timeline.filter.on() {
+	if m.timeline.filter.On() {
 		t.Errorf("an empty type list clears the filter")
 	}
 }
@@ -106,7 +108,7 @@ func TestFilterPromptCompletesTypes(t *testing.T) {
 		}
 	}
 	press(m, "esc")
-	if m.prompt != nil || m.timeline.filter.on() {
+	if m.prompt != nil || m.timeline.filter.On() {
 		t.Errorf("esc cancels the prompt without filtering")
 	}
 }
@@ -237,15 +239,15 @@ func TestFilterTakesAlarmsOnOlderRows(t *testing.T) {
 	m.Update(batchMsg{all})
 	m.setFilter(nil, true)
 	st := m.Store()
-	rowOf := func(a AlarmRec) int {
+	rowOf := func(a store.AlarmRec) int {
 		if a.Row >= 0 {
 			return a.Row
 		}
 		return st.RowOfFrame(a.Frame)
 	}
-	slices.SortStableFunc(alarms, func(a, b AlarmRec) int { return rowOf(b) - rowOf(a) })
+	slices.SortStableFunc(alarms, func(a, b store.AlarmRec) int { return rowOf(b) - rowOf(a) })
 	for _, a := range alarms {
-		m.Update(batchMsg{&Batch{Alarms: []AlarmRec{a}}})
+		m.Update(batchMsg{&store.Batch{Alarms: []store.AlarmRec{a}}})
 		if got, want := listedRows(m), wantRows(st, nil, true); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("after an alarm on row %d: %v, want %v", rowOf(a), got, want)
 		}

@@ -9,10 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"framescope/sessions/capture"
+
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/invariants"
-	"framescope/sessions/capture"
+	"framescope/ui/store"
 )
 
 // TestFloodHeapBounded: a `data: x` flood forced to PC3, every frame an
@@ -49,7 +51,7 @@ func TestFloodHeapBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	start(context.Background(), captureSource("flood.sse", c, invariants.Options{Dialect: "pc3"}), l.send, 0)
+	start(context.Background(), store.CaptureSource("flood.sse", c, invariants.Options{Dialect: "pc3"}), l.send, 0)
 	l.run()
 	after := heap()
 	if p := os.Getenv("FRAMESCOPE_HEAP_PROFILE"); p != "" {

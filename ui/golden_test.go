@@ -2,11 +2,12 @@ package ui
 
 import (
 	"bytes"
-	tea "charm.land/bubbletea/v2"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"

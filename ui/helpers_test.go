@@ -2,14 +2,18 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"framescope/sessions/capture"
 
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/invariants"
-	"framescope/sessions/capture"
+	"framescope/ui/store"
 )
 
 // examples is the repository's example captures.
@@ -19,24 +23,22 @@ var fixedNow = time.Date(2026, 5, 15, 18, 0, 0, 0, time.UTC)
 
 // feedAll runs a source to its end synchronously and returns every message
 // the feeder sent.
-func feedAll(t testing.TB, src source) []tea.Msg {
+func feedAll(t testing.TB, src store.Source) []tea.Msg {
 	t.Helper()
 	var msgs []tea.Msg
-	f := newFeeder(func(m tea.Msg) { msgs = append(msgs, m) }, time.Millisecond)
-	go f.loop()
-	src.run(context.Background(), f)
-	<-f.sent
+	f := start(context.Background(), src, func(m tea.Msg) { msgs = append(msgs, m) }, time.Millisecond)
+	<-f.Sent()
 	return msgs
 }
 
-func openSource(t testing.TB, path string) source {
+func openSource(t testing.TB, path string) store.Source {
 	t.Helper()
 	c, err := capture.Open(path, capture.OpenOptions{Entry: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return captureSource(filepath.Base(path), c, invariants.Options{})
+	return store.CaptureSource(filepath.Base(path), c, invariants.Options{})
 }
 
 // loadModel is a model at w×h with the whole capture applied.
@@ -79,4 +81,29 @@ func keyMsg(k string) tea.KeyPressMsg {
 	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// storeOf runs a source and applies every batch to a fresh store.
+func storeOf(t testing.TB, src store.Source) *store.Store {
+	t.Helper()
+	st := store.NewStore()
+	for _, m := range feedAll(t, src) {
+		st.Apply(m.(batchMsg).b)
+	}
+	return st
+}
+
+func readerSource(t testing.TB, name, data string) store.Source {
+	t.Helper()
+	c, err := capture.OpenReader(name, strings.NewReader(data), capture.OpenOptions{Entry: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store.CaptureSource(name, c, invariants.Options{})
+}
+
+const frameFmt = "event: %s\ndata: {\"event_type\":\"%s\",\"version\":\"0.5\",\"timestamp\":\"2026-05-15T18:00:00.%03dZ\",\"response_id\":\"%s\"%s}\n\n"
+
+func frame(typ, rid string, ms int, extra string) string {
+	return fmt.Sprintf(frameFmt, typ, typ, ms, rid, extra)
 }

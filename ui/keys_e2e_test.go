@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"framescope/ui/store"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 )
@@ -85,7 +87,7 @@ func TestE2EUnavailableKeysSayWhy(t *testing.T) {
 // TestE2EMaxTime: --max-time stops a long live stream the way x does.
 func TestE2EMaxTime(t *testing.T) {
 	url := relayURL(t, "cancel", 1) // ~10 s
-	out := &LiveOutcome{}
+	out := &store.LiveOutcome{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := darkCfg()
@@ -94,7 +96,7 @@ func TestE2EMaxTime(t *testing.T) {
 	m := NewModel("demo cancel", true, cfg)
 	tm := newTestProgram(t, m, 120, 40)
 	begun := time.Now()
-	f := start(ctx, liveSource("demo cancel", liveOpts(url), out), tm.Send, 0)
+	f := start(ctx, store.LiveSource("demo cancel", liveOpts(url), out), tm.Send, 0)
 	waitScreen(t, tm, "stopped: --max-time 400ms")
 	waitSent(t, f)
 	if d := time.Since(begun); d > 8*time.Second {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"framescope/ui/store"
+
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -228,7 +230,7 @@ func TestMaxTimeCancelsLikeX(t *testing.T) {
 		t.Fatal("no timer")
 	}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-	m.Update(batchMsg{&Batch{Conn: &ConnUpdate{State: ConnOpen, HTTPStatus: 200}}})
+	m.Update(batchMsg{&store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen, HTTPStatus: 200}}})
 	m.Update(maxTimeMsg{gen: 2}) // another session's: ignored
 	if cancels != 0 || m.cancelled {
 		t.Fatalf("a stale --max-time cancelled")
@@ -242,13 +244,13 @@ func TestMaxTimeCancelsLikeX(t *testing.T) {
 	if cancels != 1 {
 		t.Errorf("cancelled twice: %d", cancels)
 	}
-	m.Update(batchMsg{&Batch{End: &EndInfo{Kind: "cancelled"}}})
+	m.Update(batchMsg{&store.Batch{End: &store.EndInfo{Kind: "cancelled"}}})
 	if s := screen(m); !strings.Contains(s, "stopped: --max-time 30s (cancelled)") {
 		t.Errorf("header after the end:\n%s", s)
 	}
 	// Ended before the limit: nothing to do.
 	m2 := NewModel("live", true, Config{Cancel: func() { cancels++ }, MaxTime: time.Second})
-	m2.Update(batchMsg{&Batch{End: &EndInfo{Kind: "eof"}}})
+	m2.Update(batchMsg{&store.Batch{End: &store.EndInfo{Kind: "eof"}}})
 	m2.Update(maxTimeMsg{gen: 1})
 	if cancels != 1 || m2.stopped != "" {
 		t.Errorf("--max-time after the end: cancels %d stopped %q", cancels, m2.stopped)
@@ -270,7 +272,7 @@ func TestMaxTimePerSession(t *testing.T) {
 	if cmd == nil || m.rs.gen != 2 {
 		t.Fatalf("r: gen %d", m.rs.gen)
 	}
-	m.Update(genBatchMsg{gen: 2, b: &Batch{Conn: &ConnUpdate{State: ConnOpen, HTTPStatus: 200}}})
+	m.Update(genBatchMsg{gen: 2, b: &store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen, HTTPStatus: 200}}})
 	m.Update(maxTimeMsg{gen: 1})
 	if m.cancelled || fr.cancels != 0 {
 		t.Fatal("session 1's --max-time stopped session 2")

@@ -3,6 +3,8 @@ package ui
 import (
 	"time"
 
+	"framescope/ui/store"
+
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -25,7 +27,7 @@ func (m *Model) maxTimer() tea.Cmd {
 // maxTimeReached cancels session msg.gen if it is still the running one
 // and its stream is still open.
 func (m *Model) maxTimeReached(msg maxTimeMsg) {
-	if msg.gen != m.rs.gen || m.cancel == nil || m.cancelled || m.sh.st.Conn == ConnEnded {
+	if msg.gen != m.rs.gen || m.cancel == nil || m.cancelled || m.sh.st.Conn == store.ConnEnded {
 		return
 	}
 	m.stopped = "stopped: --max-time " + m.maxTime.String()

@@ -1,3 +1,12 @@
+// Package ui is framescope's terminal inspector: a bubbletea program over
+// the one pipeline of package sessions. The data (package ui/store) is an
+// append-only log of what the pipeline produced, fed in batches by a
+// goroutine; the root model (model.go) lays out the panes, one file each
+// (timeline.go, detail.go, alarms.go, tools.go, status.go, client.go,
+// components.go), each a concrete type with its own key help. keys.go and
+// styles.go are the key map and the colours; picker.go the session picker;
+// the model's features (search, filter, playback, copy, write, restart)
+// have a file each; run.go starts a program.
 package ui
 
 import (
@@ -11,6 +20,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/ui/store"
 )
 
 // Layout thresholds: below these the panes become tabs.
@@ -58,7 +68,7 @@ type Model struct {
 	// Playback, the timeline filter's type index, and the one-line prompt
 	// of the filter and write keys (playback.go, filter.go, write.go).
 	play   playback
-	types  typeIndex
+	types  store.TypeIndex
 	prompt *prompt
 
 	// Live sources.
@@ -124,11 +134,11 @@ func NewModel(source string, live bool, cfg Config) *Model {
 		maxTime:   cfg.MaxTime,
 	}
 	m.now = m.started
-	m.sh = shared{st: NewStore(), sty: NewStyles(dark, cfg.NoColor), keys: &m.keys, sel: -1, follow: live, registry: cfg.Registry}
+	m.sh = shared{st: store.NewStore(), sty: NewStyles(dark, cfg.NoColor), keys: &m.keys, sel: -1, follow: live, registry: cfg.Registry}
 	m.help.Styles = m.sh.sty.Help
 	m.clock = now
 	m.sh.liveNow = func() (time.Duration, bool) {
-		if !m.live || m.sh.st.Conn == ConnEnded {
+		if !m.live || m.sh.st.Conn == store.ConnEnded {
 			return 0, false
 		}
 		return m.now.Sub(m.started), true
@@ -157,7 +167,7 @@ func (m *Model) newPanes() {
 }
 
 // Store returns the model's store (tests, the caller after the run).
-func (m *Model) Store() *Store { return m.sh.st }
+func (m *Model) Store() *store.Store { return m.sh.st }
 
 // Selected returns the selected row (-1 when none).
 func (m *Model) Selected() int { return m.sh.sel }
@@ -167,6 +177,9 @@ func (m *Model) Focused() PaneID { return m.focus }
 
 // Pane returns one pane.
 func (m *Model) Pane(id PaneID) Pane { return m.panes[id] }
+
+// batchMsg carries a Batch to Update.
+type batchMsg struct{ b *store.Batch }
 
 type tickMsg time.Time
 
@@ -211,7 +224,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tickMsg:
 		m.now = m.clock()
-		if m.sh.st.Conn == ConnEnded {
+		if m.sh.st.Conn == store.ConnEnded {
 			return m, nil
 		}
 		return m, m.tick()
@@ -292,23 +305,23 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // applyBatch appends a batch, keeps the cursor following the stream when
 // asked, and extends an active search over the new rows.
-func (m *Model) applyBatch(b *Batch) {
+func (m *Model) applyBatch(b *store.Batch) {
 	st := m.sh.st
 	m.now = m.clock()
 	wasBottom := m.timeline.AtBottom()
 	before := st.Len()
 	hadResponse := st.Response != nil
-	wasEnded := st.Conn == ConnEnded
+	wasEnded := st.Conn == store.ConnEnded
 	st.Apply(b)
-	b.recycle() // the store holds what it keeps: the feeder reuses the room
-	if !wasEnded && st.Conn == ConnEnded && m.cancelled && m.notice == "cancelling the stream…" {
+	b.Recycle() // the store holds what it keeps: the feeder reuses the room
+	if !wasEnded && st.Conn == store.ConnEnded && m.cancelled && m.notice == "cancelling the stream…" {
 		m.notice = "stream cancelled by the client (the disconnect path of §5.6)"
 	}
 	if !hadResponse && st.Response != nil && st.Response.Failed() {
 		// An error page instead of a stream: show it at once.
 		m.detail.SetTab(TabHTTP)
 	}
-	m.types.sync(st)
+	m.types.Sync(st)
 	if st.Len() > before {
 		switch {
 		case m.sh.follow && wasBottom:
@@ -420,7 +433,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.setFocus(PaneTimeline)
 	case key.Matches(msg, k.ClearSearch) && m.sh.query != "":
 		m.clearSearch()
-	case key.Matches(msg, k.ClearFilter) && m.timeline.filter.on():
+	case key.Matches(msg, k.ClearFilter) && m.timeline.filter.On():
 		m.setFilter(nil, false)
 	case key.Matches(msg, k.Play):
 		return m.togglePlay()
@@ -823,7 +836,7 @@ func (m *Model) helpItems(bs []key.Binding, w int) string {
 func (m *Model) shortHelp() []key.Binding {
 	k := &m.keys
 	bs := append([]key.Binding{}, m.panes[m.focus].Keys().ShortHelp()...)
-	if k.Cancel.Enabled() && m.sh.st.Conn != ConnEnded {
+	if k.Cancel.Enabled() && m.sh.st.Conn != store.ConnEnded {
 		bs = append(bs, k.Cancel)
 	}
 	if k.Reconnect.Enabled() {
@@ -943,12 +956,12 @@ func (m *Model) connText() string {
 		http = fmt.Sprintf(" HTTP %d", st.HTTPStatus)
 	}
 	switch st.Conn {
-	case ConnConnecting:
+	case store.ConnConnecting:
 		if m.live {
 			return sty.SevWarn.Render("connecting…")
 		}
 		return sty.Dim.Render("reading…")
-	case ConnOpen:
+	case store.ConnOpen:
 		s := "open"
 		if !m.live {
 			s = "reading"
@@ -1003,7 +1016,7 @@ func (m *Model) turnText(t int) string {
 	case tr.Done:
 		term = "[DONE] without terminal"
 		tsty = sty.SevError
-	case st.Conn == ConnEnded:
+	case st.Conn == store.ConnEnded:
 		term = "no terminal"
 		tsty = sty.SevError
 	}
@@ -1015,22 +1028,11 @@ func (m *Model) elapsed() string {
 	switch {
 	case st.End != nil && st.End.HasTime:
 		return fmtOffset(st.End.At)[1:]
-	case m.live && st.Conn != ConnEnded:
+	case m.live && st.Conn != store.ConnEnded:
 		return fmtOffset(m.now.Sub(m.started))[1:]
-	case st.hasLastAt:
-		return fmtOffset(st.lastAt)[1:]
+	}
+	if at, ok := st.LastAt(); ok {
+		return fmtOffset(at)[1:]
 	}
 	return "-"
-}
-
-func fmtBytes(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
-	case n < 1024*1024*1024:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
-	}
-	return fmt.Sprintf("%.2f GiB", float64(n)/(1024*1024*1024))
 }

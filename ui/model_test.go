@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"framescope/ui/store"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -206,8 +208,8 @@ func TestSearch(t *testing.T) {
 }
 
 // splitBatches cuts a finished run into many batches (alarms at the end).
-func splitBatches(t *testing.T, msgs []tea.Msg, per int) []*Batch {
-	var all Batch
+func splitBatches(t *testing.T, msgs []tea.Msg, per int) []*store.Batch {
+	var all store.Batch
 	for _, msg := range msgs {
 		b := msg.(batchMsg).b
 		all.Rows = append(all.Rows, b.Rows...)
@@ -219,9 +221,9 @@ func splitBatches(t *testing.T, msgs []tea.Msg, per int) []*Batch {
 			all.End = b.End
 		}
 	}
-	var out []*Batch
+	var out []*store.Batch
 	for i := 0; i < len(all.Rows); i += per {
-		out = append(out, &Batch{Rows: all.Rows[i:min(i+per, len(all.Rows))]})
+		out = append(out, &store.Batch{Rows: all.Rows[i:min(i+per, len(all.Rows))]})
 	}
 	out[0].Conn = all.Conn
 	last := out[len(out)-1]
@@ -483,7 +485,7 @@ func TestOpenCallsSpinWhileLive(t *testing.T) {
 	if got := label(); !strings.HasPrefix(got, spinnerFrames[1]+" ") {
 		t.Errorf("the spinner did not move: %q", got)
 	}
-	m.Update(batchMsg{&Batch{End: &EndInfo{Kind: "eof"}}})
+	m.Update(batchMsg{&store.Batch{End: &store.EndInfo{Kind: "eof"}}})
 	if got := label(); !strings.HasPrefix(got, "slow_tool") {
 		t.Errorf("a spinner after the end: %q", got)
 	}
@@ -527,12 +529,12 @@ func TestCancelNotice(t *testing.T) {
 	cancelled := false
 	m := NewModel("live", true, Config{Cancel: func() { cancelled = true }, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-	m.Update(batchMsg{&Batch{Conn: &ConnUpdate{State: ConnOpen, HTTPStatus: 200}}})
+	m.Update(batchMsg{&store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen, HTTPStatus: 200}}})
 	press(m, "x")
 	if !cancelled || !strings.Contains(screen(m), "cancelling the stream…") {
 		t.Fatalf("x: cancelled %v\n%s", cancelled, screen(m))
 	}
-	m.Update(batchMsg{&Batch{End: &EndInfo{Kind: "cancelled"}}})
+	m.Update(batchMsg{&store.Batch{End: &store.EndInfo{Kind: "cancelled"}}})
 	if s := screen(m); !strings.Contains(s, "stream cancelled by the client") || !strings.Contains(s, "ended: cancelled") {
 		t.Errorf("after the end:\n%s", s)
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"framescope/ui/store"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -48,9 +50,9 @@ func (m *Model) cannotCancel() string {
 		return "x: nothing to cancel — " + m.sourceKind()
 	case m.cancel == nil:
 		return "x: this stream cannot be cancelled from here"
-	case m.cancelled && m.sh.st.Conn != ConnEnded:
+	case m.cancelled && m.sh.st.Conn != store.ConnEnded:
 		return "x: already cancelling the stream"
-	case m.sh.st.Conn == ConnEnded:
+	case m.sh.st.Conn == store.ConnEnded:
 		return "x: nothing to cancel — the stream already ended (r reconnects)"
 	}
 	return ""

@@ -1,14 +1,17 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"framescope/invariants"
+	"framescope/ui/store"
 )
 
 // Pane is one area of the screen. Every pane is a concrete type over the
@@ -47,12 +50,12 @@ func (p PaneID) String() string { return paneNames[p] }
 // (the selected timeline row, which drives every as-of pane) and the
 // search query.
 type shared struct {
-	st     *Store
+	st     *store.Store
 	sty    *Styles
 	keys   *KeyMap
 	sel    int     // selected row (-1 when the store is empty)
 	query  string  // active search ("" none)
-	match  matcher // query compiled (matcher.go)
+	match  matcher // query compiled (search_match.go)
 	follow bool
 	// registry is the status-event registry given with --registry (nil:
 	// none); the Status pane shows its verdicts.
@@ -88,6 +91,66 @@ func (s *shared) asOf() (turn, frame int) {
 
 // jumpMsg asks the root to move the timeline cursor to a row and focus it.
 type jumpMsg struct{ row int }
+
+// scroller is the scroll state of a list pane without a cursor.
+type scroller struct {
+	top, h, n int
+}
+
+func (s *scroller) by(d int) {
+	s.top = max(min(s.top+d, s.n-s.h), 0)
+}
+
+// view shows the lines that fit a w×h pane from the scroll position (a
+// pane whose whole content is a list of lines).
+func (s *scroller) view(lines []string, w, h int) string {
+	s.h, s.n = h, len(lines)
+	s.by(0)
+	return block(lines[s.top:], w, h)
+}
+
+func (s *scroller) update(msg tea.Msg, k *KeyMap) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Up):
+			s.by(-1)
+		case key.Matches(msg, k.Down):
+			s.by(1)
+		case key.Matches(msg, k.PageUp):
+			s.by(-max(s.h-1, 1))
+		case key.Matches(msg, k.PageDown):
+			s.by(max(s.h-1, 1))
+		case key.Matches(msg, k.Top):
+			s.top = 0
+		case key.Matches(msg, k.Bottom):
+			s.by(s.n)
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			s.by(-3)
+		case tea.MouseWheelDown:
+			s.by(3)
+		}
+	}
+}
+
+func scrollKeys(k *KeyMap) help.KeyMap {
+	return bindingHelp{
+		short: []key.Binding{k.Up, k.Down},
+		full:  [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
+	}
+}
+
+// countTitle is a pane title with its count and how many are pending:
+// "Tools 3 (1 open)".
+func countTitle(name string, total, pending int, what string) string {
+	if pending > 0 {
+		return fmt.Sprintf("%s %d (%d %s)", name, total, pending, what)
+	}
+	return fmt.Sprintf("%s %d", name, total)
+}
 
 // --- text helpers ---------------------------------------------------------------
 

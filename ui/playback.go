@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"framescope/ui/store"
+
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -116,7 +118,7 @@ func (m *Model) togglePlay() tea.Cmd {
 		return nil
 	}
 	st := m.sh.st
-	if m.live && st.Conn != ConnEnded {
+	if m.live && st.Conn != store.ConnEnded {
 		m.notice = "playback works on recordings: this stream is live (f follows it); play it once it ended"
 		return nil
 	}
@@ -124,12 +126,12 @@ func (m *Model) togglePlay() tea.Cmd {
 		m.notice = "nothing to play"
 		return nil
 	}
-	if m.timeline.AtBottom() && st.Conn == ConnEnded {
+	if m.timeline.AtBottom() && st.Conn == store.ConnEnded {
 		m.jump(0) // at the end: play again from the top
 	}
 	p.on = true
 	p.gen++
-	p.timed = st.hasLastAt
+	_, p.timed = st.LastAt()
 	m.anchorAtCursor(m.clock())
 	m.notice = "playing " + p.speedText()
 	if !p.timed {
@@ -162,7 +164,7 @@ func (m *Model) playTick(msg playTickMsg) tea.Cmd {
 	if !p.on || msg.gen != p.gen {
 		return nil // paused, restarted or re-timed since: a stale tick
 	}
-	if m.live && m.sh.st.Conn != ConnEnded {
+	if m.live && m.sh.st.Conn != store.ConnEnded {
 		m.stopPlay("playback stopped: the session is live again")
 		return nil
 	}
@@ -176,7 +178,7 @@ func (m *Model) playTick(msg playTickMsg) tea.Cmd {
 	for {
 		next, ok := m.nextListed(sel)
 		if !ok {
-			if m.sh.st.Conn == ConnEnded {
+			if m.sh.st.Conn == store.ConnEnded {
 				m.jump(sel)
 				m.stopPlay("playback finished")
 				return nil
@@ -240,7 +242,7 @@ func (m *Model) stepFrame(dir int) {
 		}
 	}
 	for ; p >= 0 && p < n; p += dir {
-		if row := t.rowAt(p); m.sh.st.Row(row).Kind == RowFrame {
+		if row := t.rowAt(p); m.sh.st.Row(row).Kind == store.RowFrame {
 			m.jump(row)
 			return
 		}

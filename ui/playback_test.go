@@ -6,14 +6,16 @@ import (
 	"testing"
 	"time"
 
+	"framescope/ui/store"
+
 	tea "charm.land/bubbletea/v2"
 )
 
 // clockModel is loadModel with a clock the test moves.
-func clockModel(t *testing.T, src source, now *time.Time) *Model {
+func clockModel(t *testing.T, src store.Source, now *time.Time) *Model {
 	t.Helper()
 	dark := true
-	m := NewModel(src.name, false, Config{Dark: &dark, Now: func() time.Time { return *now }})
+	m := NewModel(src.Name, false, Config{Dark: &dark, Now: func() time.Time { return *now }})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	for _, msg := range feedAll(t, src) {
 		m.Update(msg)
@@ -29,7 +31,7 @@ func tickAt(m *Model, w time.Time) tea.Cmd {
 }
 
 // lastDue is the last row whose time is at or before d.
-func lastDue(st *Store, d time.Duration) int {
+func lastDue(st *store.Store, d time.Duration) int {
 	row := 0
 	for i := 0; i < st.Len(); i++ {
 		if r := st.Row(i); r.HasAt && r.At <= d {

@@ -6,10 +6,12 @@ import (
 	"sync"
 	"time"
 
+	"framescope/sessions/replay"
+
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
-	"framescope/sessions/replay"
+	"framescope/ui/store"
 )
 
 // A live program can run several sessions one after the other: reconnect
@@ -35,7 +37,7 @@ type Restarter interface {
 // genBatchMsg is a batch of one session.
 type genBatchMsg struct {
 	gen int
-	b   *Batch
+	b   *store.Batch
 }
 
 // restartedMsg reports how starting session gen went.
@@ -84,7 +86,7 @@ func (m *Model) restart(scenario, title string) tea.Cmd {
 // the store, the panes' state, the search, the clock. title is sanitized.
 func (m *Model) freshSession(title string) {
 	m.source = title
-	m.sh.st = NewStore()
+	m.sh.st = store.NewStore()
 	m.sh.sel = -1
 	m.sh.follow = m.live
 	m.cancelled = false
@@ -106,7 +108,7 @@ func (m *Model) restarted(msg restartedMsg) {
 		return // a later restart superseded it
 	}
 	if msg.err != nil {
-		m.sh.st.Apply(&Batch{End: &EndInfo{Kind: "error", Detail: decode.Sanitize(msg.err.Error())}})
+		m.sh.st.Apply(&store.Batch{End: &store.EndInfo{Kind: "error", Detail: decode.Sanitize(msg.err.Error())}})
 		m.notice = "session did not start"
 		return
 	}
@@ -164,7 +166,7 @@ func (m *Model) pickKey(msg tea.KeyPressMsg) tea.Cmd {
 type runner struct {
 	send      func(tea.Msg)
 	interval  time.Duration
-	newSource func(gen int, scenario string) (source, error)
+	newSource func(gen int, scenario string) (store.Source, error)
 	scenarios []replay.Scenario
 
 	mu     sync.Mutex
@@ -179,25 +181,20 @@ type runner struct {
 type runSession struct {
 	gen    int
 	cancel context.CancelFunc
-	f      *feeder
+	f      *store.Feeder
 }
 
 // launch starts session gen over src, its batches tagged with gen, unless
 // the program is gone (then it reports false and starts nothing).
-func (r *runner) launch(gen int, src source) bool {
-	send := func(msg tea.Msg) {
-		if b, ok := msg.(batchMsg); ok {
-			msg = genBatchMsg{gen: gen, b: b.b}
-		}
-		r.send(msg)
-	}
+func (r *runner) launch(gen int, src store.Source) bool {
+	send := func(b *store.Batch) { r.send(genBatchMsg{gen: gen, b: b}) }
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return false
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r.cur = &runSession{gen: gen, cancel: cancel, f: start(ctx, src, send, r.interval)}
+	r.cur = &runSession{gen: gen, cancel: cancel, f: store.Start(ctx, src, send, r.interval)}
 	return true
 }
 
@@ -206,10 +203,10 @@ func (r *runner) launch(gen int, src source) bool {
 func (s *runSession) end() {
 	s.cancel()
 	select {
-	case <-s.f.sent:
+	case <-s.f.Sent():
 	case <-time.After(restartMaxWait):
 	}
-	s.f.stop()
+	s.f.Stop()
 }
 
 func (r *runner) Restart(gen int, scenario string) (string, error) {
@@ -229,7 +226,7 @@ func (r *runner) Restart(gen int, scenario string) (string, error) {
 		return "", err
 	}
 	r.launch(gen, src)
-	return src.name, nil
+	return src.Name, nil
 }
 
 func (r *runner) Scenarios() []replay.Scenario { return r.scenarios }
@@ -253,6 +250,6 @@ func (r *runner) shutdown() {
 	if s == nil {
 		return
 	}
-	s.f.stop()
+	s.f.Stop()
 	s.end()
 }

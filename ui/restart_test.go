@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"framescope/sessions/replay"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"framescope/sessions/replay"
+	"framescope/ui/store"
 )
 
 // fakeRestarter records what the model asked for.
@@ -40,12 +42,12 @@ func (f *fakeRestarter) Cancel()                      { f.cancels++ }
 
 // liveModel is a live model over a restarter, with a whole capture applied
 // as session 1's batches.
-func liveModel(t *testing.T, r Restarter) (*Model, []*Batch) {
+func liveModel(t *testing.T, r Restarter) (*Model, []*store.Batch) {
 	t.Helper()
 	dark := true
 	m := NewModel("demo happy", true, Config{Dark: &dark, Now: func() time.Time { return fixedNow }, Cancel: r.Cancel, Restarter: r})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	var bs []*Batch
+	var bs []*store.Batch
 	for _, msg := range feedAll(t, openSource(t, filepath.Join(examples, "example-happy.jsonl"))) {
 		b := msg.(batchMsg).b
 		bs = append(bs, b)
@@ -204,13 +206,13 @@ func (l *sourceLog) String() string {
 
 // blockingSource is a live source that streams nothing and ends, the
 // client-disconnect way, when its context is cancelled.
-func blockingSource(name string, log *sourceLog) source {
-	return source{name: name, live: true, run: func(ctx context.Context, f *feeder) {
+func blockingSource(name string, log *sourceLog) store.Source {
+	return store.Source{Name: name, Live: true, Run: func(ctx context.Context, f *store.Feeder) {
 		log.add("start " + name)
-		f.setConn(ConnUpdate{State: ConnOpen, HTTPStatus: 200})
+		f.SetConn(store.ConnUpdate{State: store.ConnOpen, HTTPStatus: 200})
 		<-ctx.Done()
 		log.add("cancelled " + name)
-		f.finish(EndInfo{Kind: "cancelled"})
+		f.Finish(store.EndInfo{Kind: "cancelled"})
 	}}
 }
 
@@ -218,7 +220,7 @@ func TestRunnerRestartCancelsTheOldStreamFirst(t *testing.T) {
 	var log sourceLog
 	msgs := make(chan tea.Msg, 100)
 	r := &runner{send: func(m tea.Msg) { msgs <- m }, interval: time.Millisecond,
-		newSource: func(gen int, scenario string) (source, error) {
+		newSource: func(gen int, scenario string) (store.Source, error) {
 			log.add("new " + scenario)
 			return blockingSource(scenario, &log), nil
 		}}

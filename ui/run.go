@@ -4,23 +4,22 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/term"
-
-	"framescope/decode"
-	"framescope/invariants"
-	"framescope/sessions"
 	"framescope/sessions/library"
 	"framescope/sessions/live"
 	"framescope/sessions/replay"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+
+	"framescope/invariants"
+	"framescope/sessions"
+	"framescope/ui/store"
 )
 
 // RunOptions tunes a TUI run.
@@ -51,7 +50,7 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 	if o.Registry == nil {
 		o.Registry = check.Registry
 	}
-	m, err := runSource(captureSource(name, c, check), o)
+	m, err := runSource(store.CaptureSource(name, c, check), o)
 	if m == nil {
 		return invariants.Counts{}, err
 	}
@@ -64,15 +63,15 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 // the same request; quitting cancels the stream too and waits (a few
 // seconds at most) for the session to be saved. The outcomes are what
 // RunLive returned, one per session in order.
-func ConnectLive(name string, opts live.LiveOptions, o RunOptions) ([]*LiveOutcome, error) {
+func ConnectLive(name string, opts live.LiveOptions, o RunOptions) ([]*store.LiveOutcome, error) {
 	var outs outcomes
 	if o.Registry == nil {
 		o.Registry = opts.Check.Registry
 	}
-	src := func(gen int, _ string) (source, error) {
+	src := func(gen int, _ string) (store.Source, error) {
 		session := opts
 		session.RecordPath = numberedPath(opts.RecordPath, gen)
-		return liveSource(name, session, outs.add()), nil
+		return store.LiveSource(name, session, outs.add()), nil
 	}
 	_, err := runSessions(name, true, src, nil, o)
 	return outs.list(), err
@@ -91,7 +90,7 @@ type DemoOptions struct {
 // RunDemo runs the inspector on a demo. The scenario key switches to
 // another scenario and the reconnect key replays the current one, each a
 // new session. The outcomes are one per session, in order.
-func RunDemo(d DemoOptions, o RunOptions) ([]*LiveOutcome, error) {
+func RunDemo(d DemoOptions, o RunOptions) ([]*store.LiveOutcome, error) {
 	if _, ok := replay.LookupScenario(d.Scenario); !ok {
 		return nil, fmt.Errorf("unknown scenario %q (known: %s)", d.Scenario, strings.Join(replay.ScenarioNames(), ", "))
 	}
@@ -102,68 +101,38 @@ func RunDemo(d DemoOptions, o RunOptions) ([]*LiveOutcome, error) {
 
 // demoSessions makes the sources of a demo's sessions: a restart without
 // a scenario replays the current one.
-func demoSessions(d DemoOptions, outs *outcomes) func(gen int, scenario string) (source, error) {
+func demoSessions(d DemoOptions, outs *outcomes) func(gen int, scenario string) (store.Source, error) {
 	current := d.Scenario
-	return func(_ int, scenario string) (source, error) {
+	return func(_ int, scenario string) (store.Source, error) {
 		if scenario == "" {
 			scenario = current
 		}
 		if _, ok := replay.LookupScenario(scenario); !ok {
-			return source{}, fmt.Errorf("unknown scenario %q", scenario)
+			return store.Source{}, fmt.Errorf("unknown scenario %q", scenario)
 		}
 		current = scenario
-		return demoSource(scenario, d, outs.add()), nil
+		return store.DemoSource(scenario, d.Speed, d.Library, outs.add()), nil
 	}
-}
-
-// demoSource serves one turn of a scenario on a fresh loopback relay and
-// reads it through the live path.
-func demoSource(scenario string, d DemoOptions, out *LiveOutcome) source {
-	name := "demo " + scenario
-	return source{name: name, live: true, run: func(ctx context.Context, f *feeder) {
-		relay, err := replay.NewRelay(replay.RelayOptions{Scenario: scenario, Speed: d.Speed})
-		if err != nil {
-			out.Err = err
-			f.finish(EndInfo{Kind: "error", Detail: decode.Sanitize(err.Error())})
-			return
-		}
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			out.Err = err
-			f.finish(EndInfo{Kind: "error", Detail: decode.Sanitize(err.Error())})
-			return
-		}
-		srv := &http.Server{Handler: relay, ReadHeaderTimeout: 10 * time.Second}
-		go srv.Serve(ln)
-		defer srv.Close()
-		opts := live.LiveOptions{
-			Connect: live.ConnectOptions{URL: "http://" + ln.Addr().String() + "/api/chat", Method: "POST",
-				Body: []byte(`{"message":"demo"}`), Headers: []string{"Content-Type: application/json"}},
-			Source:  "demo:" + scenario,
-			Library: d.Library,
-		}
-		liveSource(name, opts, out).run(ctx, f)
-	}}
 }
 
 // outcomes collects the live outcomes of a program's sessions.
 type outcomes struct {
 	mu  sync.Mutex
-	all []*LiveOutcome
+	all []*store.LiveOutcome
 }
 
-func (o *outcomes) add() *LiveOutcome {
+func (o *outcomes) add() *store.LiveOutcome {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	out := &LiveOutcome{}
+	out := &store.LiveOutcome{}
 	o.all = append(o.all, out)
 	return out
 }
 
-func (o *outcomes) list() []*LiveOutcome {
+func (o *outcomes) list() []*store.LiveOutcome {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return append([]*LiveOutcome(nil), o.all...)
+	return append([]*store.LiveOutcome(nil), o.all...)
 }
 
 // numberedPath is a recording path for session gen: the first session
@@ -178,14 +147,14 @@ func numberedPath(path string, gen int) string {
 }
 
 // runSource runs the program over a source until the user quits.
-func runSource(src source, o RunOptions) (*Model, error) {
-	return runSessions(src.name, src.live, func(int, string) (source, error) { return src, nil }, nil, o)
+func runSource(src store.Source, o RunOptions) (*Model, error) {
+	return runSessions(src.Name, src.Live, func(int, string) (store.Source, error) { return src, nil }, nil, o)
 }
 
 // runSessions runs the program until the user quits: the first session
 // over newSource(1, ""), then, for a live source, every session the user
 // restarts.
-func runSessions(name string, live bool, newSource func(gen int, scenario string) (source, error),
+func runSessions(name string, live bool, newSource func(gen int, scenario string) (store.Source, error),
 	scenarios []replay.Scenario, o RunOptions) (*Model, error) {
 	o.defaults()
 	src, err := newSource(1, "")
@@ -208,12 +177,10 @@ func runSessions(name string, live bool, newSource func(gen int, scenario string
 	return m, err
 }
 
-// start launches the feeder and the source's pipeline; batches go to send.
-func start(ctx context.Context, src source, send func(tea.Msg), interval time.Duration) *feeder {
-	f := newFeeder(send, interval)
-	go f.loop()
-	go src.run(ctx, f)
-	return f
+// start launches the feeder and the source's pipeline; batches go to send
+// as batchMsg.
+func start(ctx context.Context, src store.Source, send func(tea.Msg), interval time.Duration) *store.Feeder {
+	return store.Start(ctx, src, func(b *store.Batch) { send(batchMsg{b}) }, interval)
 }
 
 // IsTerminal reports whether w is a terminal (the TUI's output).

@@ -3,8 +3,10 @@ package ui
 import (
 	"sort"
 
-	"framescope/decode"
 	"unicode/utf8"
+
+	"framescope/decode"
+	"framescope/ui/store"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -70,12 +72,12 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	m.matches = nil
 	m.timeline.setMatches(map[int]bool{})
 	m.pending = true
-	n, row, src := m.sh.st.snapshot()
+	n, row, src := m.sh.st.Snapshot()
 	return func() tea.Msg {
 		var hits []int
-		sc := rowScanner{src: src}
+		sc := store.NewRowScanner(src)
 		for i := 0; i < n; i++ {
-			if sc.matches(row(i), mt) {
+			if mt.matchRow(sc, row(i)) {
 				hits = append(hits, i)
 			}
 		}
@@ -83,59 +85,28 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	}
 }
 
-// rowScanner reads rows' bytes for the search through a window of the
-// stream: rows come in stream order, so one read serves thousands of rows.
-type rowScanner struct {
-	src  byteSource
-	buf  []byte
-	base int64 // stream offset of buf[0]
-}
-
-// scanWindow is the size of the search's reads.
-const scanWindow = 1 << 20
-
-// raw returns r's block (valid until the next call), nil when not kept.
-func (sc *rowScanner) raw(r *Row) []byte {
-	if !r.hasRaw || sc.src == nil {
-		return nil
-	}
-	if r.Offset >= sc.base && r.Offset+r.Size <= sc.base+int64(len(sc.buf)) {
-		return sc.buf[r.Offset-sc.base : r.Offset-sc.base+r.Size]
-	}
-	want := max(r.Size, scanWindow)
-	if int64(cap(sc.buf)) < want {
-		sc.buf = make([]byte, want)
-	}
-	sc.buf = sc.buf[:want]
-	n, _ := sc.src.ReadAt(sc.buf, r.Offset)
-	sc.buf, sc.base = sc.buf[:n], r.Offset
-	if int64(n) < r.Size {
-		return nil
-	}
-	return sc.buf[:r.Size]
-}
-
-// matches reads only the fields that never change after append. A frame
+// matchRow reports whether row r matches, its bytes read through sc. It
+// reads only the fields that never change after append. A frame
 // matches on its data buffer; for a substring its block is searched first
 // (the data's bytes are in it, and queries never hold a line break), so
 // only candidates are framed again. A regular expression may anchor or
 // span lines, so it is run on the data buffer itself.
-func (sc *rowScanner) matches(r *Row, q matcher) bool {
+func (q matcher) matchRow(sc *store.RowScanner, r *store.Row) bool {
 	switch r.Kind {
-	case RowNote, RowComment:
+	case store.RowNote, store.RowComment:
 		return q.matchString(r.Summary)
 	}
-	raw := sc.raw(r)
+	raw := sc.Raw(r)
 	if q.re == nil && !q.matchBytes(raw) {
 		return false
 	}
-	if r.Kind != RowFrame {
+	if r.Kind != store.RowFrame {
 		return q.re == nil || q.matchBytes(raw)
 	}
 	if raw == nil {
 		return false
 	}
-	return q.matchBytes(refetch(r, raw).Data)
+	return q.matchBytes(store.DecodeRow(r, raw).Data)
 }
 
 func (m *Model) searchDone(msg searchDoneMsg) {
@@ -167,9 +138,9 @@ func (m *Model) searchDone(msg searchDoneMsg) {
 func (m *Model) scanFrom(from int) {
 	st := m.sh.st
 	set := m.timeline.matches
-	sc := rowScanner{src: st.src}
+	sc := st.Scanner()
 	for i := from; i < st.Len(); i++ {
-		if sc.matches(st.Row(i), m.sh.match) {
+		if m.sh.match.matchRow(sc, st.Row(i)) {
 			m.matches = append(m.matches, i)
 			if set != nil {
 				set[i] = true

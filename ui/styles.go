@@ -8,6 +8,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/ui/store"
 )
 
 // Styles is every style the program uses, built once from a small set of
@@ -187,8 +188,8 @@ func (s *Styles) Sev(sev invariants.Severity) lipgloss.Style {
 }
 
 // EventType returns the style of an event type.
-func (s *Styles) EventType(r *Row) lipgloss.Style {
-	if r.Kind != RowFrame {
+func (s *Styles) EventType(r *store.Row) lipgloss.Style {
+	if r.Kind != store.RowFrame {
 		return s.Dim
 	}
 	if !r.Decoded && !r.Done {

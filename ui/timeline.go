@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/charmbracelet/x/ansi"
 
+	"framescope/ui/store"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,7 +24,7 @@ type Timeline struct {
 	focused bool
 	// filter, when on, lists only the matching rows: list positions map to
 	// rows through its index (filter.go); nil lists every row.
-	filter *rowFilter
+	filter *store.Filter
 
 	cache      map[int]cachedRow
 	cacheW     int
@@ -33,6 +35,11 @@ type Timeline struct {
 	// dialect's types do): rows cached before are stale after.
 	cacheCols [4]int
 	matches   map[int]bool // rows that match the search
+	// typeW is the widest event type of the store typesOf (cells), over
+	// its first typesSeen types.
+	typesOf   *store.Store
+	typesSeen int
+	typeW     int
 }
 
 type cachedRow struct {
@@ -53,7 +60,7 @@ func (t *Timeline) Title() string {
 	if n == 0 {
 		return "Timeline"
 	}
-	if t.filter.on() {
+	if t.filter.On() {
 		return t.filteredTitle()
 	}
 	s := fmt.Sprintf("Timeline %d/%d", t.sh.sel+1, n)
@@ -78,7 +85,7 @@ func (t *Timeline) SetCursor(row int) {
 		t.sh.sel = -1
 		return
 	}
-	if t.filter.on() {
+	if t.filter.On() {
 		// Snap to a listed row; with none listed the cursor stays where it
 		// is (the as-of panes keep their state).
 		if r, ok := t.snap(row); ok {
@@ -93,7 +100,7 @@ func (t *Timeline) SetCursor(row int) {
 
 // AtBottom reports whether the cursor is on the last row (or there is none).
 func (t *Timeline) AtBottom() bool {
-	if t.filter.on() {
+	if t.filter.On() {
 		n := t.count()
 		return n == 0 || t.sh.sel >= t.rowAt(n-1)
 	}
@@ -105,7 +112,7 @@ func (t *Timeline) scrollIntoView() {
 		return
 	}
 	sel := max(t.sh.sel, 0)
-	if t.filter.on() {
+	if t.filter.On() {
 		sel, _ = t.posOf(sel)
 	}
 	if sel < t.top {
@@ -121,7 +128,7 @@ func (t *Timeline) scrollIntoView() {
 
 // move moves the cursor d listed rows.
 func (t *Timeline) move(d int) {
-	if !t.filter.on() {
+	if !t.filter.On() {
 		t.SetCursor(t.sh.sel + d)
 		return
 	}
@@ -185,7 +192,7 @@ func (t *Timeline) View() string {
 	lines := make([]string, 0, t.h)
 	if st.Len() == 0 {
 		msg := "waiting for the first frame…"
-		if st.Conn == ConnEnded {
+		if st.Conn == store.ConnEnded {
 			msg = "no frames"
 		}
 		lines = append(lines, t.sh.sty.Dim.Render(msg))
@@ -196,8 +203,8 @@ func (t *Timeline) View() string {
 		}
 		return block(lines, t.w, t.h)
 	}
-	if t.filter.on() && t.count() == 0 {
-		lines = append(lines, t.sh.sty.Dim.Render("no row matches the filter ("+t.filter.describe()+"); esc clears it"))
+	if t.filter.On() && t.count() == 0 {
+		lines = append(lines, t.sh.sty.Dim.Render("no row matches the filter ("+t.filter.Describe()+"); esc clears it"))
 		return block(lines, t.w, t.h)
 	}
 	for p := t.top; p < t.count() && len(lines) < t.h; p++ {
@@ -235,15 +242,15 @@ func (t *Timeline) cols(i int) rowCols {
 	r := st.Row(i)
 	c := rowCols{mark: sevMark(r.MaxSev)}
 	switch r.Kind {
-	case RowFrame:
+	case store.RowFrame:
 		c.idx = strconv.Itoa(r.Frame)
-	case RowComment:
+	case store.RowComment:
 		c.idx = "·"
-	case RowBlock:
+	case store.RowBlock:
 		c.idx = "-"
-	case RowTruncated:
+	case store.RowTruncated:
 		c.idx = "!"
-	case RowNote:
+	case store.RowNote:
 		c.idx = "note"
 	}
 	if r.HasAt {
@@ -253,11 +260,11 @@ func (t *Timeline) cols(i int) rowCols {
 		}
 	}
 	c.typ = r.Type
-	if r.Kind != RowFrame {
+	if r.Kind != store.RowFrame {
 		c.typ = ""
 	}
 	c.summary = st.Summary(i)
-	if r.Kind == RowFrame && r.Turn > 0 && r.Turn < len(st.Turns) && st.Turns[r.Turn].FirstRow == i {
+	if r.Kind == store.RowFrame && r.Turn > 0 && r.Turn < len(st.Turns) && st.Turns[r.Turn].FirstRow == i {
 		c.turn = "turn " + strconv.Itoa(r.Turn+1) + " ▸ "
 	}
 	return c
@@ -267,11 +274,25 @@ func (t *Timeline) cols(i int) rowCols {
 func (t *Timeline) prevAt(i int) (time.Duration, bool) {
 	st := t.sh.st
 	for j := i - 1; j >= 0 && j >= i-64; j-- {
-		if r := st.Row(j); r.Kind == RowFrame && r.HasAt {
+		if r := st.Row(j); r.Kind == store.RowFrame && r.HasAt {
 			return r.At, true
 		}
 	}
 	return 0, false
+}
+
+// typeWidth is the width of the widest event type so far (cells).
+func (t *Timeline) typeWidth() int {
+	st := t.sh.st
+	if t.typesOf != st {
+		t.typesOf, t.typesSeen, t.typeW = st, 0, 0
+	}
+	types := st.Types()
+	for _, typ := range types[t.typesSeen:] {
+		t.typeW = max(t.typeW, ansi.StringWidth(typ))
+	}
+	t.typesSeen = len(types)
+	return t.typeW
 }
 
 // layout returns the column widths for the pane width: idx, at, gap, type
@@ -283,7 +304,7 @@ func (t *Timeline) layout() (idxW, atW, gapW, typW int) {
 		// Dialects name events at length (content_block_delta,
 		// response.output_text.delta): give the column what the widest
 		// type needs, within a quarter of the pane.
-		typW = min(max(t.sh.st.typeW, 14), 28, max(t.w/4, 14))
+		typW = min(max(t.typeWidth(), 14), 28, max(t.w/4, 14))
 	}
 	if t.w < 72 {
 		gapW = 0
@@ -327,7 +348,7 @@ func (t *Timeline) styledRow(i int) string {
 	idxW, atW, gapW, typW := t.layout()
 	var b strings.Builder
 	b.WriteString(sty.Sev(r.MaxSev).Render(c.mark))
-	if r.Kind == RowFrame {
+	if r.Kind == store.RowFrame {
 		b.WriteString(sty.Base.Render(padLeft(c.idx, idxW)))
 	} else {
 		b.WriteString(sty.Dim.Render(padLeft(c.idx, idxW)))
@@ -358,46 +379,11 @@ func (t *Timeline) styledRow(i int) string {
 	}
 	summary := cut(c.summary, max(room, 0))
 	base := sty.Base.Render
-	if r.Kind != RowFrame {
+	if r.Kind != store.RowFrame {
 		base = sty.Dim.Render
 	}
 	b.WriteString(highlight(summary, t.sh.match, base, sty.Match.Render))
 	return fit(b.String(), t.w)
-}
-
-// fmtOffset formats a time since the response started: +1.204s, +2m03.1s.
-func fmtOffset(d time.Duration) string {
-	sign := "+"
-	if d < 0 {
-		sign, d = "-", -d
-	}
-	if d < 100*time.Second {
-		return sign + strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + "s"
-	}
-	m := int(d / time.Minute)
-	s := (d % time.Minute).Seconds()
-	return fmt.Sprintf("%s%dm%04.1fs", sign, m, s)
-}
-
-// fmtGap formats the gap between two frames: +4ms, +800ms, +1.20s, +75s.
-func fmtGap(d time.Duration) string {
-	sign := "+"
-	if d < 0 {
-		sign, d = "-", -d
-	}
-	switch {
-	case d == 0:
-		return sign + "0ms"
-	case d < time.Millisecond:
-		return sign + strconv.FormatInt(int64(d/time.Microsecond), 10) + "µs"
-	case d < time.Second:
-		return sign + strconv.FormatInt(int64(d/time.Millisecond), 10) + "ms"
-	case d < 10*time.Second:
-		return sign + strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "s"
-	case d < 1000*time.Second:
-		return sign + strconv.FormatInt(int64(d/time.Second), 10) + "s"
-	}
-	return sign + strconv.FormatInt(int64(d/time.Minute), 10) + "m"
 }
 
 // fitType fits an event type to its column. A dialect's long names share

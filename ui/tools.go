@@ -6,62 +6,10 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
 )
-
-// scroller is the scroll state of a list pane without a cursor.
-type scroller struct {
-	top, h, n int
-}
-
-func (s *scroller) by(d int) {
-	s.top = max(min(s.top+d, s.n-s.h), 0)
-}
-
-// view shows the lines that fit a w×h pane from the scroll position (a
-// pane whose whole content is a list of lines).
-func (s *scroller) view(lines []string, w, h int) string {
-	s.h, s.n = h, len(lines)
-	s.by(0)
-	return block(lines[s.top:], w, h)
-}
-
-func (s *scroller) update(msg tea.Msg, k *KeyMap) {
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, k.Up):
-			s.by(-1)
-		case key.Matches(msg, k.Down):
-			s.by(1)
-		case key.Matches(msg, k.PageUp):
-			s.by(-max(s.h-1, 1))
-		case key.Matches(msg, k.PageDown):
-			s.by(max(s.h-1, 1))
-		case key.Matches(msg, k.Top):
-			s.top = 0
-		case key.Matches(msg, k.Bottom):
-			s.by(s.n)
-		}
-	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			s.by(-3)
-		case tea.MouseWheelDown:
-			s.by(3)
-		}
-	}
-}
-
-func scrollKeys(k *KeyMap) help.KeyMap {
-	return bindingHelp{
-		short: []key.Binding{k.Up, k.Down},
-		full:  [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
-	}
-}
 
 // Tools is the waterfall of the turn's tool calls as of the selected frame,
 // against the turn's time axis: calls still open at that frame are marked,
@@ -89,15 +37,6 @@ func (t *Tools) Title() string {
 	}
 	lo, hi := t.sh.st.ToolsAsOf(turn, n)
 	return countTitle("Tools", hi-lo, t.sh.st.OpenToolsAt(turn, n), "open")
-}
-
-// countTitle is a pane title with its count and how many are pending:
-// "Tools 3 (1 open)".
-func countTitle(name string, total, pending int, what string) string {
-	if pending > 0 {
-		return fmt.Sprintf("%s %d (%d %s)", name, total, pending, what)
-	}
-	return fmt.Sprintf("%s %d", name, total)
 }
 
 func (t *Tools) Update(msg tea.Msg) (Pane, tea.Cmd) {
@@ -261,8 +200,3 @@ func (t *Tools) spinner() string {
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 const spinnerStep = 250 * time.Millisecond
-
-// fmtDur formats a duration compactly: 4ms, 800ms, 1.20s, 75s.
-func fmtDur(d time.Duration) string {
-	return strings.TrimPrefix(fmtGap(d), "+")
-}

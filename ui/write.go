@@ -13,11 +13,13 @@ import (
 	"strings"
 	"time"
 
+	"framescope/sessions/live"
+
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
 	"framescope/sessions"
-	"framescope/sessions/live"
+	"framescope/ui/store"
 )
 
 // Writing captures: w writes the turn at the cursor, W the whole session,
@@ -35,8 +37,8 @@ type writeJob struct {
 	path  string
 
 	n     int
-	row   func(int) *Row
-	src   byteSource
+	row   func(int) *store.Row
+	src   store.ByteSource
 	lo    int
 	hi    int
 	timed bool
@@ -69,7 +71,7 @@ type writeDoneMsg struct {
 
 // rowBytes is a row's bytes as they were on the wire (nil when they were
 // not kept): the one place writing reads them.
-func rowBytes(j *writeJob, r *Row) []byte { return readRaw(j.src, r) }
+func rowBytes(j *writeJob, r *store.Row) []byte { return store.ReadRaw(j.src, r) }
 
 // openWritePrompt opens the path prompt for the turn at the cursor (whole:
 // the session), prefilled with a default name in the current directory.
@@ -150,7 +152,7 @@ func (m *Model) startWrite(overwrite bool) tea.Cmd {
 // fillJob takes the rows, the times and the stream facts from the store.
 func (m *Model) fillJob(j *writeJob) {
 	st := m.sh.st
-	j.n, j.row, j.src = st.snapshot()
+	j.n, j.row, j.src = st.Snapshot()
 	j.lo, j.hi, j.next = 0, j.n, -1
 	// followed: a later turn follows this one, which so ends where it starts.
 	followed := !j.whole && j.turn < len(st.Turns)-1
@@ -213,15 +215,15 @@ func rowChunks(j *writeJob, yield func(chunk) error) (frames, oversized int, err
 	for i := j.lo; i < j.hi; i++ {
 		r := j.row(i)
 		switch {
-		case r.Kind == RowComment:
+		case r.Kind == store.RowComment:
 			pending = append(pending, i)
 			continue
-		case r.Kind == RowNote:
+		case r.Kind == store.RowNote:
 			continue
 		}
 		raw := rowBytes(j, r)
 		if raw == nil {
-			if r.Kind == RowFrame {
+			if r.Kind == store.RowFrame {
 				oversized++
 			}
 			continue
@@ -244,7 +246,7 @@ func rowChunks(j *writeJob, yield func(chunk) error) (frames, oversized int, err
 		if err := yield(chunk{data: raw, at: at}); err != nil {
 			return frames, oversized, err
 		}
-		if r.Kind == RowFrame {
+		if r.Kind == store.RowFrame {
 			frames++
 		}
 	}

@@ -1,0 +1,257 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"framescope/sessions/capture"
+	"framescope/sessions/pipeline"
+	"framescope/sessions/report"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// checkOptions are check's flags.
+type checkOptions struct {
+	format   string
+	registry string
+	failOn   string
+	idle     time.Duration
+	ttfe     time.Duration
+	entry    int
+	dialect  string
+	minSev   string
+	quiet    bool
+}
+
+func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var o checkOptions
+	cmd := &cobra.Command{
+		Use:   "check FILE...",
+		Short: "Check captures against the rule catalog (exit 0 clean, 1 alarms, 2 unreadable)",
+		Long: `Check one or more captures (raw SSE, framescope JSONL, HAR, NDJSON frames; - for
+stdin) and report every alarm. With --format json, one JSON object per input,
+one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
+2 when an input cannot be read or the command line is wrong.`,
+		Example: `  framescope check capture.sse                          # text report; exit 0 clean, 1 alarms, 2 unreadable
+  framescope check captures/*.sse --format junit > framescope.xml   # CI: one testsuite per input
+  framescope check bug-123.har                          # every SSE entry of the HAR (bug-123.har#0, #1, …)
+  framescope check bug-123.har --entry 1                # only its SSE entry 1
+  framescope check turn.jsonl --format json --fail-on warn   # NDJSON report; warnings fail too
+  curl -sN localhost:8080/api/chat | framescope check -`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if o.dialect == "list" {
+				return nil
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			failOn, ok := invariants.ParseSeverity(o.failOn)
+			if !ok {
+				return fmt.Errorf("--fail-on %q: want error, warn or info", o.failOn)
+			}
+			switch o.format {
+			case "text", "json", "junit":
+			default:
+				return fmt.Errorf("--format %q: want text, json or junit", o.format)
+			}
+			if o.dialect == "list" {
+				return listDialects(stdout)
+			}
+			if _, err := pipeline.ResolveDialect(o.dialect); err != nil {
+				return err
+			}
+			opts := invariants.Options{Idle: o.idle, TTFE: o.ttfe, Dialect: o.dialect}
+			if o.registry != "" {
+				reg, err := invariants.LoadRegistry(o.registry)
+				if err != nil {
+					return err
+				}
+				opts.Registry = reg
+			}
+			code := 0
+			if o.format == "junit" {
+				fmt.Fprintln(stdout, `<?xml version="1.0" encoding="UTF-8"?>`)
+				fmt.Fprintln(stdout, "<testsuites>")
+			}
+			textOpts, err := checkTextOptions(o, stdout)
+			if err != nil {
+				return err
+			}
+			inputs := checkInputs(args, stdin, o.entry)
+			for i, res := range checkAll(inputs, stdin, opts) {
+				name := inputs[i].name
+				r := <-res
+				rep, err := r.rep, r.err
+				if rep == nil {
+					fmt.Fprintln(stderr, "framescope:", decode.SanitizeMultiline(err.Error()))
+					if o.format == "junit" {
+						if werr := report.WriteJUnitError(stdout, name, err); werr != nil {
+							return werr
+						}
+					}
+					code = 2
+					continue
+				}
+				if name != inputs[i].path {
+					rep.Source = name // FILE#N: one SSE entry of a HAR
+				}
+				if err != nil {
+					fmt.Fprintf(stderr, "framescope: %s: read error: %s\n", decode.Sanitize(name), decode.Sanitize(err.Error()))
+				}
+				switch o.format {
+				case "json":
+					err = rep.WriteJSON(stdout)
+				case "junit":
+					err = rep.WriteJUnit(stdout, failOn)
+				default:
+					err = rep.WriteTextWith(stdout, textOpts)
+				}
+				_ = rep.Close() // its turns kept out of the heap (CheckToWrite)
+				if err != nil {
+					return err
+				}
+				if rep.Counts.Reaches(failOn) && code == 0 {
+					code = 1
+				}
+			}
+			if o.format == "junit" {
+				fmt.Fprintln(stdout, "</testsuites>")
+			}
+			if code != 0 {
+				return exitError{code}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.format, "format", "text", "output format: text, json or junit")
+	f.StringVar(&o.registry, "registry", "", "status-event registry `DIR` (platform/ and verticals/*/status_events.yaml)")
+	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that makes the exit status 1: error, warn or info")
+	f.StringVar(&o.minSev, "min-severity", "info", "text format: list alarms of this severity and up (error, warn or info; counts still count all)")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "text format: hide info alarms (= --min-severity warn)")
+	nonNegativeDuration(f, &o.idle, "idle", 0, idleZero, idleHelp)
+	ttfeDuration(f, &o.ttfe, invariants.DefaultTTFE, ttfeHelp)
+	entryVar(f, &o.entry, "HAR: check only this SSE entry (0-based; default every SSE entry, each reported as FILE#N)")
+	addDialectFlag(cmd, &o.dialect)
+	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "junit"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn", "info"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// checkTextOptions shapes check's text report: the severities listed, and
+// on a terminal, colours and lines fitted to its width.
+func checkTextOptions(fl checkOptions, stdout io.Writer) (report.TextOptions, error) {
+	var o report.TextOptions
+	min, ok := invariants.ParseSeverity(fl.minSev)
+	if !ok {
+		return o, fmt.Errorf("--min-severity %q: want error, warn or info", fl.minSev)
+	}
+	if fl.quiet && min.Rank() < invariants.SevWarn.Rank() {
+		min = invariants.SevWarn
+	}
+	o.MinSeverity = min
+	if f, ok := stdout.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		o.Color = os.Getenv("NO_COLOR") == ""
+		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
+			o.Width = w
+		}
+	}
+	return o, nil
+}
+
+// checkInput is one report of check: a capture, or one SSE entry of a HAR.
+type checkInput struct {
+	name  string // as reported: FILE, or FILE#N for entry N of a HAR
+	path  string // as opened
+	entry int    // -1: not chosen
+}
+
+// checkInputs expands each HAR of several SSE entries into one input per
+// entry (FILE#0, FILE#1, …), unless --entry picks one. Stdin and library
+// sessions are read once, as given.
+func checkInputs(args []string, stdin io.Reader, entry int) []checkInput {
+	var out []checkInput
+	for _, a := range args {
+		in := checkInput{name: a, path: a, entry: entry}
+		if entry != -1 || a == "-" || strings.HasPrefix(a, "@") {
+			out = append(out, in)
+			continue
+		}
+		es, err := capture.HAREntries(a, capture.OpenOptions{Stdin: stdin})
+		if err != nil || len(es) < 2 {
+			out = append(out, in) // not a HAR, or one entry: as before
+			continue
+		}
+		for _, e := range es {
+			out = append(out, checkInput{name: fmt.Sprintf("%s#%d", a, e.Index), path: a, entry: e.Index})
+		}
+	}
+	return out
+}
+
+// checked is one input's report, or why it could not be read.
+type checked struct {
+	rep *report.Report
+	err error
+}
+
+// checkAll checks the inputs on a pool of GOMAXPROCS workers and returns
+// one channel per input, in argument order: the caller prints each report
+// as its turn comes, so the output is byte for byte what checking them
+// one after another gives.
+func checkAll(names []checkInput, stdin io.Reader, opts invariants.Options) []chan checked {
+	// check's live heap is small and bounded (the open turn, the batches
+	// in flight): at Go's default the collector runs every few MB, with
+	// its write barriers on for a tenth of the run. Collecting at three
+	// times the live heap (GOGC=200) is 3–6% faster on the benchmark
+	// captures and keeps peak RSS near 30 MB (docs/performance.md). A
+	// GOGC the user set wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
+	out := make([]chan checked, len(names))
+	for i := range out {
+		out[i] = make(chan checked, 1)
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(names))
+	next := make(chan int)
+	go func() {
+		for i := range names {
+			next <- i
+		}
+		close(next)
+	}()
+	for w := 0; w < workers; w++ {
+		go func() {
+			for i := range next {
+				rep, err := checkOne(names[i].path, stdin, names[i].entry, opts, len(names) > 1)
+				out[i] <- checked{rep, err}
+			}
+		}()
+	}
+	return out
+}
+
+// checkOne checks one input; oneStage keeps its pipeline on one goroutine
+// (checkAll's workers already keep the cores busy).
+func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options, oneStage bool) (*report.Report, error) {
+	c, err := capture.Open(name, capture.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	// Written, never read: turns are kept out of the heap (memory flat in
+	// the number of turns).
+	return report.CheckToWrite(c, opts, oneStage)
+}

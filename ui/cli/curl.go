@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+
+	"framescope/decode"
+	"framescope/ui"
+)
+
+// framescopeRequestFlags are connect's flags that shape the request: after
+// "--" they are refused, the curl command says the request.
+var framescopeRequestFlags = []string{"request", "header", "data", "data-raw", "data-binary", "json", "cookie", "user"}
+
+func newCurlCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var fl liveOptions
+	var output string
+	cmd := &cobra.Command{
+		Use:   "curl CURL-COMMAND… [-- FRAMESCOPE-FLAGS]",
+		Short: "Connect with a pasted curl command line (a browser's \"Copy as cURL\") and inspect the stream",
+		Long: `Paste a whole curl command — as separate words, or as one quoted argument holding
+the command with its quotes, $'…' strings and \ or ^ line continuations — and
+framescope sends exactly that request (method, URL, headers, body) and inspects
+the stream as connect does: the terminal UI on a terminal, frames and the check
+report otherwise (or with -- --headless).
+
+framescope's own flags go after "--": -o FILE (or --record FILE) keeps the capture,
+--dialect, --headless, --no-save, --idle, … as for connect.
+
+Curl options that only change curl's output or transport (-s, -S, -N, -v, -i, -#,
+--http2, --tlsv1.2, -o, --retry, …) are ignored with a note on stderr. Options
+that would change the request and that framescope cannot honour (-F, -T, -x,
+--cacert, -E, --digest, …) and unknown options are refused, naming the option.
+With -d and no Content-Type, curl's own default is sent
+(application/x-www-form-urlencoded); --json sends application/json.
+Accept-Encoding codings framescope cannot decode (zstd) are not offered.`,
+		Example: `  framescope curl 'https://api.example.com/chat' -H 'content-type: application/json' --data-raw '{"q":"hi"}' --compressed
+  framescope curl "$(pbpaste)" -- -o turn.jsonl --headless`,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			curlArgs, own := args, []string(nil)
+			for i, a := range args {
+				if a == "--" {
+					curlArgs, own = args[:i], args[i+1:]
+					break
+				}
+			}
+			switch {
+			case len(args) == 0, len(curlArgs) == 1 && (curlArgs[0] == "-h" || curlArgs[0] == "--help"):
+				return cmd.Help()
+			case len(curlArgs) == 0:
+				return errors.New("no curl command before --: paste it after \"framescope curl\"")
+			}
+			cmd.DisableFlagParsing = false
+			f := cmd.Flags()
+			if err := f.Parse(own); err != nil {
+				return fmt.Errorf("framescope flags after --: %w", err)
+			}
+			if f.NArg() > 0 {
+				return fmt.Errorf("after --, framescope flags only: %s is not one (the curl command goes before --)", quoteArg(f.Arg(0)))
+			}
+			for _, n := range framescopeRequestFlags {
+				if f.Changed(n) {
+					return fmt.Errorf("--%s after --: the request comes from the curl command; put it there", n)
+				}
+			}
+			if output != "" {
+				if fl.record != "" {
+					return errors.New("give -o or --record, not both")
+				}
+				fl.record = output
+			}
+			words, err := curlCommandWords(curlArgs)
+			if err != nil {
+				return err
+			}
+			req, err := parseCurl(words, stdin)
+			if err != nil {
+				return err
+			}
+			for _, n := range req.notes {
+				fmt.Fprintln(stderr, "framescope:", decode.Sanitize(n))
+			}
+			fl.insecure = fl.insecure || req.insecure
+			fl.location = fl.location || req.location
+			if req.maxTime > 0 {
+				fl.curlish.maxTime = req.maxTime
+			}
+			if req.connectTimeout > 0 {
+				fl.connectTimeout = req.connectTimeout
+			}
+			fl.method, fl.headers = req.method, req.headers
+			opts, err := fl.session(req.url, stdin)
+			if err != nil {
+				return err
+			}
+			if req.hasBody {
+				opts.Connect.Body = req.body
+			}
+			opts.Source = "curl"
+			if !fl.headless && ui.IsTerminal(stdout) {
+				return runLiveTUI(opts.Connect.URL, opts, fl.curlish.maxTime, stderr)
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			ctx, cancel := fl.curlish.deadline(ctx, stderr)
+			defer cancel()
+			return runLive(ctx, opts, stdout, stderr, false)
+		},
+	}
+	fl.register(cmd, false)
+	cmd.Flags().StringVarP(&output, "output", "o", "", "after --: write the capture to `FILE` (as --record)")
+	return cmd
+}

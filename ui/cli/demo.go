@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+
+	"framescope/sessions/library"
+	"framescope/sessions/live"
+	"framescope/sessions/replay"
+
+	"github.com/spf13/cobra"
+
+	"framescope/ui"
+)
+
+// demoOptions are demo's flags.
+type demoOptions struct {
+	speed    float64
+	noSave   bool
+	quiet    bool
+	headless bool
+}
+
+func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
+	var o demoOptions
+	cmd := &cobra.Command{
+		Use:   "demo [SCENARIO]",
+		Short: "Run a built-in scenario through the reference relay and the live path",
+		Long: "Start the reference relay in-process on a loopback port, connect to it through the\n" +
+			"live path and inspect the turn in the terminal UI (headless — frames and the check\n" +
+			"report on stdout — with --headless or when stdout is not a terminal).\n" +
+			"Scenarios: " + strings.Join(replay.ScenarioNames(), ", ") + ".",
+		Args:      cobra.MaximumNArgs(1),
+		ValidArgs: replay.ScenarioNames(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := "happy"
+			if len(args) == 1 {
+				name = args[0]
+			}
+			if !o.headless && !o.quiet && ui.IsTerminal(stdout) {
+				return runDemoTUI(name, o.speed, o.noSave, stderr)
+			}
+			relay, err := replay.NewRelay(replay.RelayOptions{Scenario: name, Speed: o.speed})
+			if err != nil {
+				return err
+			}
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			srv := &http.Server{Handler: relay}
+			go srv.Serve(ln)
+			defer srv.Close()
+			opts := live.LiveOptions{
+				Connect: live.ConnectOptions{URL: "http://" + ln.Addr().String() + "/api/chat", Method: "POST",
+					Body: []byte(`{"message":"demo"}`), Headers: []string{"Content-Type: application/json"}},
+				Source: "demo:" + name,
+			}
+			if !o.noSave {
+				if lib, err := library.DefaultLibrary(); err == nil {
+					opts.Library = lib
+				}
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			return runLive(ctx, opts, stdout, stderr, o.quiet)
+		},
+	}
+	cmd.Flags().BoolVar(&o.headless, "headless", false, "print frames and the report instead of opening the terminal UI")
+	relaySpeedVar(cmd.Flags(), &o.speed, "speed", 1, "scenario timing scale (2 = twice as fast, 0 = no pauses)")
+	cmd.Flags().BoolVar(&o.noSave, "no-save", false, "do not save the session in the session library")
+	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the check report")
+	return cmd
+}
+
+// runDemoTUI runs a demo in the inspector (the scenario and reconnect keys
+// start more sessions), then reports them.
+func runDemoTUI(scenario string, speed float64, noSave bool, stderr io.Writer) error {
+	d := ui.DemoOptions{Scenario: scenario, Speed: speed}
+	if !noSave {
+		if lib, err := library.DefaultLibrary(); err == nil {
+			d.Library = lib
+		}
+	}
+	outs, err := ui.RunDemo(d, ui.RunOptions{})
+	if err != nil {
+		return err
+	}
+	return reportLiveTUI(outs, stderr)
+}

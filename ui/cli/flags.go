@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"framescope/invariants/dialects"
+	"framescope/sessions"
+	"framescope/sessions/live"
+	"framescope/sessions/replay"
+)
+
+// Flag values that check their range as they are parsed: a value out of
+// range is a one-line error naming the flag (exit 2), never a silent
+// surprise such as a negative timeout that means "off" or a speed that
+// overflows into "as fast as possible".
+
+// durationFlag is a time.Duration flag with a lower bound.
+type durationFlag struct {
+	p        *time.Duration
+	positive bool // 0 is refused too
+	zeroOff  bool // 0 is stored as -1, the checker's "off"
+	why      string
+}
+
+// nonNegativeDuration registers a duration flag that refuses negative
+// values; why explains what the least values mean.
+func nonNegativeDuration(f *pflag.FlagSet, p *time.Duration, name string, value time.Duration, why, usage string) {
+	*p = value
+	f.Var(&durationFlag{p: p, why: why}, name, usage)
+}
+
+// positiveDuration registers a duration flag that refuses 0 and negatives.
+func positiveDuration(f *pflag.FlagSet, p *time.Duration, name string, value time.Duration, why, usage string) {
+	*p = value
+	f.Var(&durationFlag{p: p, positive: true, why: why}, name, usage)
+}
+
+// ttfeDuration registers --ttfe: 0 turns the bound off (the checker's
+// negative), negatives are refused.
+func ttfeDuration(f *pflag.FlagSet, p *time.Duration, value time.Duration, usage string) {
+	*p = value
+	f.Var(&durationFlag{p: p, zeroOff: true, why: "0 turns the ttfe check off"}, "ttfe", usage)
+}
+
+func (d *durationFlag) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		// A bare number is seconds, as curl reads --connect-timeout 2.
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e9 {
+			return errors.New("want seconds or a duration such as 500ms, 30s or 2m")
+		}
+		v = time.Duration(f * float64(time.Second))
+	}
+	switch {
+	case v < 0:
+		return fmt.Errorf("must not be negative (%s)", d.why)
+	case v == 0 && d.positive:
+		return fmt.Errorf("must be more than 0 (%s)", d.why)
+	case v == 0 && d.zeroOff:
+		v = -1
+	}
+	*d.p = v
+	return nil
+}
+
+func (d *durationFlag) String() string {
+	if d.p == nil || *d.p == 0 || (*d.p < 0 && d.zeroOff) {
+		return "0" // help shows no "(default 0s)": the usage says what 0 means
+	}
+	return d.p.String()
+}
+
+func (d *durationFlag) Type() string { return "duration" }
+
+// frameFlag is a 0-based frame index; its default -1 means "none".
+type frameFlag struct{ p *int }
+
+func frameIndexVar(f *pflag.FlagSet, p *int, name string, usage string) {
+	*p = -1
+	f.Var(frameFlag{p}, name, usage)
+}
+
+func (fl frameFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("want a frame index (0, 1, 2, …)")
+	}
+	if n < 0 {
+		return errors.New("frame indexes start at 0")
+	}
+	*fl.p = n
+	return nil
+}
+
+func (fl frameFlag) String() string {
+	if fl.p == nil || *fl.p < 0 {
+		return "" // none: help shows no "(default -1)"
+	}
+	return strconv.Itoa(*fl.p)
+}
+
+func (fl frameFlag) Type() string { return "int" }
+
+// relaySpeedFlag is demo's --speed: 0 = no pauses, else a factor no
+// slower than sessions.MinSpeed (slower ones overflowed the scaled pauses).
+type relaySpeedFlag struct{ p *float64 }
+
+func relaySpeedVar(f *pflag.FlagSet, p *float64, name string, value float64, usage string) {
+	*p = value
+	f.Var(relaySpeedFlag{p}, name, usage)
+}
+
+func (fl relaySpeedFlag) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	mantissa, _, _ := strings.Cut(strings.ToLower(s), "e")
+	tiny := v == 0 && strings.ContainsAny(mantissa, "123456789") // 1e-400 underflows to 0
+	switch {
+	case (err != nil && !errors.Is(err, strconv.ErrRange)) || math.IsNaN(v):
+		return errors.New("want a number: 1 = real time, 2 = twice as fast, 0 = no pauses")
+	case v < 0 || (tiny && math.Signbit(v)):
+		return errors.New("must not be negative (0 = no pauses)")
+	case tiny || (v > 0 && v < replay.MinSpeed):
+		return fmt.Errorf("too slow; the least is %g (1000 times slower than scripted), or 0 for no pauses", replay.MinSpeed)
+	}
+	*fl.p = v
+	return nil
+}
+
+func (fl relaySpeedFlag) String() string {
+	if fl.p == nil {
+		return "0"
+	}
+	return strconv.FormatFloat(*fl.p, 'g', -1, 64)
+}
+
+func (fl relaySpeedFlag) Type() string { return "float" }
+
+// entryVar registers --entry: a HAR's 0-based SSE entry; unset (or -1
+// given) is automatic, shown as no default in help.
+func entryVar(f *pflag.FlagSet, p *int, usage string) {
+	*p = -1
+	f.Var(entryFlag{p}, "entry", usage)
+}
+
+type entryFlag struct{ p *int }
+
+func (fl entryFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < -1 {
+		return errors.New("want a HAR's SSE entry index (0, 1, 2, …; -1 = automatic)")
+	}
+	*fl.p = n
+	return nil
+}
+
+func (fl entryFlag) String() string {
+	if fl.p == nil || *fl.p < 0 {
+		return ""
+	}
+	return strconv.Itoa(*fl.p)
+}
+
+func (fl entryFlag) Type() string { return "int" }
+
+// registerStopLimits registers --max-bytes and --max-frames (record and
+// connect): a deliberate stop, recorded and reported as a cancel.
+func registerStopLimits(f *pflag.FlagSet, maxBytes *string, maxFrames *int) {
+	f.StringVar(maxBytes, "max-bytes", "", "stop the stream once the capture holds `SIZE` of it (e.g. 100MB; cut after the last whole event; ends as cancelled; 0 = no limit)")
+	f.Var(maxFramesFlag{maxFrames}, "max-frames", "stop the stream right after `N` frames (ends as cancelled; 0 = no limit)")
+}
+
+// stopLimits reads --max-bytes and --max-frames.
+func stopLimits(maxBytes string, maxFrames int) (live.StopLimits, error) {
+	var l live.StopLimits
+	if maxBytes != "" {
+		n, err := sessions.ParseSize(maxBytes)
+		if err != nil {
+			return l, fmt.Errorf("--max-bytes: %w", err)
+		}
+		l.MaxBytes = n
+	}
+	l.MaxFrames = maxFrames
+	return l, nil
+}
+
+type maxFramesFlag struct{ p *int }
+
+func (fl maxFramesFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return errors.New("want a number of frames (0 = no limit)")
+	}
+	*fl.p = n
+	return nil
+}
+
+func (fl maxFramesFlag) String() string {
+	if fl.p == nil || *fl.p == 0 {
+		return "0"
+	}
+	return strconv.Itoa(*fl.p)
+}
+
+func (fl maxFramesFlag) Type() string { return "int" }
+
+const idleHelp = "idle-gap window (default: the dialect's own, 30s for pc3)"
+
+// idleZero and ttfeHelp explain the timing flags' least values.
+const (
+	idleZero = "0 = the dialect's own window"
+	ttfeHelp = "time-to-first-event bound (0 = off)"
+)
+
+// addDialectFlag adds --dialect: force a dialect instead of detecting it.
+func addDialectFlag(cmd *cobra.Command, v *string) {
+	cmd.Flags().StringVar(v, "dialect", "", "force the stream's `NAME`d dialect instead of detecting it (list: show them)")
+	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
+	_ = cmd.RegisterFlagCompletionFunc("dialect", cobra.FixedCompletions(append(dialects.Names(), "list"), cobra.ShellCompDirectiveNoFileComp))
+}
+
+// listDialects prints every dialect with its one-line description.
+func listDialects(w io.Writer) error {
+	for _, d := range dialects.All {
+		fmt.Fprintf(w, "%-20s %s\n", d.Name(), d.Description())
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"time"
+
+	"framescope/sessions/capture"
+	"framescope/sessions/reference"
+
+	"github.com/spf13/cobra"
+
+	"framescope/decode"
+	"framescope/invariants/dialects/pc3"
+)
+
+// referenceOptions are reference's flags.
+type referenceOptions struct {
+	format, diagram string // the machine's format and diagram
+	replay          string // --replay CAPTURE
+	profile         string
+	exportDir       string // --export-tests DIR
+	entry           int
+	clientIdle      time.Duration
+}
+
+func newReferenceCmd(stdin io.Reader, stdout, stderr io.Writer, kit fs.FS) *cobra.Command {
+	var o referenceOptions
+	cmd := &cobra.Command{
+		Use:   "reference [--format md|mermaid|dot|json] [--diagram NAME] | --replay CAPTURE [--profile v0.5|v0.4|both] | --export-tests DIR",
+		Short: "Print the reference client state machine, run it over a capture, or export its conformance kit",
+		Long: `Print the state machine a correct PC3 client follows (and the v0.4 client beside
+it): md is a document to implement from (docs/client-state-machine.md), mermaid a
+stateDiagram-v2, dot a Graphviz graph, json the machine data. md and json carry both
+profiles; mermaid and dot draw --profile (default v0.5), the whole machine or one
+--diagram: core (the lifecycle at a glance) or a streaming region (tools,
+components, content, progress, degraded).
+
+With --replay, run the machine over a capture (any format): for each frame, the
+transition taken (from → to, action, clause) and the client view when it changed;
+where the v0.4 client diverges, both. On a timed capture (JSONL, live) the client's
+idle timer fires after --client-idle without a frame (default 60s; 0 = off); raw SSE
+and HAR have no arrival times, so an explicit --client-idle is refused there.
+
+With --export-tests DIR, write the conformance kit: the probe, example and rule
+captures, and after every input the client view the machine expects (JSON), for a
+client team to run against its own client (format: DIR/README.md).`,
+		Example: `  framescope reference --format mermaid --diagram core > core.mmd
+  framescope reference --replay testdata/examples/example-axis2-recovered.sse
+  framescope reference --export-tests ./client-kit --profile both`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			modes := 0
+			for _, on := range []bool{o.replay != "", o.exportDir != ""} {
+				if on {
+					modes++
+				}
+			}
+			if modes > 1 {
+				return errors.New("--replay and --export-tests are different modes (give one)")
+			}
+			if o.exportDir != "" {
+				for _, n := range []string{"format", "diagram", "entry", "client-idle"} {
+					if cmd.Flags().Changed(n) {
+						return fmt.Errorf("--%s does not apply to --export-tests", n)
+					}
+				}
+				profiles := []pc3.Profile{pc3.ProfileV05}
+				if o.profile != "" {
+					var err error
+					if profiles, err = reference.ParseProfiles(o.profile); err != nil {
+						return err
+					}
+				}
+				sources, err := reference.KitSources(kit)
+				if err != nil {
+					return err
+				}
+				idx, err := reference.ExportKit(o.exportDir, kit, sources, reference.KitOptions{
+					Profiles: profiles, ClientIdle: pc3.DefaultClientIdle, Readme: pc3.KitReadme(),
+				})
+				if err != nil {
+					fmt.Fprintf(stderr, "framescope: --export-tests: %s\n", decode.Sanitize(err.Error()))
+					return exitError{2}
+				}
+				fmt.Fprintf(stdout, "wrote %d cases to %s (README.md says how to run them)\n", len(idx.Cases), decode.Sanitize(o.exportDir))
+				return nil
+			}
+			if o.replay == "" {
+				if cmd.Flags().Changed("client-idle") {
+					return errors.New("--client-idle applies to --replay")
+				}
+				p := pc3.ProfileV05
+				switch o.profile {
+				case "", "both", "v0.5", "0.5":
+				case "v0.4", "0.4":
+					p = pc3.ProfileV04
+				default:
+					return fmt.Errorf("--profile %q: want v0.5, v0.4 or both", o.profile)
+				}
+				if cmd.Flags().Changed("diagram") {
+					return pc3.RenderReferenceDiagram(stdout, o.format, p, o.diagram)
+				}
+				return pc3.RenderReference(stdout, o.format, p)
+			}
+			if cmd.Flags().Changed("format") || cmd.Flags().Changed("diagram") {
+				return errors.New("--format and --diagram print the machine; --replay prints the run (give one)")
+			}
+			profiles, err := reference.ParseProfiles(o.profile)
+			if err != nil {
+				return err
+			}
+			c, err := capture.Open(o.replay, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1, Stdin: stdin})
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			if cmd.Flags().Changed("client-idle") && o.clientIdle > 0 && !c.Meta().Timed {
+				return fmt.Errorf("--client-idle: %s has no arrival times (%s), so the client's idle timer cannot be replayed; drop the flag or replay a timed capture (JSONL)",
+					decode.Sanitize(o.replay), c.Meta().Kind)
+			}
+			opts := reference.ReferenceOptions{Profiles: profiles, ClientIdle: o.clientIdle}
+			if _, err := reference.WriteReferenceReplay(c, opts, stdout); err != nil {
+				fmt.Fprintf(stderr, "framescope: %s: %s\n", decode.Sanitize(o.replay), decode.Sanitize(err.Error()))
+				return exitError{2}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.format, "format", "md", "machine format: md, mermaid, dot or json")
+	f.StringVar(&o.diagram, "diagram", "machine", "mermaid/dot: which diagram (machine, core, tools, components, content, progress, degraded)")
+	f.StringVar(&o.replay, "replay", "", "run the machine over `CAPTURE` (raw SSE, JSONL, HAR, NDJSON, @session, - for stdin)")
+	f.StringVar(&o.exportDir, "export-tests", "", "write the conformance kit (captures + expected client views) into `DIR`")
+	f.StringVar(&o.profile, "profile", "", "client profile: v0.5, v0.4 or both (replay default both; diagrams and kit default v0.5)")
+	entryVar(f, &o.entry, "HAR: which SSE entry to replay (0-based; default the first)")
+	nonNegativeDuration(f, &o.clientIdle, "client-idle", pc3.DefaultClientIdle, "0 = off", "replay: the client's idle timer, fired after this long without a frame on timed captures (0 = off)")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(pc3.ReferenceFormats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("diagram", cobra.FixedCompletions(pc3.ReferenceDiagrams(), cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"v0.5", "v0.4", "both"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}

@@ -1,0 +1,271 @@
+// Package cli is framescope's command line: the root command and one
+// file per command (check.go, open.go, connect.go, …), each with its
+// options; flags.go holds the flag values that check their range,
+// live.go what the commands that open a connection share, curlcmd.go and
+// shellwords.go read a pasted curl command. The root package only runs
+// the tree (NewRoot, Execute).
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"framescope/sessions/library"
+
+	"github.com/spf13/cobra"
+
+	"framescope/decode"
+	"framescope/invariants"
+	"framescope/sessions"
+	"framescope/ui"
+)
+
+// exitError carries an exit status out of a command.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// Env is what the command tree reads and writes, and what it ships.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// ReferenceKit holds the captures `framescope reference
+	// --export-tests` writes out (testdata/reference/probes,
+	// testdata/examples, testdata/rules): the repository's testdata, so the
+	// root package embeds them.
+	ReferenceKit fs.FS
+}
+
+// Execute runs the command tree over the command line args (the
+// shorthands of the root command first turned into their commands) and
+// returns the exit status: 0, the status a command chose, or 2 with the
+// error on the tree's stderr.
+func Execute(root *cobra.Command, args []string) int {
+	root.SetArgs(shorthandArgs(root, args))
+	err := root.Execute()
+	var ee exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	default:
+		fmt.Fprintln(root.ErrOrStderr(), "framescope:", decode.SanitizeMultiline(err.Error()))
+		return 2
+	}
+}
+
+// NewRoot builds the command tree: the root command (the picker, and the
+// FILE and URL shorthands) and one command per file of this package.
+func NewRoot(env Env) *cobra.Command {
+	stdin, stdout, stderr := env.Stdin, env.Stdout, env.Stderr
+	root := &cobra.Command{
+		Use:   "framescope",
+		Short: "Inspect and check agent chat SSE streams: ten dialects (pc3, openai-chat, anthropic-messages, …) and plain SSE",
+		Long: `framescope decodes every frame of an agent chat SSE stream — a recorded capture or a
+live endpoint — and checks it against the rules of its dialect: pc3, typed-lines,
+go-bus, openai-chat, ai-sdk-ui, openai-responses, ag-ui, chunk-framed,
+anthropic-messages or public-sse-v1 (detected, or forced with --dialect), else plain sse.`,
+		Example: `  framescope                                   # on a terminal: pick a recent session, a scenario, a URL or a file
+  framescope capture.jsonl                     # = framescope open capture.jsonl
+  framescope http://127.0.0.1:8080/api/chat    # = framescope connect URL`,
+		Version:       sessions.Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		// framescope FILE | - | @ID | URL are shorthands for open / connect.
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				if !ui.IsTerminal(stdout) {
+					return cmd.Help()
+				}
+				return runPicker(stdin, stderr)
+			}
+			arg := args[0]
+			isURL := isURLArg(arg)
+			isCapture := arg == "-" || strings.HasPrefix(arg, "@")
+			if !isURL && !isCapture {
+				if _, err := os.Stat(arg); err == nil {
+					isCapture = true
+				}
+			}
+			switch {
+			case len(args) > 1 && (isURL || isCapture):
+				return fmt.Errorf("one FILE or URL at a time (got %d arguments)", len(args))
+			case isURL:
+				arg = normalizeURL(arg)
+				var fl liveOptions
+				opts, err := fl.session(arg, stdin)
+				if err != nil {
+					return err
+				}
+				opts.Source = "connect"
+				if !ui.IsTerminal(stdout) {
+					ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+					defer stop()
+					return runLive(ctx, opts, stdout, stderr, false)
+				}
+				return runLiveTUI(arg, opts, 0, stderr)
+			case isCapture:
+				return openOrDump(arg, stdin, stdout, stderr, -1, invariants.Options{})
+			}
+			return unknownArg(cmd, arg)
+		},
+	}
+	root.SetVersionTemplate("framescope version {{.Version}}\n")
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(plainFlagError)
+	root.AddCommand(newOpenCmd(stdin), newCheckCmd(stdin, stdout, stderr), newDumpCmd(stdin, stdout, stderr), newRulesCmd(stdout),
+		newConnectCmd("connect", stdin, stdout, stderr), newRecordCmd(stdin, stdout, stderr), newCurlCmd(stdin, stdout, stderr),
+		newSessionsCmd(stdout), newServeCmd(stdout, stderr), newDemoCmd(stdout, stderr))
+	root.AddCommand(newReferenceCmd(stdin, stdout, stderr, env.ReferenceKit))
+	root.AddCommand(newVersionCmd(stdout))
+	return root
+}
+
+// runPicker lets the user choose a session, a scenario, a URL or a
+// capture, then runs it as its own command would.
+func runPicker(stdin io.Reader, stderr io.Writer) error {
+	lib, _ := library.DefaultLibrary() // none: the picker lists no sessions
+	choice, err := ui.Pick(lib, ui.RunOptions{})
+	if err != nil {
+		return err
+	}
+	switch choice.Kind {
+	case ui.PickSession:
+		return openTUI("@"+choice.Value, stdin, -1, invariants.Options{})
+	case ui.PickPath:
+		return openTUI(choice.Value, stdin, -1, invariants.Options{})
+	case ui.PickScenario:
+		return runDemoTUI(choice.Value, 1, false, stderr)
+	case ui.PickURL:
+		var fl liveOptions
+		opts, err := fl.session(choice.Value, stdin)
+		if err != nil {
+			return err
+		}
+		opts.Source = "connect"
+		return runLiveTUI(choice.Value, opts, 0, stderr)
+	}
+	return nil
+}
+
+// shorthandArgs turns the shorthands `framescope URL [flags]` and
+// `framescope FILE|-|@ID [flags]` into `connect URL [flags]` and
+// `open FILE [flags]`, so they take exactly the flags of those commands.
+// A first word that names a command, or a flag, is left alone.
+func shorthandArgs(root *cobra.Command, args []string) []string {
+	if len(args) == 0 {
+		return args
+	}
+	arg := args[0]
+	if arg != "-" && strings.HasPrefix(arg, "-") {
+		return args
+	}
+	for _, c := range root.Commands() {
+		if c.Name() == arg || c.HasAlias(arg) {
+			return args
+		}
+	}
+	switch {
+	case isURLArg(arg):
+		return append([]string{"connect"}, args...)
+	case arg == "-" || strings.HasPrefix(arg, "@"):
+		return append([]string{"open"}, args...)
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return append([]string{"open"}, args...)
+	}
+	return args
+}
+
+// isURLArg: an http(s) URL, or one without a scheme that starts with a
+// host and port (localhost:8080/api/chat, 127.0.0.1:8080/x) or localhost.
+func isURLArg(arg string) bool {
+	if strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://") {
+		return true
+	}
+	return schemelessHost(arg)
+}
+
+// schemelessHost reports whether arg is HOST:PORT[/…] or localhost[/…]
+// with no scheme, and is not an existing file.
+func schemelessHost(arg string) bool {
+	if strings.Contains(arg, "://") {
+		return false
+	}
+	hostport, _, _ := strings.Cut(arg, "/")
+	if hostport == "localhost" {
+		_, err := os.Stat(arg)
+		return err != nil
+	}
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil || host == "" || port == "" {
+		return false
+	}
+	for _, r := range port {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	_, err = os.Stat(arg)
+	return err != nil
+}
+
+// normalizeURL gives a URL without a scheme http://, as curl does.
+func normalizeURL(u string) string {
+	if schemelessHost(u) {
+		return "http://" + u
+	}
+	return u
+}
+
+// unknownArg explains a first argument that is no command, file or URL:
+// a mistyped command gets "did you mean", a path says it does not exist.
+func unknownArg(cmd *cobra.Command, arg string) error {
+	clean := decode.Sanitize(arg)
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2 // as cobra does for its own "unknown command"
+	}
+	if sugg := cmd.SuggestionsFor(arg); len(sugg) > 0 {
+		return fmt.Errorf("unknown command %q\n\nDid you mean this?\n    %s\n\n(see framescope --help)", clean, strings.Join(sugg, "\n    "))
+	}
+	if strings.ContainsAny(arg, `/\`) || filepath.Ext(arg) != "" {
+		if _, err := os.Stat(arg); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: no such file", clean)
+		}
+	}
+	return fmt.Errorf("unknown command or file %q: no command of that name and no such file (see framescope --help)", clean)
+}
+
+// strconvDetail matches the Go parse error pflag wraps for a number flag
+// (`strconv.ParseInt: parsing "x": invalid syntax`).
+var strconvDetail = regexp.MustCompile(`strconv\.Parse(Int|Uint|Float|Bool): parsing "[^"]*": (invalid syntax|value out of range)`)
+
+// plainFlagError says what a flag wants instead of Go's parse error, and
+// points at the command's help.
+func plainFlagError(cmd *cobra.Command, err error) error {
+	msg := strconvDetail.ReplaceAllStringFunc(err.Error(), func(m string) string {
+		sub := strconvDetail.FindStringSubmatch(m)
+		switch {
+		case sub[2] == "value out of range":
+			return "the number is out of range"
+		case sub[1] == "Float":
+			return "want a number"
+		case sub[1] == "Bool":
+			return "want true or false"
+		}
+		return "want a whole number"
+	})
+	return fmt.Errorf("%s (see %s --help)", msg, cmd.CommandPath())
+}

@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"framescope/sessions/pipeline"
+
+	"framescope/invariants/dialects/pc3"
+
+	"github.com/spf13/cobra"
+
+	"framescope/invariants"
+	"framescope/invariants/dialects"
+)
+
+// rulesOptions are rules' flags.
+type rulesOptions struct {
+	dialect, format string
+}
+
+func newRulesCmd(stdout io.Writer) *cobra.Command {
+	var o rulesOptions
+	cmd := &cobra.Command{
+		Use:   "rules [RULE]",
+		Short: "List the rule catalog, or explain one rule",
+		Long: `List the rules framescope checks: PC3's catalog by default, or one dialect's
+rules with --dialect NAME (--dialect list names the dialects). With a RULE, explain
+it: its severity, its clause, when it fires, which dialects raise it, and a capture
+of the repository that fires it.`,
+		Example: `  framescope rules
+  framescope rules --dialect anthropic-messages
+  framescope rules terminal-missing
+  framescope rules --format json | jq '.[].name'`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.dialect == "list" {
+				return listDialects(stdout)
+			}
+			rules := pc3.Catalog
+			if o.dialect != "" {
+				d, err := pipeline.ResolveDialect(o.dialect)
+				if err != nil {
+					return err
+				}
+				rules = d.Rules()
+			}
+			if len(args) == 1 {
+				return explainRule(stdout, args[0], o.dialect)
+			}
+			switch o.format {
+			case "text":
+				fmt.Fprintf(stdout, "%-22s %-5s %-14s %s\n", "RULE", "SEV", "CLAUSE", "FIRES WHEN")
+				for _, r := range rules {
+					fmt.Fprintf(stdout, "%-22s %-5s %-14s %s\n", r.Name, r.Severity, r.Clause, r.Summary)
+				}
+			case "names":
+				for _, r := range rules {
+					fmt.Fprintln(stdout, r.Name)
+				}
+			case "json":
+				type rule struct {
+					Name     string `json:"name"`
+					Severity string `json:"severity"`
+					Clause   string `json:"clause"`
+					Summary  string `json:"summary"`
+				}
+				out := make([]rule, 0, len(rules))
+				for _, r := range rules {
+					out = append(out, rule{r.Name, string(r.Severity), r.Clause, r.Summary})
+				}
+				enc := json.NewEncoder(stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(out)
+			default:
+				return fmt.Errorf("--format %q: want text, names or json", o.format)
+			}
+			return nil
+		},
+	}
+	addDialectFlag(cmd, &o.dialect)
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, names (one rule name a line) or json")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "names", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// explainRule says everything framescope knows of one rule: as the given
+// dialect defines it (PC3's catalog by default), and which other dialects
+// raise it.
+func explainRule(w io.Writer, name, dialectName string) error {
+	type use struct {
+		dialect string
+		rule    invariants.Rule
+	}
+	var uses []use
+	for _, d := range dialects.All {
+		for _, r := range d.Rules() {
+			if r.Name == name {
+				uses = append(uses, use{d.Name(), r})
+			}
+		}
+	}
+	if len(uses) == 0 {
+		var names []string
+		seen := map[string]bool{}
+		for _, d := range dialects.All {
+			for _, r := range d.Rules() {
+				if !seen[r.Name] && (editDistance(r.Name, name) <= 2 || editDistance(r.Name[:min(len(r.Name), len(name))], name) <= 1) {
+					seen[r.Name] = true
+					names = append(names, r.Name)
+				}
+			}
+		}
+		msg := fmt.Sprintf("no rule %q (framescope rules lists them)", name)
+		if len(names) > 0 {
+			msg += "; did you mean " + strings.Join(names, ", ") + "?"
+		}
+		return fmt.Errorf("%s", msg)
+	}
+	main := uses[0]
+	for _, u := range uses {
+		if u.dialect == dialectName || (dialectName == "" && u.dialect == "pc3") {
+			main = u
+		}
+	}
+	r := main.rule
+	fmt.Fprintf(w, "%s — %s\n", r.Name, r.Severity)
+	fmt.Fprintf(w, "  fires when: %s\n", r.Summary)
+	fmt.Fprintf(w, "  clause:     %s (%s)\n", r.Clause, main.dialect)
+	var in []string
+	for _, u := range uses {
+		in = append(in, u.dialect)
+	}
+	fmt.Fprintf(w, "  dialects:   %s\n", strings.Join(in, ", "))
+	if main.dialect == "pc3" {
+		fmt.Fprintf(w, "  example:    testdata/rules/%s.fires.sse in the framescope repository (near miss: %s.ok.sse); docs/rules.md\n", r.Name, r.Name)
+	} else {
+		fmt.Fprintf(w, "  example:    testdata/dialects/%s/%s.fires.sse in the framescope repository; docs/dialects/%s.md\n", main.dialect, r.Name, main.dialect)
+	}
+	return nil
+}
+
+// editDistance is the Levenshtein distance of two short names.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,217 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"time"
+
+	"framescope/sessions/replay"
+
+	"github.com/spf13/cobra"
+
+	"framescope/decode"
+)
+
+// serveOptions are serve's flags.
+type serveOptions struct {
+	addr, path, speedText, scenario, contentType string
+	loop, cors, lan, listScenarios               bool
+	allowOrigins                                 []string
+	// Faults of a capture's replay.
+	drop, dup, garble []int
+	stalls            []string
+	cutAfter          int
+	// The scenario relay.
+	floodFrames       int
+	idle, bodyTimeout time.Duration
+}
+
+func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve CAPTURE | --scenario NAME",
+		Short: "Replay a capture byte-exact (with faults), or run a built-in scenario, as an SSE server",
+		Long: `Serve a capture to any SSE client (a mobile app, a browser, curl): every request
+(GET or POST) gets a fresh byte-exact replay with the original timing scaled by
+--speed, as text/event-stream (--content-type keep sends the captured type). Fault
+flags drop, duplicate, cut, stall or garble frames (0-based frame indexes).
+--scenario runs the reference v0.5 relay instead. Listens on loopback only unless
+--lan, and refuses Host and Origin headers other than loopback ones and those named
+by --allow-origin (a defence against DNS rebinding).`,
+		Example: `  framescope serve bug-123.jsonl --speed max
+  framescope serve turn.sse --cut-after 5 --stall 3s@2
+  framescope serve turn.jsonl --lan                                  # a phone on the LAN: prints the URL to use
+  framescope serve turn.jsonl --lan --allow-origin mybox.local       # ... that reaches this machine by name
+  framescope serve turn.jsonl --cors --allow-origin http://dev.test:5173   # a web app served from another origin
+  framescope serve --scenario axis2`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.listScenarios {
+				for _, sc := range replay.Scenarios() {
+					fmt.Fprintf(stdout, "%-8s %s\n", sc.Name, sc.Summary)
+				}
+				return nil
+			}
+			speed, err := replay.ParseSpeed(o.speedText)
+			if err != nil {
+				return err
+			}
+			allow, err := replay.ParseAllowList(o.allowOrigins)
+			if err != nil {
+				return err
+			}
+			ctype, err := replay.ParseContentType(o.contentType)
+			if err != nil {
+				return err
+			}
+			if o.lan && !cmd.Flags().Changed("addr") {
+				o.addr = "0.0.0.0:7070"
+			}
+			if err := replay.CheckBind(o.addr, o.lan); err != nil {
+				return err
+			}
+			if err := serveFlagsApply(cmd, o.scenario != ""); err != nil {
+				return err
+			}
+			var handler http.Handler
+			what := ""
+			switch {
+			case o.scenario != "" && len(args) == 1:
+				return errors.New("give a CAPTURE or --scenario, not both")
+			case o.scenario != "":
+				relaySpeed := speed
+				if relaySpeed > 1e9 {
+					relaySpeed = 0
+				}
+				relay, err := replay.NewRelay(replay.RelayOptions{Scenario: o.scenario, Path: o.path, Speed: relaySpeed,
+					Idle: o.idle, FloodFrames: o.floodFrames, Log: stderr})
+				if err != nil {
+					return err
+				}
+				handler = replay.Guard(relay, replay.GuardOptions{Allow: allow, CORS: o.cors, BodyTimeout: o.bodyTimeout})
+				what = "scenario " + o.scenario
+			case len(args) == 1:
+				rep, err := replay.LoadReplay(args[0])
+				if err != nil {
+					return err
+				}
+				for _, p := range rep.Problems {
+					fmt.Fprintf(stderr, "framescope: warning: %s\n", decode.Sanitize(p.Message))
+				}
+				faults := replay.NoFaults()
+				faults.Drop, faults.Dup, faults.Garble, faults.CutAfter = o.drop, o.dup, o.garble, o.cutAfter
+				for _, s := range o.stalls {
+					st, err := replay.ParseStall(s)
+					if err != nil {
+						return fmt.Errorf("--stall %s: %w", s, err)
+					}
+					faults.Stalls = append(faults.Stalls, st)
+				}
+				if err := rep.CheckFaults(faults); err != nil {
+					return err
+				}
+				if sent := replay.ReplayContentType(rep.Meta, ctype); rep.Meta.HTTP && rep.Meta.ContentType != "" && sent != rep.Meta.ContentType {
+					fmt.Fprintf(stderr, "framescope: note: the capture's Content-Type %s is served as %s (--content-type keep sends it as captured)\n",
+						decode.Sanitize(rep.Meta.ContentType), decode.Sanitize(sent))
+				}
+				handler = rep.Handler(replay.ReplayOptions{Path: o.path, Speed: speed, Loop: o.loop, Allow: allow, CORS: o.cors,
+					ContentType: ctype, BodyTimeout: o.bodyTimeout, Faults: faults, Log: stderr})
+				what = fmt.Sprintf("%s (%d frames)", decode.Sanitize(args[0]), rep.Frames)
+				// Loading and planning a big capture leaves garbage as big
+				// as the plan: give it back before serving for hours.
+				debug.FreeOSMemory()
+			default:
+				return errors.New("give a CAPTURE to replay or --scenario NAME (see --scenarios)")
+			}
+			ln, err := net.Listen("tcp", o.addr)
+			if err != nil {
+				return err
+			}
+			if err := replay.CheckListener(ln.Addr(), o.lan); err != nil {
+				ln.Close()
+				return err
+			}
+			var lanURLs []string
+			if o.lan {
+				local := replay.LocalAddrs()
+				allow.AddAddrs(local...) // what a phone types is this machine's address
+				lanURLs = replay.LANURLs(ln.Addr(), o.path, local)
+			}
+			// Timeouts for every stage a client controls: the headers, the
+			// body (BodyTimeout, in the handler) and an idle keep-alive
+			// connection. No write timeout: a replay may last for hours.
+			srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+			fmt.Fprintf(stderr, "serving %s at http://%s%s (Ctrl-C to stop)\n", what, ln.Addr(), o.path)
+			switch {
+			case !o.lan:
+			case len(lanURLs) > 0:
+				for _, u := range lanURLs {
+					fmt.Fprintf(stderr, "  from another device: %s\n", u)
+				}
+			case replay.CheckListener(ln.Addr(), false) == nil:
+				fmt.Fprintf(stderr, "  --lan, but --addr %s is loopback: only this machine can connect (--addr 0.0.0.0:PORT listens on the network)\n", ln.Addr())
+			default:
+				fmt.Fprintf(stderr, "  --lan: no network address of this machine found to reach %s from another device\n", ln.Addr())
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			go func() {
+				<-ctx.Done()
+				shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				srv.Shutdown(shut)
+				srv.Close()
+			}()
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", "127.0.0.1:7070", "listen address (a non-loopback one needs --lan)")
+	f.StringVar(&o.path, "path", replay.DefaultReplayPath, "URL path to serve")
+	f.StringVar(&o.speedText, "speed", "1", "timing scale: 1 = as recorded, 2 = twice as fast, max = no pauses (the least: 0.001)")
+	f.BoolVar(&o.loop, "loop", false, "replay again and again on the same response")
+	f.IntSliceVar(&o.drop, "drop", nil, "do not send frame `N` (repeatable)")
+	f.IntSliceVar(&o.dup, "dup", nil, "send frame `N` twice (repeatable)")
+	frameIndexVar(f, &o.cutAfter, "cut-after", "close the connection abruptly right after frame `N`")
+	f.StringArrayVar(&o.stalls, "stall", nil, "pause `D@N`: D before frame N (e.g. 5s@3; repeatable)")
+	f.IntSliceVar(&o.garble, "garble", nil, "corrupt frame `N`'s data (repeatable)")
+	f.BoolVar(&o.lan, "lan", false, "listen on the network (default address 0.0.0.0:7070) and serve this machine's addresses: devices on the LAN can fetch the replay")
+	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "also serve this `HOST` in Host and Origin headers (HOST, HOST:PORT or an origin http://HOST:PORT; repeatable)")
+	f.BoolVar(&o.cors, "cors", false, "send CORS headers for browser clients (loopback and --allow-origin origins)")
+	f.StringVar(&o.contentType, "content-type", "sse", "response Content-Type: sse (text/event-stream), keep (the capture's own) or a media `TYPE`")
+	positiveDuration(f, &o.bodyTimeout, "body-timeout", replay.DefaultBodyTimeout, "a client must send its request body in time", "how long a client may take to send its request body (then 408)")
+	f.StringVar(&o.scenario, "scenario", "", "run a built-in scenario `NAME` through the reference relay")
+	f.BoolVar(&o.listScenarios, "scenarios", false, "list the built-in scenarios")
+	nonNegativeDuration(f, &o.idle, "idle", 3*time.Second, "0 = the relay's default, 3s", "scenario relay: idle timeout before it synthesizes cancelled IDLE_TIMEOUT")
+	f.IntVar(&o.floodFrames, "flood-frames", 50000, "flood scenario: number of text frames")
+	_ = cmd.RegisterFlagCompletionFunc("scenario", cobra.FixedCompletions(replay.ScenarioNames(), cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("content-type", cobra.FixedCompletions([]string{"sse", "keep"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// serveFlagsApply refuses flags that the chosen mode would ignore: fault
+// flags shape a capture's replay, the relay flags a scenario.
+func serveFlagsApply(cmd *cobra.Command, scenario bool) error {
+	replayOnly := []string{"drop", "dup", "cut-after", "stall", "garble", "loop", "content-type"}
+	scenarioOnly := []string{"idle", "flood-frames"}
+	names, mode, other := replayOnly, "--scenario", "a CAPTURE's replay"
+	if !scenario {
+		names, mode, other = scenarioOnly, "a CAPTURE's replay", "--scenario"
+	}
+	for _, n := range names {
+		if cmd.Flags().Changed(n) {
+			return fmt.Errorf("--%s applies to %s, not to %s", n, other, mode)
+		}
+	}
+	return nil
+}

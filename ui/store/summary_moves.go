@@ -1,0 +1,109 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+
+	"framescope/decode"
+)
+
+// movesSummary is the one-line description of a frame of a dialect other
+// than PC3 (sanitized). The timeline's type column already shows the
+// event's name, so the summary leads with what tells frames of one type
+// apart: the text a delta carries, a tool's name, a stop reason, a status;
+// then the other short fields. Envelope fields (type, counters, stream and
+// conversation ids, timestamps) are left out: they are the same on every
+// frame or are already in their own column.
+func movesSummary(fr *decode.Frame) string {
+	switch {
+	case fr == nil:
+		return ""
+	case fr.Done:
+		return "end-of-stream sentinel"
+	case fr.Oversized:
+		return fmt.Sprintf("oversized event: %d bytes not kept", fr.Size)
+	case !fr.Decoded():
+		return fr.Problem.String() + ": " + excerpt(fr.Data, 200)
+	}
+	var texts, names, rest []string
+	budget := 40
+	var walk func(prefix string, v decode.Raw, depth int)
+	walk = func(prefix string, v decode.Raw, depth int) {
+		v.Members(func(k string, val decode.Raw) bool {
+			if budget <= 0 {
+				return false
+			}
+			if depth == 0 && envelopeKey[k] {
+				return true
+			}
+			path := k
+			if prefix != "" {
+				path = prefix + "." + k
+			}
+			switch val.Kind() {
+			case decode.KindObject:
+				if depth < 3 {
+					walk(path, val, depth+1)
+				}
+			case decode.KindArray:
+				if n := val.Len(); n > 0 && depth < 3 {
+					val.Elements(func(e decode.Raw) bool {
+						if e.Kind() == decode.KindObject {
+							walk(path+"[0]", e, depth+1)
+						}
+						return false
+					})
+				}
+			default:
+				budget--
+				text := leafText(val)
+				switch {
+				case textKey[k] && val.Kind() == decode.KindString:
+					texts = append(texts, text)
+				case nameKey[k]:
+					names = append(names, k+"="+text)
+				default:
+					rest = append(rest, path+"="+text)
+				}
+			}
+			return true
+		})
+	}
+	walk("", decode.Raw(fr.Data), 0)
+	s := strings.Join(append(append(texts, names...), rest...), "  ")
+	if s == "" {
+		return "{}"
+	}
+	return CutString(s, 400)
+}
+
+// leafText renders a scalar: strings quoted and sanitized, others as sent.
+func leafText(v decode.Raw) string {
+	if s, ok := v.Str(); ok {
+		return fmt.Sprintf("%q", decode.Sanitize(CutString(s, 200)))
+	}
+	return decode.Sanitize(CutString(string(v), 40))
+}
+
+// envelopeKey: top-level keys that say nothing about this one frame.
+var envelopeKey = setOf("type", "kind", "object", "event", "schema", "sequence_number", "eventSeq", "event_id",
+	"seq_no", "stream_id", "streamId", "conversation_id", "conversationId", "server_timestamp", "timestamp",
+	"createdAt", "created", "system_fingerprint", "threadId", "agentIdUsed", "agentName")
+
+// textKey: fields whose string value is text the user reads.
+var textKey = setOf("delta", "text", "content", "partial_json", "thinking", "payload", "narration", "message",
+	"errorText", "refusal", "arguments", "summary", "reasoning_content")
+
+// nameKey: fields that name what the frame is about.
+// Ids come after them, with the other fields: long, and the same on every
+// frame of a span.
+var nameKey = setOf("name", "toolName", "tool_name", "stop_reason", "finish_reason", "finishReason", "status",
+	"stepName", "role", "code", "index", "output_index", "modality")
+
+func setOf(keys ...string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}
