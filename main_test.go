@@ -150,7 +150,7 @@ func TestRuleCaptures(t *testing.T) {
 }
 
 func ruleNames() []string {
-	// The RULES.md catalog (the public interface); framescope's own extra
+	// PC3's rule catalog (the public interface, docs/rules.md); framescope's own extra
 	// rules are tested in invariants.
 	return strings.Fields(`frame-json frame-utf8 frame-size sse-event-mismatch sse-event-missing http-status content-type
 		envelope-missing envelope-timestamp envelope-drift version-unknown event-unknown event-deprecated internal-leak timestamp-order

@@ -13,7 +13,7 @@ import (
 // json` and compares the report with the one framescope wrote before the
 // dialect layer existed (testdata/pc3-golden, generated from that main):
 // moving PC3 onto the common turn model must not change a byte of its
-// report, except the keys DIALECTS.md adds ("dialect"; "outcome" and
+// report, except the keys the dialect layer adds (docs/dialects.md) ("dialect"; "outcome" and
 // "terminal_event" on turns).
 func TestPC3Golden(t *testing.T) {
 	t.Parallel() // reads testdata only: beside the scripts
@@ -61,7 +61,7 @@ func TestPC3Golden(t *testing.T) {
 }
 
 // stripDialectKeys decodes one report and removes the keys the dialect
-// layer added, checking they hold what DIALECTS.md says when present.
+// layer added, checking they hold what docs/dialects.md says when present.
 func stripDialectKeys(t *testing.T, line string) map[string]any {
 	t.Helper()
 	var m map[string]any

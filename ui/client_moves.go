@@ -9,7 +9,7 @@ import (
 )
 
 // For a dialect other than PC3 the Client pane shows what any client of
-// the stream renders as of the cursor, read from the moves (DIALECTS.md
+// the stream renders as of the cursor, read from the moves (docs/dialects.md
 // "Client view for every dialect"): the message text, the progress line,
 // the tool indicators, the open spans and the outcome. PC3 keeps its full
 // reference machine (client.go).

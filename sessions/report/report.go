@@ -17,7 +17,7 @@ import (
 )
 
 // Report is the result of checking one input: the `check --format json`
-// object of RULES.md (a stable interface) plus what the text and JUnit
+// object of docs/rules.md (a stable interface) plus what the text and JUnit
 // formats need.
 type Report struct {
 	Source  string
@@ -203,7 +203,7 @@ func allUnlisted(as []invariants.Alarm) bool {
 	return true
 }
 
-// WriteJSON writes the report as one line of JSON (RULES.md shape; extra
+// WriteJSON writes the report as one line of JSON (docs/rules.md shape; extra
 // keys: format, end).
 func (r *Report) WriteJSON(w io.Writer) error {
 	var b []byte
