@@ -126,7 +126,7 @@ func RunReference(c sessions.Capture, opts ReferenceOptions, on func(ReferenceSt
 	// The reference client is a PC3 client: the checker beside it reads the
 	// capture as PC3 too (detection would call an empty stream plain SSE).
 	if opts.Check.Dialect == "" {
-		opts.Check.Dialect = "pc3"
+		opts.Check.Dialect = pc3.Dialect.Name()
 	}
 	result, err := pipeline.Run(c, opts.Check, h)
 	res.Result = result

@@ -8,8 +8,6 @@ import (
 
 	"framescope/sessions/pipeline"
 
-	"framescope/invariants/dialects/pc3"
-
 	"github.com/spf13/cobra"
 
 	"framescope/invariants"
@@ -39,7 +37,7 @@ of the repository that fires it.`,
 			if o.dialect == "list" {
 				return listDialects(stdout)
 			}
-			rules := pc3.Catalog
+			rules := dialects.Default().Rules()
 			if o.dialect != "" {
 				d, err := pipeline.ResolveDialect(o.dialect)
 				if err != nil {
@@ -56,6 +54,7 @@ of the repository that fires it.`,
 				for _, r := range rules {
 					fmt.Fprintf(stdout, "%-22s %-5s %-14s %s\n", r.Name, r.Severity, r.Clause, r.Summary)
 				}
+				fmt.Fprintln(stdout, "\nCLAUSE is where the rule comes from; docs/sources.md links each document and quotes the clauses.")
 			case "names":
 				for _, r := range rules {
 					fmt.Fprintln(stdout, r.Name)
@@ -92,13 +91,14 @@ of the repository that fires it.`,
 func explainRule(w io.Writer, name, dialectName string) error {
 	type use struct {
 		dialect string
+		native  bool
 		rule    invariants.Rule
 	}
 	var uses []use
 	for _, d := range dialects.All {
 		for _, r := range d.Rules() {
 			if r.Name == name {
-				uses = append(uses, use{d.Name(), r})
+				uses = append(uses, use{d.Name(), invariants.IsNative(d), r})
 			}
 		}
 	}
@@ -121,20 +121,20 @@ func explainRule(w io.Writer, name, dialectName string) error {
 	}
 	main := uses[0]
 	for _, u := range uses {
-		if u.dialect == dialectName || (dialectName == "" && u.dialect == "pc3") {
+		if u.dialect == dialectName || (dialectName == "" && u.dialect == dialects.Default().Name()) {
 			main = u
 		}
 	}
 	r := main.rule
 	fmt.Fprintf(w, "%s — %s\n", r.Name, r.Severity)
 	fmt.Fprintf(w, "  fires when: %s\n", r.Summary)
-	fmt.Fprintf(w, "  clause:     %s (%s)\n", r.Clause, main.dialect)
+	fmt.Fprintf(w, "  clause:     %s (%s; docs/sources.md#%s says where it comes from)\n", r.Clause, main.dialect, main.dialect)
 	var in []string
 	for _, u := range uses {
 		in = append(in, u.dialect)
 	}
 	fmt.Fprintf(w, "  dialects:   %s\n", strings.Join(in, ", "))
-	if main.dialect == "pc3" {
+	if main.native {
 		fmt.Fprintf(w, "  example:    testdata/rules/%s.fires.sse in the framescope repository (near miss: %s.ok.sse); docs/rules.md\n", r.Name, r.Name)
 	} else {
 		fmt.Fprintf(w, "  example:    testdata/dialects/%s/%s.fires.sse in the framescope repository; docs/dialects/%s.md\n", main.dialect, r.Name, main.dialect)
