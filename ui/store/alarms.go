@@ -119,7 +119,6 @@ func (g *AlarmGroup) add(row int32) {
 
 // alarmIndex is the store's alarm bookkeeping beyond the listed alarms.
 type alarmIndex struct {
-	listing invariants.Listing
 	init    bool
 	groups  []AlarmGroup
 	groupOf map[alarmKey]int32
@@ -135,7 +134,7 @@ type alarmIndex struct {
 func (s *Store) addAlarm(a AlarmRec) {
 	ai := &s.alarms
 	if !ai.init {
-		ai.listing, ai.init, ai.lastG = invariants.NewListing(report.MaxListed), true, -1
+		ai.init, ai.lastG = true, -1
 	}
 	if a.Row < 0 && a.Frame >= 0 {
 		a.Row = s.RowOfFrame(a.Frame)
@@ -144,9 +143,10 @@ func (s *Store) addAlarm(a AlarmRec) {
 		a.Row = -1
 	}
 	s.Counts.Add(a.Severity)
-	// The same test as check's report: the checker counts by the same key,
-	// so an alarm it left Unlisted is past the limit here too.
-	if a.Unlisted || !ai.listing.Take(a.Rule, a.Turn) {
+	// Which alarms are listed is the checker's decision: every source runs
+	// it with ListLimit = report.MaxListed (feed_source.go), as check does,
+	// so the pane lists exactly what check's report lists.
+	if a.Unlisted {
 		g := s.group(a.Rule, a.Turn)
 		if a.Severity.Rank() > g.Severity.Rank() {
 			g.Severity = a.Severity
