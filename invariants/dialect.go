@@ -43,6 +43,20 @@ type Checker interface {
 	Frames() int
 }
 
+// Flavored is a Checker that names the provider flavor of its dialect the
+// stream is (openai-chat from Groq, Mistral…), "" while none is known.
+type Flavored interface {
+	Flavor() string
+}
+
+// FlavorOf is the checker's flavor, "" when it has none.
+func FlavorOf(c Checker) string {
+	if f, ok := c.(Flavored); ok {
+		return f.Flavor()
+	}
+	return ""
+}
+
 // Verdict is what one frame says about whether a stream speaks a dialect.
 type Verdict uint8
 

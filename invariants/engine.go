@@ -114,6 +114,10 @@ func (e *Engine) Frames() int    { return e.frames }
 func (e *Engine) Moves() []Move  { return e.m.Moves }
 func (e *Engine) Turn() int      { return e.lastTurn }
 
+// Flavor is the provider flavor the mapping recognised or the user forced
+// (invariants.Flavored).
+func (e *Engine) Flavor() string { return e.m.Flavor() }
+
 // raise records an alarm of the turn t (-1: the stream).
 func (e *Engine) raise(rule string, sev Severity, frame, t int, format string, args ...any) {
 	a := e.newAlarm(rule, sev, frame, t)

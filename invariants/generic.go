@@ -37,6 +37,7 @@ var Generic = []Rule{
 	{Name: "seq-order", Severity: SevError, Clause: "framescope", Summary: "the dialect's sequence counter repeats or goes backwards"},
 	{Name: "payload-malformed", Severity: SevError, Clause: "framescope", Summary: "a field the dialect requires on this event is missing or has the wrong JSON type"},
 	{Name: "envelope-drift", Severity: SevError, Clause: "framescope", Summary: "an envelope field that must stay fixed for the stream changed"},
+	{Name: "legacy-shape", Severity: SevInfo, Clause: "framescope", Summary: "the stream is in an older documented shape of its dialect (named in the message): read as that shape, one alarm per stream"},
 	{Name: "error-code-unknown", Severity: SevWarn, Clause: "framescope", Summary: "an error code outside the dialect's taxonomy"},
 }
 

@@ -24,6 +24,9 @@ type Mapping struct {
 
 	alarms []mappedAlarm
 	e      *Engine
+	// flavor is the provider flavor the mapper recognised (SetFlavor);
+	// legacy the older shape it reads the stream as (Legacy).
+	flavor, legacy string
 	end    *End // set while Ender.EndStream runs
 }
 
@@ -45,6 +48,48 @@ func (m *Mapping) reset() {
 	m.Turn, m.Stream, m.Unknown, m.Type = nil, false, false, nil
 	m.alarms = m.alarms[:0]
 }
+
+// SetFlavor names the provider whose flavor of the dialect the stream is
+// (openai-chat from Groq: "groq"); the reports and panes show it beside the
+// dialect. The latest call wins; a flavor forced by Options.Flavor is kept
+// whatever the mapper says (ForcedFlavor tells the mapper).
+func (m *Mapping) SetFlavor(name string) {
+	if m.e != nil && m.e.opts.Flavor != "" {
+		return
+	}
+	m.flavor = name
+}
+
+// Flavor is the flavor named so far ("" when none).
+func (m *Mapping) Flavor() string {
+	if m.e != nil && m.e.opts.Flavor != "" {
+		return m.e.opts.Flavor
+	}
+	return m.flavor
+}
+
+// ForcedFlavor is the flavor the user forced (--flavor), "" when none.
+func (m *Mapping) ForcedFlavor() string {
+	if m.e == nil {
+		return ""
+	}
+	return m.e.opts.Flavor
+}
+
+// Legacy says the stream is in an older documented shape of the dialect
+// (shape names it: "Responses before sequence_number"); the first call
+// raises legacy-shape (info) on the frame being mapped, once per stream,
+// and the mapper reads the rest of the stream as that shape.
+func (m *Mapping) Legacy(shape string) {
+	if m.legacy != "" {
+		return
+	}
+	m.legacy = shape
+	m.Raise("legacy-shape", SevInfo, "the stream is in an older shape of the dialect: %s", shape)
+}
+
+// LegacyShape is the older shape named by Legacy ("" when none).
+func (m *Mapping) LegacyShape() string { return m.legacy }
 
 // Add appends a move.
 func (m *Mapping) Add(mv Move) { m.Moves = append(m.Moves, mv) }

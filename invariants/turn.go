@@ -27,6 +27,9 @@ type Options struct {
 	// Dialect forces the stream's dialect by name ("": detect it from the
 	// first frames). The pipeline resolves it; the PC3 checker ignores it.
 	Dialect string
+	// Flavor forces the dialect's provider flavor by name ("": the mapper
+	// recognises it from the stream, see Mapping.SetFlavor).
+	Flavor string
 	// ListLimit, when positive, is how many alarms of one rule in one turn
 	// get a message: the rest are raised and counted, but Unlisted and
 	// without one (a report lists only the first ones; see Listing).

@@ -25,8 +25,10 @@ type Item struct {
 	// Moves are the frame's moves on the common turn model. Valid only
 	// during the callback.
 	Moves []invariants.Move
-	// Dialect is the stream's dialect (labels: Dialect.Label(Frame)).
+	// Dialect is the stream's dialect (labels: Dialect.Label(Frame)), and
+	// Flavor its provider flavor as known so far (set with Moves).
 	Dialect invariants.Dialect
+	Flavor  string
 	// Turn is the index of the turn the frame belongs to (-1: none), and
 	// TurnKey that turn's id so far (its response id, run id, turn id…).
 	Turn    int
@@ -71,8 +73,11 @@ type Result struct {
 	Frames  int
 	Bytes   int64
 	Dialect string
-	Turns   []invariants.Turn
-	Counts  invariants.Counts
+	// Flavor is the provider flavor of the dialect the checker recognised
+	// (or --flavor forced), "" when none.
+	Flavor string
+	Turns  []invariants.Turn
+	Counts invariants.Counts
 	// ErrorBody is the start of a non-2xx response's body (nil for a
 	// stream that was read as SSE), ErrorBodyTruncated whether there was
 	// more than ErrorBodyMax.
@@ -152,8 +157,10 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 		held     []heldItem
 		heldN    int
 		heldB    int
-		// wantMoves is h.WantMoves for the chosen dialect.
+		// wantMoves is h.WantMoves for the chosen dialect; flavored the
+		// checker, when it names flavors.
 		wantMoves bool
+		flavored  invariants.Flavored
 	)
 	alarmsOut := func(a []invariants.Alarm) {
 		if len(a) > 0 && h.OnAlarms != nil {
@@ -173,6 +180,9 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 			item.Alarms = chk.Observe(f)
 			if wantMoves {
 				item.Moves = chk.Moves()
+				if flavored != nil {
+					item.Flavor = flavored.Flavor()
+				}
 			}
 			if t := chk.Turn(); t >= 0 {
 				item.Turn = t
@@ -196,6 +206,7 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 		res.Dialect = d.Name()
 		chk = d.NewChecker(opts)
 		wantMoves = h.WantMoves && !invariants.IsNative(d)
+		flavored, _ = chk.(invariants.Flavored)
 		if h.OnDialect != nil {
 			h.OnDialect(d)
 		}
@@ -271,6 +282,7 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 	res.Frames = rr.frames
 	res.Turns = chk.Turns()
 	res.Counts = chk.Counts()
+	res.Flavor = invariants.FlavorOf(chk)
 	return res, readErr
 }
 

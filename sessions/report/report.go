@@ -23,6 +23,7 @@ type Report struct {
 	Source  string
 	Format  sessions.Kind
 	Dialect string
+	Flavor  string // the dialect's provider flavor, "" when none
 	Frames  int
 	Turns   []invariants.Turn
 	Alarms  []ReportAlarm
@@ -186,6 +187,7 @@ func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipel
 	if res != nil {
 		rep.Frames = res.Frames
 		rep.Dialect = res.Dialect
+		rep.Flavor = res.Flavor
 		rep.Turns = append([]invariants.Turn(nil), res.Turns...)
 		rep.Counts = res.Counts
 		rep.End = res.End
@@ -203,6 +205,15 @@ func allUnlisted(as []invariants.Alarm) bool {
 	return true
 }
 
+// DialectLabel is the dialect as the text report and the panes name it:
+// "openai-chat (groq)" when a flavor is known.
+func (r *Report) DialectLabel() string {
+	if r.Flavor == "" {
+		return r.Dialect
+	}
+	return r.Dialect + " (" + decode.Sanitize(r.Flavor) + ")"
+}
+
 // WriteJSON writes the report as one line of JSON (docs/rules.md shape; extra
 // keys: format, end).
 func (r *Report) WriteJSON(w io.Writer) error {
@@ -213,6 +224,10 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	b = decode.AppendJSONString(b, string(r.Format))
 	b = append(b, `,"dialect":`...)
 	b = appendNullableString(b, r.Dialect)
+	if r.Flavor != "" {
+		b = append(b, `,"flavor":`...)
+		b = decode.AppendJSONString(b, r.Flavor)
+	}
 	b = append(b, `,"frames":`...)
 	b = strconv.AppendInt(b, int64(r.Frames), 10)
 	b = append(b, `,"turns":[`...)
@@ -341,7 +356,7 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 	b := bufio.NewWriterSize(w, 64<<10)
 	s := decode.Sanitize
 	fmt.Fprintf(b, "%s: %s, dialect %s, %s, %s, ended %s — %d error, %d warn, %d info\n",
-		s(r.Source), r.Format, r.Dialect, plural(r.Frames, "frame"), plural(r.NumTurns(), "turn"), s(sessions.EndText(r.End)),
+		s(r.Source), r.Format, r.DialectLabel(), plural(r.Frames, "frame"), plural(r.NumTurns(), "turn"), s(sessions.EndText(r.End)),
 		r.Counts.Error, r.Counts.Warn, r.Counts.Info)
 	for _, n := range r.Notes {
 		fmt.Fprintf(b, "note: %s\n", s(n))
@@ -576,6 +591,11 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 	if r.Dialect != "" {
 		b = append(b, ` dialect="`...)
 		b = appendXMLText(b, r.Dialect)
+		b = append(b, '"')
+	}
+	if r.Flavor != "" {
+		b = append(b, ` flavor="`...)
+		b = appendXMLText(b, decode.Sanitize(r.Flavor))
 		b = append(b, '"')
 	}
 	b = append(b, '>')
