@@ -27,11 +27,19 @@ func (pc3) Description() string {
 // EnvelopeKeys: event_type names a PC3 frame.
 func (pc3) EnvelopeKeys() []string { return []string{"event_type"} }
 
-// Sniff: event_type is PC3's own key; version with response_id is its
-// envelope even when event_type is missing or broken.
+// Sniff: PC3's signature is its envelope, never one generic key. An
+// event_type string with the version key, or version with response_id
+// (event_type missing or broken), says Yes. An event_type alone says Maybe
+// only when it names a PC3 event (a frame that lost its version is still
+// PC3's): other wires use event_type too (Gemini's Interactions API sends
+// "interaction.created", "step.delta"), and they are not PC3.
 func (pc3) Sniff(f *decode.Frame, _ invariants.Keys) invariants.Verdict {
-	if f.EventType.Kind() == decode.KindString || (f.Version != nil && f.ResponseID != nil) {
+	et := f.EventType.Kind() == decode.KindString
+	switch {
+	case et && f.Version != nil, f.Version != nil && f.ResponseID != nil:
 		return invariants.Yes
+	case et && decode.KnownType(f.Type()):
+		return invariants.Maybe
 	}
 	return invariants.No
 }
