@@ -49,6 +49,21 @@ type Flavored interface {
 	Flavor() string
 }
 
+// Flavor is one provider's variant of a dialect (Groq's, Mistral's…
+// openai-chat): how the mapper recognises it and what it changes in the
+// rules, each with its source. `rules --dialect NAME` lists them.
+type Flavor struct {
+	Name       string // as --flavor takes it and the reports show it: "groq"
+	Provider   string // "Groq"
+	Recognised string // what in the stream names it: "x_groq on a chunk"
+	Changes    string // what the flavor relaxes or adds, with its source ("" none)
+}
+
+// Flavorer is a Dialect that knows provider flavors.
+type Flavorer interface {
+	Flavors() []Flavor
+}
+
 // FlavorOf is the checker's flavor, "" when it has none.
 func FlavorOf(c Checker) string {
 	if f, ok := c.(Flavored); ok {
@@ -185,6 +200,9 @@ type Spec struct {
 	// it (a short label of docs/sources.md: "OpenAI SDK", "CF §3 B"); a
 	// rule not named keeps the shared label.
 	Sources map[string]string
+	// Flavors are the provider flavors the mapper recognises
+	// (Mapping.SetFlavor), for the listing.
+	FlavorList []Flavor
 	// Severities lists the shared rules this dialect raises at another
 	// severity than the shared catalog's (go-bus seq-gap is a warn), so
 	// that its listing says what its checker does.
@@ -200,6 +218,9 @@ type Spec struct {
 }
 
 func (s *Spec) Demos() []Demo { return s.DemoFiles.Demos() }
+
+// Flavors lists the provider flavors (Flavorer).
+func (s *Spec) Flavors() []Flavor { return s.FlavorList }
 
 func (s *Spec) Name() string           { return s.ID }
 func (s *Spec) Description() string    { return s.About }
