@@ -930,6 +930,9 @@ func (m *Model) header() []string {
 	}
 	if st.Dialect != "" {
 		l2 += sty.Label.Render("  dialect ") + st.Dialect
+		if st.Flavor != "" {
+			l2 += " (" + decode.Sanitize(st.Flavor) + ")"
+		}
 	}
 	c := st.Counts
 	l2 += sep + sty.SevError.Render(fmt.Sprintf("%s %d", sevMark("error"), c.Error)) + " " +

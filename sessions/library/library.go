@@ -62,6 +62,7 @@ type SessionMeta struct {
 	Bytes     int64             `json:"bytes"`
 	Frames    int               `json:"frames"`
 	Dialect   string            `json:"dialect,omitempty"` // the stream's dialect (older sessions: none, read as pc3)
+	Flavor    string            `json:"flavor,omitempty"`  // the dialect's provider flavor, when one was recognised
 	Turns     []TurnSummary     `json:"turns"`
 	Counts    invariants.Counts `json:"counts"`
 	End       string            `json:"end"` // eof | cancelled | error: ... | unfinished
@@ -700,6 +701,9 @@ func WriteSessionTable(w io.Writer, list []SessionMeta) error {
 		frames, turns, alarms, dialectName := "-", "-", "-", "-"
 		if m.Dialect != "" {
 			dialectName = m.Dialect
+			if m.Flavor != "" {
+				dialectName += " (" + sessions.Clean(m.Flavor) + ")"
+			}
 		}
 		if summaryKnown(m) {
 			frames = strconv.Itoa(m.Frames)

@@ -166,6 +166,7 @@ func SummaryFromReport(meta *library.SessionMeta, rep *report.Report) {
 	}
 	meta.Frames = rep.Frames
 	meta.Dialect = rep.Dialect
+	meta.Flavor = rep.Flavor
 	meta.Turns = make([]library.TurnSummary, 0, len(rep.Turns))
 	for _, t := range rep.Turns {
 		ts := library.TurnSummary{ResponseID: t.ResponseID, Done: t.Done}

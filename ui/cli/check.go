@@ -29,6 +29,7 @@ type checkOptions struct {
 	ttfe     time.Duration
 	entry    int
 	dialect  string
+	flavor   string
 	minSev   string
 	quiet    bool
 }
@@ -49,7 +50,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
   framescope check turn.jsonl --format json --fail-on warn   # NDJSON report; warnings fail too
   curl -sN localhost:8080/api/chat | framescope check -`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if o.dialect == "list" {
+			if o.dialect == "list" || o.flavor == "list" {
 				return nil
 			}
 			return cobra.MinimumNArgs(1)(cmd, args)
@@ -67,10 +68,16 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 			if o.dialect == "list" {
 				return listDialects(stdout)
 			}
+			if o.flavor == "list" {
+				return listFlavors(stdout)
+			}
 			if _, err := pipeline.ResolveDialect(o.dialect); err != nil {
 				return err
 			}
-			opts := invariants.Options{Idle: o.idle, TTFE: o.ttfe, Dialect: o.dialect}
+			if err := resolveFlavor(o.flavor); err != nil {
+				return err
+			}
+			opts := invariants.Options{Idle: o.idle, TTFE: o.ttfe, Dialect: o.dialect, Flavor: o.flavor}
 			if o.registry != "" {
 				reg, err := invariants.LoadRegistry(o.registry)
 				if err != nil {
@@ -143,6 +150,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 	ttfeDuration(f, &o.ttfe, invariants.DefaultTTFE, ttfeHelp)
 	entryVar(f, &o.entry, "HAR: check only this SSE entry (0-based; default every SSE entry, each reported as FILE#N)")
 	addDialectFlag(cmd, &o.dialect)
+	addFlavorFlag(cmd, &o.flavor)
 	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "junit"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn", "info"}, cobra.ShellCompDirectiveNoFileComp))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"framescope/invariants"
 	"framescope/invariants/dialects"
 	"framescope/sessions"
 	"framescope/sessions/live"
@@ -226,6 +228,65 @@ func addDialectFlag(cmd *cobra.Command, v *string) {
 	cmd.Flags().StringVar(v, "dialect", "", "force the stream's `NAME`d dialect instead of detecting it (list: show them)")
 	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
 	_ = cmd.RegisterFlagCompletionFunc("dialect", cobra.FixedCompletions(append(dialects.Names(), "list"), cobra.ShellCompDirectiveNoFileComp))
+}
+
+// addFlavorFlag adds --flavor: force a dialect's provider flavor.
+func addFlavorFlag(cmd *cobra.Command, v *string) {
+	cmd.Flags().StringVar(v, "flavor", "", "force the dialect's provider `NAME` (openai-chat: groq, mistral, …) instead of recognising it (list: show them)")
+	_ = cmd.RegisterFlagCompletionFunc("flavor", cobra.FixedCompletions(append(flavorNames(), "list"), cobra.ShellCompDirectiveNoFileComp))
+}
+
+// flavorNames lists every flavor any dialect knows, sorted, once each.
+func flavorNames() []string {
+	var out []string
+	for _, d := range dialects.All {
+		if f, ok := d.(invariants.Flavorer); ok {
+			for _, fl := range f.Flavors() {
+				if !slices.Contains(out, fl.Name) {
+					out = append(out, fl.Name)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// resolveFlavor checks a --flavor value: "" or a flavor some dialect knows.
+func resolveFlavor(name string) error {
+	if name == "" || slices.Contains(flavorNames(), name) {
+		return nil
+	}
+	known := flavorNames()
+	if len(known) == 0 {
+		return fmt.Errorf("--flavor %q: no dialect has provider flavors", name)
+	}
+	return fmt.Errorf("--flavor %q: unknown (known: %s; --flavor list describes them)", name, strings.Join(known, ", "))
+}
+
+// listFlavors prints every dialect's flavors: how each is recognised and
+// what it changes.
+func listFlavors(w io.Writer) error {
+	for _, d := range dialects.All {
+		f, ok := d.(invariants.Flavorer)
+		if !ok || len(f.Flavors()) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s\n", d.Name())
+		writeFlavors(w, f.Flavors())
+	}
+	return nil
+}
+
+// writeFlavors is the flavor table of one dialect.
+func writeFlavors(w io.Writer, fls []invariants.Flavor) {
+	fmt.Fprintf(w, "  %-12s %-14s %s\n", "FLAVOR", "PROVIDER", "RECOGNISED BY · CHANGES")
+	for _, fl := range fls {
+		fmt.Fprintf(w, "  %-12s %-14s %s\n", fl.Name, fl.Provider, fl.Recognised)
+		if fl.Changes != "" {
+			fmt.Fprintf(w, "  %-12s %-14s changes: %s\n", "", "", fl.Changes)
+		}
+	}
 }
 
 // listDialects prints every dialect with its one-line description.

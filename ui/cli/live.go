@@ -45,6 +45,7 @@ type liveOptions struct {
 	frames                bool
 	headless              bool
 	dialect               string
+	flavor                string
 	location              bool // -L: follow redirects
 	curlish                    // the rest of what "Copy as cURL" emits
 	// A compressed body's bounds ("" when the flags are not registered:
@@ -76,6 +77,7 @@ func (fl *liveOptions) register(cmd *cobra.Command, record bool) {
 	nonNegativeDuration(f, &fl.idle, "idle", 0, idleZero, idleHelp)
 	ttfeDuration(f, &fl.ttfe, invariants.DefaultTTFE, ttfeHelp)
 	addDialectFlag(cmd, &fl.dialect)
+	addFlavorFlag(cmd, &fl.flavor)
 	if record {
 		f.StringVarP(&fl.record, "output", "o", "", "capture `FILE` to write (framescope JSONL)")
 		_ = cmd.MarkFlagRequired("output")
@@ -96,7 +98,10 @@ func (fl *liveOptions) session(url string, stdin io.Reader) (live.LiveOptions, e
 			FollowRedirects: fl.location,
 		},
 		RecordPath: fl.record,
-		Check:      invariants.Options{Idle: fl.idle, TTFE: fl.ttfe, Dialect: fl.dialect},
+		Check:      invariants.Options{Idle: fl.idle, TTFE: fl.ttfe, Dialect: fl.dialect, Flavor: fl.flavor},
+	}
+	if err := resolveFlavor(fl.flavor); err != nil {
+		return opts, err
 	}
 	if err := fl.inflateBounds(&opts.Connect); err != nil {
 		return opts, err

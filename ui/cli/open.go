@@ -21,6 +21,7 @@ type openOptions struct {
 	registry   string
 	idle, ttfe time.Duration
 	dialect    string
+	flavor     string
 }
 
 func newOpenCmd(stdin io.Reader) *cobra.Command {
@@ -42,7 +43,10 @@ error alarm, 1 when one had, 2 when the capture cannot be opened.`,
 			if _, err := pipeline.ResolveDialect(o.dialect); err != nil {
 				return err
 			}
-			opts := invariants.Options{Idle: o.idle, TTFE: o.ttfe, Dialect: o.dialect}
+			if err := resolveFlavor(o.flavor); err != nil {
+				return err
+			}
+			opts := invariants.Options{Idle: o.idle, TTFE: o.ttfe, Dialect: o.dialect, Flavor: o.flavor}
 			if o.registry != "" {
 				reg, err := invariants.LoadRegistry(o.registry)
 				if err != nil {
@@ -59,6 +63,7 @@ error alarm, 1 when one had, 2 when the capture cannot be opened.`,
 	nonNegativeDuration(f, &o.idle, "idle", 0, idleZero, idleHelp)
 	ttfeDuration(f, &o.ttfe, invariants.DefaultTTFE, ttfeHelp)
 	addDialectFlag(cmd, &o.dialect)
+	addFlavorFlag(cmd, &o.flavor)
 	return cmd
 }
 

@@ -38,12 +38,16 @@ of the repository that fires it.`,
 				return listDialects(stdout)
 			}
 			rules := dialects.Default().Rules()
+			var flavors []invariants.Flavor
 			if o.dialect != "" {
 				d, err := pipeline.ResolveDialect(o.dialect)
 				if err != nil {
 					return err
 				}
 				rules = d.Rules()
+				if f, ok := d.(invariants.Flavorer); ok {
+					flavors = f.Flavors()
+				}
 			}
 			if len(args) == 1 {
 				return explainRule(stdout, args[0], o.dialect)
@@ -53,6 +57,10 @@ of the repository that fires it.`,
 				fmt.Fprintf(stdout, "%-22s %-5s %-14s %s\n", "RULE", "SEV", "CLAUSE", "FIRES WHEN")
 				for _, r := range rules {
 					fmt.Fprintf(stdout, "%-22s %-5s %-14s %s\n", r.Name, r.Severity, r.Clause, r.Summary)
+				}
+				if len(flavors) > 0 {
+					fmt.Fprintf(stdout, "\nProvider flavors (recognised from the stream, or forced with --flavor NAME):\n")
+					writeFlavors(stdout, flavors)
 				}
 				fmt.Fprintln(stdout, "\nCLAUSE is where the rule comes from; docs/sources.md links each document and quotes the clauses.")
 			case "names":

@@ -23,6 +23,8 @@ const DefaultBatchInterval = 33 * time.Millisecond
 // rows between ticks and sends them as one Batch. The blocks' bytes go
 // to the spill (unless the source is a file they can be read back from).
 type Feeder struct {
+	// flavor is the provider flavor last handed on (Batch.Flavor).
+	flavor   string
 	send     func(*Batch)
 	interval time.Duration
 
@@ -328,6 +330,10 @@ func (f *Feeder) onItem(it *pipeline.Item) {
 	full := false
 	if it.Frame != nil && !f.generic {
 		full = f.queueClient(it.Frame)
+	}
+	if it.Flavor != f.flavor {
+		f.flavor = it.Flavor
+		f.pend.Flavor = it.Flavor
 	}
 	base := f.nextRow
 	f.pend.Rows = append(f.pend.Rows, rows...)

@@ -22,6 +22,9 @@ type Batch struct {
 	// it is an invariants.Native one (rows indexed from its envelope).
 	Dialect string
 	Native  bool
+	// Flavor is the dialect's provider flavor, when it is first known or
+	// changes.
+	Flavor string
 }
 
 // ConnUpdate is a change of the source's connection state.
@@ -33,7 +36,7 @@ type ConnUpdate struct {
 }
 
 func (b *Batch) empty() bool {
-	return len(b.Rows) == 0 && b.Dialect == "" && b.Client == nil && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil && b.Src == nil && b.Text == nil
+	return len(b.Rows) == 0 && b.Dialect == "" && b.Flavor == "" && b.Client == nil && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil && b.Src == nil && b.Text == nil
 }
 
 // A batch's rows and alarms are copied into the store by Update, after

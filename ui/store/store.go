@@ -216,6 +216,8 @@ type Store struct {
 	// (store_moves.go); native is set with Dialect.
 	Dialect string
 	native  bool
+	// Flavor is the dialect's provider flavor ("" when none is known).
+	Flavor string
 
 	// The source: connection state, HTTP status, how it ended.
 	Conn       Conn
@@ -391,6 +393,9 @@ func (s *Store) Apply(b *Batch) {
 	}
 	if b.Client != nil {
 		s.client.add(b.Client)
+	}
+	if b.Flavor != "" {
+		s.Flavor = b.Flavor
 	}
 	if b.Dialect != "" {
 		s.Dialect = b.Dialect
