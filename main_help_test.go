@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"framescope/ui/cli"
-
 	"github.com/spf13/cobra"
+
+	"framescope/ui/cli"
 )
 
 // sentinelDefault matches a help line that shows a magic value as the

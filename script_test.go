@@ -21,12 +21,11 @@ import (
 	"testing"
 	"time"
 
-	"framescope/sessions/library"
-
 	"github.com/andybalholm/brotli"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"framescope/sessions"
+	"framescope/sessions/library"
 )
 
 // The end-to-end tests of what a user sees are scripts:

@@ -27,7 +27,7 @@ type Mapping struct {
 	// flavor is the provider flavor the mapper recognised (SetFlavor);
 	// legacy the older shape it reads the stream as (Legacy).
 	flavor, legacy string
-	end    *End // set while Ender.EndStream runs
+	end            *End // set while Ender.EndStream runs
 }
 
 // ClientEnded reports, from Ender.EndStream, whether the client ended the

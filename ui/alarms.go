@@ -6,14 +6,13 @@ import (
 	"strconv"
 	"strings"
 
-	"framescope/sessions/report"
-
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions/report"
 	"framescope/ui/store"
 )
 

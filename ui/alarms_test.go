@@ -8,13 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"framescope/sessions/capture"
-
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	tea "charm.land/bubbletea/v2"
-
 	"framescope/invariants"
+	"framescope/sessions/capture"
 	"framescope/ui/store"
 )
 

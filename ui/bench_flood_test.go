@@ -13,11 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"framescope/sessions/capture"
-
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/invariants"
+	"framescope/sessions/capture"
 	"framescope/ui/store"
 )
 

@@ -18,13 +18,12 @@ import (
 	"testing"
 	"time"
 
-	"framescope/sessions/capture"
-	"framescope/sessions/replay"
-
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/sessions/capture"
+	"framescope/sessions/replay"
 	"framescope/ui/store"
 )
 

@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"framescope/invariants/dialects/pc3"
-	"framescope/ui/store"
-
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"framescope/decode"
+	"framescope/invariants/dialects/pc3"
+	"framescope/ui/store"
 )
 
 // clientCompactH is the pane height below which the regions show only

@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"framescope/ui/store"
-
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"framescope/ui/store"
 )
 
 var axis2 = filepath.Join(examples, "example-axis2-recovered.sse")

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"framescope/sessions/pipeline"
-
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -14,6 +12,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions/pipeline"
 	"framescope/ui/store"
 )
 

@@ -8,11 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"framescope/sessions/live"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"framescope/sessions/live"
 	"framescope/ui/store"
 )
 

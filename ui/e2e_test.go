@@ -11,15 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"framescope/sessions/live"
-	"framescope/sessions/replay"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"framescope/invariants"
+	"framescope/sessions/live"
+	"framescope/sessions/replay"
 	"framescope/ui/store"
 )
 

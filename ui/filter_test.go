@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"framescope/ui/store"
-
 	tea "charm.land/bubbletea/v2"
+
+	"framescope/ui/store"
 )
 
 // listedRows is the timeline's list, read through its positions.

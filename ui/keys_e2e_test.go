@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"framescope/ui/store"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"framescope/ui/store"
 )
 
 // The everyday keys (issue 12) through the real program.

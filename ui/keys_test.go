@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"framescope/ui/store"
-
 	tea "charm.land/bubbletea/v2"
+
+	"framescope/ui/store"
 )
 
 // The everyday keys (issue 12) at the Update level: t/T from any pane,

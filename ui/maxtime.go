@@ -3,9 +3,9 @@ package ui
 import (
 	"time"
 
-	"framescope/ui/store"
-
 	tea "charm.land/bubbletea/v2"
+
+	"framescope/ui/store"
 )
 
 // connect --max-time in the inspector: each live session is cancelled

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"framescope/ui/store"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"framescope/ui/store"
 )
 
 func screen(m *Model) string { return ansi.Strip(m.Render()) }

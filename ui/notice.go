@@ -4,10 +4,10 @@ import (
 	"slices"
 	"time"
 
-	"framescope/ui/store"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"framescope/ui/store"
 )
 
 // flashFor is how long a timed notice stays in the footer (keys pressed

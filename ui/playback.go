@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"time"
 
-	"framescope/ui/store"
-
 	tea "charm.land/bubbletea/v2"
+
+	"framescope/ui/store"
 )
 
 // Playback replays a recorded session at its recorded timing: the cursor

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"framescope/ui/store"
-
 	tea "charm.land/bubbletea/v2"
+
+	"framescope/ui/store"
 )
 
 // clockModel is loadModel with a clock the test moves.

@@ -6,11 +6,10 @@ import (
 	"sync"
 	"time"
 
-	"framescope/sessions/replay"
-
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
+	"framescope/sessions/replay"
 	"framescope/ui/store"
 )
 

@@ -10,11 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"framescope/sessions/replay"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"framescope/sessions/replay"
 	"framescope/ui/store"
 )
 

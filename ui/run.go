@@ -10,15 +10,14 @@ import (
 	"sync"
 	"time"
 
-	"framescope/sessions/library"
-	"framescope/sessions/live"
-	"framescope/sessions/replay"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/sessions/library"
+	"framescope/sessions/live"
+	"framescope/sessions/replay"
 	"framescope/ui/store"
 )
 

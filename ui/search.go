@@ -2,13 +2,12 @@ package ui
 
 import (
 	"sort"
-
 	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
 	"framescope/ui/store"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // searchDoneMsg carries the rows that matched a search run off the

@@ -1,10 +1,6 @@
 package ui
 
 import (
-	"github.com/charmbracelet/x/ansi"
-
-	"framescope/ui/store"
-
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,6 +9,9 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"framescope/ui/store"
 )
 
 // Timeline is the frame list: one row per frame or other SSE item. Only the

@@ -13,12 +13,11 @@ import (
 	"strings"
 	"time"
 
-	"framescope/sessions/live"
-
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
 	"framescope/sessions"
+	"framescope/sessions/live"
 	"framescope/ui/store"
 )
 

@@ -9,15 +9,14 @@ import (
 	"strings"
 	"time"
 
-	"framescope/sessions/capture"
-	"framescope/sessions/pipeline"
-	"framescope/sessions/report"
-
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions/capture"
+	"framescope/sessions/pipeline"
+	"framescope/sessions/report"
 )
 
 // checkOptions are check's flags.

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"framescope/sessions/live"
-
 	"framescope/decode"
+	"framescope/sessions/live"
 )
 
 // curlRequest is the request a pasted curl command line describes.

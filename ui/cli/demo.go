@@ -8,12 +8,11 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"framescope/sessions/library"
 	"framescope/sessions/live"
 	"framescope/sessions/replay"
-
-	"github.com/spf13/cobra"
-
 	"framescope/ui"
 )
 

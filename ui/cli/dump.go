@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"io"
 
-	"framescope/sessions/capture"
-	"framescope/sessions/pipeline"
-
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
+	"framescope/sessions/capture"
+	"framescope/sessions/pipeline"
 )
 
 // dumpOptions are dump's flags.

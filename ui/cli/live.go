@@ -13,16 +13,15 @@ import (
 	"strings"
 	"time"
 
-	"framescope/sessions/library"
-	"framescope/sessions/live"
-	"framescope/sessions/pipeline"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/sessions/library"
+	"framescope/sessions/live"
+	"framescope/sessions/pipeline"
 	"framescope/ui"
 	"framescope/ui/store"
 )

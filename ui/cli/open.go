@@ -5,13 +5,12 @@ import (
 	"io"
 	"time"
 
-	"framescope/sessions/capture"
-	"framescope/sessions/pipeline"
-
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions/capture"
+	"framescope/sessions/pipeline"
 	"framescope/ui"
 )
 

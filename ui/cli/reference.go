@@ -7,13 +7,12 @@ import (
 	"io/fs"
 	"time"
 
-	"framescope/sessions/capture"
-	"framescope/sessions/reference"
-
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
 	"framescope/invariants/dialects/pc3"
+	"framescope/sessions/capture"
+	"framescope/sessions/reference"
 )
 
 // referenceOptions are reference's flags.

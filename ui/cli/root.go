@@ -18,13 +18,12 @@ import (
 	"regexp"
 	"strings"
 
-	"framescope/sessions/library"
-
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/sessions/library"
 	"framescope/ui"
 )
 

@@ -6,12 +6,11 @@ import (
 	"io"
 	"strings"
 
-	"framescope/sessions/pipeline"
-
 	"github.com/spf13/cobra"
 
 	"framescope/invariants"
 	"framescope/invariants/dialects"
+	"framescope/sessions/pipeline"
 )
 
 // rulesOptions are rules' flags.

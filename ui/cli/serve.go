@@ -12,11 +12,10 @@ import (
 	"runtime/debug"
 	"time"
 
-	"framescope/sessions/replay"
-
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
+	"framescope/sessions/replay"
 )
 
 // serveOptions are serve's flags.

@@ -8,12 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"framescope/sessions/library"
-	"framescope/sessions/live"
-
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
+	"framescope/sessions/library"
+	"framescope/sessions/live"
 )
 
 // emptyLibraryText is what `framescope sessions` says for an empty library.

@@ -5,10 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions/capture"
 	"framescope/sessions/report"
-
-	"framescope/invariants"
 )
 
 // TestAlarmGroupRuns: a group keeps its rows as strided runs and answers

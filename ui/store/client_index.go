@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"sort"
 
-	"framescope/invariants/dialects/pc3"
-
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
 )
 
 // The reference client machines are run once over the stream, on the

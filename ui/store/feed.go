@@ -7,12 +7,10 @@ import (
 	"sync"
 	"time"
 
-	"framescope/sessions/pipeline"
-
-	"framescope/invariants/dialects/pc3"
-
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
+	"framescope/sessions/pipeline"
 )
 
 // DefaultBatchInterval bounds the batch rate: at most ~30 messages a second.

@@ -8,15 +8,14 @@ import (
 	"os"
 	"time"
 
+	"framescope/decode"
+	"framescope/invariants"
+	"framescope/sessions"
 	"framescope/sessions/library"
 	"framescope/sessions/live"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/replay"
 	"framescope/sessions/report"
-
-	"framescope/decode"
-	"framescope/invariants"
-	"framescope/sessions"
 )
 
 // Source is something the feeder can run: a capture or a live connection.

@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"framescope/sessions/capture"
-
 	"framescope/invariants"
+	"framescope/sessions/capture"
 )
 
 // Test helpers: the same as the ui package's (a test package cannot share

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"framescope/invariants"
-
 	"framescope/decode"
+	"framescope/invariants"
 )
 
 // Checker checks frames incrementally: Observe each frame as it arrives,

@@ -3,9 +3,8 @@ package pc3
 import (
 	"testing"
 
-	"framescope/invariants"
-
 	"framescope/decode"
+	"framescope/invariants"
 )
 
 func FuzzChecker(f *testing.F) {

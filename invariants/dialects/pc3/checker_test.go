@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"framescope/invariants"
-
 	"framescope/decode"
+	"framescope/invariants"
 )
 
 // turnBuilder writes SSE frames with a valid envelope and increasing

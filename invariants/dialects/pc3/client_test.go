@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"framescope/invariants"
-
 	"framescope/decode"
+	"framescope/invariants"
 )
 
 // mkFrame builds a decoded frame with a valid envelope.

@@ -6,9 +6,8 @@ import (
 	"reflect"
 	"strings"
 
-	"framescope/invariants"
-
 	"framescope/decode"
+	"framescope/invariants"
 )
 
 // errorCodes is the §5.7 taxonomy: codes on error frames plus the v0.4
