@@ -15,7 +15,6 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions/capture"
-	"framescope/sessions/pipeline"
 	"framescope/sessions/report"
 )
 
@@ -70,19 +69,9 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 			if o.flavor == "list" {
 				return listFlavors(stdout)
 			}
-			if _, err := pipeline.ResolveDialect(o.dialect); err != nil {
+			opts, err := checkerOptions(o.dialect, o.flavor, o.registry, o.idle, o.ttfe)
+			if err != nil {
 				return err
-			}
-			if err := resolveFlavor(o.flavor); err != nil {
-				return err
-			}
-			opts := invariants.Options{Idle: o.idle, TTFE: o.ttfe, Dialect: o.dialect, Flavor: o.flavor}
-			if o.registry != "" {
-				reg, err := invariants.LoadRegistry(o.registry)
-				if err != nil {
-					return err
-				}
-				opts.Registry = reg
 			}
 			code := 0
 			if o.format == "junit" {

@@ -17,6 +17,7 @@ import (
 	"framescope/invariants/dialects"
 	"framescope/sessions"
 	"framescope/sessions/live"
+	"framescope/sessions/pipeline"
 	"framescope/sessions/replay"
 )
 
@@ -228,6 +229,26 @@ func addDialectFlag(cmd *cobra.Command, v *string) {
 	cmd.Flags().StringVar(v, "dialect", "", "force the stream's `NAME`d dialect instead of detecting it (list: show them)")
 	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
 	_ = cmd.RegisterFlagCompletionFunc("dialect", cobra.FixedCompletions(append(dialects.Names(), "list"), cobra.ShellCompDirectiveNoFileComp))
+}
+
+// checkerOptions are the checker's options from the flags every reading
+// command shares: the dialect and flavor checked, then the registry loaded.
+func checkerOptions(dialect, flavor, registry string, idle, ttfe time.Duration) (invariants.Options, error) {
+	opts := invariants.Options{Idle: idle, TTFE: ttfe, Dialect: dialect, Flavor: flavor}
+	if _, err := pipeline.ResolveDialect(dialect); err != nil {
+		return opts, err
+	}
+	if err := resolveFlavor(flavor); err != nil {
+		return opts, err
+	}
+	if registry != "" {
+		reg, err := invariants.LoadRegistry(registry)
+		if err != nil {
+			return opts, err
+		}
+		opts.Registry = reg
+	}
+	return opts, nil
 }
 
 // addFlavorFlag adds --flavor: force a dialect's provider flavor.

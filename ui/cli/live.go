@@ -97,11 +97,12 @@ func (fl *liveOptions) session(url string, stdin io.Reader) (live.LiveOptions, e
 			FollowRedirects: fl.location,
 		},
 		RecordPath: fl.record,
-		Check:      invariants.Options{Idle: fl.idle, TTFE: fl.ttfe, Dialect: fl.dialect, Flavor: fl.flavor},
 	}
-	if err := resolveFlavor(fl.flavor); err != nil {
+	check, err := checkerOptions(fl.dialect, fl.flavor, fl.registry, fl.idle, fl.ttfe)
+	if err != nil {
 		return opts, err
 	}
+	opts.Check = check
 	if err := fl.inflateBounds(&opts.Connect); err != nil {
 		return opts, err
 	}
@@ -119,13 +120,6 @@ func (fl *liveOptions) session(url string, stdin io.Reader) (live.LiveOptions, e
 			return opts, err
 		}
 		opts.Connect.Body = body
-	}
-	if fl.registry != "" {
-		reg, err := invariants.LoadRegistry(fl.registry)
-		if err != nil {
-			return opts, err
-		}
-		opts.Check.Registry = reg
 	}
 	if !fl.noSave {
 		lib, err := library.DefaultLibrary()

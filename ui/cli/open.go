@@ -39,19 +39,9 @@ error alarm, 1 when one had, 2 when the capture cannot be opened.`,
 			if o.dialect == "list" {
 				return listDialects(cmd.OutOrStdout())
 			}
-			if _, err := pipeline.ResolveDialect(o.dialect); err != nil {
+			opts, err := checkerOptions(o.dialect, o.flavor, o.registry, o.idle, o.ttfe)
+			if err != nil {
 				return err
-			}
-			if err := resolveFlavor(o.flavor); err != nil {
-				return err
-			}
-			opts := invariants.Options{Idle: o.idle, TTFE: o.ttfe, Dialect: o.dialect, Flavor: o.flavor}
-			if o.registry != "" {
-				reg, err := invariants.LoadRegistry(o.registry)
-				if err != nil {
-					return err
-				}
-				opts.Registry = reg
 			}
 			return openOrDump(args[0], stdin, cmd.OutOrStdout(), cmd.ErrOrStderr(), o.entry, opts)
 		},
