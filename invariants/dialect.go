@@ -49,6 +49,14 @@ type Flavored interface {
 	Flavor() string
 }
 
+// Stamped is a Checker that parses a timestamp of each frame's envelope
+// (PC3's): Stamp is the frame last observed's, ok false when it had none
+// or it did not parse. The inspector times rows of an untimed capture by
+// it instead of parsing the timestamp a second time.
+type Stamped interface {
+	Stamp() (t time.Time, ok bool)
+}
+
 // Flavor is one provider's variant of a dialect (Groq's, Mistral's…
 // openai-chat): how the mapper recognises it and what it changes in the
 // rules, each with its source. `rules --dialect NAME` lists them.

@@ -46,3 +46,35 @@ func TestMovesOnlyWhereRead(t *testing.T) {
 		}
 	}
 }
+
+// TestStampHandedOn: for an untimed capture, the envelope timestamp the
+// PC3 checker parsed is handed on with the frame (the inspector's row
+// time), so nothing parses it twice.
+func TestStampHandedOn(t *testing.T) {
+	body := `data: {"event_type":"text","version":"0.5","timestamp":"2026-01-01T00:00:00.250Z","response_id":"r1","data":{"chunk":"hi"}}` + "\n\n" +
+		`data: {"event_type":"completed","version":"0.5","timestamp":"not a time","response_id":"r1","data":{}}` + "\n\n"
+	c, err := capture.OpenReader("t.sse", strings.NewReader(body), capture.OpenOptions{Entry: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stamps []string
+	_, err = report.CheckWith(c, invariants.Options{}, pipeline.Handler{
+		WantMoves: true,
+		OnItem: func(it *pipeline.Item) {
+			if it.Frame == nil {
+				return
+			}
+			if it.HasStamp {
+				stamps = append(stamps, it.Stamp.Format("15:04:05.000"))
+			} else {
+				stamps = append(stamps, "-")
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(stamps, " "); got != "00:00:00.250 -" {
+		t.Errorf("stamps %q, want the first frame's and none for the unparsable one", got)
+	}
+}

@@ -29,6 +29,11 @@ type Item struct {
 	// Flavor its provider flavor as known so far (set with Moves).
 	Dialect invariants.Dialect
 	Flavor  string
+	// Stamp is the frame's envelope timestamp as the checker parsed it,
+	// for a frame without an arrival time (set when moves are wanted, for
+	// checkers that parse one: invariants.Stamped).
+	Stamp    time.Time
+	HasStamp bool
 	// Turn is the index of the turn the frame belongs to (-1: none), and
 	// TurnKey that turn's id so far (its response id, run id, turn id…).
 	Turn    int
@@ -161,6 +166,7 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 		// checker, when it names flavors.
 		wantMoves bool
 		flavored  invariants.Flavored
+		stamped   invariants.Stamped
 	)
 	alarmsOut := func(a []invariants.Alarm) {
 		if len(a) > 0 && h.OnAlarms != nil {
@@ -174,10 +180,14 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 		item.Event, item.Frame, item.Alarms, item.Moves = ev, nil, nil, nil
 		item.Dialect, item.Turn, item.TurnKey = d, -1, ""
 		item.Arrival, item.HasArrival = arrival, hasArrival
+		item.HasStamp = false
 		switch {
 		case ev.Dispatched():
 			item.Frame = f
 			item.Alarms = chk.Observe(f)
+			if stamped != nil && !hasArrival {
+				item.Stamp, item.HasStamp = stamped.Stamp()
+			}
 			if wantMoves {
 				item.Moves = chk.Moves()
 				if flavored != nil {
@@ -207,6 +217,10 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 		chk = d.NewChecker(opts)
 		wantMoves = h.WantMoves && !invariants.IsNative(d)
 		flavored, _ = chk.(invariants.Flavored)
+		stamped = nil
+		if h.WantMoves {
+			stamped, _ = chk.(invariants.Stamped)
+		}
 		if h.OnDialect != nil {
 			h.OnDialect(d)
 		}

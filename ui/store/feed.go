@@ -9,7 +9,6 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/invariants/dialects/pc3"
 	"framescope/sessions/pipeline"
 )
 
@@ -373,23 +372,19 @@ func (f *Feeder) frameRow(it *pipeline.Item) Ingest {
 	}
 	x := rowExt{arrival: fr.Arrival, hasArrival: fr.HasArrival}
 	if r.Decoded {
-		if rid, ok := fr.ResponseID.Str(); ok {
-			if rid != f.lastRID {
-				f.lastRID = rid // one string for all the frames of a turn
-			}
-			x.rid = f.lastRID
-		}
+		// The turn's id as the checker keeps it: the store segments
+		// turns as the checker does, with the same ids.
+		x.rid = it.TurnKey
 	}
-	// The row's time: arrival, else the envelope timestamp.
+	// The row's time: arrival, else the envelope timestamp the checker
+	// parsed.
 	if fr.HasArrival {
 		r.At, r.HasAt = fr.Arrival, true
-	} else if r.Decoded {
-		if ts, ok := pc3.ParseTimestampBytes(trimQuotes(fr.Timestamp)); ok {
-			if !f.haveTS {
-				f.firstTS, f.haveTS = ts, true
-			}
-			r.At, r.HasAt = ts.Sub(f.firstTS), true
+	} else if r.Decoded && it.HasStamp {
+		if !f.haveTS {
+			f.firstTS, f.haveTS = it.Stamp, true
 		}
+		r.At, r.HasAt = it.Stamp.Sub(f.firstTS), true
 	}
 	r.Type = frameType(fr)
 	if r.Decoded {
@@ -442,11 +437,4 @@ func (f *Feeder) extract(fr *decode.Frame, x *rowExt) {
 		x.statusID, x.statusM = st.EventID, st.Message
 		x.isStatus = st.HasEventID || st.HasMessage
 	}
-}
-
-func trimQuotes(b []byte) []byte {
-	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
-		return b[1 : len(b)-1]
-	}
-	return b
 }

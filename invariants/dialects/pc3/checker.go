@@ -13,10 +13,14 @@ import (
 // Checker checks frames incrementally: Observe each frame as it arrives,
 // then End once. Alarms come out as soon as they are decidable.
 type Checker struct {
-	opts invariants.Options
-	out  []invariants.Alarm // alarms of the current call (reused)
-	all  invariants.Counts
-	list invariants.Listing // which alarms get a message (Options.ListLimit)
+	// stamp is the timestamp of the frame last observed (hasStamp: it
+	// had one that parsed), for invariants.Stamped.
+	stamp    instant
+	hasStamp bool
+	opts     invariants.Options
+	out      []invariants.Alarm // alarms of the current call (reused)
+	all      invariants.Counts
+	list     invariants.Listing // which alarms get a message (Options.ListLimit)
 
 	turns []invariants.Turn
 	// base is the index of turns[0]: the turns before it were handed to
@@ -199,10 +203,20 @@ func (c *Checker) CaptureProblem(msg string) []invariants.Alarm {
 	return c.out
 }
 
+// Stamp is the envelope timestamp of the frame last observed
+// (invariants.Stamped).
+func (c *Checker) Stamp() (time.Time, bool) {
+	if !c.hasStamp {
+		return time.Time{}, false
+	}
+	return c.stamp.time(), true
+}
+
 // Observe checks one frame. The returned slice is valid until the next call.
 func (c *Checker) Observe(f *decode.Frame) []invariants.Alarm {
 	c.out = c.out[:0]
 	c.frames++
+	c.hasStamp = false
 
 	c.checkFraming(f)
 
@@ -507,6 +521,7 @@ func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) 
 					ts(), t.lastTS.time().Format("2006-01-02T15:04:05.000Z07:00"))
 			}
 			t.lastTS, t.haveTS = when, true
+			c.stamp, c.hasStamp = when, true
 		}
 	}
 	if f.Version.IsNonEmptyStr() && !f.IsV04() && !f.IsV05() {
