@@ -152,10 +152,16 @@ func (f *Frame) ProblemDetail() string {
 // Decoded reports whether the frame's data is a JSON object.
 func (f *Frame) Decoded() bool { return f.Problem == ProblemNone && !f.Done }
 
-// Clone returns a deep copy that does not alias any buffer.
+// Clone returns a deep copy that does not alias any buffer. The members
+// and the envelope are re-pointed into the copy's data (the index holds
+// offsets, so it stays as it is): the frame is not scanned again. Should a
+// view not lie in the data (it always does), the copy is decoded afresh.
 func (f *Frame) Clone() *Frame {
 	c := *f
 	c.Event = f.Event.Clone()
+	if c.Decoded() && c.repoint(f) {
+		return &c
+	}
 	c.Members = nil
 	c.EventType, c.Version, c.Timestamp, c.ResponseID = nil, nil, nil, nil
 	c.idx = frameIndex{}
@@ -163,6 +169,30 @@ func (f *Frame) Clone() *Frame {
 		c.decodeMembers()
 	}
 	return &c
+}
+
+// repoint makes c's members and envelope views of c.Data where f's are
+// views of f.Data; false when one is not.
+func (c *Frame) repoint(f *Frame) bool {
+	ok := true
+	at := func(v []byte) []byte {
+		if v == nil {
+			return nil
+		}
+		off := cap(f.Data) - cap(v)
+		if off < 0 || off > len(f.Data)-len(v) || (len(v) > 0 && &f.Data[off] != &v[0]) {
+			ok = false
+			return nil
+		}
+		return c.Data[off : off+len(v) : off+len(v)]
+	}
+	c.Members = make([]Member, len(f.Members))
+	for i, m := range f.Members {
+		c.Members[i] = Member{Key: at(m.Key), KeyEsc: m.KeyEsc, Value: at(m.Value)}
+	}
+	c.EventType, c.Version = at(f.EventType), at(f.Version)
+	c.Timestamp, c.ResponseID = at(f.Timestamp), at(f.ResponseID)
+	return ok
 }
 
 // Decoder turns dispatched SSE events into frames, numbering them.

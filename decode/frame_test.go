@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -94,6 +95,51 @@ func TestFrameClone(t *testing.T) {
 	}
 }
 
+// checkClone: a clone reads exactly as the frame decoded afresh from its
+// bytes (members, envelope, accessors), and shares none of the frame's.
+func checkClone(t *testing.T, fr *Frame) {
+	t.Helper()
+	c := fr.Clone()
+	fresh := DecodeFrame(&c.Event, fr.Index)
+	same := len(c.Members) == len(fresh.Members) &&
+		bytes.Equal(c.EventType, fresh.EventType) && bytes.Equal(c.Version, fresh.Version) &&
+		bytes.Equal(c.Timestamp, fresh.Timestamp) && bytes.Equal(c.ResponseID, fresh.ResponseID) &&
+		c.Type() == fresh.Type() && c.RID() == fresh.RID() && bytes.Equal(c.Chunk(), fresh.Chunk()) &&
+		c.Terminal() == fresh.Terminal() && c.Problem == fresh.Problem
+	for i := 0; same && i < len(c.Members); i++ {
+		same = bytes.Equal(c.Members[i].Key, fresh.Members[i].Key) && bytes.Equal(c.Members[i].Value, fresh.Members[i].Value) &&
+			c.Members[i].KeyEsc == fresh.Members[i].KeyEsc
+	}
+	if !same {
+		t.Fatalf("clone of %q reads differently from a fresh decode", fr.Data)
+	}
+	// Scribble over the frame's bytes: the clone must not change.
+	keep := append([]byte(nil), fr.Data...)
+	keepRaw := append([]byte(nil), fr.Raw...)
+	for i := range fr.Data {
+		fr.Data[i] = 'x'
+	}
+	for i := range fr.Raw {
+		fr.Raw[i] = 'x'
+	}
+	for i := range c.Members {
+		if !bytes.Equal(c.Members[i].Key, fresh.Members[i].Key) || !bytes.Equal(c.Members[i].Value, fresh.Members[i].Value) {
+			t.Fatalf("clone of %q aliases the frame's bytes", keep)
+		}
+	}
+	copy(fr.Raw, keepRaw)
+	copy(fr.Data, keep)
+}
+
+func TestFrameCloneRepoints(t *testing.T) {
+	for _, s := range []string{
+		`{"event_type":"text","version":"0.5","timestamp":"t","response_id":"r","data":{"chunk":"hi"}}`,
+		`{"a":1,"a":2,"":"empty key","k\u0065y":"esc"}`, `{}`, `[DONE]`, `{"a":`, `{"type":"x"} `,
+	} {
+		checkClone(t, frameOf(s))
+	}
+}
+
 func FuzzDecodeFrame(f *testing.F) {
 	for _, s := range []string{`[DONE]`, `{"event_type":"text","chunk":"x"}`, `{"event_type":"error","error":{"code":1},"is_final":null}`,
 		`{"event_type":"data_loaded","data":{"id":1,"items":{}}}`, `{"tool_call":[]}`, `{"a":`, "\xff{}", `{"event\u005ftype":"status","data":{"event_id":7}}`} {
@@ -110,7 +156,7 @@ func FuzzDecodeFrame(f *testing.F) {
 		_ = fr.Status()
 		_ = fr.ErrorInfo()
 		_ = fr.Usage()
-		_ = fr.Clone()
+		checkClone(t, fr)
 		if fr.Problem == ProblemNone && !fr.Done && len(fr.Members) == 0 && len(trimWS(data)) > 2 {
 			// a decoded non-empty object has members
 			var n int

@@ -111,10 +111,11 @@ const (
 
 // heldItem is a block read while the dialect was still being detected
 // (its bytes cloned: the batch they came in is recycled), or a capture
-// problem found meanwhile.
+// problem found meanwhile. A dispatched block is held as its decoded
+// frame, cloned with its members re-pointed, never decoded twice.
 type heldItem struct {
 	ev         decode.Event
-	index      int // the frame's index, when dispatched
+	frame      *decode.Frame // the block's frame, when dispatched
 	arrival    time.Duration
 	hasArrival bool
 	problem    *sessions.Problem
@@ -233,12 +234,11 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 				handProblem(&h, chk, meta.Name, it.problem)
 				continue
 			}
-			var f *decode.Frame
-			if it.ev.Dispatched() {
-				f = decode.DecodeFrame(&it.ev, it.index)
-				f.Arrival, f.HasArrival = it.arrival, it.hasArrival
+			if f := it.frame; f != nil {
+				process(&f.Event, f, it.arrival, it.hasArrival)
+				continue
 			}
-			process(&it.ev, f, it.arrival, it.hasArrival)
+			process(&it.ev, nil, it.arrival, it.hasArrival)
 		}
 		held = nil
 	}
@@ -255,7 +255,13 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 			return
 		}
 		ev := &e.frame.Event
-		held = append(held, heldItem{ev: ev.Clone(), index: e.frame.Index, arrival: e.arrival, hasArrival: e.hasArrival})
+		if ev.Dispatched() {
+			f := e.frame.Clone()
+			f.Arrival, f.HasArrival = e.arrival, e.hasArrival
+			held = append(held, heldItem{frame: f, arrival: e.arrival, hasArrival: e.hasArrival})
+		} else {
+			held = append(held, heldItem{ev: ev.Clone(), arrival: e.arrival, hasArrival: e.hasArrival})
+		}
 		heldB += len(ev.Raw)
 		if ev.Dispatched() {
 			heldN++
