@@ -130,6 +130,8 @@ func eventNamed(name string) event {
 // pause_turn ends this response normally (the client sends it back to let
 // the model go on), like tool_use; max_tokens and
 // model_context_window_exceeded cut the answer short; refusal is a refusal.
+// compaction (the compaction beta's pause_after_compaction,
+// types/beta/beta_stop_reason.py) pauses like pause_turn: completed.
 type stopReason struct {
 	name    string
 	outcome string
@@ -141,6 +143,7 @@ var stopReasons = []stopReason{
 	{"stop_sequence", invariants.TurnCompleted, nil},
 	{"tool_use", invariants.TurnCompleted, nil},
 	{"pause_turn", invariants.TurnCompleted, nil},
+	{"compaction", invariants.TurnCompleted, nil},
 	{"max_tokens", invariants.TurnIncomplete, invariants.Lit("max_tokens")},
 	{"model_context_window_exceeded", invariants.TurnIncomplete, invariants.Lit("model_context_window_exceeded")},
 	{"refusal", invariants.TurnRefused, invariants.Lit("refusal")},

@@ -386,3 +386,77 @@ func FuzzMap(f *testing.F) {
 		sse(start, `content_block_start {"type":"content_block_start","index":99999999999999999999,"content_block":[]}`, args(0, `\u00e9{`)),
 		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":-1,\"delta\":{\"type\":7}}\n\n")
 }
+
+// TestBlockVocabulary: every content block of the current SDKs
+// (anthropic-sdk-python types/content_block.py and types/beta/
+// beta_content_block.py) is read without an alarm: tool-use blocks open a
+// call (server and MCP tools too), *_tool_result blocks close the call they
+// name (failed when their content is an *_error), thinking is reasoning.
+func TestBlockVocabulary(t *testing.T) {
+	block := func(i int, cb string) []string {
+		return []string{
+			`content_block_start {"type":"content_block_start","index":` + itoa(int64(i)) + `,"content_block":` + cb + `}`,
+			`content_block_stop {"type":"content_block_stop","index":` + itoa(int64(i)) + `}`,
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		blocks [][]string
+		want   string // the moves of the last block's start
+	}{
+		{"redacted_thinking", [][]string{block(0, `{"type":"redacted_thinking","data":"EmwKAhgBEgy3va"}`)}, `span-open span=block key=0 name="redacted_thinking"`},
+		{"container_upload", [][]string{block(0, `{"type":"container_upload","file_id":"file_011CNha8iCJcU1wXNR6q4V8w"}`)}, `span-open span=block key=0 name="container_upload"`},
+		{"fallback", [][]string{block(0, `{"type":"fallback","from":{"model":"claude-opus-4-7"},"to":{"model":"claude-sonnet-4-6"},"trigger":{"type":"refusal"}}`)}, `span-open span=block key=0 name="fallback"`},
+		{"mcp_tool_use and mcp_tool_result", [][]string{
+			block(0, `{"type":"mcp_tool_use","id":"mcptoolu_01","name":"ask_question","server_name":"deepwiki","input":{}}`),
+			block(1, `{"type":"mcp_tool_result","tool_use_id":"mcptoolu_01","is_error":false,"content":[{"type":"text","text":"ok"}]}`)},
+			`span-open span=block key=1 name="mcp_tool_result"; tool-close key="mcptoolu_01" outcome=completed`},
+		{"code_execution_tool_result error", [][]string{
+			block(0, `{"type":"server_tool_use","id":"srvtoolu_02","name":"code_execution","input":{}}`),
+			block(1, `{"type":"code_execution_tool_result","tool_use_id":"srvtoolu_02","content":{"type":"code_execution_tool_result_error","error_code":"unavailable"}}`)},
+			`span-open span=block key=1 name="code_execution_tool_result"; tool-close key="srvtoolu_02" outcome=failed`},
+		{"bash_code_execution_tool_result", [][]string{
+			block(0, `{"type":"server_tool_use","id":"srvtoolu_03","name":"bash_code_execution","input":{}}`),
+			block(1, `{"type":"bash_code_execution_tool_result","tool_use_id":"srvtoolu_03","content":{"type":"bash_code_execution_result","stdout":"4\n","stderr":"","return_code":0,"content":[]}}`)},
+			`span-open span=block key=1 name="bash_code_execution_tool_result"; tool-close key="srvtoolu_03" outcome=completed`},
+		{"web_fetch_tool_result", [][]string{
+			block(0, `{"type":"server_tool_use","id":"srvtoolu_04","name":"web_fetch","input":{}}`),
+			block(1, `{"type":"web_fetch_tool_result","tool_use_id":"srvtoolu_04","content":{"type":"web_fetch_result","url":"https://example.com","content":{"type":"document","source":{"type":"text","media_type":"text/plain","data":"x"}}}}`)},
+			`span-open span=block key=1 name="web_fetch_tool_result"; tool-close key="srvtoolu_04" outcome=completed`},
+		{"compaction", [][]string{{
+			`content_block_start {"type":"content_block_start","index":0,"content_block":{"type":"compaction","content":null}}`,
+			`content_block_delta {"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"Summary."}}`,
+			`content_block_stop {"type":"content_block_stop","index":0}`}},
+			`span-close span=block key=0`},
+		{"citations_delta", [][]string{{
+			`content_block_start {"type":"content_block_start","index":0,"content_block":{"type":"text","text":"","citations":[]}}`,
+			`content_block_delta {"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","citation":{"type":"web_search_result_location","url":"https://example.com","title":"x","encrypted_index":"Eo8B","cited_text":"x"}}}`,
+			text(0, "cited"),
+			`content_block_stop {"type":"content_block_stop","index":0}`}},
+			`span-close span=block key=0`},
+	} {
+		evs := []string{start}
+		for _, b := range tc.blocks {
+			evs = append(evs, b...)
+		}
+		evs = append(evs, endTurn, stop)
+		res := dialecttest.Run(Dialect, sse(evs...))
+		if len(res.Alarms) != 0 {
+			t.Errorf("%s: %v", tc.name, dialecttest.Lines(res.Alarms))
+		}
+		last := len(evs) - 4 // the last block's start (or, for one-block streams with deltas, its stop)
+		if len(tc.blocks[len(tc.blocks)-1]) > 2 {
+			last = len(evs) - 3
+		}
+		got := strings.Join(res.Moves[last], "; ")
+		if i := strings.Index(got, "span-open"); i > 0 {
+			got = got[i:]
+		}
+		if got != tc.want {
+			t.Errorf("%s: frame %d moves %q, want %q", tc.name, last, got, tc.want)
+		}
+		if res.Turns[0].Outcome != invariants.TurnCompleted {
+			t.Errorf("%s: outcome %q", tc.name, res.Turns[0].Outcome)
+		}
+	}
+}

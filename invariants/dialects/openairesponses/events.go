@@ -51,10 +51,14 @@ type event struct {
 	// content part type its deltas go into.
 	item, part string
 	// delta: the event must carry a string delta. noItemID: the reference
-	// gives it no item_id (shell command events).
-	delta, noItemID bool
+	// gives it no item_id (shell command events). settles: the event ends
+	// an mcp_list_tools item that may get no output_item.done (lifecycle.go).
+	delta, noItemID, settles bool
 	// line is the progress line (actProgress) or error text (actErrorLine).
 	line decode.Raw
+	// legacy names the older shape an event name of the past belongs to
+	// (legacy.go); "" for the current vocabulary.
+	legacy string
 }
 
 // events is the whole documented vocabulary: the ResponseStreamEvent union
@@ -139,12 +143,16 @@ func init() {
 	status("mcp_list_tools", "in_progress", actProgress, "MCP: listing tools")
 	status("mcp_list_tools", "completed", actProgress, "MCP: tools listed")
 	status("mcp_list_tools", "failed", actErrorLine, "MCP: listing tools failed")
+	events["response.mcp_list_tools.completed"].settles = true
+	events["response.mcp_list_tools.failed"].settles = true
 
 	// Audio output: no item, a string delta for the two delta events.
 	add(event{name: "response.audio.delta", scope: scopeNone, delta: true})
 	add(event{name: "response.audio.done", scope: scopeNone})
 	add(event{name: "response.audio.transcript.delta", scope: scopeNone, delta: true})
 	add(event{name: "response.audio.transcript.done", scope: scopeNone})
+
+	addLegacy(add)
 }
 
 // lookup finds a frame's event by its JSON type without allocating (the

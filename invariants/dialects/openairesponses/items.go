@@ -153,11 +153,14 @@ func (p *mapper) itemEvent(f *decode.Frame, m *invariants.Mapping, ev *event) {
 		p.partEvent(f, m, ev, oiRaw, oi, invariants.SpanReasoning, "summary_index")
 		return
 	}
+	if ev.settles {
+		p.list(oi)
+	}
 	s := p.find(oi)
 	switch ev.act {
 	case actArgs:
 		if s != nil {
-			m.Add(invariants.Move{Kind: invariants.MoveToolArgs, Key: decode.Raw(s.key), Text: f.Get("delta")})
+			m.Add(invariants.Move{Kind: invariants.MoveToolArgs, Key: decode.Raw(s.key), Text: textOf(f.Get("delta"))})
 		}
 	case actProgress:
 		m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: ev.line})
@@ -200,9 +203,9 @@ func (p *mapper) inItem(m *invariants.Mapping, ev *event, oiRaw decode.Raw, oi i
 func (p *mapper) orphanMoves(f *decode.Frame, m *invariants.Mapping, ev *event) {
 	switch ev.act {
 	case actText:
-		m.Add(invariants.Move{Kind: invariants.MoveText, Text: f.Get("delta")})
+		m.Add(invariants.Move{Kind: invariants.MoveText, Text: textOf(f.Get("delta"))})
 	case actReasoning:
-		m.Add(invariants.Move{Kind: invariants.MoveReasoning, Text: f.Get("delta")})
+		m.Add(invariants.Move{Kind: invariants.MoveReasoning, Text: textOf(f.Get("delta"))})
 	}
 }
 
@@ -238,14 +241,23 @@ func (p *mapper) partEvent(f *decode.Frame, m *invariants.Mapping, ev *event, oi
 	case actClose:
 		m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: kind, Key: key})
 	case actText:
-		m.Add(invariants.Move{Kind: invariants.MoveText, Span: kind, Key: key, Text: f.Get("delta")})
+		m.Add(invariants.Move{Kind: invariants.MoveText, Span: kind, Key: key, Text: textOf(f.Get("delta"))})
 	case actReasoning:
-		m.Add(invariants.Move{Kind: invariants.MoveReasoning, Span: kind, Key: key, Text: f.Get("delta")})
+		m.Add(invariants.Move{Kind: invariants.MoveReasoning, Span: kind, Key: key, Text: textOf(f.Get("delta"))})
 	case actCheck:
 		if !open {
 			m.Raise("span-orphan", invariants.SevError, "%s for %s %s that is not open", ev.name, kind, key)
 		}
 	}
+}
+
+// textOf is a delta as text: a string, else nothing (the 2025-05 shape
+// typed some deltas as objects).
+func textOf(r decode.Raw) decode.Raw {
+	if r.Kind() != decode.KindString {
+		return nil
+	}
+	return r
 }
 
 // partItem is the item type a content part type belongs in.

@@ -1,6 +1,8 @@
 package openairesponses
 
 import (
+	"strconv"
+
 	"framescope/decode"
 	"framescope/invariants"
 )
@@ -18,6 +20,7 @@ func (p *mapper) lifecycle(f *decode.Frame, m *invariants.Mapping, ev *event) {
 		id = nil
 	}
 	if ev.act == actStart {
+		p.flavor(m, resp, id)
 		m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: id})
 		if id != nil && !p.hasRID {
 			p.rid, p.hasRID = append(p.rid[:0], id...), true
@@ -33,13 +36,48 @@ func (p *mapper) lifecycle(f *decode.Frame, m *invariants.Mapping, ev *event) {
 	case actProgress:
 		m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: ev.line})
 	case actCompleted:
+		p.flavorAtEnd(m, resp)
+		p.settleListed(m)
 		p.terminal(m, invariants.TurnCompleted, f.Get("type"), nil, nil)
 	case actFailed:
+		p.settleListed(m)
 		e := resp.Get("error")
 		p.terminal(m, invariants.TurnFailed, f.Get("type"), e.Get("code"), e.Get("message"))
 	case actIncomplete:
+		p.settleListed(m)
 		p.terminal(m, invariants.TurnIncomplete, f.Get("type"), resp.Get("incomplete_details").Get("reason"), nil)
 	}
+}
+
+// list remembers an mcp_list_tools item whose listing completed or failed.
+func (p *mapper) list(oi int64) {
+	for _, o := range p.listed {
+		if o == oi {
+			return
+		}
+	}
+	p.listed = append(p.listed, oi)
+}
+
+// settleListed closes, at the terminal, the mcp_list_tools items whose
+// listing completed (or failed) but that got no output_item.done. With
+// several MCP servers OpenAI sends output_item.done for the last
+// mcp_list_tools item only; the others' results arrive in the terminal's
+// response.output (recorded: pydantic/pydantic-ai
+// test_openai_responses_model_mcp_list_tools_stream_backfills_missing_results.yaml,
+// whose client backfills them from there). openai-python needs no
+// output_item.done: its snapshot appends at output_item.added.
+func (p *mapper) settleListed(m *invariants.Mapping) {
+	p.lbuf = p.lbuf[:0]
+	for _, oi := range p.listed {
+		start := len(p.lbuf)
+		p.lbuf = strconv.AppendInt(p.lbuf, oi, 10)
+		key := decode.Raw(p.lbuf[start:len(p.lbuf):len(p.lbuf)])
+		if name, open := m.SpanName(invariants.SpanItem, key); open && name == "mcp_list_tools" {
+			m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanItem, Key: key})
+		}
+	}
+	p.listed = p.listed[:0]
 }
 
 // terminal ends the turn. After an unconfirmed error event the response

@@ -12,6 +12,7 @@ type mapper struct {
 	frames  int  // decoded frames seen
 	bad     bool // payload-malformed already raised on this frame
 	resumed bool // the stream resumes a response (starting_after)
+	noSeq   bool // the stream is in the shape before sequence_number (legacy.go)
 
 	// ended: a terminal event was mapped. errAt: frame of an error event
 	// that no terminal followed yet (-1 none): it ends the turn as failed
@@ -36,6 +37,12 @@ type mapper struct {
 
 	slots []slot // tool calls of the open output items, by output_index
 	kbuf  []byte // scratch for a part's composite key [output_index,index]
+
+	// listed are the output_index of mcp_list_tools items whose
+	// mcp_list_tools.completed / failed came; lbuf holds their keys when
+	// the terminal settles them (lifecycle.go settleListed).
+	listed []int64
+	lbuf   []byte
 }
 
 // slot remembers the tool call an open output item carries: its key (the
@@ -51,7 +58,8 @@ type slot struct {
 }
 
 func newMapper() invariants.Mapper {
-	p := &mapper{errAt: -1, firstAdded: -1, rid: make([]byte, 0, 96), kbuf: make([]byte, 0, 48)}
+	p := &mapper{errAt: -1, firstAdded: -1, rid: make([]byte, 0, 96), kbuf: make([]byte, 0, 48),
+		listed: make([]int64, 0, 4), lbuf: make([]byte, 0, 64)}
 	p.slots = make([]slot, 4)
 	for i := range p.slots {
 		p.slots[i].key = make([]byte, 0, 64)
@@ -71,7 +79,12 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	if p.frames == 1 {
 		p.begin(f, m, ev)
 	}
-	p.sequence(f, m, ev)
+	if ev != nil && ev.legacy != "" {
+		m.Legacy(ev.legacy)
+	}
+	if !p.noSeq {
+		p.sequence(f, m, ev)
+	}
 	if ev == nil {
 		if typ.Kind() != decode.KindString {
 			p.malformed(m, "frame", "type is "+invariants.KindName(typ)+", want a string")
@@ -107,8 +120,16 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 // items it names may have been added before the resume point. An error
 // event as first frame is a response that failed before it was created: it
 // opens the turn too (there is nothing else to open it).
+//
+// A first frame of the vocabulary without any sequence_number is the
+// shape before sequence_number existed (legacy.go): the stream is read
+// without one.
 func (p *mapper) begin(f *decode.Frame, m *invariants.Mapping, ev *event) {
 	p.nextIndex = 0
+	if ev != nil && f.Get("sequence_number") == nil {
+		p.noSeq = true
+		m.Legacy(shapeNoSeq)
+	}
 	if ev != nil && ev.act == actStart {
 		return
 	}

@@ -42,7 +42,7 @@ var Dialect = &invariants.Spec{
 	Generic: invariants.Rules("frame-json", "event-unknown", "sse-event-mismatch", "start-missing", "start-duplicate",
 		"terminal-missing", "terminal-duplicate", "after-terminal", "span-orphan", "span-unclosed", "span-duplicate",
 		"span-mismatch", "tool-malformed", "tool-orphan", "tool-unfinished", "tool-duplicate", "tool-mismatch",
-		"seq-gap", "seq-order", "payload-malformed", "envelope-drift"),
+		"seq-gap", "seq-order", "payload-malformed", "envelope-drift", "legacy-shape"),
 	Own: []invariants.Rule{
 		{Name: "output-index-order", Severity: invariants.SevError, Clause: "openai-python lib/streaming/responses/_responses.py accumulate_event",
 			Summary: "response.output_item.added's output_index is not the next one (0, 1, 2, …): the SDKs append items and index them by output_index"},
@@ -69,7 +69,9 @@ var Dialect = &invariants.Spec{
 		"seq-order":          "OpenAI API ref",
 		"payload-malformed":  "OpenAI SDK",
 		"envelope-drift":     "OpenAI SDK",
+		"legacy-shape":       "OpenAI SDK",
 	},
+	FlavorList: flavors,
 	Keys:       []string{"type", "sequence_number"},
 	SniffFrame: sniff,
 	LabelOf:    label,

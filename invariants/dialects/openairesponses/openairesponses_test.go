@@ -158,7 +158,12 @@ func TestRules(t *testing.T) {
 		{"seq gap", build(0, created) + build(2, completed), []string{"seq-gap error 1"}},
 		{"seq repeat", build(0, created) + build(0, completed), []string{"seq-order error 1"}},
 		{"seq starts at 1 with created", build(1, created, completed), []string{"seq-gap error 0"}},
-		{"seq missing", "event: response.created\ndata: " + created + "\n\n" + build(1, completed), []string{"payload-malformed error 0"}},
+		{"seq missing from the first frame: the shape before sequence_number", "event: response.created\ndata: " + created + "\n\n" + "event: response.completed\ndata: " + completed + "\n\n", []string{"legacy-shape info 0"}},
+		{"seq missing after the first frame", build(0, created) + "event: response.completed\ndata: " + completed + "\n\n", []string{"payload-malformed error 1"}},
+		{"2025-05 reasoning_summary.delta, object delta", build(0, created, rsAdded, sumAdded, strings.Replace(strings.Replace(sumDelta, "summary_text.delta", "summary.delta", 1), `"Thinking"`, `{"text":"Thinking"}`, 1), strings.Replace(sumDone, "summary_text.done", "summary.done", 1), sumPDone, rsDone, completed), []string{"legacy-shape info 3"}},
+		{"2025-05 reasoning_summary.delta outside its part", build(0, created, rsAdded, strings.Replace(sumDelta, "summary_text.delta", "summary.delta", 1), rsDone, completed), []string{"legacy-shape info 2", "span-orphan error 2"}},
+		{"mcp_list_tools items without output_item.done, settled at completed", build(0, created, mcpl(0), mcplDone(0, "in_progress"), mcpl(1), mcplDone(1, "in_progress"), mcplDone(1, "completed"), mcplDone(0, "completed"), mcplItemDone(1), completed), nil},
+		{"mcp_list_tools item never completed", build(0, created, mcpl(0), mcplDone(0, "in_progress"), completed), []string{"span-unclosed error 3"}},
 		{"seq fraction", "event: response.created\ndata: " + created[:len(created)-1] + `,"sequence_number":0.5}` + "\n\n" + build(1, completed), []string{"payload-malformed error 0"}},
 		// spans
 		{"span orphan delta", build(0, created, textDelta, completed), []string{"span-orphan error 1"}},
@@ -219,6 +224,92 @@ func TestErrorOutcome(t *testing.T) {
 		res := dialecttest.Run(Dialect, tc.body)
 		if len(res.Turns) != 1 || res.Turns[0].Outcome != invariants.TurnFailed || res.Turns[0].TerminalEvent != tc.event || res.Turns[0].TerminalFrame != tc.frame {
 			t.Errorf("%s: turns %+v", tc.name, res.Turns)
+		}
+	}
+}
+
+func mcpl(oi int) string {
+	return fmt.Sprintf(`{"type":"response.output_item.added","item":{"id":"mcpl_%d","type":"mcp_list_tools","server_label":"s%d","tools":[]},"output_index":%d}`, oi, oi, oi)
+}
+
+func mcplDone(oi int, phase string) string {
+	return fmt.Sprintf(`{"type":"response.mcp_list_tools.%s","item_id":"mcpl_%d","output_index":%d}`, phase, oi, oi)
+}
+
+func mcplItemDone(oi int) string {
+	return fmt.Sprintf(`{"type":"response.output_item.done","item":{"id":"mcpl_%d","type":"mcp_list_tools","server_label":"s%d","tools":[]},"output_index":%d}`, oi, oi, oi)
+}
+
+// TestFlavor: a flavor only where the stream names its server.
+func TestFlavor(t *testing.T) {
+	orCreated := `{"type":"response.created","response":{"object":"response","id":"gen-1764265411-Fu1iEX7h5MRWiL79lb94","status":"in_progress","output":[],"model":"openai/gpt-oss-20b"}}`
+	orDone := `{"type":"response.completed","response":{"object":"response","id":"gen-1764265411-Fu1iEX7h5MRWiL79lb94","status":"completed","output":[],"usage":{"input_tokens":78,"output_tokens":37,"total_tokens":115,"cost":0.0000113,"is_byok":false}}}`
+	xaiCreated := `{"type":"response.created","response":{"created_at":1763853500,"id":"769f3302-64f9-4c72-2b48-860c87fd9b2a","model":"grok-code-fast-1","object":"response","output":[],"status":"in_progress"}}`
+	xaiDone := strings.Replace(xaiCreated, "response.created", "response.completed", 1)
+	for _, tc := range []struct {
+		name, body, want string
+		forced           string
+	}{
+		{"openai", build(0, created, completed), "", ""},
+		{"openrouter by its gen- id", build(0, orCreated, orDone), "openrouter", ""},
+		{"openrouter resumed: is_byok at the end", build(5, orDone), "openrouter", ""},
+		{"xai: grok model, UUID id", build(0, xaiCreated, xaiDone), "xai", ""},
+		{"a grok model with an OpenAI id is no xAI stream", build(0, strings.Replace(created, `"object":"response"`, `"model":"grok-4"`, 1), completed), "", ""},
+		{"forced flavor wins", build(0, orCreated, orDone), "xai", "xai"},
+	} {
+		chk := Dialect.NewChecker(invariants.Options{Flavor: tc.forced})
+		var dec decode.Decoder
+		fr := decode.NewFramer()
+		emit := func(ev *decode.Event) {
+			if ev.Dispatched() {
+				if as := chk.Observe(dec.Decode(ev, 0, false)); len(as) != 0 {
+					t.Errorf("%s: %v", tc.name, dialecttest.Lines(as))
+				}
+			}
+		}
+		fr.Feed([]byte(tc.body), emit)
+		fr.Close(emit)
+		chk.End(invariants.End{Kind: invariants.EndEOF})
+		if got := invariants.FlavorOf(chk); got != tc.want {
+			t.Errorf("%s: flavor %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	names := map[string]bool{}
+	for _, f := range Dialect.Flavors() {
+		names[f.Name] = true
+	}
+	if !names["openrouter"] || !names["xai"] || len(names) != 2 {
+		t.Errorf("FlavorList %v", names)
+	}
+}
+
+// TestVocabulary: every event type of openai-python's ResponseStreamEvent
+// union (src/openai/types/responses/response_stream_event.py, 2026-08-17,
+// ff14a33c) is known and not legacy.
+func TestVocabulary(t *testing.T) {
+	for _, name := range []string{
+		"response.audio.delta", "response.audio.done", "response.audio.transcript.delta", "response.audio.transcript.done",
+		"response.code_interpreter_call_code.delta", "response.code_interpreter_call_code.done", "response.code_interpreter_call.completed",
+		"response.code_interpreter_call.in_progress", "response.code_interpreter_call.interpreting", "response.completed",
+		"response.content_part.added", "response.content_part.done", "response.created", "error",
+		"response.file_search_call.completed", "response.file_search_call.in_progress", "response.file_search_call.searching",
+		"response.function_call_arguments.delta", "response.function_call_arguments.done",
+		"response.shell_call_command.added", "response.shell_call_command.delta", "response.shell_call_command.done",
+		"response.shell_call_output_content.delta", "response.shell_call_output_content.done",
+		"response.in_progress", "response.failed", "response.incomplete", "response.output_item.added", "response.output_item.done",
+		"response.reasoning_summary_part.added", "response.reasoning_summary_part.done", "response.reasoning_summary_text.delta",
+		"response.reasoning_summary_text.done", "response.reasoning_text.delta", "response.reasoning_text.done",
+		"response.refusal.delta", "response.refusal.done", "response.output_text.delta", "response.output_text.done",
+		"response.web_search_call.completed", "response.web_search_call.in_progress", "response.web_search_call.searching",
+		"response.image_generation_call.completed", "response.image_generation_call.generating",
+		"response.image_generation_call.in_progress", "response.image_generation_call.partial_image",
+		"response.mcp_call_arguments.delta", "response.mcp_call_arguments.done", "response.mcp_call.completed",
+		"response.mcp_call.failed", "response.mcp_call.in_progress", "response.mcp_list_tools.completed",
+		"response.mcp_list_tools.failed", "response.mcp_list_tools.in_progress", "response.output_text.annotation.added",
+		"response.queued", "response.custom_tool_call_input.delta", "response.custom_tool_call_input.done",
+	} {
+		if ev := events[name]; ev == nil || ev.legacy != "" {
+			t.Errorf("%s: %+v", name, ev)
 		}
 	}
 }
