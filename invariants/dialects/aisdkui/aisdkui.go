@@ -38,6 +38,7 @@ var Dialect = &invariants.Spec{
 		"event-unknown":     "AI SDK schema",
 		"payload-malformed": "AI SDK schema",
 		"start-duplicate":   "AI SDK docs",
+		"terminal-missing":  "AI SDK client",
 		"done-early":        "AI SDK docs",
 		"done-missing":      "AI SDK docs",
 		"span-orphan":       "AI SDK client",

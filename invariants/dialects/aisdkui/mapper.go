@@ -25,7 +25,13 @@ type mapper struct {
 	// result) opens with outputs for calls of the message the client
 	// already holds: they are no orphans.
 	fresh bool
-	ended bool // finish or abort seen
+	ended bool // finish or abort seen (or the stream settled at its end)
+	// errText: the errorText of the latest error chunk before any
+	// terminal, a copy (nil: none). useChat throws on an error chunk
+	// (Chat.makeRequest's onError rethrows): when no finish follows it —
+	// streamText failing before its first step, or a continuation step
+	// failing to start — the error was the message's end (end.go).
+	errText []byte
 }
 
 func newMapper() *mapper { return &mapper{fresh: true} }
@@ -70,6 +76,9 @@ func (p *mapper) mapType(c *fields, name []byte) {
 		// An error the client shows (onError), not a terminal: the SDK goes
 		// on to finish-step, finish and [DONE].
 		text := c.str("errorText")
+		if !p.ended && text.Kind() == decode.KindString {
+			p.errText = append(p.errText[:0], text...)
+		}
 		m.Add(invariants.Move{Kind: invariants.MoveError, Text: text})
 	case "message-metadata":
 		// The SDK's own tests send it after finish ("message metadata
