@@ -32,7 +32,8 @@ var Dialect = &invariants.Spec{
 	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed",
 		"start-duplicate", "terminal-missing", "terminal-duplicate", "after-terminal", "done-early", "done-missing",
 		"span-orphan", "span-unclosed", "span-duplicate",
-		"tool-malformed", "tool-orphan", "tool-unfinished", "tool-duplicate", "tool-mismatch"),
+		"tool-malformed", "tool-orphan", "tool-unfinished", "tool-duplicate", "tool-mismatch",
+		"legacy-shape"),
 	Sources: map[string]string{
 		"frame-json":        "AI SDK docs",
 		"event-unknown":     "AI SDK schema",
@@ -47,6 +48,7 @@ var Dialect = &invariants.Spec{
 		"tool-orphan":       "AI SDK client",
 		"tool-duplicate":    "AI SDK client",
 		"tool-mismatch":     "AI SDK client",
+		"legacy-shape":      "AI SDK schema",
 	},
 	Keys:       []string{"type", "errorText"},
 	SniffFrame: sniff,

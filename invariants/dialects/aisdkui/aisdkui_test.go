@@ -150,6 +150,11 @@ func TestRules(t *testing.T) {
 		{"part after finish", []string{start, fin, `{"type":"data-x","data":1}`, `[DONE]`}, []string{"after-terminal error 2"}},
 		{"metadata after finish", []string{start, fin, `{"type":"message-metadata","messageMetadata":{"a":1}}`, `[DONE]`}, nil},
 		{"metadata after done", []string{start, fin, `[DONE]`, `{"type":"message-metadata","messageMetadata":{}}`}, []string{"after-terminal error 3"}},
+		// v5 shapes: one legacy-shape, the rest read as v5
+		{"v5 unknown finish reason", []string{start, `{"type":"finish","finishReason":"unknown"}`, `[DONE]`}, []string{"legacy-shape info 1"}},
+		{"v5.0 reasoning chunks", []string{start, `{"type":"reasoning","text":"a"}`, `{"type":"reasoning-part-finish"}`, `{"type":"reasoning","text":"b"}`, fin, `[DONE]`}, []string{"legacy-shape info 1"}},
+		{"v5.0 reasoning without text", []string{start, `{"type":"reasoning"}`, fin, `[DONE]`}, []string{"legacy-shape info 1", "payload-malformed error 1"}},
+		{"finish reason outside every enum", []string{start, `{"type":"finish","finishReason":"done"}`, `[DONE]`}, []string{"payload-malformed error 1"}},
 		// start
 		{"no start", []string{step, endStep, fin, `[DONE]`}, nil},
 		{"start after data", []string{`{"type":"data-status","data":"x"}`, `{"type":"start","messageId":"m"}`, fin, `[DONE]`}, nil},

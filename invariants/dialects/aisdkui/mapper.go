@@ -14,6 +14,11 @@ var stepKey = invariants.Lit("step")
 
 var dataPrefix = []byte("data-")
 
+// legacyV5 names the older shape: the chunks and values of the v5 schema
+// (packages/ai/src/ui-message-stream/ui-message-chunks.ts on the v5.0
+// branch) that later schemas reject.
+const legacyV5 = "AI SDK UI message stream v5"
+
 type mapper struct {
 	parts     []part
 	tools     []tool
@@ -162,6 +167,15 @@ func (p *mapper) mapType(c *fields, name []byte) {
 	case "custom":
 		c.str("kind")
 		c.optObject("providerMetadata")
+	case "reasoning-part-finish", "reasoning":
+		// v5.0's schema (ai@5.0.0 to 5.0.4x) still listed them; its client
+		// let them through and did nothing with them. Later schemas
+		// dropped them.
+		if string(name) == "reasoning" {
+			c.str("text")
+			c.optObject("providerMetadata")
+		}
+		m.Legacy(legacyV5)
 	default:
 		if bytes.HasPrefix(name, dataPrefix) {
 			// data-* parts: any data; id and transient are optional.
@@ -207,6 +221,11 @@ func (p *mapper) finish(c *fields) {
 		case reason.StrEq("content-filter"):
 			outcome = invariants.TurnRefused
 		case knownReason(reason):
+		case reason.StrEq("unknown"):
+			// v5 (ai@5.0.9x and later v5 releases) had "unknown" in the
+			// enum, for a provider's unknown finish reason; v6 folded it
+			// into "other". The message finished.
+			c.m.Legacy(legacyV5)
 		case reason.Kind() == decode.KindString:
 			c.bad = true
 			c.m.Malformed("finish", "finishReason "+clipID(reason)+" is not one of stop, length, content-filter, tool-calls, error, other")
