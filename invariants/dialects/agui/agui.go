@@ -40,7 +40,7 @@ var Dialect = &invariants.Spec{
 		"terminal-missing", "terminal-duplicate", "after-terminal",
 		"span-orphan", "span-unclosed", "span-duplicate",
 		"tool-malformed", "tool-orphan", "tool-unfinished", "tool-duplicate",
-		"payload-malformed"),
+		"payload-malformed", "legacy-shape"),
 	Own: []invariants.Rule{
 		{Name: "run-id-mismatch", Severity: invariants.SevWarn, Clause: "docs concepts/events.mdx, RunStarted: runId \"identifies\" the run; events.ts RunFinishedEventSchema",
 			Summary: "RUN_FINISHED or RUN_ERROR names another runId or threadId than the RUN_STARTED of the run it ends"},
@@ -61,6 +61,7 @@ var Dialect = &invariants.Spec{
 		"tool-unfinished":    "AG-UI verify",
 		"tool-duplicate":     "AG-UI verify",
 		"payload-malformed":  "AG-UI schema",
+		"legacy-shape":       "AG-UI client",
 	},
 	Keys:       []string{"type"},
 	SniffFrame: sniff,

@@ -207,8 +207,8 @@ func TestRules(t *testing.T) {
 		{"terminal-duplicate ok: RUN_ERROR after RUN_FINISHED", []string{rs("r"), rf("r"), re("late")}, ""},
 		{"after-terminal", []string{rs("r"), rf("r"), custom}, "after-terminal error 2"},
 		{"span-orphan", []string{rs("r"), tmc("m", "x"), rf("r")}, "span-orphan error 1"},
-		{"span-orphan: thinking message outside a thinking step", []string{rs("r"), thMS, thME, rf("r")}, "span-orphan error 1"},
-		{"span-orphan ok: thinking message in a step", []string{rs("r"), thStart, thMS, thMC, thME, thEnd, rf("r")}, ""},
+		{"span-orphan: thinking message outside a thinking step", []string{rs("r"), thMS, thME, rf("r")}, "legacy-shape info 1 | span-orphan error 1"},
+		{"span-orphan ok: thinking message in a step", []string{rs("r"), thStart, thMS, thMC, thME, thEnd, rf("r")}, "legacy-shape info 1"},
 		{"span-unclosed", []string{rs("r"), ss("plan"), rf("r")}, "span-unclosed error 2"},
 		{"span-unclosed warn at RUN_ERROR", []string{rs("r"), tms("m"), re("x")}, "span-unclosed warn 2"},
 		{"span-unclosed at an interrupt", []string{rs("r"), tms("m"), `{"type":"RUN_FINISHED","threadId":"th-1","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"confirm"}]}}`}, "span-unclosed error 2"},
@@ -302,12 +302,18 @@ func TestVerifierParity(t *testing.T) {
 		{"RUN_FINISHED with a call active", []string{rs("r"), tcs("1", "a"), tcs("2", "b"), tce("2"), rf("r")}, "tool-unfinished error 4"},
 		{"RUN_FINISHED interrupt with a step active", []string{rs("r"), ss("a"), interrupt}, "span-unclosed error 2"},
 		// THINKING_* (verify.ts)
-		{"THINKING_TEXT_MESSAGE_START outside a thinking step", []string{rs("r"), thMS, thME, rf("r")}, "span-orphan error 1"},
-		{"THINKING_TEXT_MESSAGE_START twice", []string{rs("r"), thStart, thMS, thMS, thME, thEnd, rf("r")}, "span-duplicate error 3"},
-		{"THINKING_TEXT_MESSAGE_CONTENT without a message", []string{rs("r"), thStart, thMC, thEnd, rf("r")}, "span-orphan error 2"},
-		{"THINKING_TEXT_MESSAGE_END without a message", []string{rs("r"), thStart, thME, thEnd, rf("r")}, "span-orphan error 2"},
-		{"THINKING_START twice", []string{rs("r"), thStart, thStart, thEnd, rf("r")}, "span-duplicate error 2"},
-		{"THINKING_END without start", []string{rs("r"), thEnd, rf("r")}, "span-orphan error 1"},
+		{"THINKING_TEXT_MESSAGE_START outside a thinking step", []string{rs("r"), thMS, thME, rf("r")}, "legacy-shape info 1 | span-orphan error 1"},
+		{"THINKING_TEXT_MESSAGE_START twice", []string{rs("r"), thStart, thMS, thMS, thME, thEnd, rf("r")}, "legacy-shape info 1 | span-duplicate error 3"},
+		{"THINKING_TEXT_MESSAGE_CONTENT without a message", []string{rs("r"), thStart, thMC, thEnd, rf("r")}, "legacy-shape info 1 | span-orphan error 2"},
+		{"THINKING_TEXT_MESSAGE_END without a message", []string{rs("r"), thStart, thME, thEnd, rf("r")}, "legacy-shape info 1 | span-orphan error 2"},
+		{"THINKING_START twice", []string{rs("r"), thStart, thStart, thEnd, rf("r")}, "legacy-shape info 1 | span-duplicate error 2"},
+		// The drafts' meta event belongs to the stream, not to a run.
+		{"META before, between and after runs", []string{`{"type":"META","metaType":"tag","payload":{}}`, rs("r"), rf("r"), `{"type":"META_EVENT","metaType":"thumbs_up","payload":{}}`, rs("r2"), rf("r2"), `{"type":"META","metaType":"note","payload":{}}`},
+			"event-unknown info 0 | event-unknown info 3 | event-unknown info 6"},
+		{"META first, then RUN_ERROR", []string{`{"type":"META","metaType":"tag","payload":{}}`, `{"type":"RUN_ERROR","message":"x"}`}, "event-unknown info 0"},
+		// The deprecated names: one legacy-shape a stream, whatever mix.
+		{"THINKING_* mixed with REASONING_*", []string{rs("r"), thStart, thMS, thMC, thME, thEnd, `{"type":"REASONING_START","messageId":"m"}`, `{"type":"REASONING_END","messageId":"m"}`, thStart, thEnd, rf("r")}, "legacy-shape info 1"},
+		{"THINKING_END without start", []string{rs("r"), thEnd, rf("r")}, "legacy-shape info 1 | span-orphan error 1"},
 	})
 }
 

@@ -15,6 +15,11 @@ var (
 	nameAssistant  = invariants.Lit("assistant")
 )
 
+// legacyThinking names the older shape: the THINKING_* events that
+// @ag-ui/core 0.0.45 renamed REASONING_* (still in EventType, deprecated;
+// the client's BackwardCompatibility_0_0_45 middleware maps them).
+const legacyThinking = "AG-UI THINKING_* events (before 0.0.45; now REASONING_*)"
+
 // mapper maps one stream. It keeps what the client's pipeline keeps across
 // events: the chunk transformer's pending message or tool call, and the
 // verifier's run state.
@@ -29,9 +34,18 @@ type mapper struct {
 
 func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	p.frame = f.Index
-	p.first, p.seen = !p.seen, true
 	typ := f.Get("type")
 	m.Type = typ
+	if typ.StrEq("META") || typ.StrEq("META_EVENT") {
+		// The drafts' meta event (docs/drafts/meta-events.mdx: "META";
+		// the community Java SDK's META_EVENT) is run-independent: it may
+		// come before, between or after runs, so it belongs to the stream.
+		// It is outside EventType (the TypeScript client's parse rejects
+		// it): event-unknown, info, as for any type the enum lacks.
+		m.Stream, m.Unknown = true, true
+		return
+	}
+	p.first, p.seen = !p.seen, true
 	t := kindOf(typ)
 	if t == evNone {
 		if typ.Kind() != decode.KindString {
@@ -94,10 +108,13 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		p.chunk.reasoning(p, f, m)
 
 	case evThinkingStart:
+		m.Legacy(legacyThinking)
 		p.add(m, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanStep, Key: thinkingKey, Name: nameReasoning})
 	case evThinkingEnd:
+		m.Legacy(legacyThinking)
 		p.add(m, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanStep, Key: thinkingKey})
 	case evThinkingMsgStart:
+		m.Legacy(legacyThinking)
 		// verifyEvents: a thinking message needs an open thinking step.
 		if m.TurnOpen() {
 			if _, open := m.SpanName(invariants.SpanStep, thinkingKey); !open {
@@ -106,8 +123,10 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		}
 		p.add(m, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanReasoning, Key: thinkingMsgKey, Name: nameReasoning})
 	case evThinkingMsgContent:
+		m.Legacy(legacyThinking)
 		m.Add(invariants.Move{Kind: invariants.MoveReasoning, Span: invariants.SpanReasoning, Key: thinkingMsgKey, Text: str(f.Get("delta"))})
 	case evThinkingMsgEnd:
+		m.Legacy(legacyThinking)
 		p.add(m, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanReasoning, Key: thinkingMsgKey})
 	}
 	// STATE_*, MESSAGES_SNAPSHOT, ACTIVITY_*, RAW, CUSTOM and

@@ -133,13 +133,28 @@ func TestRules(t *testing.T) {
 		// terminal and [DONE]
 		{"complete", []string{start, fin, `[DONE]`}, nil},
 		{"no terminal", []string{start, `{"type":"text-start","id":"a"}`}, []string{"span-unclosed warn -", "terminal-missing error -"}},
-		{"done before finish", []string{start, `[DONE]`}, []string{"done-early error 1", "terminal-missing error -"}},
+		// [DONE] without finish: useChat takes the message as done (one
+		// alarm, warn); an error chunk before it was the end (failed).
+		{"done before finish", []string{start, `[DONE]`}, []string{"terminal-missing warn 1"}},
+		{"done before finish, part open", []string{start, `{"type":"text-start","id":"a"}`, `[DONE]`}, []string{"span-unclosed warn -", "terminal-missing warn 2"}},
+		{"done before finish, chunk after", []string{start, `[DONE]`, `{"type":"data-x","data":1}`}, []string{"after-terminal error 2", "terminal-missing warn 1"}},
+		{"error then done", []string{start, `{"type":"error","errorText":"Rate limited"}`, `[DONE]`}, nil},
+		{"error then done, step open", []string{start, step, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, `{"type":"error","errorText":"e"}`, `[DONE]`}, []string{"span-unclosed warn 4", "tool-unfinished warn 4"}},
+		{"error then eof", []string{start, `{"type":"error","errorText":"Rate limited"}`}, []string{"done-missing warn -"}},
+		{"error, content, done", []string{start, `{"type":"error","errorText":"e"}`, `{"type":"data-x","data":1}`, `[DONE]`}, nil},
+		{"error after finish", []string{start, fin, `{"type":"error","errorText":"e"}`, `[DONE]`}, []string{"after-terminal error 2"}},
+		{"done first", []string{`[DONE]`}, []string{"done-early error 0", "terminal-missing error -"}},
 		{"no done", []string{start, fin}, []string{"done-missing warn -"}},
 		{"abort then done", []string{start, `{"type":"abort"}`, `[DONE]`}, nil},
 		{"two finishes", []string{start, fin, fin, `[DONE]`}, []string{"after-terminal error 2", "terminal-duplicate error 2"}},
 		{"part after finish", []string{start, fin, `{"type":"data-x","data":1}`, `[DONE]`}, []string{"after-terminal error 2"}},
 		{"metadata after finish", []string{start, fin, `{"type":"message-metadata","messageMetadata":{"a":1}}`, `[DONE]`}, nil},
 		{"metadata after done", []string{start, fin, `[DONE]`, `{"type":"message-metadata","messageMetadata":{}}`}, []string{"after-terminal error 3"}},
+		// v5 shapes: one legacy-shape, the rest read as v5
+		{"v5 unknown finish reason", []string{start, `{"type":"finish","finishReason":"unknown"}`, `[DONE]`}, []string{"legacy-shape info 1"}},
+		{"v5.0 reasoning chunks", []string{start, `{"type":"reasoning","text":"a"}`, `{"type":"reasoning-part-finish"}`, `{"type":"reasoning","text":"b"}`, fin, `[DONE]`}, []string{"legacy-shape info 1"}},
+		{"v5.0 reasoning without text", []string{start, `{"type":"reasoning"}`, fin, `[DONE]`}, []string{"legacy-shape info 1", "payload-malformed error 1"}},
+		{"finish reason outside every enum", []string{start, `{"type":"finish","finishReason":"done"}`, `[DONE]`}, []string{"payload-malformed error 1"}},
 		// start
 		{"no start", []string{step, endStep, fin, `[DONE]`}, nil},
 		{"start after data", []string{`{"type":"data-status","data":"x"}`, `{"type":"start","messageId":"m"}`, fin, `[DONE]`}, nil},
@@ -161,6 +176,8 @@ func TestRules(t *testing.T) {
 		{"output without call", []string{start, step, `{"type":"tool-output-available","toolCallId":"c","output":1}`, endStep, fin, `[DONE]`}, []string{"tool-orphan error 2"}},
 		{"second output", []string{start, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{}}`, `{"type":"tool-output-available","toolCallId":"c","output":1}`, `{"type":"tool-output-error","toolCallId":"c","errorText":"x"}`, fin, `[DONE]`}, []string{"tool-orphan error 3"}},
 		{"approval without call", []string{start, step, `{"type":"tool-approval-request","approvalId":"a","toolCallId":"c"}`, endStep, fin, `[DONE]`}, []string{"tool-orphan error 2"}},
+		{"invalid call: input error, then output error", []string{start, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, `{"type":"tool-input-error","toolCallId":"c","toolName":"x","input":"{","errorText":"e"}`, `{"type":"tool-output-error","toolCallId":"c","errorText":"e"}`, fin, `[DONE]`}, nil},
+		{"invalid call: output error twice", []string{start, `{"type":"tool-input-error","toolCallId":"c","toolName":"x","input":"{","errorText":"e"}`, `{"type":"tool-output-error","toolCallId":"c","errorText":"e"}`, `{"type":"tool-output-error","toolCallId":"c","errorText":"e"}`, fin, `[DONE]`}, []string{"tool-orphan error 3"}},
 		{"started never available", []string{start, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, fin, `[DONE]`}, []string{"tool-unfinished error 2"}},
 		{"started never available, error", []string{start, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, `{"type":"finish","finishReason":"error"}`, `[DONE]`}, []string{"tool-unfinished warn 2"}},
 		{"client-side tool", []string{start, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{}}`, `{"type":"finish","finishReason":"tool-calls"}`, `[DONE]`}, nil},

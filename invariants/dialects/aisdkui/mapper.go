@@ -14,6 +14,11 @@ var stepKey = invariants.Lit("step")
 
 var dataPrefix = []byte("data-")
 
+// legacyV5 names the older shape: the chunks and values of the v5 schema
+// (packages/ai/src/ui-message-stream/ui-message-chunks.ts on the v5.0
+// branch) that later schemas reject.
+const legacyV5 = "AI SDK UI message stream v5"
+
 type mapper struct {
 	parts     []part
 	tools     []tool
@@ -25,7 +30,13 @@ type mapper struct {
 	// result) opens with outputs for calls of the message the client
 	// already holds: they are no orphans.
 	fresh bool
-	ended bool // finish or abort seen
+	ended bool // finish or abort seen (or the stream settled at its end)
+	// errText: the errorText of the latest error chunk before any
+	// terminal, a copy (nil: none). useChat throws on an error chunk
+	// (Chat.makeRequest's onError rethrows): when no finish follows it —
+	// streamText failing before its first step, or a continuation step
+	// failing to start — the error was the message's end (end.go).
+	errText []byte
 }
 
 func newMapper() *mapper { return &mapper{fresh: true} }
@@ -70,6 +81,9 @@ func (p *mapper) mapType(c *fields, name []byte) {
 		// An error the client shows (onError), not a terminal: the SDK goes
 		// on to finish-step, finish and [DONE].
 		text := c.str("errorText")
+		if !p.ended && text.Kind() == decode.KindString {
+			p.errText = append(p.errText[:0], text...)
+		}
 		m.Add(invariants.Move{Kind: invariants.MoveError, Text: text})
 	case "message-metadata":
 		// The SDK's own tests send it after finish ("message metadata
@@ -153,6 +167,15 @@ func (p *mapper) mapType(c *fields, name []byte) {
 	case "custom":
 		c.str("kind")
 		c.optObject("providerMetadata")
+	case "reasoning-part-finish", "reasoning":
+		// v5.0's schema (ai@5.0.0 to 5.0.4x) still listed them; its client
+		// let them through and did nothing with them. Later schemas
+		// dropped them.
+		if string(name) == "reasoning" {
+			c.str("text")
+			c.optObject("providerMetadata")
+		}
+		m.Legacy(legacyV5)
 	default:
 		if bytes.HasPrefix(name, dataPrefix) {
 			// data-* parts: any data; id and transient are optional.
@@ -198,6 +221,11 @@ func (p *mapper) finish(c *fields) {
 		case reason.StrEq("content-filter"):
 			outcome = invariants.TurnRefused
 		case knownReason(reason):
+		case reason.StrEq("unknown"):
+			// v5 (ai@5.0.9x and later v5 releases) had "unknown" in the
+			// enum, for a provider's unknown finish reason; v6 folded it
+			// into "other". The message finished.
+			c.m.Legacy(legacyV5)
 		case reason.Kind() == decode.KindString:
 			c.bad = true
 			c.m.Malformed("finish", "finishReason "+clipID(reason)+" is not one of stop, length, content-filter, tool-calls, error, other")

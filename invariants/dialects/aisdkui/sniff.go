@@ -18,7 +18,7 @@ var signature = map[string]string{
 	"tool-input-start": "toolCallId", "tool-input-delta": "toolCallId", "tool-input-available": "toolCallId",
 	"tool-input-error": "toolCallId", "tool-approval-request": "toolCallId", "tool-approval-response": "approvalId",
 	"tool-output-available": "toolCallId", "tool-output-error": "toolCallId", "tool-output-denied": "toolCallId",
-	"source-url": "url", "source-document": "sourceId", "reasoning-file": "url",
+	"source-url": "url", "source-document": "sourceId", "reasoning-file": "url", "reasoning-part-finish": "",
 	"message-metadata": "",
 	"start-step":       "", "finish-step": "", "reset-step": "",
 }

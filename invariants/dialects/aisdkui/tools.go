@@ -102,13 +102,14 @@ func (p *mapper) toolInputError(c *fields) {
 		t := p.tool(id)
 		switch {
 		case t != nil && t.open:
-			t.open = false
+			t.open, t.inputErr = false, true
 			c.m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: id, Name: name, Outcome: invariants.TurnFailed, Text: text})
 		case t != nil || emptyStr(id):
 			c.m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: id, Name: name})
 		default:
 			// An invalid call that never streamed: its only chunk.
-			p.addTool(id, name, false).open = false
+			t := p.addTool(id, name, false)
+			t.open, t.inputErr = false, true
 			c.m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: id, Name: name})
 			c.m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: id, Outcome: invariants.TurnFailed, Text: text})
 		}
@@ -168,6 +169,12 @@ func (p *mapper) output(c *fields, id decode.Raw, kind int, outcome string, text
 		t = p.addTool(id, nil, false)
 		t.ready = true
 		c.m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: id})
+	}
+	if t != nil && !t.open && t.inputErr && kind == outputError {
+		// The SDK's tool-output-error after an invalid call's
+		// tool-input-error: the same failure, on the part that holds it.
+		t.inputErr = false
+		return
 	}
 	if prelim {
 		// A preliminary result: the tool runs; the final one closes it.

@@ -30,7 +30,12 @@ type tool struct {
 	started bool   // opened by tool-input-start
 	ready   bool   // input available (or awaiting approval)
 	open    bool
-	step    int // the step it was opened in (mapper.step at the time)
+	// inputErr: the call ended with tool-input-error. streamText follows
+	// an invalid call's tool-input-error with a tool-output-error for the
+	// same id (stream-text.test.ts "should add tool call and result error
+	// parts to the ui message stream"); the client updates the same part.
+	inputErr bool
+	step     int // the step it was opened in (mapper.step at the time)
 }
 
 func (p *mapper) openPart(kind invariants.SpanKind, id decode.Raw) {
@@ -78,7 +83,7 @@ func (p *mapper) addTool(id, name decode.Raw, started bool) *tool {
 	n, _ := name.Str()
 	if i, ok := p.toolIndex[string(id)]; ok {
 		t := &p.tools[i]
-		t.name, t.started, t.ready, t.open, t.step = n, started, false, true, p.step
+		t.name, t.started, t.ready, t.open, t.inputErr, t.step = n, started, false, true, false, p.step
 		return t
 	}
 	p.toolIndex[string(id)] = len(p.tools)
