@@ -42,6 +42,14 @@ var Dialect = &invariants.Spec{
 		"done-missing":       "OpenAI SDK",
 		"tool-malformed":     "OpenAI SDK",
 	},
+	// envelope-drift is info: the clients keep the first chunk's id and
+	// model (a switch is a second completion in the stream); a second,
+	// different finish_reason is warn: the clients overwrite it.
+	Severities: map[string]invariants.Severity{
+		"envelope-drift":     invariants.SevInfo,
+		"terminal-duplicate": invariants.SevWarn,
+	},
+	FlavorList: flavors,
 	Keys:       []string{"object"},
 	SniffFrame: sniff,
 	LabelOf:    label,
@@ -77,6 +85,7 @@ var (
 	litFinishOther   = invariants.Lit("finish_reason")
 	litError         = invariants.Lit("error")
 	litRefusal       = invariants.Lit("refusal")
+	litDone          = invariants.Lit("[DONE]")
 )
 
 var finishNames = [...]string{"", "stop", "length", "tool_calls", "content_filter", "function_call", "error", "another finish_reason"}
