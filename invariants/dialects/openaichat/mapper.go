@@ -38,8 +38,8 @@ type mapper struct {
 // choice is one choices[i] of the completion.
 type choice struct {
 	index  int64
-	finish uint8 // finishNone until its finish_reason
-	frame  int   // the frame of its finish_reason
+	finish uint8  // finishNone until its finish_reason
+	frame  int    // the frame of its finish_reason
 	other  []byte // the literal of a finishOther reason (to tell repeats)
 }
 
