@@ -1,6 +1,8 @@
 package openaichat
 
 import (
+	"bytes"
+
 	"framescope/invariants"
 )
 
@@ -77,8 +79,20 @@ func (p *mapper) settle(m *invariants.Mapping, done bool) {
 // with its terminal-missing).
 func (p *mapper) closeTools(m *invariants.Mapping) {
 	for i := range p.tools {
-		if t := &p.tools[i]; t.open {
+		// Only calls the engine holds open, each id once (a duplicate id it
+		// refused is no second call).
+		if t := &p.tools[i]; t.open && m.ToolIsOpen(t.id) && !p.idBefore(i) {
 			m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: t.id, Outcome: invariants.TurnIncomplete})
 		}
 	}
+}
+
+// idBefore: an earlier open call has tools[i]'s id.
+func (p *mapper) idBefore(i int) bool {
+	for j := range i {
+		if p.tools[j].open && bytes.Equal(p.tools[j].id, p.tools[i].id) {
+			return true
+		}
+	}
+	return false
 }

@@ -57,7 +57,7 @@ var Dialect = &invariants.Spec{
 	DemoFiles: invariants.DemoFiles{
 		FS:          demoFiles,
 		HappyAbout:  "an OpenRouter completion: keepalive comments, streamed reasoning and text, two parallel tool calls with streamed arguments, finish_reason tool_calls, usage, [DONE]",
-		BrokenAbout: "a drifting id, tool calls without an id, renamed and reused, a numeric content, content and a second finish_reason after the first, a cut frame, [DONE] with a choice unfinished, a chunk after [DONE]",
+		BrokenAbout: "an id that switches away and back, tool calls without an id, renamed and reused, a numeric content, content and another finish_reason after the first, a cut frame, [DONE] with a choice unfinished, a chunk after [DONE]",
 	},
 }
 

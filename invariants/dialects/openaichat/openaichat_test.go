@@ -111,6 +111,7 @@ func TestRules(t *testing.T) {
 		{"two choices finish", two(`"stop"`, `"stop"`) + done, nil},
 		{"one of two choices unfinished at [DONE]", two(`"stop"`, `null`) + done, []string{"terminal-missing error 2"}},
 		{"both unfinished at [DONE]", two(`null`, `null`) + done, []string{"terminal-missing error 2", "terminal-missing error 2"}},
+		{"reused tool id, choice unfinished at [DONE]", roleChunk + chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":"{}"}},{"index":1,"id":"call_1","function":{"name":"f","arguments":"{}"}}]},"finish_reason":null}`) + done, []string{"terminal-missing error 2", "tool-duplicate error 1"}},
 		{"unfinished tool call at [DONE]", roleChunk + chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":"{"}}]},"finish_reason":null}`) + done, []string{"terminal-missing error 2"}},
 		{"unfinished at EOF", roleChunk + textChunk, []string{"terminal-missing error -"}},
 		{"finished, no [DONE]", roleChunk + textChunk + stopChunk + usageChunk, []string{"done-missing warn -"}},
