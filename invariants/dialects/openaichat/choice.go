@@ -1,6 +1,8 @@
 package openaichat
 
 import (
+	"bytes"
+
 	"framescope/decode"
 	"framescope/invariants"
 )
@@ -54,13 +56,25 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping) {
 	if !fr.IsNonEmptyStr() {
 		return
 	}
+	reason := reasonOf(fr)
 	if st.finish != finishNone {
+		// The SDKs overwrite a choice's finish_reason with each non-null
+		// one (openai-python's ChatCompletionStreamState, openai-node's
+		// ChatCompletionStream): the same reason again (OpenRouter repeats
+		// it on its usage chunk) changes nothing; another one changes what
+		// the client reports, a departure it tolerates (warn), and the
+		// latest is the one it keeps.
+		if reason == st.finish && (reason != finishOther || bytes.Equal(fr, st.other)) {
+			return
+		}
 		s, _ := fr.Str()
-		m.Raise("terminal-duplicate", invariants.SevError, "choice %d gets a second finish_reason %q; its first (%s) came at frame %d",
+		m.Raise("terminal-duplicate", invariants.SevWarn, "choice %d gets a second finish_reason %q; its first (%s) came at frame %d, and the clients keep the second",
 			n, decode.Clip(s, 40), finishNames[st.finish], st.frame)
-		return
 	}
-	st.finish, st.frame = reasonOf(fr), frame
+	st.finish, st.frame = reason, frame
+	if reason == finishOther {
+		st.other = append(st.other[:0], fr...)
+	}
 	if toolsReady(st.finish) {
 		p.toolsDone(n, m)
 	}
@@ -83,7 +97,9 @@ const (
 // mapDelta turns a delta into moves; the choice index is every move's key,
 // so the n answers of an n > 1 request stay apart.
 func (p *mapper) mapDelta(d *deltaFields, idx decode.Raw, n int64, m *invariants.Mapping) {
-	if s := text(d[dContent], "content", m); s != nil {
+	if c := d[dContent]; c.Kind() == decode.KindArray {
+		contentParts(c, idx, m)
+	} else if s := text(c, "content", m); s != nil {
 		m.Add(invariants.Move{Kind: invariants.MoveText, Key: idx, Text: s})
 	}
 	if s := text(d[dRefusal], "refusal", m); s != nil {
@@ -116,6 +132,48 @@ func (p *mapper) mapDelta(d *deltaFields, idx decode.Raw, n int64, m *invariants
 	}
 }
 
+// contentParts maps delta.content sent as an array of parts, as Mistral's
+// reasoning models do: {type: "text", text} is text, {type: "thinking",
+// thinking: [{type: "text", text}…]} is reasoning (Mistral's reasoning
+// docs; the AI SDK's Mistral chunk schema takes a string or such an
+// array). Other part types (references, images) carry no text here.
+func contentParts(c, idx decode.Raw, m *invariants.Mapping) {
+	c.Elements(func(part decode.Raw) bool {
+		if part.Kind() != decode.KindObject {
+			m.Malformed("delta", "a content part is "+invariants.KindName(part)+", want an object")
+			return true
+		}
+		var f [3]decode.Raw
+		part.GetAll(f[:], "type", "text", "thinking")
+		switch {
+		case f[0].StrEq("text"):
+			if s := text(f[1], "content part text", m); s != nil {
+				m.Add(invariants.Move{Kind: invariants.MoveText, Key: idx, Text: s})
+			}
+		case f[0].StrEq("thinking"):
+			switch th := f[2]; th.Kind() {
+			case decode.KindArray:
+				th.Elements(func(t decode.Raw) bool {
+					if t.Kind() == decode.KindObject && t.Get("type").StrEq("text") {
+						if s := text(t.Get("text"), "thinking part text", m); s != nil {
+							m.Add(invariants.Move{Kind: invariants.MoveReasoning, Key: idx, Text: s})
+						}
+					}
+					return true
+				})
+			case decode.KindString:
+				if len(th) > 2 {
+					m.Add(invariants.Move{Kind: invariants.MoveReasoning, Key: idx, Text: th})
+				}
+			case decode.KindNone, decode.KindNull:
+			default:
+				m.Malformed("delta", "a thinking part's thinking is "+invariants.KindName(th)+", want an array of parts")
+			}
+		}
+		return true
+	})
+}
+
 // text returns a delta's non-empty string member; nil when absent, null
 // or empty (the role chunk sends content ""), payload-malformed when it
 // is not a string.
@@ -139,6 +197,9 @@ func (d *deltaFields) hasContent() bool {
 		if v.IsNonEmptyStr() {
 			return true
 		}
+	}
+	if d[dContent].Len() > 0 {
+		return true // content as parts
 	}
 	return d[dToolCalls].Len() > 0 || d[dFunctionCall].Kind() == decode.KindObject
 }

@@ -1,28 +1,43 @@
 package openaichat
 
 import (
+	"bytes"
+
 	"framescope/invariants"
 )
 
-// MapDone settles the completion at [DONE]: every choice must have its
-// finish_reason by then (the engine adds done-early when one has not).
-func (p *mapper) MapDone(m *invariants.Mapping) { p.settle(m, "[DONE]") }
+// MapDone settles the completion at [DONE].
+func (p *mapper) MapDone(m *invariants.Mapping) { p.settle(m, true) }
 
 // EndStream settles it when the stream ends without [DONE]; a complete
 // completion then gets the engine's done-missing.
-func (p *mapper) EndStream(m *invariants.Mapping) { p.settle(m, "the end of the stream") }
+func (p *mapper) EndStream(m *invariants.Mapping) { p.settle(m, false) }
 
 // settle makes the turn's terminal once every choice has finished — its
 // outcome is the worst any choice finished with, its name that choice's
 // finish_reason — or raises terminal-missing once per choice that has
-// not. With no choice at all (only Azure's prompt filter, or a usage
-// chunk), the engine's own terminal-missing speaks for the completion.
-func (p *mapper) settle(m *invariants.Mapping, when string) {
+// not.
+//
+// A choice without finish_reason is one defect, whether [DONE] or the end
+// of the stream shows it: the client's completion lacks it (openai-node's
+// ChatCompletionStream throws "missing finish_reason for choice N").
+// terminal-missing names it; at [DONE] the mapper ends the completion
+// itself (incomplete, its tool calls closed with it) so that
+// the engine adds no done-early for the same defect. done-early stays for
+// a [DONE] before any chunk.
+func (p *mapper) settle(m *invariants.Mapping, done bool) {
 	if p.ended {
 		return
 	}
 	p.ended = true
 	if len(p.choices) == 0 {
+		// Only a usage or prompt-filter chunk: at [DONE] the completion
+		// has no answer at all, one terminal-missing; at the end of the
+		// stream the engine's own says it.
+		if done {
+			m.Raise("terminal-missing", invariants.SevError, "[DONE] arrived and no choice was streamed")
+			m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnIncomplete, Name: litDone})
+		}
 		return
 	}
 	unfinished := false
@@ -31,12 +46,21 @@ func (p *mapper) settle(m *invariants.Mapping, when string) {
 		sev = invariants.SevInfo // the client cancelled: nothing more was owed to it
 	}
 	for _, c := range p.choices {
-		if c.finish == finishNone {
-			unfinished = true
-			m.RaiseNoFrame("terminal-missing", sev, "choice %d has no finish_reason at %s", c.index, when)
+		if c.finish != finishNone {
+			continue
+		}
+		unfinished = true
+		if done {
+			m.Raise("terminal-missing", sev, "choice %d has no finish_reason at [DONE]", c.index)
+		} else {
+			m.RaiseNoFrame("terminal-missing", sev, "choice %d has no finish_reason at the end of the stream", c.index)
 		}
 	}
 	if unfinished {
+		if done {
+			p.closeTools(m)
+			m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnIncomplete, Name: litDone})
+		}
 		return
 	}
 	best, bestRank := p.choices[0].finish, -1
@@ -47,4 +71,28 @@ func (p *mapper) settle(m *invariants.Mapping, when string) {
 	}
 	outcome, _, name := outcomeOf(best)
 	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: name})
+}
+
+// closeTools ends every open call when the completion ends incomplete at
+// [DONE]: the calls end with it, and terminal-missing already says what
+// broke (a finished choice's calls are complete, an unfinished one's go
+// with its terminal-missing).
+func (p *mapper) closeTools(m *invariants.Mapping) {
+	for i := range p.tools {
+		// Only calls the engine holds open, each id once (a duplicate id it
+		// refused is no second call).
+		if t := &p.tools[i]; t.open && m.ToolIsOpen(t.id) && !p.idBefore(i) {
+			m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: t.id, Outcome: invariants.TurnIncomplete})
+		}
+	}
+}
+
+// idBefore: an earlier open call has tools[i]'s id.
+func (p *mapper) idBefore(i int) bool {
+	for j := range i {
+		if p.tools[j].open && bytes.Equal(p.tools[j].id, p.tools[i].id) {
+			return true
+		}
+	}
+	return false
 }

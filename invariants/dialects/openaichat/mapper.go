@@ -25,6 +25,10 @@ type mapper struct {
 	// valid after the frame that named it is gone.
 	arena []byte
 	keyed bool // the turn was named after the completion id
+	// flavor is the provider flavor the stream is read as: the forced
+	// one, else the one its marks named (flavored: settled, stop looking).
+	flavor   string
+	flavored bool
 	// ended: the completion is over (an error object, or settled at
 	// [DONE] or at the end of the stream); later chunks are the engine's
 	// after-terminal, not the choices' business.
@@ -34,8 +38,9 @@ type mapper struct {
 // choice is one choices[i] of the completion.
 type choice struct {
 	index  int64
-	finish uint8 // finishNone until its finish_reason
-	frame  int   // the frame of its finish_reason
+	finish uint8  // finishNone until its finish_reason
+	frame  int    // the frame of its finish_reason
+	other  []byte // the literal of a finishOther reason (to tell repeats)
 }
 
 func newMapper() invariants.Mapper {
@@ -50,11 +55,17 @@ func newMapper() invariants.Mapper {
 // Map reads one frame: an error object ends the completion as failed; a
 // chunk checks the envelope, then maps each choice.
 func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
-	if e := f.Get("error"); truthy(e) {
+	e, obj := f.Get("error"), f.Get("object")
+	if p.ended && (truthy(e) || obj.StrEq("error")) {
+		// The completion is over: the engine says after-terminal, and a
+		// second error object is no second terminal (the client threw at
+		// the first).
+		return
+	}
+	if truthy(e) {
 		p.mapError(e, m)
 		return
 	}
-	obj := f.Get("object")
 	if obj.StrEq("error") {
 		// vLLM's ErrorResponse: {"object":"error","message":…,"type":…,"code":…}.
 		code, msg := errorFields(f.Get("code"), f.Get("type"), f.Get("message"))
@@ -62,9 +73,11 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		return
 	}
 	choices := f.Get("choices")
-	// A chunk says so in object; Azure's filter chunks leave object empty,
-	// and some servers omit it but still send choices.
-	chunk := obj.StrEq("chat.completion.chunk") || ((obj == nil || obj.StrEq("")) && choices != nil)
+	// A chunk says so in object (Perplexity's last chunk says
+	// chat.completion.done); Azure's filter chunks leave object empty, and
+	// some servers omit it but still send choices.
+	chunk := obj.StrEq("chat.completion.chunk") || obj.StrEq("chat.completion.done") ||
+		((obj == nil || obj.StrEq("")) && choices != nil)
 	if !chunk {
 		m.Unknown = true
 		return
@@ -72,7 +85,10 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	if p.ended {
 		return // after-terminal (the engine's): nothing more to check
 	}
-	p.checkEnvelope(f, m)
+	p.readFlavor(f, choices, m)
+	if p.checkEnvelope(f, m, p.flavor == flavorGroq) {
+		p.newCompletion()
+	}
 	if !p.keyed {
 		if id := f.Get("id"); id.IsNonEmptyStr() {
 			m.Add(invariants.Move{Kind: invariants.MoveTurnKey, Key: id})
@@ -135,4 +151,30 @@ func (p *mapper) findChoice(index int64) *choice {
 	}
 	p.choices = append(p.choices, choice{index: index, frame: -1})
 	return &p.choices[len(p.choices)-1]
+}
+
+// readFlavor settles the stream's flavor: the forced one, else the first
+// a chunk's marks name (SetFlavor).
+func (p *mapper) readFlavor(f *decode.Frame, choices decode.Raw, m *invariants.Mapping) {
+	if p.flavored {
+		return
+	}
+	if fl := m.ForcedFlavor(); fl != "" {
+		p.flavor, p.flavored = fl, true
+		return
+	}
+	if fl := recognise(f, choices); fl != "" {
+		p.flavor, p.flavored = fl, true
+		m.SetFlavor(fl)
+	}
+}
+
+// newCompletion: the id switched, another completion streams on (Groq's
+// compound models). The clients fold it into the same choices, so a
+// choice that had finished is open again: its content is no
+// after-terminal and its next finish_reason no duplicate.
+func (p *mapper) newCompletion() {
+	for i := range p.choices {
+		p.choices[i].finish, p.choices[i].frame = finishNone, -1
+	}
 }

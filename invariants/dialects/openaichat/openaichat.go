@@ -34,14 +34,22 @@ var Dialect = &invariants.Spec{
 		"frame-json":         "OpenAI SDK",
 		"event-unknown":      "OpenAI API ref",
 		"payload-malformed":  "OpenAI SDK",
-		"envelope-drift":     "OpenAI API ref",
+		"envelope-drift":     "OpenAI SDK",
 		"terminal-missing":   "OpenAI API ref",
-		"terminal-duplicate": "OpenAI API ref",
+		"terminal-duplicate": "OpenAI SDK",
 		"after-terminal":     "OpenAI SDK",
 		"done-early":         "OpenAI SDK",
 		"done-missing":       "OpenAI SDK",
 		"tool-malformed":     "OpenAI SDK",
 	},
+	// envelope-drift is info: the clients keep the first chunk's id and
+	// model (a switch is a second completion in the stream); a second,
+	// different finish_reason is warn: the clients overwrite it.
+	Severities: map[string]invariants.Severity{
+		"envelope-drift":     invariants.SevInfo,
+		"terminal-duplicate": invariants.SevWarn,
+	},
+	FlavorList: flavors,
 	Keys:       []string{"object"},
 	SniffFrame: sniff,
 	LabelOf:    label,
@@ -49,7 +57,7 @@ var Dialect = &invariants.Spec{
 	DemoFiles: invariants.DemoFiles{
 		FS:          demoFiles,
 		HappyAbout:  "an OpenRouter completion: keepalive comments, streamed reasoning and text, two parallel tool calls with streamed arguments, finish_reason tool_calls, usage, [DONE]",
-		BrokenAbout: "a drifting id, tool calls without an id, renamed and reused, a numeric content, content and a second finish_reason after the first, a cut frame, [DONE] with a choice unfinished, a chunk after [DONE]",
+		BrokenAbout: "an id that switches away and back, tool calls without an id, renamed and reused, a numeric content, content and another finish_reason after the first, a cut frame, [DONE] with a choice unfinished, a chunk after [DONE]",
 	},
 }
 
@@ -77,6 +85,7 @@ var (
 	litFinishOther   = invariants.Lit("finish_reason")
 	litError         = invariants.Lit("error")
 	litRefusal       = invariants.Lit("refusal")
+	litDone          = invariants.Lit("[DONE]")
 )
 
 var finishNames = [...]string{"", "stop", "length", "tool_calls", "content_filter", "function_call", "error", "another finish_reason"}

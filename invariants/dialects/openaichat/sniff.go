@@ -11,11 +11,12 @@ import (
 // Azure's and says Yes; an empty-object chunk without them (Azure's
 // content-filter annotations) only says Maybe. A bare {"error": …} object
 // is how OpenAI reports a mid-stream failure (vLLM: object "error"), but
-// it is no signature.
+// it is no signature. A chunk without object whose choices[0] has an
+// object delta is one too (some OpenAI-compatible servers omit object).
 func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 	obj := f.Get("object")
-	if obj.StrEq("chat.completion.chunk") {
-		return invariants.Yes
+	if obj.StrEq("chat.completion.chunk") || obj.StrEq("chat.completion.done") {
+		return invariants.Yes // chat.completion.done: Perplexity's last chunk
 	}
 	if obj.StrEq("error") && f.Get("message") != nil {
 		return invariants.Maybe // vLLM's error object (it has a type member too)
@@ -29,6 +30,10 @@ func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 			return invariants.Yes
 		}
 		return invariants.Maybe
+	case obj == nil && firstDelta(f.Get("choices")):
+		// Servers that leave object out still stream choices[].delta: no
+		// other dialect has that shape (its foreign keys were ruled out).
+		return invariants.Yes
 	case obj == nil && truthy(f.Get("error")):
 		return invariants.Maybe
 	}
@@ -88,4 +93,17 @@ func truthy(r decode.Raw) bool {
 		return true
 	}
 	return false
+}
+
+// firstDelta: choices is an array whose first element has an object delta.
+func firstDelta(choices decode.Raw) bool {
+	if choices.Kind() != decode.KindArray {
+		return false
+	}
+	yes := false
+	choices.Elements(func(c decode.Raw) bool {
+		yes = c.Kind() == decode.KindObject && c.Get("delta").Kind() == decode.KindObject
+		return false
+	})
+	return yes
 }
