@@ -14,11 +14,13 @@ import (
 // dialect's mapping on each frame and applies the generic rules over the
 // moves, once for all dialects.
 type Engine struct {
-	spec   *Spec
-	shape  Shape
-	opts   Options
-	mapper Mapper
-	m      Mapping
+	// doneBeforeTurn: a [DONE] came before any turn (done-early said it).
+	doneBeforeTurn bool
+	spec           *Spec
+	shape          Shape
+	opts           Options
+	mapper         Mapper
+	m              Mapping
 
 	out  []Alarm
 	all  Counts
@@ -343,6 +345,7 @@ func (e *Engine) observeDone(f *decode.Frame, t int) {
 	}
 	if t < 0 {
 		e.raise("done-early", SevError, f.Index, t, "[DONE] arrived before any turn")
+		e.doneBeforeTurn = true
 		return
 	}
 	e.turns[t-e.base].Done = true
@@ -378,7 +381,9 @@ func (e *Engine) End(end End) []Alarm {
 		return e.out
 	}
 	if e.base+len(e.turns) == 0 {
-		if !e.shape.NoTerminal {
+		// A [DONE] before any turn already said it (done-early): one
+		// defect, one alarm.
+		if !e.shape.NoTerminal && !e.doneBeforeTurn {
 			sev := SevError
 			if end.Kind == EndCancelled {
 				sev = SevInfo

@@ -30,6 +30,13 @@ type Mapping struct {
 	end            *End // set while Ender.EndStream runs
 }
 
+// EndedAtEOF reports, from Ender.EndStream, whether the stream ended
+// cleanly (EOF: the server closed it), not by a transport error or a user
+// cancel.
+func (m *Mapping) EndedAtEOF() bool {
+	return m.end != nil && m.end.Kind == EndEOF
+}
+
 // ClientEnded reports, from Ender.EndStream, whether the client ended the
 // stream (a user cancel): what a turn then lacks is info, not error.
 func (m *Mapping) ClientEnded() bool {

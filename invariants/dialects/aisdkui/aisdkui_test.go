@@ -132,7 +132,8 @@ func TestRules(t *testing.T) {
 	}{
 		// terminal and [DONE]
 		{"complete", []string{start, fin, `[DONE]`}, nil},
-		{"no terminal", []string{start, `{"type":"text-start","id":"a"}`}, []string{"span-unclosed warn -", "terminal-missing error -"}},
+		// The body just ends: useChat shows the message as done (warn).
+		{"no terminal", []string{start, `{"type":"text-start","id":"a"}`}, []string{"span-unclosed warn -", "terminal-missing warn -"}},
 		// [DONE] without finish: useChat takes the message as done (one
 		// alarm, warn); an error chunk before it was the end (failed).
 		{"done before finish", []string{start, `[DONE]`}, []string{"terminal-missing warn 1"}},
@@ -143,7 +144,7 @@ func TestRules(t *testing.T) {
 		{"error then eof", []string{start, `{"type":"error","errorText":"Rate limited"}`}, []string{"done-missing warn -"}},
 		{"error, content, done", []string{start, `{"type":"error","errorText":"e"}`, `{"type":"data-x","data":1}`, `[DONE]`}, nil},
 		{"error after finish", []string{start, fin, `{"type":"error","errorText":"e"}`, `[DONE]`}, []string{"after-terminal error 2"}},
-		{"done first", []string{`[DONE]`}, []string{"done-early error 0", "terminal-missing error -"}},
+		{"done first", []string{`[DONE]`}, []string{"done-early error 0"}}, // one defect, one alarm
 		{"no done", []string{start, fin}, []string{"done-missing warn -"}},
 		{"abort then done", []string{start, `{"type":"abort"}`, `[DONE]`}, nil},
 		{"two finishes", []string{start, fin, fin, `[DONE]`}, []string{"after-terminal error 2", "terminal-duplicate error 2"}},

@@ -16,10 +16,13 @@ import (
 // Without an error chunk, a stream that [DONE] closes before finish is
 // taken as done by useChat (consumeStream returns, status "ready", onFinish
 // with isError false and no finishReason): terminal-missing at warn, the
-// one alarm (done-early would say it again). A stream that ends with
-// neither finish nor [DONE] was cut — every SDK server closes with [DONE]
-// (JsonToSseTransformStream's flush) — and keeps the engine's
-// terminal-missing: error, info when the client cancelled.
+// one alarm (done-early would say it again). A stream that just ends, with
+// neither finish nor [DONE], is read the same way by useChat: the fetch
+// body closes, consumeStream returns and the message shows as done, so it
+// is terminal-missing at warn as well (every SDK server closes with [DONE],
+// JsonToSseTransformStream's flush, so the server was cut short). A
+// transport error is the client's error (the fetch rejects): the engine's
+// terminal-missing, at error; a client cancel, at info.
 
 var litError = invariants.Lit("error")
 
@@ -40,9 +43,11 @@ func (p *mapper) MapDone(m *invariants.Mapping) {
 
 // EndStream settles the message when the stream ends without [DONE].
 func (p *mapper) EndStream(m *invariants.Mapping) {
-	if !p.ended {
-		p.failed(m)
+	if p.ended || p.failed(m) || !m.EndedAtEOF() || !m.TurnOpen() {
+		return
 	}
+	p.ended = true
+	m.Raise("terminal-missing", invariants.SevWarn, "the stream ended before finish, abort or [DONE]: useChat takes the message as done, with no finishReason")
 }
 
 // failed ends the message at its error chunk, when it had one.
