@@ -115,8 +115,10 @@ func (p *mapper) mapDelta(d *deltaFields, idx decode.Raw, n int64, m *invariants
 	}
 	switch tc := d[dToolCalls]; tc.Kind() {
 	case decode.KindArray:
+		pos := int64(0)
 		tc.Elements(func(t decode.Raw) bool {
-			p.mapToolDelta(t, n, m)
+			p.mapToolDelta(t, n, pos, m)
+			pos++
 			return true
 		})
 	case decode.KindNone, decode.KindNull:

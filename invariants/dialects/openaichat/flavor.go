@@ -38,7 +38,7 @@ var flavors = []invariants.Flavor{
 	{Name: flavorXAI, Provider: "xAI", Recognised: "usage.num_sources_used or usage.cost_in_usd_ticks, or a bare grok- model id",
 		Changes: "none: created re-stamped per chunk is accepted for every stream (vercel/ai packages/xai/src/__fixtures__/xai-text.chunks.txt)"},
 	{Name: flavorMistral, Provider: "Mistral AI", Recognised: "delta.content as an array of parts, or a bare mistral-/magistral-/codestral-/ministral-/devstral-/pixtral- model id with a 32-hex id",
-		Changes: "none: content as parts ({type: thinking|text}) is read for every stream, thinking as reasoning (Mistral reasoning docs; the AI SDK's Mistral chunk schema)"},
+		Changes: "a tool call delta without index is keyed by its position (Mistral sends each call whole, with no index: the AI SDK's Mistral chunk schema); content as parts ({type: thinking|text}) is read for every stream, thinking as reasoning (Mistral reasoning docs)"},
 	{Name: flavorOpenRouter, Provider: "OpenRouter", Recognised: "a top-level provider string on a chunk",
 		Changes: "none: the finish_reason repeated on its usage chunk is accepted for every stream (the SDKs overwrite finish_reason)"},
 	{Name: flavorPerplexity, Provider: "Perplexity", Recognised: "citations or search_results on a chunk, or object chat.completion.done",

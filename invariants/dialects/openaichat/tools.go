@@ -26,13 +26,20 @@ type tool struct {
 // (tool-malformed); a later one that names another id or function is
 // tool-mismatch; arguments grow the call. Custom tools send custom.name
 // and custom.input instead of function.name and function.arguments.
-func (p *mapper) mapToolDelta(tc decode.Raw, choice int64, m *invariants.Mapping) {
+//
+// Mistral sends each call whole in one delta and without an index (its
+// own SDK and the AI SDK's Mistral schema have none): under the mistral
+// flavor a call without one is keyed by its position in the array.
+func (p *mapper) mapToolDelta(tc decode.Raw, choice, pos int64, m *invariants.Mapping) {
 	if tc.Kind() != decode.KindObject {
 		m.Malformed("tool_calls", "an element is "+invariants.KindName(tc)+", want an object")
 		return
 	}
 	ix := tc.Get("index")
 	n, ok := invariants.Int(ix)
+	if ix == nil && p.flavor == flavorMistral {
+		n, ok = pos, true
+	}
 	if !ok || n < 0 {
 		m.Malformed("tool_calls", "index is "+invariants.KindName(ix)+", want an integer ≥ 0")
 		return

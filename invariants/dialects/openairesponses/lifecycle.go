@@ -90,13 +90,18 @@ func (p *mapper) terminal(m *invariants.Mapping, outcome string, name, code, tex
 	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: name, Code: code, Text: text})
 }
 
-// drift: every lifecycle event repeats the response; its id must stay
-// response.created's.
+// drift: every lifecycle event repeats the response; its id should stay
+// response.created's. openai-python and openai-node accumulate by
+// output_index and take the final response from response.completed, so a
+// changed id breaks no client: warn, once a stream (GitHub Copilot's
+// Responses API, store:false, gives every event a new id: vercel/ai
+// #18548).
 func (p *mapper) drift(m *invariants.Mapping, ev *event, id decode.Raw) {
-	if id == nil || !p.hasRID || string(id) == string(p.rid) {
+	if id == nil || !p.hasRID || string(id) == string(p.rid) || p.drifted {
 		return
 	}
-	m.Raise("envelope-drift", invariants.SevError, "%s carries response.id %s, but response.created said %s",
+	p.drifted = true
+	m.Raise("envelope-drift", invariants.SevWarn, "%s carries response.id %s, but response.created said %s (later changes are not listed: the SDKs keep the first and read the final response from response.completed)",
 		ev.name, clipRaw(id), clipRaw(p.rid))
 }
 

@@ -9,6 +9,8 @@ import (
 // allocated once per stream (newMapper) and reused, so mapping a frame
 // allocates nothing.
 type mapper struct {
+	// drifted: envelope-drift was raised (once a stream).
+	drifted bool
 	frames  int  // decoded frames seen
 	bad     bool // payload-malformed already raised on this frame
 	resumed bool // the stream resumes a response (starting_after)

@@ -71,6 +71,7 @@ var Dialect = &invariants.Spec{
 		"envelope-drift":     "OpenAI SDK",
 		"legacy-shape":       "OpenAI SDK",
 	},
+	Severities: map[string]invariants.Severity{"envelope-drift": invariants.SevWarn},
 	FlavorList: flavors,
 	Keys:       []string{"type", "sequence_number"},
 	SniffFrame: sniff,
