@@ -5,22 +5,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"framescope/invariants"
 )
 
 // Numbers, sizes and durations as the panes write them.
 
 // fmtBytes formats a size in bytes: 512 B, 1.5 KiB, 3.2 MiB, 1.05 GiB.
-func fmtBytes(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
-	case n < 1024*1024*1024:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
-	}
-	return fmt.Sprintf("%.2f GiB", float64(n)/(1024*1024*1024))
-}
+func fmtBytes(n int64) string { return invariants.FormatBytes(n, false) }
 
 // fmtDur formats a duration compactly: 4ms, 800ms, 1.20s, 75s.
 func fmtDur(d time.Duration) string {
