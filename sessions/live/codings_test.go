@@ -65,8 +65,8 @@ func TestStackedCodings(t *testing.T) {
 			took := time.Since(start)
 			end := res.Report.End
 			rules := strings.Join(lvRules(res.Report), " ")
-			if n <= 5 {
-				if end.Kind != sessions.EndEOF || strings.Contains(rules, "capture-corrupt") {
+			if n <= MaxCodings {
+				if end.Kind != sessions.EndEOF || strings.Contains(rules, "capture-corrupt") || res.DecodeFailed != "" {
 					t.Errorf("%d codings: end %+v, alarms %s", n, end, rules)
 				}
 				return
@@ -74,6 +74,9 @@ func TestStackedCodings(t *testing.T) {
 			want := "Content-Encoding stacks " + strconv.Itoa(n) + " codings: framescope decodes at most 5"
 			if end.Kind != sessions.EndError || !strings.Contains(end.Detail, want) {
 				t.Errorf("end %+v, want an error saying %q", end, want)
+			}
+			if !strings.Contains(res.DecodeFailed, want) {
+				t.Errorf("DecodeFailed %q", res.DecodeFailed)
 			}
 			if !strings.Contains(rules, "capture-corrupt") {
 				t.Errorf("alarms %s: want capture-corrupt", rules)

@@ -129,6 +129,9 @@ type Live struct {
 	zeroes  int
 	// limit bounds decoding (nil: the body is not encoded).
 	limit *inflateLimit
+	// decodeFailed says why the body could not be decoded ("": it was,
+	// or a bound stopped it); set when the stream ends.
+	decodeFailed string
 
 	// Chunks read before Connect returned (error bodies), served first.
 	preDone  chan struct{} // nil when there was no pre-read
@@ -688,6 +691,7 @@ func unexpected(err error) error {
 type decodeError struct {
 	coding string
 	err    error
+	bound  bool // a decoding bound (--max-decoded, --max-ratio) stopped it
 }
 
 func (e *decodeError) Error() string {
@@ -836,10 +840,13 @@ func (l *Live) finish(err error) {
 			err = rb.err
 		}
 		l.end.Detail = sessions.Clean(err.Error())
-		if de := (*decodeError)(nil); errors.As(err, &de) {
+		if de := (*decodeError)(nil); errors.As(err, &de) && !de.bound {
 			// A body its Content-Encoding does not decode is a damaged
-			// stream: an alarm (capture-corrupt) besides the error end.
+			// stream: an alarm (capture-corrupt) besides the error end,
+			// and a failed one (DecodeFailed). A bound reached is a stop
+			// by choice, as --max-bytes is.
 			l.probs.Add(0, "the response body could not be decoded, so bytes are missing: %s", l.end.Detail)
+			l.decodeFailed = l.end.Detail
 		}
 	}
 	l.probs.Finish()
@@ -858,6 +865,11 @@ func (l *Live) release() {
 // EndError (a transport or decoding error, Detail says which) or
 // EndCancelled (Cancel, Close or the context).
 func (l *Live) End() sessions.End { return l.end }
+
+// DecodeFailed says, once the stream has ended, why its body could not be
+// decoded: a coding that failed, or more stacked codings than MaxCodings
+// ("" when it was decoded, or a decoding bound stopped it).
+func (l *Live) DecodeFailed() string { return l.decodeFailed }
 
 // TakeProblems returns remarks about the response (e.g. an undecodable
 // Content-Encoding).
