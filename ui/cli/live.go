@@ -122,6 +122,11 @@ func (fl *liveOptions) session(url string, stdin io.Reader) (live.LiveOptions, e
 		opts.Connect.Body = body
 	}
 	if !fl.noSave {
+		// The library's cap is read when the session is saved: a bad one
+		// fails here, before the one-shot request is sent.
+		if _, err := library.LibraryMax(os.Getenv); err != nil {
+			return opts, fmt.Errorf("session library: %w (use --no-save)", err)
+		}
 		lib, err := library.DefaultLibrary()
 		if err != nil {
 			return opts, fmt.Errorf("session library: %w (use --no-save)", err)
