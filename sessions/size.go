@@ -27,7 +27,12 @@ func ParseSize(s string) (int64, error) {
 	if err != nil || mult == 0 || v < 0 || v*mult > 1<<62 {
 		return 0, fmt.Errorf("%q is not a size (want e.g. 500MB, 1GiB or 0 for no limit)", s)
 	}
-	return int64(v * mult), nil
+	if n := int64(v * mult); n > 0 || v == 0 {
+		return n, nil
+	}
+	// 0.9 bytes would round to 0, which means no limit: the opposite of
+	// what was asked.
+	return 0, fmt.Errorf("%q is less than one byte (0 would mean no limit): give at least 1 byte, or 0 for no limit", s)
 }
 
 // FormatSize writes a byte count for people: 512 B, 1.5 KiB, 1 GiB.

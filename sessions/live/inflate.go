@@ -38,13 +38,13 @@ func (l *inflateLimit) allow(n int, rawSoFar int64) (int, error) {
 	if l.max > 0 && next > l.max {
 		keep := int(l.max - l.decoded)
 		l.decoded = l.max
-		return keep, &decodeError{coding: l.coding, err: fmt.Errorf(
+		return keep, &decodeError{coding: l.coding, bound: true, err: fmt.Errorf(
 			"decoded size passed %s (%s compressed): stopped, the stream keeps what was decoded before (--max-decoded raises the limit)",
 			sessions.FormatSize(l.max), sessions.FormatSize(rawSoFar))}
 	}
 	if l.ratio > 0 && next > ratioFloor && rawSoFar > 0 && float64(next) > l.ratio*float64(rawSoFar) {
 		l.decoded = next
-		return n, &decodeError{coding: l.coding, err: fmt.Errorf(
+		return n, &decodeError{coding: l.coding, bound: true, err: fmt.Errorf(
 			"decompression ratio passed %g× (%s from %s compressed): stopped as a decompression bomb, the stream keeps what was decoded (--max-ratio raises the limit)",
 			l.ratio, sessions.FormatSize(next), sessions.FormatSize(rawSoFar))}
 	}

@@ -113,6 +113,7 @@ type Live struct {
 	meta   sessions.Meta
 	start  time.Time
 	parent context.Context
+	reqCtx context.Context // done when the stream is cancelled, closed or its parent is
 	cancel context.CancelCauseFunc
 	resp   *http.Response
 	tr     *http.Transport
@@ -128,6 +129,9 @@ type Live struct {
 	zeroes  int
 	// limit bounds decoding (nil: the body is not encoded).
 	limit *inflateLimit
+	// decodeFailed says why the body could not be decoded ("": it was,
+	// or a bound stopped it); set when the stream ends.
+	decodeFailed string
 
 	// Chunks read before Connect returned (error bodies), served first.
 	preDone  chan struct{} // nil when there was no pre-read
@@ -259,6 +263,7 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 	l := &Live{
 		start:  start,
 		parent: ctx,
+		reqCtx: reqCtx,
 		cancel: cancel,
 		resp:   resp,
 		tr:     tr,
@@ -317,7 +322,16 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		ContentType:     ct,
 		ContentEncoding: resp.Header.Get("Content-Encoding"),
 	}
-	l.encs = parseCodings(resp.Header.Values("Content-Encoding"))
+	encs, ncodings := parseCodings(resp.Header.Values("Content-Encoding"), MaxCodings)
+	l.encs = encs
+	if ncodings > MaxCodings {
+		// Each layer is a decoder of its own (~35 KB for deflate): 50,000
+		// of them ran out of memory, 4,000 br layers over garbage never
+		// ended. Refused from the header, before any decoder is made.
+		l.encs = nil
+		l.heldErr = &decodeError{err: fmt.Errorf(
+			"the response's Content-Encoding stacks %d codings: framescope decodes at most %d (as curl does); the body is not decoded", ncodings, MaxCodings)}
+	}
 	for _, e := range l.encs {
 		if !decodable(e) {
 			l.probs.Note("the response's Content-Encoding %q cannot be decoded: its body is shown as received", sessions.CleanShort(l.info.ContentEncoding, 60))
@@ -425,19 +439,31 @@ func decodable(coding string) bool {
 // AcceptCompressed is the Accept-Encoding --compressed sends.
 const AcceptCompressed = "gzip, deflate, br"
 
+// MaxCodings is how many content codings a body may stack (curl's limit,
+// CVE-2022-32206); a response with more is a failed stream.
+const MaxCodings = 5
+
 // parseCodings lists the content codings applied to a body, in the order
-// they were applied (identity dropped).
-func parseCodings(values []string) []string {
+// they were applied (identity dropped): at most limit of them, and how many
+// there are in all (counted without allocating one string per coding: a
+// header can stack 50,000).
+func parseCodings(values []string, limit int) ([]string, int) {
 	var out []string
+	n := 0
 	for _, v := range values {
-		for _, c := range strings.Split(v, ",") {
-			c = strings.ToLower(strings.TrimSpace(c))
-			if c != "" && c != "identity" {
-				out = append(out, c)
+		for rest := v; rest != ""; {
+			var c string
+			c, rest, _ = strings.Cut(rest, ",")
+			c = strings.TrimSpace(c)
+			if c == "" || strings.EqualFold(c, "identity") {
+				continue
+			}
+			if n++; n <= limit {
+				out = append(out, strings.ToLower(c))
 			}
 		}
 	}
-	return out
+	return out, n
 }
 
 // isSSEMediaType reports whether a Content-Type is text/event-stream.
@@ -584,8 +610,17 @@ func (l *Live) readOnce() ([]byte, time.Duration, error) {
 // decoder wraps the raw body in the decoders of its Content-Encoding. It
 // may block: a gzip header is read here.
 func (l *Live) decoder() (io.Reader, error) {
-	var r io.Reader = l.raw
+	var r io.Reader = &layerGuard{r: l.raw, l: l}
 	for i := len(l.encs) - 1; i >= 0; i-- {
+		if i < len(l.encs)-1 {
+			// The layer decoded before this one: cancellation is checked
+			// between layers, and its output is bounded as the body's is
+			// (a layer can inflate a thousandfold into one that decodes
+			// to nothing).
+			lim := *l.limit
+			lim.coding, lim.decoded = strings.TrimPrefix(l.encs[i+1], "x-"), 0
+			r = &layerGuard{r: r, l: l, limit: &lim}
+		}
 		switch l.encs[i] {
 		case "gzip", "x-gzip":
 			zr, err := gzip.NewReader(r)
@@ -638,7 +673,8 @@ func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 // (that error is the one to report).
 func codingError(coding string, err error) error {
 	var rb *rawError
-	if err == io.EOF || errors.As(err, &rb) {
+	var de *decodeError
+	if err == io.EOF || errors.As(err, &rb) || errors.As(err, &de) {
 		return err
 	}
 	return &decodeError{coding: coding, err: err}
@@ -655,9 +691,13 @@ func unexpected(err error) error {
 type decodeError struct {
 	coding string
 	err    error
+	bound  bool // a decoding bound (--max-decoded, --max-ratio) stopped it
 }
 
 func (e *decodeError) Error() string {
+	if e.coding == "" {
+		return e.err.Error()
+	}
 	if errors.Is(e.err, io.ErrUnexpectedEOF) {
 		return e.coding + " body truncated: unexpected EOF"
 	}
@@ -677,6 +717,30 @@ func (c *codingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	if err != nil {
 		err = codingError(c.coding, err)
+	}
+	return n, err
+}
+
+// layerGuard sits under every decoder: it ends the decoding once the
+// stream is cancelled (the user, --max-time, Close) even when no byte
+// comes out — a stack of codings can spin on bytes already read — and,
+// between two layers, bounds what the inner one decodes.
+type layerGuard struct {
+	r     io.Reader
+	l     *Live
+	limit *inflateLimit // nil: the raw body
+}
+
+func (g *layerGuard) Read(p []byte) (int, error) {
+	if g.l.reqCtx.Err() != nil || g.l.cancelled.Load() || g.l.closed.Load() {
+		return 0, &rawError{err: errCancelled}
+	}
+	n, err := g.r.Read(p)
+	if g.limit != nil && n > 0 {
+		var lerr error
+		if n, lerr = g.limit.allow(n, g.l.raw.n); lerr != nil {
+			return n, lerr
+		}
 	}
 	return n, err
 }
@@ -776,6 +840,14 @@ func (l *Live) finish(err error) {
 			err = rb.err
 		}
 		l.end.Detail = sessions.Clean(err.Error())
+		if de := (*decodeError)(nil); errors.As(err, &de) && !de.bound {
+			// A body its Content-Encoding does not decode is a damaged
+			// stream: an alarm (capture-corrupt) besides the error end,
+			// and a failed one (DecodeFailed). A bound reached is a stop
+			// by choice, as --max-bytes is.
+			l.probs.Add(0, "the response body could not be decoded, so bytes are missing: %s", l.end.Detail)
+			l.decodeFailed = l.end.Detail
+		}
 	}
 	l.probs.Finish()
 	l.release()
@@ -793,6 +865,11 @@ func (l *Live) release() {
 // EndError (a transport or decoding error, Detail says which) or
 // EndCancelled (Cancel, Close or the context).
 func (l *Live) End() sessions.End { return l.end }
+
+// DecodeFailed says, once the stream has ended, why its body could not be
+// decoded: a coding that failed, or more stacked codings than MaxCodings
+// ("" when it was decoded, or a decoding bound stopped it).
+func (l *Live) DecodeFailed() string { return l.decodeFailed }
 
 // TakeProblems returns remarks about the response (e.g. an undecodable
 // Content-Encoding).

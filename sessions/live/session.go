@@ -42,6 +42,10 @@ type LiveResult struct {
 	// size cap once this one was saved; PruneErr why that failed.
 	Pruned   library.PruneResult
 	PruneErr error
+	// DecodeFailed says why the body could not be decoded (its
+	// Content-Encoding failed, or stacked more than MaxCodings codings):
+	// the stream failed. "" when it was decoded, or a bound stopped it.
+	DecodeFailed string
 }
 
 // RunLive connects once, tees every chunk into the recordings as it
@@ -116,6 +120,7 @@ func RunLive(ctx context.Context, opts LiveOptions, h pipeline.Handler) (*LiveRe
 	res.Report = rep
 	res.Duration = time.Since(started)
 	res.Response = live.Response()
+	res.DecodeFailed = live.DecodeFailed()
 	// A recording that lost data is no success: no "recorded to" or
 	// "saved as" for it, and the caller exits 2.
 	var libLost error

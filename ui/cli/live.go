@@ -122,6 +122,11 @@ func (fl *liveOptions) session(url string, stdin io.Reader) (live.LiveOptions, e
 		opts.Connect.Body = body
 	}
 	if !fl.noSave {
+		// The library's cap is read when the session is saved: a bad one
+		// fails here, before the one-shot request is sent.
+		if _, err := library.LibraryMax(os.Getenv); err != nil {
+			return opts, fmt.Errorf("session library: %w (use --no-save)", err)
+		}
 		lib, err := library.DefaultLibrary()
 		if err != nil {
 			return opts, fmt.Errorf("session library: %w (use --no-save)", err)
@@ -318,10 +323,21 @@ func runLive(ctx context.Context, opts live.LiveOptions, stdout, stderr io.Write
 	if lost := (*live.RecordError)(nil); errors.As(err, &lost) {
 		return exitError{2} // a recording lost data: the message is above
 	}
+	if streamFailed(res) {
+		return exitError{2} // the report's end and alarm say why
+	}
 	if res.Report != nil && res.Report.Counts.Reaches(invariants.SevError) {
 		return exitError{1}
 	}
 	return nil
+}
+
+// streamFailed reports whether a live stream's body could not be decoded
+// (a coding that failed, more stacked codings than framescope decodes):
+// the request failed, whatever the alarms. A decoding bound reached
+// (--max-decoded, --max-ratio) is a stop by choice, as --max-bytes is.
+func streamFailed(res *live.LiveResult) bool {
+	return res.DecodeFailed != ""
 }
 
 // runLiveTUI runs a live session in the inspector (the reconnect key
@@ -364,6 +380,9 @@ func reportLiveTUI(outs []*store.LiveOutcome, stderr io.Writer) error {
 		printPruneNote(stderr, res)
 		if res.Report != nil && res.Report.Counts.Reaches(invariants.SevError) {
 			code = max(code, 1)
+		}
+		if streamFailed(res) {
+			code = 2
 		}
 		var lost *live.RecordError
 		if errors.As(out.Err, &lost) {

@@ -18,7 +18,8 @@ cancels the stream (recorded as "cancelled"); --max-bytes and --max-frames stop 
 the same way once reached (recorded as "cancelled: stopped: --max-frames N reached",
 exit status as for Ctrl-C), so a flooding server cannot fill the disk. The session is also saved in the
 session library (see: framescope sessions) unless --no-save. Exit status: 0 clean,
-1 an error alarm, 2 the request failed or the recording lost data.`
+1 an error alarm, 2 the request failed (no response, or a body its Content-Encoding does not
+decode) or the recording lost data.`
 	cmd.Example = `  framescope record http://127.0.0.1:8080/api/chat -d '{"message":"hi"}' -o turn.jsonl
   framescope record localhost:8080/api/chat -d @req.json -H "Authorization: Bearer $TOKEN" -o turn.jsonl --frames`
 	return cmd
