@@ -2,27 +2,223 @@ package cli
 
 import (
 	"fmt"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"framescope/decode"
 )
 
 // shellWords splits a pasted command line into its words the way a POSIX
 // shell would, without running or expanding anything: '…', "…" with its
 // \-escapes, $'…' (ANSI-C quoting, as "Copy as cURL (bash)" emits), \
-// escapes and backslash-newline continuations, # comments. Text from a
-// Windows "Copy as cURL (cmd)" (^ escapes and ^-newline continuations) is
-// recognised and read with cmd.exe's and the C runtime's rules instead.
+// escapes and backslash-newline continuations, # comments. Text whose
+// structure is a Windows cmd.exe command line (see shellsFor) is read with
+// cmd.exe's and the C runtime's rules instead. When both readings fit and
+// they differ, the command is refused with both word lists: framescope does
+// not guess, since one reading can send (or read a file for) what the
+// other does not.
 //
 // It refuses what only a shell could give meaning to — $VAR, `…`, $(…),
 // pipes and redirections — with an error naming the place, rather than
 // send a request that differs from the one the shell would have sent.
 func shellWords(s string) ([]string, error) {
-	if looksLikeCmd(s) {
+	bash, cmd := shellsFor(s)
+	switch {
+	case !cmd:
+		return posixWords(s)
+	case !bash:
 		return cmdWords(s)
 	}
+	bw, berr := posixWords(s)
+	cw, cerr := cmdWords(s)
+	if berr == nil && cerr == nil && slices.Equal(bw, cw) {
+		return bw, nil
+	}
+	return nil, &twoReadingsError{bash: bw, bashErr: berr, cmd: cw, cmdErr: cerr}
+}
+
+// posixWords splits s with a POSIX shell's rules only.
+func posixWords(s string) ([]string, error) {
 	p := wordSplitter{s: s}
 	return p.split()
+}
+
+// shellsFor says which readings of s its structure allows. cmd.exe's
+// applies only when s has a cmd.exe structure: a ^ line continuation (a ^
+// ending a line, outside cmd.exe's "…"), or an opening curl ^"… (Chrome's
+// and Edge's "Copy as cURL (cmd)" quote every argument ^"…^" and join
+// them with " ^" line ends), or a ^" that a POSIX shell would leave bare.
+// The POSIX reading is ruled out only by what no bash command has: a bare
+// ^ ending a line (there bash would end the command and pass a stray ^),
+// or an opening curl ^" (a URL ^…^). A ^" or ^-newline inside bash's own
+// quotes ('{"re":"^"}') is only text: then both readings apply.
+func shellsFor(s string) (bash, cmd bool) {
+	conts, carets := cmdMarks(s)
+	lead := leadingCaretQuote(s)
+	if len(conts) == 0 && len(carets) == 0 && lead < 0 {
+		return true, false
+	}
+	bare := bashBare(s)
+	if lead >= 0 && bare[lead] {
+		return false, true
+	}
+	for _, i := range conts {
+		if bare[i] {
+			return false, true
+		}
+	}
+	cmd = len(conts) > 0 || lead >= 0
+	for _, i := range carets {
+		cmd = cmd || bare[i]
+	}
+	return true, cmd
+}
+
+// cmdMarks finds, outside cmd.exe's own "…" (as cmdWords' first pass
+// reads it), the ^ of each ^-newline continuation and of each ^".
+func cmdMarks(s string) (conts, carets []int) {
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			quoted = !quoted
+		case c == '^' && !quoted && i+1 < len(s):
+			switch {
+			case s[i+1] == '\n':
+				conts = append(conts, i)
+			case s[i+1] == '\r' && i+2 < len(s) && s[i+2] == '\n':
+				conts = append(conts, i)
+				i++
+			case s[i+1] == '"':
+				carets = append(carets, i)
+			}
+			i++
+		}
+	}
+	return conts, carets
+}
+
+// leadingCaretQuote is the offset of the ^ when s opens with curl ^"…
+// (or curl.exe, or ^"… alone), else -1.
+func leadingCaretQuote(s string) int {
+	const blanks = " \t\r\n"
+	t := strings.TrimLeft(s, blanks)
+	if end := strings.IndexAny(t, blanks); end > 0 {
+		base := strings.ToLower(path.Base(strings.ReplaceAll(t[:end], `\`, "/")))
+		if base == "curl" || base == "curl.exe" {
+			t = strings.TrimLeft(t[end:], blanks)
+		}
+	}
+	if strings.HasPrefix(t, `^"`) {
+		return len(s) - len(t)
+	}
+	return -1
+}
+
+// bashBare marks the bytes of s that a POSIX shell reads bare: outside
+// quotes, not \-escaped, not in a comment. It never fails: an unclosed
+// quote runs to the end.
+func bashBare(s string) []bool {
+	bare := make([]bool, len(s))
+	inWord := false
+	// skipQuoted moves past a quoted part whose \ escapes the next byte.
+	skipQuoted := func(i int, closer byte) int {
+		for i < len(s) && s[i] != closer {
+			if s[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		return i + 1
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\':
+			if rest := s[i+1:]; !strings.HasPrefix(rest, "\n") && !strings.HasPrefix(rest, "\r\n") {
+				inWord = true // a \-newline continuation starts no word
+			}
+			i += 2
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return bare
+			}
+			i += j + 2
+			inWord = true
+		case c == '$' && i+1 < len(s) && s[i+1] == '\'':
+			i = skipQuoted(i+2, '\'')
+			inWord = true
+		case c == '"':
+			i = skipQuoted(i+1, '"')
+			inWord = true
+		case c == '#' && !inWord:
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		default:
+			bare[i] = true
+			inWord = c != ' ' && c != '\t' && c != '\n' && c != '\r'
+			i++
+		}
+	}
+	return bare
+}
+
+// twoReadingsError: s reads as two different commands, bash's and cmd.exe's.
+type twoReadingsError struct {
+	bash, cmd       []string
+	bashErr, cmdErr error
+}
+
+func (e *twoReadingsError) Error() string {
+	var b strings.Builder
+	b.WriteString("it reads as two different commands, as bash (a POSIX shell) would and as Windows cmd.exe would, and framescope will not guess which you meant (one reading may send, or read from a file, what the other does not):")
+	d := 0
+	for d < len(e.bash) && d < len(e.cmd) && e.bash[d] == e.cmd[d] {
+		d++
+	}
+	for _, r := range []struct {
+		name  string
+		words []string
+		err   error
+	}{{"as bash:   ", e.bash, e.bashErr}, {"as cmd.exe:", e.cmd, e.cmdErr}} {
+		b.WriteString("\n  " + r.name + " ")
+		if r.err != nil {
+			b.WriteString("(does not read: " + decode.Sanitize(r.err.Error()) + ")")
+			continue
+		}
+		b.WriteString(showWords(r.words, d))
+	}
+	if e.bashErr == nil && e.cmdErr == nil {
+		fmt.Fprintf(&b, "\n  (they differ from word %d on)", d+1)
+	}
+	b.WriteString("\ncopy the command again for one shell (\"Copy as cURL (bash)\" or \"(cmd)\"), or give its words as separate arguments")
+	return b.String()
+}
+
+// showWords shows words quoted and sanitized, at most 12 of them from a
+// little before word d (0-based) on, each cut to 60 bytes.
+func showWords(words []string, d int) string {
+	from := max(0, min(d, len(words))-3)
+	to := min(len(words), from+12)
+	var parts []string
+	if from > 0 {
+		parts = append(parts, "…")
+	}
+	for _, w := range words[from:to] {
+		if len(w) > 60 {
+			w = strings.ToValidUTF8(w[:57], "") + "…"
+		}
+		parts = append(parts, decode.Sanitize(strconv.Quote(w)))
+	}
+	if to < len(words) {
+		parts = append(parts, fmt.Sprintf("… (%d words in all)", len(words)))
+	}
+	return strings.Join(parts, " ")
 }
 
 type wordSplitter struct {
@@ -234,12 +430,6 @@ func (p *wordSplitter) ansiC() error {
 
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c|0x20 >= 'a' && c|0x20 <= 'f')
-}
-
-// looksLikeCmd reports whether s is a cmd.exe command line: ^-newline
-// continuations or ^" quotes, as Chrome's "Copy as cURL (cmd)" writes.
-func looksLikeCmd(s string) bool {
-	return strings.Contains(s, "^\n") || strings.Contains(s, "^\r\n") || strings.Contains(s, `^"`)
 }
 
 // cmdWords reads a cmd.exe command line in two passes, as Windows does:
