@@ -116,6 +116,15 @@ var finishReasons = map[string]string{
 
 // chunk maps one GenerateContentResponse.
 func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {
+	if p.ended && f.Get("candidates") == nil && f.Get("error") == nil && f.Get("promptFeedback") == nil &&
+		f.Get("usageMetadata").Kind() == decode.KindObject {
+		// A usage-only chunk after the finish reports the response's
+		// usage; the SDKs yield it as one more response, nothing breaks:
+		// it belongs to the stream, not after the turn's terminal.
+		m.Stream = true
+		p.envelope(m, f.Get("responseId"), f.Get("modelVersion"), false)
+		return
+	}
 	first := !p.begun
 	p.begun = true
 	rid := f.Get("responseId")
