@@ -170,11 +170,10 @@ func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {
 		return
 	}
 	finishing := false
-	var reason decode.Raw
 	pos := int64(0)
 	cands.Elements(func(c decode.Raw) bool {
-		if fin := p.candidate(m, c, pos); fin != nil {
-			finishing, reason = true, fin
+		if p.candidate(m, c, pos) != nil {
+			finishing = true
 		}
 		pos++
 		return true
@@ -187,7 +186,6 @@ func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {
 		if p.outcome != invariants.TurnCompleted {
 			mv.Code = p.code
 		}
-		_ = reason
 		m.Add(mv)
 		p.ended = true
 	}
@@ -374,9 +372,8 @@ func strOrNil(r decode.Raw) decode.Raw {
 
 // ---- Interactions API ----
 
-var (
-	litLegacy = "the Interactions API's content-based events (interaction.start, content.start/delta/stop, interaction.complete), used when steps are disabled"
-)
+// litLegacy names the deprecated Interactions shape (legacy-shape).
+const litLegacy = "the Interactions API's content-based events (interaction.start, content.start/delta/stop, interaction.complete), used when steps are disabled"
 
 // interaction statuses and the outcome each gives the turn at its end.
 // requires_action ends the response with function calls for the client to
