@@ -12,6 +12,7 @@ import (
 	"framescope/invariants/dialects/aisdkui"
 	"framescope/invariants/dialects/anthropic"
 	"framescope/invariants/dialects/chunkframed"
+	"framescope/invariants/dialects/gemini"
 	"framescope/invariants/dialects/gobus"
 	"framescope/invariants/dialects/openaichat"
 	"framescope/invariants/dialects/openairesponses"
@@ -32,6 +33,7 @@ var All = []invariants.Dialect{
 	agui.Dialect,
 	chunkframed.Dialect,
 	anthropic.Dialect,
+	gemini.Dialect,
 	publicsse.Dialect,
 	invariants.SSE,
 }

@@ -1,0 +1,169 @@
+package gemini
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"framescope/decode"
+	"framescope/invariants"
+	"framescope/invariants/dialects/dialecttest"
+)
+
+func capture(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "dialects", "gemini", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestMappingGenerate: a streamGenerateContent turn maps thought parts to
+// reasoning, text to the turn's text, a functionCall to a call the client
+// runs (opened, its args, ready), and the finishing chunk to the terminal.
+func TestMappingGenerate(t *testing.T) {
+	res := dialecttest.Run(Dialect, capture(t, "valid-generate.sse"))
+	if n := dialecttest.Serious(res.Alarms); n != 0 {
+		t.Fatalf("valid stream raises %v", dialecttest.Lines(res.Alarms))
+	}
+	dialecttest.WantMoves(t, res, []string{
+		`turn-start key="bH6LaZW8Fp_3nsEPqtaSwQ4"; reasoning text="**Planning**\n\nLook the order up first."`,
+		`text text="Let me look"`,
+		`text text=" that up."`,
+		`tool-open key="call 1" name="lookup_order"; tool-args key="call 1" text={"order_id":"A-1042"}; tool-ready key="call 1"`,
+		`text text=""; terminal name="finishReason" outcome=completed`,
+	})
+	if len(res.Turns) != 1 || res.Turns[0].Outcome != invariants.TurnCompleted || res.Turns[0].ResponseID != "bH6LaZW8Fp_3nsEPqtaSwQ4" {
+		t.Errorf("turns %+v", res.Turns)
+	}
+}
+
+// TestMappingInteractions: steps are spans by index; a function_call step
+// opens the call its arguments_delta fills and its step.stop readies.
+func TestMappingInteractions(t *testing.T) {
+	res := dialecttest.Run(Dialect, capture(t, "valid-interactions.sse"))
+	if n := dialecttest.Serious(res.Alarms); n != 0 {
+		t.Fatalf("valid stream raises %v", dialecttest.Lines(res.Alarms))
+	}
+	dialecttest.WantMoves(t, res, []string{
+		`turn-start key="v1_ChdVbXNIYXVEUkVacmpxdHNQb3JQeXlBRRIX"`,
+		`progress text="in_progress"`,
+		`span-open span=step key=0 name="thought"`,
+		`reasoning span=step key=0 text="Need the weather."`,
+		`span-close span=step key=0`,
+		`span-open span=step key=1 name="model_output"`,
+		`text span=step key=1 text="Checking the weather."`,
+		`span-close span=step key=1`,
+		`span-open span=step key=2 name="function_call"; tool-open key="61nzpsv4" name="getWeather"`,
+		`tool-args key="61nzpsv4" text="{\"location\":\"Paris\"}"`,
+		`tool-ready key="61nzpsv4"; span-close span=step key=2`,
+		`terminal name="interaction.completed" outcome=completed`,
+	})
+}
+
+// TestOutcomes: finishReason, blockReason, an error object and the
+// interaction's status decide the turn's outcome, without an alarm.
+func TestOutcomes(t *testing.T) {
+	chunk := func(reason string) string {
+		return `data: {"candidates":[{"content":{"parts":[{"text":"x"}],"role":"model"},"finishReason":"` + reason + `","index":0}],"usageMetadata":{"totalTokenCount":3}}` + "\n\n"
+	}
+	for reason, want := range map[string]string{"STOP": "completed", "MAX_TOKENS": "incomplete", "SAFETY": "refused",
+		"RECITATION": "refused", "PROHIBITED_CONTENT": "refused", "MALFORMED_FUNCTION_CALL": "failed", "OTHER": "failed"} {
+		res := dialecttest.Run(Dialect, chunk(reason))
+		if len(res.Turns) != 1 || res.Turns[0].Outcome != want || len(res.Alarms) != 0 {
+			t.Errorf("%s: turns %+v alarms %v, want one %s turn", reason, res.Turns, dialecttest.Lines(res.Alarms), want)
+		}
+	}
+	for name, want := range map[string]string{"valid-blocked.sse": "refused", "valid-safety.sse": "refused", "valid-error-chunk.sse": "failed"} {
+		res := dialecttest.Run(Dialect, capture(t, name))
+		if len(res.Turns) != 1 || res.Turns[0].Outcome != want || len(res.Alarms) != 0 {
+			t.Errorf("%s: turns %+v alarms %v, want one %s turn", name, res.Turns, dialecttest.Lines(res.Alarms), want)
+		}
+	}
+	ia := `data: {"event_type":"interaction.created","interaction":{"id":"i1","status":"in_progress"}}` + "\n\n"
+	for status, want := range map[string]string{"completed": "completed", "requires_action": "completed", "failed": "failed",
+		"cancelled": "cancelled", "incomplete": "incomplete", "budget_exceeded": "incomplete"} {
+		body := ia + `data: {"event_type":"interaction.completed","interaction":{"id":"i1","status":"` + status + `"}}` + "\n\n"
+		res := dialecttest.Run(Dialect, body)
+		if len(res.Turns) != 1 || res.Turns[0].Outcome != want || len(res.Alarms) != 0 {
+			t.Errorf("%s: turns %+v alarms %v, want one %s turn", status, res.Turns, dialecttest.Lines(res.Alarms), want)
+		}
+	}
+}
+
+// TestCandidates: with two candidates the turn ends when both finished,
+// not at the first finishReason (no after-terminal on the second's text).
+func TestCandidates(t *testing.T) {
+	body := `data: {"candidates":[{"content":{"parts":[{"text":"a"}]},"index":0},{"content":{"parts":[{"text":"b"}]},"index":1}]}` + "\n\n" +
+		`data: {"candidates":[{"content":{"parts":[{"text":"."}]},"finishReason":"STOP","index":0}]}` + "\n\n" +
+		`data: {"candidates":[{"content":{"parts":[{"text":"c"}]},"index":1}]}` + "\n\n" +
+		`data: {"candidates":[{"content":{"parts":[{"text":"."}]},"finishReason":"STOP","index":1}],"usageMetadata":{"totalTokenCount":9}}` + "\n\n"
+	res := dialecttest.Run(Dialect, body)
+	if len(res.Alarms) != 0 || len(res.Turns) != 1 || res.Turns[0].TerminalFrame != 3 {
+		t.Errorf("alarms %v turns %+v, want a clean turn ending at frame 3", dialecttest.Lines(res.Alarms), res.Turns)
+	}
+}
+
+// TestSniff: the signature of each shape, and the frames that are not
+// Gemini's: PC3's (event_type with version), other wires' keys.
+func TestSniff(t *testing.T) {
+	// A made-up neighbour declares the other wires' keys, as the registry
+	// would: their frames are foreign to gemini.
+	other := &invariants.Spec{ID: "other", Keys: []string{"object", "type"},
+		SniffFrame: func(*decode.Frame, invariants.Keys) invariants.Verdict { return invariants.No }}
+	for body, want := range map[string]invariants.Dialect{
+		`data: {"candidates":[{"content":{"parts":[{"text":"x"}]}}]}` + "\n\n":                         Dialect,
+		`data: {"promptFeedback":{"blockReason":"SAFETY"}}` + "\n\n":                                   Dialect,
+		`data: {"event_type":"step.start","index":0,"step":{"type":"model_output"}}` + "\n\n":          Dialect,
+		`data: {"event_type":"content.delta","index":0,"delta":{"type":"text","text":"x"}}` + "\n\n":   Dialect,
+		`data: {"event_type":"text","version":"0.5","response_id":"r1","data":{"chunk":"x"}}` + "\n\n": nil,
+		`data: {"event_type":"step.start","version":"0.5","index":0}` + "\n\n":                         nil,
+		`data: {"object":"chat.completion.chunk","candidates":[]}` + "\n\n":                            nil,
+	} {
+		d := invariants.NewDetector([]invariants.Dialect{Dialect, other})
+		got := dialecttest.Detect(d, body)
+		if got == nil {
+			got = d.Finish()
+		}
+		if want == nil {
+			want = invariants.SSE
+		}
+		if got != want {
+			t.Errorf("%s: detected as %s, want %s", strings.TrimSpace(body), got.Name(), want.Name())
+		}
+	}
+}
+
+// TestHotPath: a text chunk and a step.delta allocate nothing once warm.
+func TestHotPath(t *testing.T) {
+	text := `data: {"candidates":[{"content":{"parts":[{"text":"more"}],"role":"model"},"index":0}],"usageMetadata":{"totalTokenCount":3},"modelVersion":"m","responseId":"r"}` + "\n\n"
+	dialecttest.HotPathAllocs(t, Dialect, text, text)
+	ia := "data: {\"event_type\":\"interaction.created\",\"interaction\":{\"id\":\"i1\",\"status\":\"in_progress\"}}\n\n" +
+		"data: {\"event_type\":\"step.start\",\"index\":0,\"step\":{\"type\":\"model_output\"}}\n\n"
+	dialecttest.HotPathAllocs(t, Dialect, ia, "data: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"text\",\"text\":\"x\"}}\n\n")
+}
+
+// TestDemos: the happy demo is clean, the broken one raises alarms.
+func TestDemos(t *testing.T) {
+	demos := Dialect.Demos()
+	if len(demos) != 2 {
+		t.Fatalf("%d demos", len(demos))
+	}
+	if res := dialecttest.Run(Dialect, demos[0].Body); len(res.Alarms) != 0 {
+		t.Errorf("happy demo raises %v", dialecttest.Lines(res.Alarms))
+	}
+	if res := dialecttest.Run(Dialect, demos[1].Body); dialecttest.Serious(res.Alarms) < 3 {
+		t.Errorf("broken demo raises only %v", dialecttest.Lines(res.Alarms))
+	}
+}
+
+func FuzzMap(f *testing.F) {
+	dialecttest.Fuzz(f, Dialect,
+		"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"x\",\"thought\":true},{\"functionCall\":{\"name\":\"f\",\"willContinue\":true}}]},\"index\":99}]}\n\n"+
+			"data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"partialArgs\":[]}},{\"codeExecutionResult\":{}}]},\"finishReason\":7}]}\n\n",
+		"data: {\"event_type\":\"step.start\",\"index\":-1,\"step\":{\"type\":\"function_call\",\"name\":\"f\"}}\n\ndata: {\"event_type\":\"step.delta\",\"index\":0,\"delta\":{\"type\":\"arguments_delta\"}}\n\n",
+		"data: {\"event_type\":\"error\",\"error\":[]}\n\ndata: {\"error\":{\"status\":1}}\n\ndata: {\"promptFeedback\":{\"blockReason\":2}}\n\n",
+		capture(f, "valid-interactions.sse"), capture(f, "valid-vertex-stream-args.sse"), capture(f, "legacy-shape.fires.sse"))
+}
