@@ -22,6 +22,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects"
 	"framescope/sessions"
 	"framescope/sessions/library"
 	"framescope/ui"
@@ -62,17 +63,49 @@ func Execute(root *cobra.Command, args []string) int {
 	}
 }
 
+// rootLong is the root command's description, naming every dialect of the
+// registry (a new dialect is named without editing this file).
+func rootLong() string {
+	var names []string
+	for _, d := range dialects.All {
+		if d != invariants.SSE {
+			names = append(names, d.Name())
+		}
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return wrapWords("framescope decodes every frame of an agent chat SSE stream — a recorded capture or a "+
+		"live endpoint — and checks it against the rules of its dialect: "+list+
+		" (detected, or forced with --dialect), else plain sse.", 88)
+}
+
+// wrapWords breaks text into lines of at most width bytes at spaces.
+func wrapWords(text string, width int) string {
+	var b strings.Builder
+	line := 0
+	for i, w := range strings.Fields(text) {
+		if i > 0 {
+			if line+1+len(w) > width {
+				b.WriteByte('\n')
+				line = 0
+			} else {
+				b.WriteByte(' ')
+				line++
+			}
+		}
+		b.WriteString(w)
+		line += len(w)
+	}
+	return b.String()
+}
+
 // NewRoot builds the command tree: the root command (the picker, and the
 // FILE and URL shorthands) and one command per file of this package.
 func NewRoot(env Env) *cobra.Command {
 	stdin, stdout, stderr := env.Stdin, env.Stdout, env.Stderr
 	root := &cobra.Command{
 		Use:   "framescope",
-		Short: "Inspect and check agent chat SSE streams: ten dialects (pc3, openai-chat, anthropic-messages, …) and plain SSE",
-		Long: `framescope decodes every frame of an agent chat SSE stream — a recorded capture or a
-live endpoint — and checks it against the rules of its dialect: pc3, typed-lines,
-go-bus, openai-chat, ai-sdk-ui, openai-responses, ag-ui, chunk-framed,
-anthropic-messages or public-sse-v1 (detected, or forced with --dialect), else plain sse.`,
+		Short: fmt.Sprintf("Inspect and check agent chat SSE streams: %d dialects (pc3, openai-chat, anthropic-messages, …) and plain SSE", len(dialects.All)-1),
+		Long:  rootLong(),
 		Example: `  framescope                                   # on a terminal: pick a recent session, a scenario, a URL or a file
   framescope capture.jsonl                     # = framescope open capture.jsonl
   framescope http://127.0.0.1:8080/api/chat    # = framescope connect URL`,
