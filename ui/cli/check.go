@@ -14,6 +14,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/report"
 )
@@ -100,8 +101,14 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 				if name != inputs[i].path {
 					rep.Source = name // FILE#N: one SSE entry of a HAR
 				}
-				if err != nil {
+				// A read error part way: the report shows what was read, and
+				// the input counts as unreadable (exit 2), never as clean.
+				readFailed := err != nil || (rep.End.Kind == sessions.EndError && strings.HasPrefix(rep.End.Detail, "read error"))
+				switch {
+				case err != nil:
 					fmt.Fprintf(stderr, "framescope: %s: read error: %s\n", decode.Sanitize(name), decode.Sanitize(err.Error()))
+				case readFailed:
+					fmt.Fprintf(stderr, "framescope: %s: %s\n", decode.Sanitize(name), decode.Sanitize(rep.End.Detail))
 				}
 				switch o.format {
 				case "json":
@@ -115,7 +122,9 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 				if err != nil {
 					return err
 				}
-				if rep.Counts.Reaches(failOn) && code == 0 {
+				if readFailed {
+					code = 2
+				} else if rep.Counts.Reaches(failOn) && code == 0 {
 					code = 1
 				}
 			}
