@@ -24,7 +24,8 @@ type Checker interface {
 	// Truncated reports an event the stream ended in before its blank line.
 	Truncated(ev *decode.Event) []Alarm
 	// CaptureProblem reports damage in the capture file itself.
-	CaptureProblem(msg string) []Alarm
+	// sev is SevWarn, or SevError when recorded bytes were dropped.
+	CaptureProblem(msg string, sev Severity) []Alarm
 	// Block sees a block that is not a frame (comments, data-less blocks):
 	// comment heartbeats count as activity in some dialects.
 	Block(ev *decode.Event, arrival time.Duration, hasArrival bool)

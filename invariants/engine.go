@@ -172,9 +172,9 @@ func (e *Engine) Truncated(ev *decode.Event) []Alarm {
 	return e.out
 }
 
-func (e *Engine) CaptureProblem(msg string) []Alarm {
+func (e *Engine) CaptureProblem(msg string, sev Severity) []Alarm {
 	e.out = e.out[:0]
-	e.raise("capture-corrupt", SevWarn, NoFrame, e.cur, "%s", msg)
+	e.raise("capture-corrupt", sev, NoFrame, e.cur, "%s", msg)
 	return e.out
 }
 

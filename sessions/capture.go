@@ -93,6 +93,10 @@ type Problem struct {
 	// Note marks a remark that is not damage (e.g. which HAR entry was
 	// chosen): it is shown to the user but raises no alarm.
 	Note bool
+	// Lost marks damage that dropped bytes the server sent (a recorded
+	// line skipped whole): the check cannot vouch for the stream, so
+	// capture-corrupt is an error, not a warn.
+	Lost bool
 }
 
 // Capture streams a capture's chunks in order.

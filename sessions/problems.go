@@ -21,6 +21,16 @@ func (p *ProblemList) Add(line int, format string, args ...any) {
 	p.list = append(p.list, Problem{Line: line, Message: fmt.Sprintf(format, args...)})
 }
 
+// AddLost records damage that dropped recorded bytes (Problem.Lost).
+func (p *ProblemList) AddLost(line int, format string, args ...any) {
+	if p.kept >= MaxProblems {
+		p.suppressed++
+		return
+	}
+	p.kept++
+	p.list = append(p.list, Problem{Line: line, Message: fmt.Sprintf(format, args...), Lost: true})
+}
+
 // Note records an informational remark (not damage).
 func (p *ProblemList) Note(format string, args ...any) {
 	p.list = append(p.list, Problem{Message: fmt.Sprintf(format, args...), Note: true})

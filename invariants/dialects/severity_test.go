@@ -14,7 +14,7 @@ import (
 // and whose summary says when the weaker one applies.
 var twoSeverities = map[string]bool{
 	"frame-size": true, "terminal-missing": true, "tool-unfinished": true,
-	"span-unclosed": true, "component-unfilled": true,
+	"span-unclosed": true, "component-unfilled": true, "capture-corrupt": true,
 }
 
 // TestListedSeverityIsRaised: every alarm a dialect raises on its captures

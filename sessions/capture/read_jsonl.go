@@ -247,7 +247,7 @@ func (c *jsonlCapture) Next() (sessions.Chunk, error) {
 		line, err := c.lr.next()
 		ln := c.lr.line
 		if err == errLineTooLong {
-			c.probs.Add(ln, "line is longer than %d MiB; skipped", maxLineSize>>20)
+			c.probs.AddLost(ln, "line is longer than %d MiB; skipped, so the bytes it recorded are missing", maxLineSize>>20)
 			continue
 		}
 		if err != nil {

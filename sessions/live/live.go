@@ -845,7 +845,7 @@ func (l *Live) finish(err error) {
 			// stream: an alarm (capture-corrupt) besides the error end,
 			// and a failed one (DecodeFailed). A bound reached is a stop
 			// by choice, as --max-bytes is.
-			l.probs.Add(0, "the response body could not be decoded, so bytes are missing: %s", l.end.Detail)
+			l.probs.AddLost(0, "the response body could not be decoded, so bytes are missing: %s", l.end.Detail)
 			l.decodeFailed = l.end.Detail
 		}
 	}

@@ -320,7 +320,11 @@ func handProblem(h *Handler, chk invariants.Checker, name string, p *sessions.Pr
 		}
 		return
 	}
-	if a := chk.CaptureProblem(msg); len(a) > 0 && h.OnAlarms != nil {
+	sev := invariants.SevWarn
+	if p.Lost {
+		sev = invariants.SevError
+	}
+	if a := chk.CaptureProblem(msg, sev); len(a) > 0 && h.OnAlarms != nil {
 		h.OnAlarms(a)
 	}
 }

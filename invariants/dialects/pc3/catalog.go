@@ -13,7 +13,7 @@ var Catalog = []invariants.Rule{
 	{Name: "sse-truncated", Severity: invariants.SevWarn, Clause: "§5.5", Summary: "the stream ended in the middle of an SSE event (no blank line): a client discards it"},
 	{Name: "http-status", Severity: invariants.SevError, Clause: "—", Summary: "the HTTP response status is not 2xx"},
 	{Name: "content-type", Severity: invariants.SevWarn, Clause: "—", Summary: "the HTTP Content-Type is not text/event-stream"},
-	{Name: "capture-corrupt", Severity: invariants.SevWarn, Clause: "—", Summary: "the capture file itself is damaged (a line could not be read), so bytes may be missing"},
+	{Name: "capture-corrupt", Severity: invariants.SevError, Clause: "—", Summary: "the capture file itself is damaged (a line could not be read): warn when bytes may be missing, error when recorded bytes were dropped"},
 	// Envelope and vocabulary
 	{Name: "envelope-missing", Severity: invariants.SevError, Clause: "FR-2", Summary: "event_type, version, timestamp or response_id is absent, empty, or not a string"},
 	{Name: "envelope-timestamp", Severity: invariants.SevError, Clause: "FR-2", Summary: "timestamp is not an ISO-8601 / RFC 3339 date-time"},

@@ -197,9 +197,9 @@ func (c *Checker) Truncated(ev *decode.Event) []invariants.Alarm {
 }
 
 // CaptureProblem reports damage in the capture file itself.
-func (c *Checker) CaptureProblem(msg string) []invariants.Alarm {
+func (c *Checker) CaptureProblem(msg string, sev invariants.Severity) []invariants.Alarm {
 	c.out = c.out[:0]
-	c.raise("capture-corrupt", invariants.SevWarn, invariants.NoFrame, "%s", msg)
+	c.raise("capture-corrupt", sev, invariants.NoFrame, "%s", msg)
 	return c.out
 }
 
