@@ -40,11 +40,11 @@ var Dialect = &invariants.Spec{
 		"tool-malformed", "tool-orphan", "tool-duplicate", "tool-unfinished",
 		"envelope-drift", "legacy-shape"),
 	Own: []invariants.Rule{
-		{Name: "shape-mixed", Severity: invariants.SevError, Clause: "google-genai: generate_content_stream / interactions.create(stream=True)",
+		{Name: "shape-mixed", Severity: invariants.SevError, Clause: "Gemini SDK",
 			Summary: "a GenerateContentResponse chunk and an Interactions event (event_type) in one stream: the SDK parses a stream with one model and cannot read the other"},
-		{Name: "event-id-order", Severity: invariants.SevWarn, Clause: "Interactions API, event_id (resume with last_event_id)",
+		{Name: "event-id-order", Severity: invariants.SevWarn, Clause: "Gemini docs",
 			Summary: "an Interactions event_id repeats the previous one or goes backwards: resuming from it replays the wrong events"},
-		{Name: "usage-missing", Severity: invariants.SevInfo, Clause: "Gemini API, GenerateContentResponse.usageMetadata",
+		{Name: "usage-missing", Severity: invariants.SevInfo, Clause: "Gemini docs",
 			Summary: "the finishing chunk of a streamGenerateContent stream carries no usageMetadata (token usage unknown)"},
 	},
 	Sources: map[string]string{
