@@ -378,6 +378,11 @@ func (e *Engine) End(end End) []Alarm {
 		}
 	}
 	if e.shape.Turns == NoTurns {
+		// No turn can say the stream failed: one alarm says it (in a
+		// dialect with turns, terminal-missing does).
+		if end.Kind == EndError {
+			e.raise("stream-error", SevError, NoFrame, -1, "the stream ended by an error: %s", end.Label())
+		}
 		return e.out
 	}
 	if e.base+len(e.turns) == 0 {
