@@ -50,6 +50,12 @@ type Flavored interface {
 	Flavor() string
 }
 
+// Remarker is a Checker that takes an alarm the pipeline found about the
+// stream as a whole (dialect-late), counted like its own.
+type Remarker interface {
+	Remark(rule string, sev Severity, frame int, msg string) []Alarm
+}
+
 // Stamped is a Checker that parses a timestamp of each frame's envelope
 // (PC3's): Stamp is the frame last observed's, ok false when it had none
 // or it did not parse. The inspector times rows of an untimed capture by

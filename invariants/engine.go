@@ -116,6 +116,13 @@ func (e *Engine) Frames() int    { return e.frames }
 func (e *Engine) Moves() []Move  { return e.m.Moves }
 func (e *Engine) Turn() int      { return e.lastTurn }
 
+// Remark raises a stream-level alarm the pipeline found (Remarker).
+func (e *Engine) Remark(rule string, sev Severity, frame int, msg string) []Alarm {
+	e.out = e.out[:0]
+	e.raise(rule, sev, frame, -1, "%s", msg)
+	return e.out
+}
+
 // Flavor is the provider flavor the mapping recognised or the user forced
 // (invariants.Flavored).
 func (e *Engine) Flavor() string { return e.m.Flavor() }

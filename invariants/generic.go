@@ -10,6 +10,7 @@ var Generic = []Rule{
 	{Name: "frame-utf8", Severity: SevError, Clause: "RFC 3629", Summary: "a frame's bytes are not valid UTF-8"},
 	{Name: "frame-size", Severity: SevError, Clause: "framescope", Summary: "a frame's data exceeds the dialect's size tiers (256 KiB warn, 1 MiB error unless the dialect says otherwise)"},
 	{Name: "sse-truncated", Severity: SevWarn, Clause: "WHATWG SSE", Summary: "the stream ended in the middle of an SSE event (no blank line): a client discards it"},
+	{Name: "dialect-late", Severity: SevInfo, Clause: "framescope", Summary: "a leading frame that is not JSON made the stream plain sse, but later frames carry a dialect's signature (named, with --dialect to check it as that)"},
 	{Name: "stream-error", Severity: SevError, Clause: "framescope", Summary: "a stream without turns (sse) ended by a transport or decoding error (a reset, a body that could not be read): the client saw a failure"},
 	{Name: "capture-corrupt", Severity: SevError, Clause: "framescope", Summary: "the capture file itself is damaged: warn when bytes may be missing, error when recorded bytes were dropped (a line too long to read)"},
 	{Name: "http-status", Severity: SevError, Clause: "RFC 9110", Summary: "the HTTP response status is not 2xx"},

@@ -9,7 +9,7 @@ var SSE = &Spec{
 	ID:         "sse",
 	About:      "generic Server-Sent Events: any stream no other dialect matches; only transport rules apply",
 	Shape:      Shape{Turns: NoTurns, NotJSON: true},
-	Generic:    append(append([]string(nil), Transport...), "stream-error"),
+	Generic:    append(append([]string(nil), Transport...), "stream-error", "dialect-late"),
 	SniffFrame: func(*decode.Frame, Keys) Verdict { return No },
 	LabelOf:    func(*decode.Frame) string { return "" },
 }

@@ -160,6 +160,10 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 		d        invariants.Dialect
 		chk      invariants.Checker
 		detector *invariants.Detector
+		// late keeps detecting after a leading non-JSON frame made the
+		// stream sse (dialect-late), for lateLeft more decoded frames.
+		late     *invariants.Detector
+		lateLeft int
 		held     []heldItem
 		heldN    int
 		heldB    int
@@ -267,11 +271,32 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 			heldN++
 			if chosen, ok := detector.Feed(&e.frame); ok {
 				choose(chosen)
+				if chosen == invariants.SSE && !e.frame.Decoded() {
+					late, lateLeft = dialects.NewDetector(), maxHeldFrames
+				}
 				return
 			}
 		}
 		if heldN >= maxHeldFrames || heldB >= maxHeldBytes {
 			choose(detector.Finish())
+		}
+	}
+	// lateFeed reads a decoded frame of a stream made sse by its first
+	// frame; a dialect's signature there is said once (dialect-late).
+	lateFeed := func(f *decode.Frame) {
+		lateLeft--
+		d, ok := late.Feed(f)
+		if !ok && lateLeft > 0 {
+			return
+		}
+		if !ok {
+			d = late.Finish()
+		}
+		late = nil
+		if r, isR := chk.(invariants.Remarker); isR && d != invariants.SSE {
+			alarmsOut(r.Remark("dialect-late", invariants.SevInfo, f.Index, fmt.Sprintf(
+				"frames from here on carry the %s signature, but a leading frame that is not JSON made the stream plain sse: check it as %s with --dialect %s",
+				d.Name(), d.Name(), d.Name())))
 		}
 	}
 	rr := runStages(c, h.OneStage, func(e *pipeEntry) {
@@ -282,6 +307,9 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 			handProblem(&h, chk, meta.Name, e.problem)
 		default:
 			process(&e.frame.Event, &e.frame, e.arrival, e.hasArrival)
+			if late != nil && e.frame.Decoded() {
+				lateFeed(&e.frame)
+			}
 		}
 	})
 	if chk == nil {
