@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -89,6 +87,9 @@ type KitOptions struct {
 	ClientIdle time.Duration
 	// Readme is written as DIR/README.md.
 	Readme []byte
+	// Force writes into a non-empty DIR, replacing only the regular files
+	// the kit writes (never a link or a directory in their place).
+	Force bool
 }
 
 // KitSources lists the captures of a source tree laid out like this
@@ -155,12 +156,16 @@ func wantAbout(src fs.FS, p string) string {
 }
 
 // ExportKit writes the conformance kit for sources (read from src) into dir.
+// Every case is computed before a byte is written; dir must be empty (or
+// not yet exist) unless opts.Force, and nothing is ever written through a
+// symbolic link (reference_replay_export_write.go: writeKit).
 func ExportKit(dir string, src fs.FS, sources []KitSource, opts KitOptions) (*KitIndex, error) {
 	profiles := opts.Profiles
 	if len(profiles) == 0 {
 		profiles = []pc3.Profile{pc3.ProfileV05}
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "cases"), 0o755); err != nil {
+	// Refuse a bad DIR before the (seconds of) work.
+	if err := checkKitDir(dir, opts.Force); err != nil {
 		return nil, err
 	}
 	idx := &KitIndex{Format: KitFormat, GeneratedBy: "framescope reference --export-tests (docs/client-state-machine.md, The conformance kit)"}
@@ -170,24 +175,25 @@ func ExportKit(dir string, src fs.FS, sources []KitSource, opts KitOptions) (*Ki
 		}
 		return sources[i].Path < sources[j].Path
 	})
+	var files []kitFile
 	for _, s := range sources {
-		kc, err := exportCase(dir, src, s, profiles, opts.ClientIdle)
+		kc, fl, err := exportCase(src, s, profiles, opts.ClientIdle)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Path, err)
 		}
 		idx.Cases = append(idx.Cases, kc)
+		files = append(files, fl...)
 	}
 	b, err := json.MarshalIndent(idx, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "index.json"), append(b, '\n'), 0o644); err != nil {
-		return nil, err
-	}
+	files = append(files, kitFile{"index.json", append(b, '\n')})
 	if len(opts.Readme) > 0 {
-		if err := os.WriteFile(filepath.Join(dir, "README.md"), opts.Readme, 0o644); err != nil {
-			return nil, err
-		}
+		files = append(files, kitFile{"README.md", opts.Readme})
+	}
+	if err := writeKit(dir, files, opts.Force); err != nil {
+		return nil, err
 	}
 	return idx, nil
 }
@@ -249,7 +255,7 @@ func captureBytes(src fs.FS, p string) ([]byte, error) {
 	}
 }
 
-func exportCase(dir string, src fs.FS, s KitSource, profiles []pc3.Profile, idle time.Duration) (KitCase, error) {
+func exportCase(src fs.FS, s KitSource, profiles []pc3.Profile, idle time.Duration) (KitCase, []kitFile, error) {
 	name := path.Base(s.Path)
 	// cases/GROUP/NAME.sse, or NAME.jsonl.sse for a capture in another
 	// format (the bytes are always SSE); expectations beside it.
@@ -257,11 +263,11 @@ func exportCase(dir string, src fs.FS, s KitSource, profiles []pc3.Profile, idle
 	kc := KitCase{Name: name, Capture: rel + ".sse", Expect: map[string]string{}, Source: s.Path, About: s.About}
 	raw, err := captureBytes(src, s.Path)
 	if err != nil {
-		return kc, err
+		return kc, nil, err
 	}
 	c, err := openFS(src, s.Path)
 	if err != nil {
-		return kc, err
+		return kc, nil, err
 	}
 	defer c.Close()
 	meta := c.Meta()
@@ -301,24 +307,17 @@ func exportCase(dir string, src fs.FS, s KitSource, profiles []pc3.Profile, idle
 		}
 	})
 	if err != nil {
-		return kc, err
+		return kc, nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(path.Dir(rel))), 0o755); err != nil {
-		return kc, err
-	}
-	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(kc.Capture)), raw, 0o644); err != nil {
-		return kc, err
-	}
+	files := []kitFile{{kc.Capture, raw}}
 	for i, p := range profiles {
 		b, err := json.MarshalIndent(expects[i], "", " ")
 		if err != nil {
-			return kc, err
+			return kc, nil, err
 		}
 		file := rel + "." + string(p) + ".json"
-		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(file)), append(b, '\n'), 0o644); err != nil {
-			return kc, err
-		}
+		files = append(files, kitFile{file, append(b, '\n')})
 		kc.Expect[string(p)] = file
 	}
-	return kc, nil
+	return kc, files, nil
 }

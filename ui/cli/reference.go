@@ -21,6 +21,7 @@ type referenceOptions struct {
 	replay          string // --replay CAPTURE
 	profile         string
 	exportDir       string // --export-tests DIR
+	force           bool   // --force: write into a non-empty DIR
 	entry           int
 	clientIdle      time.Duration
 }
@@ -28,7 +29,7 @@ type referenceOptions struct {
 func newReferenceCmd(stdin io.Reader, stdout, stderr io.Writer, kit fs.FS) *cobra.Command {
 	var o referenceOptions
 	cmd := &cobra.Command{
-		Use:   "reference [--format md|mermaid|dot|json] [--diagram NAME] | --replay CAPTURE [--profile v0.5|v0.4|both] | --export-tests DIR",
+		Use:   "reference [--format md|mermaid|dot|json] [--diagram NAME] | --replay CAPTURE [--profile v0.5|v0.4|both] | --export-tests DIR [--force]",
 		Short: "Print the reference client state machine, run it over a capture, or export its conformance kit",
 		Long: `Print the state machine a correct PC3 client follows (and the v0.4 client beside
 it): md is a document to implement from (docs/client-state-machine.md), mermaid a
@@ -45,7 +46,11 @@ and HAR have no arrival times, so an explicit --client-idle is refused there.
 
 With --export-tests DIR, write the conformance kit: the probe, example and rule
 captures, and after every input the client view the machine expects (JSON), for a
-client team to run against its own client (format: DIR/README.md).`,
+client team to run against its own client (format: DIR/README.md). DIR must be
+new or empty; --force writes into a non-empty DIR, replacing only the kit's own
+files. A DIR that is or passes through a symbolic link, or a link or directory
+where the kit writes a file, is refused (exit 2) and nothing is written; no file
+is ever written through a link.`,
 		Example: `  framescope reference --format mermaid --diagram core > core.mmd
   framescope reference --replay testdata/examples/example-axis2-recovered.sse
   framescope reference --export-tests ./client-kit --profile both`,
@@ -59,6 +64,12 @@ client team to run against its own client (format: DIR/README.md).`,
 			}
 			if modes > 1 {
 				return errors.New("--replay and --export-tests are different modes (give one)")
+			}
+			if cmd.Flags().Changed("force") && o.exportDir == "" {
+				return errors.New("--force applies to --export-tests")
+			}
+			if cmd.Flags().Changed("export-tests") && o.exportDir == "" {
+				return errors.New("--export-tests: give a directory")
 			}
 			if o.exportDir != "" {
 				for _, n := range []string{"format", "diagram", "entry", "client-idle"} {
@@ -78,7 +89,7 @@ client team to run against its own client (format: DIR/README.md).`,
 					return err
 				}
 				idx, err := reference.ExportKit(o.exportDir, kit, sources, reference.KitOptions{
-					Profiles: profiles, ClientIdle: pc3.DefaultClientIdle, Readme: pc3.KitReadme(),
+					Profiles: profiles, ClientIdle: pc3.DefaultClientIdle, Readme: pc3.KitReadme(), Force: o.force,
 				})
 				if err != nil {
 					fmt.Fprintf(stderr, "framescope: --export-tests: %s\n", decode.Sanitize(err.Error()))
@@ -133,6 +144,7 @@ client team to run against its own client (format: DIR/README.md).`,
 	f.StringVar(&o.diagram, "diagram", "machine", "mermaid/dot: which diagram (machine, core, tools, components, content, progress, degraded)")
 	f.StringVar(&o.replay, "replay", "", "run the machine over `CAPTURE` (raw SSE, JSONL, HAR, NDJSON, @session, - for stdin)")
 	f.StringVar(&o.exportDir, "export-tests", "", "write the conformance kit (captures + expected client views) into `DIR`")
+	f.BoolVar(&o.force, "force", false, "--export-tests: write into a non-empty DIR, replacing only the kit's own regular files (never through a link)")
 	f.StringVar(&o.profile, "profile", "", "client profile: v0.5, v0.4 or both (replay default both; diagrams and kit default v0.5)")
 	entryVar(f, &o.entry, "HAR: which SSE entry to replay (0-based; default the first)")
 	nonNegativeDuration(f, &o.clientIdle, "client-idle", pc3.DefaultClientIdle, "0 = off", "replay: the client's idle timer, fired after this long without a frame on timed captures (0 = off)")
