@@ -204,6 +204,9 @@ func (l *Library) ensureDir() error {
 
 // Create starts a new session: it returns the session's ID and a new file
 // (0600) to write the JSONL capture into. The caller closes the file.
+// Until then the capture is locked as being recorded (where flock(2)
+// exists; the lock dies with the process): Prune and the size cap never
+// remove it.
 // A zero startedAt means now.
 func (l *Library) Create(startedAt time.Time) (id string, capture *os.File, err error) {
 	if err := l.ensureDir(); err != nil {
@@ -227,6 +230,7 @@ func (l *Library) Create(startedAt time.Time) (id string, capture *os.File, err 
 		if err != nil {
 			return "", nil, fmt.Errorf("session library: %w", err)
 		}
+		lockRecording(f)
 		return id, f, nil
 	}
 	return "", nil, fmt.Errorf("session library: no free session ID for %s in %s", startedAt.UTC().Format(sessionIDLayout), sessions.Clean(l.Dir))
@@ -285,8 +289,14 @@ type libEntry struct {
 	hasCapture bool
 }
 
+// errNotRegular refuses a library entry that is no regular file.
+var errNotRegular = errors.New("not a regular file")
+
 // scan reads the library. Hidden files (temporaries), directories and
-// names that cannot be session IDs are ignored.
+// names that cannot be session IDs are ignored, and so is anything but a
+// regular file (a FIFO, socket, device or symbolic link): it is never
+// opened, so a FIFO named like a session cannot hang a listing, an @
+// reference or a prune.
 func (l *Library) scan() ([]libEntry, error) {
 	if err := l.checkDir(); err != nil {
 		return nil, err
@@ -306,7 +316,7 @@ func (l *Library) scan() ([]libEntry, error) {
 	var order []string
 	for _, de := range des {
 		name := de.Name()
-		if de.IsDir() || strings.HasPrefix(name, ".") {
+		if !de.Type().IsRegular() || strings.HasPrefix(name, ".") {
 			continue
 		}
 		var id string
@@ -365,7 +375,7 @@ const maxMetaSize = 64 << 20
 
 func readSessionMeta(path string) (SessionMeta, error) {
 	var m SessionMeta
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return m, err
 	}
@@ -422,7 +432,7 @@ const maxHeaderPeek = 64 << 10
 // reading at most maxHeaderPeek bytes.
 func readCaptureHeader(path string) (captureHeader, bool) {
 	var h captureHeader
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return h, false
 	}

@@ -25,6 +25,8 @@ const DefaultLibraryMax = 500 * 1000 * 1000 // 500 MB
 
 // recordingGrace: a session without metadata whose capture changed this
 // recently may still be recording in another process; pruning skips it.
+// A recording is also spared however long it has been quiet while its
+// capture holds the recording lock (Create).
 const recordingGrace = 2 * time.Minute
 
 // Label names a session for people: "demo <scenario>" for a demo (its
@@ -92,8 +94,8 @@ func (l *Library) sized(es []libEntry) []sizedEntry {
 
 // Prune removes the sessions opts chooses, oldest first, and says which
 // and how many bytes that freed. A session that may still be recording
-// (no metadata, its capture written in the last two minutes) and
-// opts.Protect are never removed.
+// (no metadata, and its capture written in the last two minutes or
+// locked by its recorder) and opts.Protect are never removed.
 func (l *Library) Prune(opts PruneOptions) (PruneResult, error) {
 	res := PruneResult{DryRun: opts.DryRun}
 	if opts.Keep < 0 && opts.OlderThan <= 0 && opts.MaxBytes <= 0 {
@@ -108,12 +110,26 @@ func (l *Library) Prune(opts PruneOptions) (PruneResult, error) {
 		now = time.Now()
 	}
 	all := l.sized(es) // newest first
+	// Whether each unfinished session is still being recorded, asked once
+	// (the lock is checked, not taken).
+	locked := make([]bool, len(all))
+	for i, e := range all {
+		if e.meta.End == EndUnfinished && e.hasCapture {
+			locked[i] = recordingLocked(l.capturePath(e.meta.ID))
+		}
+	}
 	spared := func(i int) bool {
 		e := all[i]
 		if e.meta.ID == opts.Protect {
 			return true
 		}
-		return e.meta.End == EndUnfinished && !e.modTime.IsZero() && now.Sub(e.modTime) < recordingGrace
+		if e.meta.End != EndUnfinished || !e.hasCapture {
+			return false
+		}
+		if !e.modTime.IsZero() && now.Sub(e.modTime) < recordingGrace {
+			return true
+		}
+		return locked[i]
 	}
 	remove := make([]bool, len(all))
 	if opts.Keep >= 0 || opts.OlderThan > 0 {
