@@ -577,7 +577,8 @@ func (l *Library) Resolve(ref string) (string, error) {
 }
 
 // Remove deletes a session (its capture and its metadata). The ID must be
-// exact (a leading "@" is allowed); an unknown ID is an error.
+// exact (a leading "@" is allowed); an unknown ID is an error, and so is a
+// session still being recorded (its recorder holds the capture locked).
 func (l *Library) Remove(id string) error {
 	if err := l.checkDir(); err != nil {
 		return err
@@ -585,6 +586,9 @@ func (l *Library) Remove(id string) error {
 	id = strings.TrimPrefix(id, "@")
 	if !validSessionName(id) {
 		return fmt.Errorf("session library: invalid session ID %s", strconv.Quote(id))
+	}
+	if recordingLocked(l.capturePath(id)) {
+		return fmt.Errorf("session library: session %s is still being recorded; stop its recorder first", sessions.Clean(id))
 	}
 	removed := false
 	for _, p := range []string{l.metaPath(id), l.capturePath(id)} {

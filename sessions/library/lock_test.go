@@ -125,6 +125,9 @@ func TestLockedRecordingSurvivesPrune(t *testing.T) {
 			t.Fatalf("%s: the recording's capture is gone: %v", p.name, err)
 		}
 	}
+	if err := l.Remove(id); err == nil || !strings.Contains(err.Error(), "still being recorded") {
+		t.Errorf("sessions rm of the session being recorded: %v, want a refusal", err)
+	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
