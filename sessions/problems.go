@@ -13,22 +13,21 @@ type ProblemList struct {
 }
 
 func (p *ProblemList) Add(line int, format string, args ...any) {
-	if p.kept >= MaxProblems {
-		p.suppressed++
-		return
-	}
-	p.kept++
-	p.list = append(p.list, Problem{Line: line, Message: fmt.Sprintf(format, args...)})
+	p.add(line, false, format, args...)
 }
 
 // AddLost records damage that dropped recorded bytes (Problem.Lost).
 func (p *ProblemList) AddLost(line int, format string, args ...any) {
+	p.add(line, true, format, args...)
+}
+
+func (p *ProblemList) add(line int, lost bool, format string, args ...any) {
 	if p.kept >= MaxProblems {
 		p.suppressed++
 		return
 	}
 	p.kept++
-	p.list = append(p.list, Problem{Line: line, Message: fmt.Sprintf(format, args...), Lost: true})
+	p.list = append(p.list, Problem{Line: line, Message: fmt.Sprintf(format, args...), Lost: lost})
 }
 
 // Note records an informational remark (not damage).

@@ -668,7 +668,7 @@ func keyList(obj map[string]json.RawMessage) string {
 func (c *jsonlCapture) finish(err error) {
 	c.done = true
 	if err != io.EOF {
-		c.probs.Add(c.lr.line, "read error: %s", sessions.Clean(err.Error()))
+		c.probs.AddLost(c.lr.line, "read error: %s", sessions.Clean(err.Error()))
 		if !c.sawEnd {
 			c.end = sessions.End{Kind: sessions.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
 			c.sawEnd = true

@@ -74,7 +74,7 @@ func (c *ndjsonCapture) next() (sessions.Chunk, error) {
 		if err != nil {
 			c.done = true
 			if err != io.EOF {
-				c.probs.Add(ln, "read error: %s", sessions.Clean(err.Error()))
+				c.probs.AddLost(ln, "read error: %s", sessions.Clean(err.Error()))
 				c.end = sessions.End{Kind: sessions.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
 			}
 			c.probs.Finish()

@@ -70,7 +70,7 @@ func (c *sseCapture) fail(err error) {
 		return
 	}
 	c.end = sessions.End{Kind: sessions.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
-	c.probs.Add(0, "read error: %s", sessions.Clean(err.Error()))
+	c.probs.AddLost(0, "read error: %s", sessions.Clean(err.Error()))
 }
 
 func (c *sseCapture) End() sessions.End { return c.end }

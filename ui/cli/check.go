@@ -14,7 +14,6 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/report"
 )
@@ -102,13 +101,12 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 					rep.Source = name // FILE#N: one SSE entry of a HAR
 				}
 				// A read error part way: the report shows what was read, and
-				// the input counts as unreadable (exit 2), never as clean.
-				readFailed := err != nil || (rep.End.Kind == sessions.EndError && strings.HasPrefix(rep.End.Detail, "read error"))
-				switch {
-				case err != nil:
+				// the input counts as unreadable (exit 2), never as clean. (A
+				// reader that keeps the error as the capture's end raises a
+				// capture-corrupt error instead: the bytes after it are lost.)
+				readFailed := err != nil
+				if readFailed {
 					fmt.Fprintf(stderr, "framescope: %s: read error: %s\n", decode.Sanitize(name), decode.Sanitize(err.Error()))
-				case readFailed:
-					fmt.Fprintf(stderr, "framescope: %s: %s\n", decode.Sanitize(name), decode.Sanitize(rep.End.Detail))
 				}
 				switch o.format {
 				case "json":
