@@ -318,4 +318,8 @@ type Shape struct {
 	// FrameWarn and FrameMax are the frame-size tiers (0: 256 KiB and
 	// 1 MiB; FrameWarn < 0: no warn tier).
 	FrameWarn, FrameMax int64
+	// ContentTypes are the media types the dialect's responses carry
+	// (lower case, no parameters); empty means text/event-stream. Any
+	// other Content-Type is the content-type warn.
+	ContentTypes []string
 }

@@ -84,6 +84,8 @@ type toolState struct {
 	ready bool
 }
 
+var sseContentTypes = []string{"text/event-stream"}
+
 // NewEngine returns a checker for one stream of spec's dialect.
 func NewEngine(spec *Spec, opts Options) *Engine {
 	if opts.Idle == 0 {
@@ -162,11 +164,15 @@ func (e *Engine) HTTP(status int, contentType string) []Alarm {
 	if i := strings.IndexByte(mt, ';'); i >= 0 {
 		mt = strings.TrimSpace(mt[:i])
 	}
-	if mt != "text/event-stream" {
+	want := e.shape.ContentTypes
+	if len(want) == 0 {
+		want = sseContentTypes
+	}
+	if !slices.Contains(want, mt) {
 		if contentType == "" {
-			e.raise("content-type", SevWarn, NoFrame, -1, "the response has no Content-Type (want text/event-stream)")
+			e.raise("content-type", SevWarn, NoFrame, -1, "the response has no Content-Type (want %s)", want[0])
 		} else {
-			e.raise("content-type", SevWarn, NoFrame, -1, "Content-Type is %q, not text/event-stream", decode.Clip(contentType, 80))
+			e.raise("content-type", SevWarn, NoFrame, -1, "Content-Type is %q, not %s", decode.Clip(contentType, 80), strings.Join(want, " or "))
 		}
 	}
 	return e.out

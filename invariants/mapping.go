@@ -43,6 +43,15 @@ func (m *Mapping) ClientEnded() bool {
 	return m.end != nil && m.end.Kind == EndCancelled
 }
 
+// Exchange is the HTTP exchange the stream came in (Options.Exchange), nil
+// when the source is a raw body.
+func (m *Mapping) Exchange() *Exchange {
+	if m.e == nil {
+		return nil
+	}
+	return m.e.opts.Exchange
+}
+
 type mappedAlarm struct {
 	rule    string
 	sev     Severity

@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"strings"
 	"time"
 
 	"framescope/decode"
@@ -40,6 +41,48 @@ type Options struct {
 	// million turns is checked in flat memory. The turns still held after
 	// End (at least the latest) are not handed out: Turns has them.
 	OnTurnFinal func(index int, t Turn)
+	// Exchange is the HTTP request and response the stream came in, as
+	// far as the source knows them (nil: a raw body). A request-aware
+	// dialect (MCP answers the JSON-RPC ids its request sent) reads it
+	// through Mapping.Exchange.
+	Exchange *Exchange
+}
+
+// Exchange is what the source knows of the HTTP exchange around a stream.
+// Header names are as recorded; Header looks one up case-insensitively.
+// RequestBody has its secrets redacted unless the user kept them.
+type Exchange struct {
+	Method          string
+	URL             string
+	RequestHeaders  map[string]string
+	RequestBody     []byte
+	Status          int // 0: unknown
+	ResponseHeaders map[string]string
+}
+
+// RequestHeader returns a request header's value by name, any case.
+func (x *Exchange) RequestHeader(name string) string { return headerOf(x, name, true) }
+
+// ResponseHeader returns a response header's value by name, any case.
+func (x *Exchange) ResponseHeader(name string) string { return headerOf(x, name, false) }
+
+func headerOf(x *Exchange, name string, req bool) string {
+	if x == nil {
+		return ""
+	}
+	h := x.ResponseHeaders
+	if req {
+		h = x.RequestHeaders
+	}
+	if v, ok := h[name]; ok {
+		return v
+	}
+	for k, v := range h {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
 }
 
 // EndKind is how the stream ended.

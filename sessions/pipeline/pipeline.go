@@ -135,6 +135,9 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 	if meta.Synthetic {
 		opts.SyntheticFraming = true
 	}
+	if opts.Exchange == nil {
+		opts.Exchange = ExchangeOf(meta)
+	}
 	forced, err := ResolveDialect(opts.Dialect)
 	if err != nil {
 		return nil, err
@@ -370,4 +373,23 @@ func LookupRule(dialectName, rule string) (invariants.Rule, bool) {
 		}
 	}
 	return invariants.Rule{}, false
+}
+
+// ExchangeOf is what meta knows of the HTTP exchange, for request-aware
+// dialects (invariants.Options.Exchange); nil for a raw body.
+func ExchangeOf(meta sessions.Meta) *invariants.Exchange {
+	if !meta.HTTP && meta.Method == "" && meta.URL == "" && meta.RequestBody == nil {
+		return nil
+	}
+	x := &invariants.Exchange{
+		Method:          meta.Method,
+		URL:             meta.URL,
+		RequestHeaders:  meta.RequestHeaders,
+		RequestBody:     meta.RequestBody,
+		ResponseHeaders: meta.ResponseHeaders,
+	}
+	if meta.HTTP {
+		x.Status = meta.Status
+	}
+	return x
 }
