@@ -95,8 +95,9 @@ const ContentTypeKeep = "keep"
 // factors overflowed the scaled pauses into no pause at all.
 const MinSpeed = 0.001
 
-// ParseSpeed parses a --speed value: "max" (returned as +Inf), or a
-// positive number, optionally followed by "x" ("2", "0.5x").
+// ParseSpeed parses a --speed value, the same in serve and demo: "max" or
+// 0 (no pauses, returned as +Inf), or a positive number no smaller than
+// MinSpeed, optionally followed by "x" ("2", "0.5x").
 func ParseSpeed(s string) (float64, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	if t == "max" || t == "inf" {
@@ -104,11 +105,15 @@ func ParseSpeed(s string) (float64, error) {
 	}
 	t = strings.TrimSuffix(t, "x")
 	f, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(f) || f <= 0 {
-		return 0, fmt.Errorf("--speed %s: want a positive number (1 = real time, 2 = twice as fast) or max", sessions.CleanShort(strconv.Quote(s), 40))
-	}
-	if f < MinSpeed {
-		return 0, fmt.Errorf("--speed %s: too slow; the least is %g (1000 times slower than recorded)", sessions.CleanShort(strconv.Quote(s), 40), MinSpeed)
+	mantissa, _, _ := strings.Cut(t, "e")
+	tiny := f == 0 && strings.ContainsAny(mantissa, "123456789") // 1e-400 underflows to 0
+	switch {
+	case (err != nil && !errors.Is(err, strconv.ErrRange)) || math.IsNaN(f) || f < 0 || (tiny && math.Signbit(f)):
+		return 0, fmt.Errorf("--speed %s: want a number (1 = real time, 2 = twice as fast, 0 or max = no pauses)", sessions.CleanShort(strconv.Quote(s), 40))
+	case f == 0 && !tiny:
+		return math.Inf(1), nil // 0 = no pauses, as demo reads it
+	case tiny || f < MinSpeed:
+		return 0, fmt.Errorf("--speed %s: too slow; the least is %g (1000 times slower than recorded), or 0 / max for no pauses", sessions.CleanShort(strconv.Quote(s), 40), MinSpeed)
 	}
 	return f, nil
 }

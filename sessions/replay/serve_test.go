@@ -849,12 +849,12 @@ func TestParseStall(t *testing.T) {
 }
 
 func TestParseSpeed(t *testing.T) {
-	for in, want := range map[string]float64{"1": 1, "2x": 2, "0.5": 0.5, "max": math.Inf(1), "MAX": math.Inf(1)} {
+	for in, want := range map[string]float64{"1": 1, "2x": 2, "0.5": 0.5, "max": math.Inf(1), "MAX": math.Inf(1), "0": math.Inf(1), "0x": math.Inf(1)} {
 		if got, err := ParseSpeed(in); err != nil || got != want {
 			t.Errorf("ParseSpeed(%q) = %v, %v", in, got, err)
 		}
 	}
-	for _, in := range []string{"", "0", "-1", "fast", "NaN", "1e-300", "0.0009", "1e-400"} { // tiny: they overflowed into full speed
+	for _, in := range []string{"", "-1", "-0.0001", "fast", "NaN", "1e-300", "0.0009", "1e-400"} { // tiny: they overflowed into full speed
 		if _, err := ParseSpeed(in); err == nil {
 			t.Errorf("ParseSpeed(%q): no error", in)
 		}

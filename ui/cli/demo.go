@@ -40,6 +40,9 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 			if len(args) == 1 {
 				name = args[0]
 			}
+			if err := checkScenario(name); err != nil {
+				return err
+			}
 			if !o.headless && !o.quiet && ui.IsTerminal(stdout) {
 				return runDemoTUI(name, o.speed, o.noSave, stderr)
 			}
@@ -70,7 +73,7 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&o.headless, "headless", false, "print frames and the report instead of opening the terminal UI")
-	relaySpeedVar(cmd.Flags(), &o.speed, "speed", 1, "scenario timing scale (2 = twice as fast, 0 = no pauses)")
+	relaySpeedVar(cmd.Flags(), &o.speed, "speed", 1, "scenario timing scale: 1 = as scripted, 2 = twice as fast, 0 or max = no pauses (the least: 0.001)")
 	cmd.Flags().BoolVar(&o.noSave, "no-save", false, "do not save the session in the session library")
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the check report")
 	return cmd

@@ -114,8 +114,9 @@ func (fl frameFlag) String() string {
 
 func (fl frameFlag) Type() string { return "int" }
 
-// relaySpeedFlag is demo's --speed: 0 = no pauses, else a factor no
-// slower than sessions.MinSpeed (slower ones overflowed the scaled pauses).
+// relaySpeedFlag is demo's --speed, read as serve reads its own
+// (replay.ParseSpeed): a factor no slower than replay.MinSpeed, or 0 / max
+// for no pauses (stored as 0, what the relay takes for "no pauses").
 type relaySpeedFlag struct{ p *float64 }
 
 func relaySpeedVar(f *pflag.FlagSet, p *float64, name string, value float64, usage string) {
@@ -124,16 +125,13 @@ func relaySpeedVar(f *pflag.FlagSet, p *float64, name string, value float64, usa
 }
 
 func (fl relaySpeedFlag) Set(s string) error {
-	v, err := strconv.ParseFloat(s, 64)
-	mantissa, _, _ := strings.Cut(strings.ToLower(s), "e")
-	tiny := v == 0 && strings.ContainsAny(mantissa, "123456789") // 1e-400 underflows to 0
-	switch {
-	case (err != nil && !errors.Is(err, strconv.ErrRange)) || math.IsNaN(v):
-		return errors.New("want a number: 1 = real time, 2 = twice as fast, 0 = no pauses")
-	case v < 0 || (tiny && math.Signbit(v)):
-		return errors.New("must not be negative (0 = no pauses)")
-	case tiny || (v > 0 && v < replay.MinSpeed):
-		return fmt.Errorf("too slow; the least is %g (1000 times slower than scripted), or 0 for no pauses", replay.MinSpeed)
+	v, err := replay.ParseSpeed(s)
+	if err != nil {
+		_, msg, _ := strings.Cut(err.Error(), ": ")
+		return errors.New(msg)
+	}
+	if math.IsInf(v, 1) {
+		v = 0
 	}
 	*fl.p = v
 	return nil

@@ -299,5 +299,5 @@ func plainFlagError(cmd *cobra.Command, err error) error {
 		}
 		return "want a whole number"
 	})
-	return fmt.Errorf("%s (see %s --help)", msg, cmd.CommandPath())
+	return fmt.Errorf("%s%s (see %s --help)", msg, flagSuggestion(cmd, err), cmd.CommandPath())
 }

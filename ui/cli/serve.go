@@ -85,6 +85,9 @@ by --allow-origin (a defence against DNS rebinding).`,
 			case o.scenario != "" && len(args) == 1:
 				return errors.New("give a CAPTURE or --scenario, not both")
 			case o.scenario != "":
+				if err := checkScenario(o.scenario); err != nil {
+					return err
+				}
 				relaySpeed := speed
 				if relaySpeed > 1e9 {
 					relaySpeed = 0
@@ -177,7 +180,7 @@ by --allow-origin (a defence against DNS rebinding).`,
 	f := cmd.Flags()
 	f.StringVar(&o.addr, "addr", "127.0.0.1:7070", "listen address (a non-loopback one needs --lan)")
 	f.StringVar(&o.path, "path", replay.DefaultReplayPath, "URL path to serve")
-	f.StringVar(&o.speedText, "speed", "1", "timing scale: 1 = as recorded, 2 = twice as fast, max = no pauses (the least: 0.001)")
+	f.StringVar(&o.speedText, "speed", "1", "timing scale: 1 = as recorded, 2 = twice as fast, 0 or max = no pauses (the least: 0.001)")
 	f.BoolVar(&o.loop, "loop", false, "replay again and again on the same response")
 	f.IntSliceVar(&o.drop, "drop", nil, "do not send frame `N` (repeatable)")
 	f.IntSliceVar(&o.dup, "dup", nil, "send frame `N` twice (repeatable)")
