@@ -148,4 +148,3 @@ func explainRule(w io.Writer, name, dialectName string) error {
 	}
 	return nil
 }
-
