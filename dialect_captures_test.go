@@ -87,7 +87,7 @@ func TestDialectCaptures(t *testing.T) {
 // transportRule: the rules every dialect shares unchanged, exercised once
 // by testdata/rules and testdata/dialects/sse.
 var transportRule = map[string]bool{"frame-utf8": true, "frame-size": true, "sse-truncated": true, "capture-corrupt": true,
-	"http-status": true, "content-type": true, "idle-gap": true, "ttfe": true,
+	"capture-empty": true, "http-status": true, "content-type": true, "idle-gap": true, "ttfe": true,
 	// public-sse-v1's 128 MiB cap: a capture over it is no file to keep in
 	// the repository; publicsse.TestStreamSize checks both sides of the cap.
 	"stream-size": true}

@@ -329,6 +329,9 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 		ie.Kind = invariants.EndEOF
 	}
 	alarmsOut(chk.End(ie))
+	if rr.frames == 0 && ie.Kind != invariants.EndCancelled {
+		alarmsOut(remarkEmpty(chk, rr.bytes))
+	}
 	res.End = end
 	res.Frames = rr.frames
 	res.Turns = chk.Turns()
@@ -392,4 +395,19 @@ func ExchangeOf(meta sessions.Meta) *invariants.Exchange {
 		x.Status = meta.Status
 	}
 	return x
+}
+
+// remarkEmpty raises capture-empty on a stream that held no frame, unless
+// an error or warn already said what went wrong (one defect, one alarm:
+// an HTTP error, a transport failure, a truncated event).
+func remarkEmpty(chk invariants.Checker, bytes int64) []invariants.Alarm {
+	r, ok := chk.(invariants.Remarker)
+	if c := chk.Counts(); !ok || c.Error > 0 || c.Warn > 0 {
+		return nil
+	}
+	msg := "the capture is empty (0 bytes): no frame to check"
+	if bytes > 0 {
+		msg = fmt.Sprintf("the capture holds %s but no frame (only comments, blank lines or fields without data): nothing to check", invariants.FormatBytes(bytes, false))
+	}
+	return r.Remark("capture-empty", invariants.SevWarn, invariants.NoFrame, msg)
 }

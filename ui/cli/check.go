@@ -89,8 +89,13 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 				rep, err := r.rep, r.err
 				if rep == nil {
 					fmt.Fprintln(stderr, "framescope:", decode.SanitizeMultiline(err.Error()))
-					if o.format == "junit" {
+					switch o.format {
+					case "junit":
 						if werr := report.WriteJUnitError(stdout, name, err); werr != nil {
+							return werr
+						}
+					case "json":
+						if werr := report.WriteJSONError(stdout, name, err); werr != nil {
 							return werr
 						}
 					}

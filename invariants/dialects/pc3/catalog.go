@@ -14,6 +14,7 @@ var Catalog = []invariants.Rule{
 	{Name: "http-status", Severity: invariants.SevError, Clause: "—", Summary: "the HTTP response status is not 2xx"},
 	{Name: "content-type", Severity: invariants.SevWarn, Clause: "—", Summary: "the HTTP Content-Type is not text/event-stream"},
 	{Name: "capture-corrupt", Severity: invariants.SevError, Clause: "—", Summary: "the capture file itself is damaged (a line could not be read): warn when bytes may be missing, error when recorded bytes were dropped"},
+	{Name: "capture-empty", Severity: invariants.SevWarn, Clause: "—", Summary: "the capture holds no frame at all (0 bytes, or only comments and blank lines) and nothing else was raised: a recording that captured nothing"},
 	// Envelope and vocabulary
 	{Name: "envelope-missing", Severity: invariants.SevError, Clause: "FR-2", Summary: "event_type, version, timestamp or response_id is absent, empty, or not a string"},
 	{Name: "envelope-timestamp", Severity: invariants.SevError, Clause: "FR-2", Summary: "timestamp is not an ISO-8601 / RFC 3339 date-time"},

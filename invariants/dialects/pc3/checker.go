@@ -203,6 +203,14 @@ func (c *Checker) CaptureProblem(msg string, sev invariants.Severity) []invarian
 	return c.out
 }
 
+// Remark raises a stream-level alarm the pipeline found
+// (invariants.Remarker): capture-empty.
+func (c *Checker) Remark(rule string, sev invariants.Severity, frame int, msg string) []invariants.Alarm {
+	c.out = c.out[:0]
+	c.raise(rule, sev, frame, "%s", msg)
+	return c.out
+}
+
 // Stamp is the envelope timestamp of the frame last observed
 // (invariants.Stamped).
 func (c *Checker) Stamp() (time.Time, bool) {
