@@ -152,6 +152,9 @@ func TestWriteSessionRoundTrip(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			want := checkFile(t, f)
+			if want.Bytes == 0 {
+				t.Skip("an empty capture: nothing to write")
+			}
 			if c, err := capture.Open(f, capture.OpenOptions{Entry: -1}); err == nil {
 				failed := pipeline.StatusFailed(c.Meta())
 				c.Close()
