@@ -91,6 +91,19 @@ func openError(name string, err error) error {
 
 func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (sessions.Capture, error) {
 	br := bufio.NewReaderSize(r, sniffSize)
+	plain, compressed, err := uncompressed(name, br)
+	if err != nil {
+		return nil, err
+	}
+	if compressed {
+		br = bufio.NewReaderSize(plain, sniffSize)
+		if head, _ := br.Peek(2); bytes.HasPrefix(head, gzipMagic) {
+			return nil, fmt.Errorf("%s: gzip inside gzip: framescope decompresses one layer (stacked codings are refused on the wire too)", sessions.Clean(name))
+		}
+		if closer != nil {
+			closer = struct{ io.Closer }{closer}
+		}
+	}
 	kind, err := sniff(name, br)
 	if err != nil {
 		return nil, err

@@ -9,17 +9,13 @@ import (
 
 // A compressed body can inflate a thousandfold (a few MB of gzip became
 // gigabytes of capture, twice: the -o file and the library copy). Live
-// stops decoding at a size or a ratio, whichever comes first, and ends the
+// stops decoding at a size or a ratio, whichever comes first (the bounds
+// compressed capture files share, sessions/inflate_bounds.go), and ends the
 // stream as an error that says so; what was decoded before is kept.
 const (
-	// DefaultMaxDecoded bounds the decoded size of a compressed body.
-	DefaultMaxDecoded = 1 << 30
-	// DefaultMaxRatio bounds decoded/compressed bytes. Turn streams
-	// flushed frame by frame compress 3–20×; a bomb, 1000×.
-	DefaultMaxRatio = 100
-	// ratioFloor is the decoded size below which the ratio is not checked:
-	// a small body of repeated bytes is no threat.
-	ratioFloor = 8 << 20
+	DefaultMaxDecoded = sessions.DefaultMaxDecoded
+	DefaultMaxRatio   = sessions.DefaultMaxRatio
+	ratioFloor        = sessions.RatioFloor
 )
 
 // inflateLimit checks a compressed body as it is decoded.

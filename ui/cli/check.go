@@ -38,11 +38,15 @@ func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Use:   "check FILE...",
 		Short: "Check captures against the rule catalog (exit 0 clean, 1 alarms, 2 unreadable)",
 		Long: `Check one or more captures (raw SSE, framescope JSONL, HAR, NDJSON frames; - for
-stdin) and report every alarm. With --format json, one JSON object per input,
-one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
+stdin; gzip-compressed too) and report every alarm. A FOLDER is every capture below
+it (.sse, .jsonl, .har, .ndjson, .jsonlines, .events, and those .gz), sorted. With
+--format json, one JSON object per input, one per line (an unreadable input gets
+one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 2 when an input cannot be read or the command line is wrong.`,
 		Example: `  framescope check capture.sse                          # text report; exit 0 clean, 1 alarms, 2 unreadable
   framescope check captures/*.sse --format junit > framescope.xml   # CI: one testsuite per input
+  framescope check captures/                            # every capture below the folder, sorted
+  framescope check bug-123.sse.gz                       # gzip is read as it is
   framescope check bug-123.har                          # every SSE entry of the HAR (bug-123.har#0, #1, …)
   framescope check bug-123.har --entry 1                # only its SSE entry 1
   framescope check turn.jsonl --format json --fail-on warn   # NDJSON report; warnings fail too
@@ -185,12 +189,13 @@ type checkInput struct {
 	entry int    // -1: not chosen
 }
 
-// checkInputs expands each HAR of several SSE entries into one input per
+// checkInputs expands each folder into the captures below it
+// (checkfolder.go), and each HAR of several SSE entries into one input per
 // entry (FILE#0, FILE#1, …), unless --entry picks one. Stdin and library
 // sessions are read once, as given.
 func checkInputs(args []string, stdin io.Reader, entry int) []checkInput {
 	var out []checkInput
-	for _, a := range args {
+	for _, a := range expandFolders(args) {
 		in := checkInput{name: a, path: a, entry: entry}
 		if entry != -1 || a == "-" || strings.HasPrefix(a, "@") {
 			out = append(out, in)
@@ -254,6 +259,9 @@ func checkAll(names []checkInput, stdin io.Reader, opts invariants.Options) []ch
 // checkOne checks one input; oneStage keeps its pipeline on one goroutine
 // (checkAll's workers already keep the cores busy).
 func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options, oneStage bool) (*report.Report, error) {
+	if err := emptyFolder(name); err != nil {
+		return nil, err
+	}
 	c, err := capture.Open(name, capture.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
 	if err != nil {
 		return nil, err
