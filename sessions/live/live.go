@@ -50,6 +50,11 @@ type ConnectOptions struct {
 	// DefaultMaxDecoded / DefaultMaxRatio, negative = no bound).
 	MaxDecoded int64
 	MaxRatio   float64
+	// AsPasted (framescope curl) sends the pasted request as curl would:
+	// no header of framescope's own but the User-Agent (curl sends its
+	// own too; -A or -H replaces it), and curl's Accept: */* when the
+	// command gives none.
+	AsPasted bool
 }
 
 // ResponseInfo is the HTTP response as the user should see it.
@@ -396,16 +401,23 @@ func requestHeaders(opts ConnectOptions) (h http.Header, host string, err error)
 				sessions.CleanShort(strconv.Quote(strings.Join(v, ", ")), 80), coding)
 		}
 	}
-	if len(h.Values("Accept")) == 0 { // a user's Accept (any case) is kept
-		h.Set("Accept", "text/event-stream")
-	}
-	if len(h.Values("Cache-Control")) == 0 {
-		h.Set("Cache-Control", "no-cache")
+	switch {
+	case opts.AsPasted:
+		if len(h.Values("Accept")) == 0 {
+			h.Set("Accept", "*/*") // what curl sends
+		}
+	default:
+		if len(h.Values("Accept")) == 0 { // a user's Accept (any case) is kept
+			h.Set("Accept", "text/event-stream")
+		}
+		if len(h.Values("Cache-Control")) == 0 {
+			h.Set("Cache-Control", "no-cache")
+		}
 	}
 	if len(h.Values("User-Agent")) == 0 {
 		h.Set("User-Agent", "framescope/"+sessions.Version)
 	}
-	if opts.Body != nil && len(h.Values("Content-Type")) == 0 {
+	if opts.Body != nil && len(h.Values("Content-Type")) == 0 && !opts.AsPasted {
 		if b := strings.TrimLeft(string(opts.Body[:min(len(opts.Body), 64)]), " \t\r\n"); strings.HasPrefix(b, "{") || strings.HasPrefix(b, "[") {
 			h.Set("Content-Type", "application/json")
 		}

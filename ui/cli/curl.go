@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strings"
 	"errors"
 	"fmt"
 	"io"
@@ -80,6 +81,13 @@ Accept-Encoding codings framescope cannot decode (zstd) are not offered.`,
 				return err
 			}
 			req, err := parseCurl(words, stdin)
+			var unknown unknownCurlOptionError
+			if errors.As(err, &unknown) {
+				name, _, _ := strings.Cut(strings.TrimLeft(unknown.Name, "-"), "=")
+				if f := cmd.Flags().Lookup(name); f != nil && strings.HasPrefix(unknown.Name, "--") {
+					return fmt.Errorf("%s is a framescope flag, not a curl option: framescope flags go after -- (framescope curl … -- %s)", quoteArg(unknown.Name), quoteArg(unknown.Name))
+				}
+			}
 			if err != nil {
 				return err
 			}
@@ -103,6 +111,7 @@ Accept-Encoding codings framescope cannot decode (zstd) are not offered.`,
 				opts.Connect.Body = req.body
 			}
 			opts.Source = "curl"
+			opts.Connect.AsPasted = true
 			if !fl.headless && ui.IsTerminal(stdout) {
 				return runLiveTUI(opts.Connect.URL, opts, fl.curlish.maxTime, stderr)
 			}

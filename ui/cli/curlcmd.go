@@ -294,9 +294,15 @@ func parseCurl(words []string, stdin io.Reader) (*curlRequest, error) {
 	return r, nil
 }
 
-func unknownCurlOption(name string) error {
-	return fmt.Errorf("unknown curl option %s: framescope cannot tell whether it changes the request (drop it to go on)", quoteArg(name))
+// unknownCurlOptionError is a pasted option curl has and framescope does
+// not read; Name is the option as typed.
+type unknownCurlOptionError struct{ Name string }
+
+func (e unknownCurlOptionError) Error() string {
+	return fmt.Sprintf("unknown curl option %s: framescope cannot tell whether it changes the request (drop it to go on)", quoteArg(e.Name))
 }
+
+func unknownCurlOption(name string) error { return unknownCurlOptionError{name} }
 
 // quoteArg shows a word from the command line safely in a message.
 func quoteArg(s string) string {
