@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"strings"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/spf13/cobra"
 
