@@ -2,6 +2,7 @@ package invariants
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"framescope/decode"
@@ -45,4 +46,12 @@ func (e End) Label() string {
 		return "cancelled by the client"
 	}
 	return "EOF"
+}
+
+// Plural counts a noun: "1 delta", "2 deltas", "0 chunks".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

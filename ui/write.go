@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/live"
 	"framescope/ui/store"
@@ -410,7 +411,7 @@ func (m *Model) writeDone(msg writeDoneMsg) {
 		m.notice = "write failed: " + decode.Sanitize(msg.err.Error())
 		return
 	}
-	m.notice = fmt.Sprintf("wrote %s: %s, %d frames", path, fmtBytes(msg.bytes), msg.frames)
+	m.notice = fmt.Sprintf("wrote %s: %s, %s", path, fmtBytes(msg.bytes), invariants.Plural(msg.frames, "frame"))
 	if msg.oversized > 0 {
 		m.notice += fmt.Sprintf(" (%d oversized frames left out: their bytes were not kept)", msg.oversized)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -359,7 +360,7 @@ func (r *Recorder) TakeProblems() []sessions.Problem {
 	if r.err != nil && !r.reported {
 		r.reported = true
 		p = append(p, sessions.Problem{Note: true, Message: fmt.Sprintf(
-			"recording stopped after %d chunks: %s (the stream goes on; the recording keeps what was written)", r.chunks, sessions.Clean(r.err.Error()))})
+			"recording stopped after %s: %s (the stream goes on; the recording keeps what was written)", invariants.Plural(r.chunks, "chunk"), sessions.Clean(r.err.Error()))})
 	}
 	return p
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -72,7 +73,7 @@ type RecordError struct {
 }
 
 func (e *RecordError) Error() string {
-	return fmt.Sprintf("%s: writing the capture failed after %d chunks: %s (the capture is incomplete)", e.What, e.Chunks, sessions.Clean(unwrapPath(e.Err).Error()))
+	return fmt.Sprintf("%s: writing the capture failed after %s: %s (the capture is incomplete)", e.What, invariants.Plural(e.Chunks, "chunk"), sessions.Clean(unwrapPath(e.Err).Error()))
 }
 
 func (e *RecordError) Unwrap() error { return e.Err }

@@ -471,12 +471,7 @@ var sevColor = map[invariants.Severity]string{
 }
 
 // plural says "1 turn", "2 turns", "0 turns".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
-}
+func plural(n int, what string) string { return invariants.Plural(n, what) }
 
 // wrapWords cuts text into lines of at most w runes at spaces (a word
 // longer than w is cut).

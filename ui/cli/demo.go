@@ -28,11 +28,12 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o demoOptions
 	cmd := &cobra.Command{
 		Use:   "demo [SCENARIO]",
-		Short: "Run a built-in scenario through the reference relay and the live path",
-		Long: "Start the reference relay in-process on a loopback port, connect to it through the\n" +
-			"live path and inspect the turn in the terminal UI (headless — frames and the check\n" +
-			"report on stdout — with --headless or when stdout is not a terminal).\n" +
-			"Scenarios: " + strings.Join(replay.ScenarioNames(), ", ") + ".",
+		Short: "Run a built-in scenario of any dialect through a loopback server and the live path",
+		Long: wrapWords("Serve a built-in scenario in-process on a loopback port (the reference PC3 relay, "+
+			"or a demo turn of another dialect: NAME and NAME-broken), connect to it through the live path and "+
+			"inspect the turn in the terminal UI (headless — frames and the check report on stdout — with "+
+			"--headless or when stdout is not a terminal).", 84) + "\n\n" +
+			wrapWords("Scenarios: "+strings.Join(replay.ScenarioNames(), ", ")+".", 84),
 		Args:      cobra.MaximumNArgs(1),
 		ValidArgs: replay.ScenarioNames(),
 		RunE: func(cmd *cobra.Command, args []string) error {

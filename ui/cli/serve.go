@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions/replay"
 )
 
@@ -41,7 +42,8 @@ func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
 (GET or POST) gets a fresh byte-exact replay with the original timing scaled by
 --speed, as text/event-stream (--content-type keep sends the captured type). Fault
 flags drop, duplicate, cut, stall or garble frames (0-based frame indexes).
---scenario runs the reference v0.5 relay instead. Listens on loopback only unless
+--scenario serves a built-in scenario instead (the reference PC3 v0.5 relay, or a
+demo turn of another dialect: --scenarios lists them). Listens on loopback only unless
 --lan, and refuses Host and Origin headers other than loopback ones and those named
 by --allow-origin (a defence against DNS rebinding).`,
 		Example: `  framescope serve bug-123.jsonl --speed max
@@ -53,8 +55,12 @@ by --allow-origin (a defence against DNS rebinding).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.listScenarios {
+				width := 0
 				for _, sc := range replay.Scenarios() {
-					fmt.Fprintf(stdout, "%-8s %s\n", sc.Name, sc.Summary)
+					width = max(width, len(sc.Name))
+				}
+				for _, sc := range replay.Scenarios() {
+					fmt.Fprintf(stdout, "%-*s  %s\n", width, sc.Name, sc.Summary)
 				}
 				return nil
 			}
@@ -125,7 +131,7 @@ by --allow-origin (a defence against DNS rebinding).`,
 				}
 				handler = rep.Handler(replay.ReplayOptions{Path: o.path, Speed: speed, Loop: o.loop, Allow: allow, CORS: o.cors,
 					ContentType: ctype, BodyTimeout: o.bodyTimeout, Faults: faults, Log: stderr})
-				what = fmt.Sprintf("%s (%d frames)", decode.Sanitize(args[0]), rep.Frames)
+				what = fmt.Sprintf("%s (%s)", decode.Sanitize(args[0]), invariants.Plural(rep.Frames, "frame"))
 				// Loading and planning a big capture leaves garbage as big
 				// as the plan: give it back before serving for hours.
 				debug.FreeOSMemory()

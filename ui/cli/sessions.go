@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions/library"
 	"framescope/sessions/live"
 )
@@ -168,12 +168,7 @@ removed. --dry-run says what would go and removes nothing.`,
 	return cmd
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
-}
+func plural(n int, what string) string { return invariants.Plural(n, what) }
 
 // printPruneNote says on stderr which sessions the library's size cap
 // removed after a session was saved (or why it could not).

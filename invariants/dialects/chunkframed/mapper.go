@@ -221,12 +221,12 @@ func (p *mapper) end(f *decode.Frame, m *invariants.Mapping) {
 	st.endFrame = f.Index
 	defer p.release(st)
 	if !final {
-		m.Raise(rulePartial, invariants.SevWarn, "stream.end for message_id %s with final: false after %d chunks: the agent stopped and the client shows a partial result", quote(mid), st.count)
+		m.Raise(rulePartial, invariants.SevWarn, "stream.end for message_id %s with final: false after %s: the agent stopped and the client shows a partial result", quote(mid), invariants.Plural(int(st.count), "chunk"))
 		return
 	}
 	if total, ok := invariants.Int(f.Get("total_chunks")); ok {
 		if total != st.count {
-			m.Raise(ruleCount, invariants.SevError, "stream.end for message_id %s says total_chunks %d, but %d chunks were received (highest seq_no %d)", quote(mid), total, st.count, st.maxSeq)
+			m.Raise(ruleCount, invariants.SevError, "stream.end for message_id %s says total_chunks %d, but %s received (highest seq_no %d)", quote(mid), total, plural(int(st.count), "chunk was", "chunks were"), st.maxSeq)
 		}
 		if st.expected >= 0 && total != st.expected {
 			m.Raise(ruleExpected, invariants.SevInfo, "stream.end for message_id %s has total_chunks %d; its stream.begin (frame %d) expected %d", quote(mid), total, st.begin, st.expected)
@@ -286,4 +286,12 @@ func quote(r decode.Raw) string {
 		return strconv.Quote(decode.Clip(s, 60))
 	}
 	return decode.Clip(string(r), 60)
+}
+
+// plural picks the singular or plural phrase of a count: "1 chunk was".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
