@@ -9,6 +9,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects"
 	"framescope/sessions/report"
 )
 
@@ -103,11 +104,21 @@ func LookupScenario(name string) (Scenario, bool) {
 }
 
 // ScenarioNames lists the built-in scenario names in order.
+//
+// It checks nothing: a scenario's Expect (its demo checked) is worked out
+// on first use of Scenarios or LookupScenario, not for the command line's
+// help and completion, which every start of framescope builds.
 func ScenarioNames() []string {
-	all := allScenarios()
-	names := make([]string, len(all))
-	for i, s := range all {
-		names[i] = s.Name
+	names := make([]string, 0, len(scenarioList)+2*len(dialects.All))
+	for _, s := range scenarioList {
+		names = append(names, s.Name)
+	}
+	for _, d := range dialects.All {
+		if dm, ok := d.(invariants.Demoer); ok {
+			for _, demo := range dm.Demos() {
+				names = append(names, demoScenarioName(d.Name(), demo))
+			}
+		}
 	}
 	return names
 }

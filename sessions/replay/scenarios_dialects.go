@@ -35,10 +35,7 @@ var allScenarios = sync.OnceValue(func() []Scenario {
 // demoScenario turns a dialect's demo into a scenario the relay plays, with
 // Expect computed by checking the demo's body as `check` would.
 func demoScenario(name string, demo invariants.Demo) Scenario {
-	s := Scenario{Name: name, Summary: demo.Summary, Dialect: name, pace: demo.Pace}
-	if demo.Name != "" {
-		s.Name += "-" + demo.Name
-	}
+	s := Scenario{Name: demoScenarioName(name, demo), Summary: demo.Summary, Dialect: name, pace: demo.Pace}
 	if s.pace <= 0 {
 		s.pace = 120 * time.Millisecond
 	}
@@ -112,4 +109,13 @@ func scaleDur(d time.Duration, speed float64) time.Duration {
 
 func invariantsOptions(dialectName string) invariants.Options {
 	return invariants.Options{Dialect: dialectName}
+}
+
+// demoScenarioName is a dialect demo's scenario name: the dialect's, or
+// DIALECT-NAME ("gemini-broken").
+func demoScenarioName(dialect string, demo invariants.Demo) string {
+	if demo.Name != "" {
+		return dialect + "-" + demo.Name
+	}
+	return dialect
 }

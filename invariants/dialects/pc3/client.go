@@ -2,6 +2,7 @@ package pc3
 
 import (
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -1655,9 +1656,9 @@ func telemetryOf(in Input, f *decode.Frame) string {
 // ---------------------------------------------------------------------------
 // client-divergence: what the checker consults.
 
-// divergentInputs are the inputs whose streaming rows differ between the
+// divergentInputs() are the inputs whose streaming rows differ between the
 // profiles — derived from the tables, so only they need evaluating.
-var divergentInputs = func() map[Input]bool {
+var divergentInputs = sync.OnceValue(func() map[Input]bool {
 	m := map[Input]bool{}
 	for _, in := range allFrameInputs {
 		a := rowsOf(ClientV05, StStreaming, in)
@@ -1674,9 +1675,9 @@ var divergentInputs = func() map[Input]bool {
 		}
 	}
 	return m
-}()
+})
 
-// divergentRows are the streaming rows of the inputs that can diverge, per
+// divergentRows() are the streaming rows of the inputs that can diverge, per
 // profile, in matching order: the checker's hot path walks these slices
 // instead of the machines' maps.
 type divergentInput struct {
@@ -1684,10 +1685,10 @@ type divergentInput struct {
 	v05, v04 []*Transition
 }
 
-var divergentRows = func() []divergentInput {
+var divergentRows = sync.OnceValue(func() []divergentInput {
 	var out []divergentInput
 	for _, in := range allFrameInputs {
-		if !divergentInputs[in] {
+		if !divergentInputs()[in] {
 			continue
 		}
 		d := divergentInput{in: in}
@@ -1700,7 +1701,7 @@ var divergentRows = func() []divergentInput {
 		out = append(out, d)
 	}
 	return out
-}()
+})
 
 func (r *ClientRun) firstRow(rows []*Transition, f *decode.Frame) *Transition {
 	for _, t := range rows {
@@ -1719,24 +1720,24 @@ func rowsOf(m *Machine, s State, in Input) []Transition {
 	return out
 }
 
-// probeRun is an empty run used read-only to evaluate guards for
+// probeRun() is an empty run used read-only to evaluate guards for
 // divergence: its memory is that of a fresh turn.
-var probeRun = func() *ClientRun {
+var probeRun = sync.OnceValue(func() *ClientRun {
 	r := &ClientRun{m: ClientV05, state: StStreaming}
 	r.resetTurn()
 	return r
-}()
+})
 
 // Divergence says how the two profiles read a frame in an open turn.
 type Divergence struct {
 	V05, V04 *Transition
 }
 
-// divergenceMessages holds the message of every pair of streaming rows
+// divergenceMessages() holds the message of every pair of streaming rows
 // that can diverge, so the checker raises without building strings.
-var divergenceMessages = func() map[[2]*Transition]string {
+var divergenceMessages = sync.OnceValue(func() map[[2]*Transition]string {
 	msgs := map[[2]*Transition]string{}
-	for in := range divergentInputs {
+	for in := range divergentInputs() {
 		for _, i := range ClientV05.index[StStreaming][in] {
 			for _, j := range ClientV04.index[StStreaming][in] {
 				a, b := &ClientV05.Transitions[i], &ClientV04.Transitions[j]
@@ -1745,11 +1746,11 @@ var divergenceMessages = func() map[[2]*Transition]string {
 		}
 	}
 	return msgs
-}()
+})
 
 // Message explains the divergence in one line.
 func (d Divergence) Message() string {
-	if m, ok := divergenceMessages[[2]*Transition{d.V05, d.V04}]; ok {
+	if m, ok := divergenceMessages()[[2]*Transition{d.V05, d.V04}]; ok {
 		return m
 	}
 	return "a v0.4 client " + reading(d.V04) + "; a v0.5 client " + reading(d.V05)
@@ -1778,17 +1779,17 @@ func reading(t *Transition) string {
 func ClientDivergence(f *decode.Frame) (Divergence, bool) {
 	in := ClassifyFrame(f)
 	var d *divergentInput
-	for i := range divergentRows {
-		if divergentRows[i].in == in {
-			d = &divergentRows[i]
+	for i := range divergentRows() {
+		if divergentRows()[i].in == in {
+			d = &divergentRows()[i]
 			break
 		}
 	}
 	if d == nil {
 		return Divergence{}, false
 	}
-	a := probeRun.firstRow(d.v05, f)
-	b := probeRun.firstRow(d.v04, f)
+	a := probeRun().firstRow(d.v05, f)
+	b := probeRun().firstRow(d.v04, f)
 	if a == nil || b == nil {
 		return Divergence{a, b}, a != b
 	}

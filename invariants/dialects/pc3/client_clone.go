@@ -2,6 +2,7 @@ package pc3
 
 import (
 	"reflect"
+	"sync"
 
 	"framescope/decode"
 )
@@ -54,7 +55,7 @@ func (r *ClientRun) Fork() *ClientRun {
 
 // StepShared is Step for a run that shares its text with a fork.
 func (r *ClientRun) StepShared(f *decode.Frame) Step {
-	if restartStates[r.m][r.state] && r.peek(f).Via != nil {
+	if restartStates()[r.m][r.state] && r.peek(f).Via != nil {
 		// The turn restarts: its view begins empty anyway.
 		r.view.text = nil
 	}
@@ -70,9 +71,9 @@ func (r *ClientRun) TransportShared(ev TransportEvent) Step {
 	return r.Transport(ev)
 }
 
-// restartStates are, per machine, the states with a row that starts the
+// restartStates() are, per machine, the states with a row that starts the
 // next turn on a frame (the only frame rows that reset the view).
-var restartStates = func() map[*Machine]map[State]bool {
+var restartStates = sync.OnceValue(func() map[*Machine]map[State]bool {
 	out := map[*Machine]map[State]bool{}
 	for _, m := range []*Machine{ClientV05, ClientV04} {
 		out[m] = map[State]bool{}
@@ -83,7 +84,7 @@ var restartStates = func() map[*Machine]map[State]bool {
 		}
 	}
 	return out
-}()
+})
 
 // SameButFrame reports whether o is in every way r — state, turn memory,
 // view and last step — except the frame number of the last step: a run

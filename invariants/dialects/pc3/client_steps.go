@@ -2,16 +2,17 @@ package pc3
 
 import (
 	"bytes"
+	"sync"
 
 	"framescope/decode"
 )
 
-// unkeyedSteps holds, per machine, region and region row, a one-step
+// unkeyedSteps() holds, per machine, region and region row, a one-step
 // Regions list for a frame that steps that row with no key: most frames
 // (text, progress) step exactly one unkeyed region, and sharing the list
 // saves the allocation Step made for it on every frame. The lists are
 // read-only: a second region appends to a fresh copy (capacity 1).
-var unkeyedSteps = func() map[*Machine][][][]RegionStep {
+var unkeyedSteps = sync.OnceValue(func() map[*Machine][][][]RegionStep {
 	out := map[*Machine][][][]RegionStep{}
 	for _, m := range []*Machine{ClientV05, ClientV04} {
 		regs := make([][][]RegionStep, len(m.Regions))
@@ -25,21 +26,21 @@ var unkeyedSteps = func() map[*Machine][][][]RegionStep {
 		out[m] = regs
 	}
 	return out
-}()
+})
 
 // unkeyedStep is the shared one-step list of region i's row j of m (rt),
 // or a new one for a machine built elsewhere.
 func unkeyedStep(m *Machine, i, j int, rt *Transition) []RegionStep {
-	if regs, ok := unkeyedSteps[m]; ok {
+	if regs, ok := unkeyedSteps()[m]; ok {
 		return regs[i][j]
 	}
 	return []RegionStep{{Region: m.Regions[i].Name, Transition: rt}}
 }
 
-// unkeyedPairs holds, per machine, the two-step lists of every pair of
+// unkeyedPairs() holds, per machine, the two-step lists of every pair of
 // unkeyed regions' rows (a text frame steps the progress and the content
-// regions), shared read-only like unkeyedSteps: pairs[i0][j0][i][j].
-var unkeyedPairs = func() map[*Machine][][][][]RegionStep {
+// regions), shared read-only like unkeyedSteps(): pairs[i0][j0][i][j].
+var unkeyedPairs = sync.OnceValue(func() map[*Machine][][][][]RegionStep {
 	out := map[*Machine][][][][]RegionStep{}
 	for _, m := range []*Machine{ClientV05, ClientV04} {
 		pairs := make([][][][]RegionStep, len(m.Regions))
@@ -68,12 +69,12 @@ var unkeyedPairs = func() map[*Machine][][][][]RegionStep {
 		out[m] = pairs
 	}
 	return out
-}()
+})
 
 // unkeyedPair is the shared two-step list of region i0's row j0 and region
 // i's row j (rt) of m, or a new one where none is shared.
 func unkeyedPair(m *Machine, i0, j0, i, j int, rt *Transition) []RegionStep {
-	if p, ok := unkeyedPairs[m]; ok && p[i0] != nil && p[i0][j0][i] != nil {
+	if p, ok := unkeyedPairs()[m]; ok && p[i0] != nil && p[i0][j0][i] != nil {
 		return p[i0][j0][i][2*j : 2*j+2 : 2*j+2]
 	}
 	return []RegionStep{

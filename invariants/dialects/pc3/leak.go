@@ -5,32 +5,40 @@ import (
 	"net/netip"
 	"regexp"
 	"strings"
+	"sync"
 
 	"framescope/decode"
 )
 
 // FR-7: an error frame is telemetry, never a debugging dump. These are the
-// shapes of what must not ride on it.
-var leakPatterns = []struct {
+// shapes of what must not ride on it. Compiled on the first error frame,
+// not at every start of framescope.
+type leakPattern struct {
 	what string
 	re   *regexp.Regexp
-}{
-	{"a Python stack trace", regexp.MustCompile(`Traceback \(most recent call last\)`)},
-	{"a Go stack trace", regexp.MustCompile(`goroutine \d+ \[`)},
-	{"a Java/JS stack frame", regexp.MustCompile(`(?:^|\n)[ \t]*at [\w$]+(?:\.[\w$<>]+)+ ?\(`)},
-	{"a Python stack frame", regexp.MustCompile(`File "[^"\n]*", line \d+`)},
-	{"raw exception text", regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(?:Error|Exception)\b:`)},
-	{"a Java exception", regexp.MustCompile(`\bjava\.[\w.]*(?:Exception|Error)\b`)},
-	{"a Go panic", regexp.MustCompile(`\bpanic: `)},
-	{"an internal hostname", regexp.MustCompile(`(?i)\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:internal|local|svc)\b`)},
-	{"a file path", regexp.MustCompile(`(?:^|[\s"'(=,:\[])/[\w.@+-]+/[\w.@+-]+`)},
-	{"a file path", regexp.MustCompile(`\b[A-Za-z]:\\[\w. -]+`)},
-	{"a file path", regexp.MustCompile(`\b[\w.-]+(?:/[\w.-]+)+\.(?:py|go|java|js|ts|rb|rs|php|cs|cpp|kt|scala|swift)\b`)},
-	{"a source location", regexp.MustCompile(`\b[\w-]+\.(?:py|go|java|js|ts|rb|rs|php|kt):\d+\b`)},
 }
 
-var ipv4Candidate = regexp.MustCompile(`\b\d{1,3}(?:\.\d{1,3}){3}\b`)
-var ipv6Candidate = regexp.MustCompile(`(?i)\b[fF][cdCD][0-9a-f]{2}:[0-9a-f:]*[0-9a-f]`)
+var leakPatterns = sync.OnceValue(func() []leakPattern {
+	return []leakPattern{
+		{"a Python stack trace", regexp.MustCompile(`Traceback \(most recent call last\)`)},
+		{"a Go stack trace", regexp.MustCompile(`goroutine \d+ \[`)},
+		{"a Java/JS stack frame", regexp.MustCompile(`(?:^|\n)[ \t]*at [\w$]+(?:\.[\w$<>]+)+ ?\(`)},
+		{"a Python stack frame", regexp.MustCompile(`File "[^"\n]*", line \d+`)},
+		{"raw exception text", regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(?:Error|Exception)\b:`)},
+		{"a Java exception", regexp.MustCompile(`\bjava\.[\w.]*(?:Exception|Error)\b`)},
+		{"a Go panic", regexp.MustCompile(`\bpanic: `)},
+		{"an internal hostname", regexp.MustCompile(`(?i)\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:internal|local|svc)\b`)},
+		{"a file path", regexp.MustCompile(`(?:^|[\s"'(=,:\[])/[\w.@+-]+/[\w.@+-]+`)},
+		{"a file path", regexp.MustCompile(`\b[A-Za-z]:\\[\w. -]+`)},
+		{"a file path", regexp.MustCompile(`\b[\w.-]+(?:/[\w.-]+)+\.(?:py|go|java|js|ts|rb|rs|php|cs|cpp|kt|scala|swift)\b`)},
+		{"a source location", regexp.MustCompile(`\b[\w-]+\.(?:py|go|java|js|ts|rb|rs|php|kt):\d+\b`)},
+	}
+})
+
+var (
+	ipv4Candidate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{1,3}(?:\.\d{1,3}){3}\b`) })
+	ipv6Candidate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b[fF][cdCD][0-9a-f]{2}:[0-9a-f:]*[0-9a-f]`) })
+)
 
 // envelopeMeta are the PS6 EnricherResponse metadata keys (§5.7, §5.8).
 var envelopeMeta = map[string]bool{
@@ -73,17 +81,17 @@ func leakIn(v decode.Raw) string {
 }
 
 func leakInText(s string) string {
-	for _, p := range leakPatterns {
+	for _, p := range leakPatterns() {
 		if m := p.re.FindString(s); m != "" {
 			return p.what + " (" + decode.Clip(strings.TrimSpace(m), 60) + ")"
 		}
 	}
-	for _, m := range ipv4Candidate.FindAllString(s, -1) {
+	for _, m := range ipv4Candidate().FindAllString(s, -1) {
 		if a, err := netip.ParseAddr(m); err == nil && (a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast()) {
 			return "a private IP address (" + m + ")"
 		}
 	}
-	for _, m := range ipv6Candidate.FindAllString(s, -1) {
+	for _, m := range ipv6Candidate().FindAllString(s, -1) {
 		if a, err := netip.ParseAddr(m); err == nil && a.IsPrivate() {
 			return "a private IP address (" + m + ")"
 		}

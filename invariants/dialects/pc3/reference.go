@@ -296,7 +296,7 @@ func ReferenceMarkdown() []byte {
 	w("`framescope check` raises `client-divergence` (info) on a frame not labelled `\"0.4\"` whose row in an open turn (`streaming`) takes the two clients to different states or actions. ")
 	w("It judges the frame's meaning, whatever state the turn is in. From the tables, these inputs can diverge:\n\n")
 	for _, in := range allFrameInputs {
-		if !divergentInputs[in] {
+		if !divergentInputs()[in] {
 			continue
 		}
 		w("- %s\n", mdCode(string(in)))

@@ -1,0 +1,5 @@
+// Command empty does nothing: the start-up time every Go program pays,
+// beside which BenchmarkStartup measures framescope's (issue 23 item 14).
+package main
+
+func main() {}
