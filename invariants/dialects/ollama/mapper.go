@@ -79,8 +79,8 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		p.message(f, m, msg)
 	} else {
 		// /api/generate: the delta is on the frame itself.
-		p.delta(m, f, "thinking", invariants.MoveReasoning)
-		p.delta(m, f, "response", invariants.MoveText)
+		p.delta(m, f.Get("thinking"), "thinking", invariants.MoveReasoning)
+		p.delta(m, f.Get("response"), "response", invariants.MoveText)
 	}
 	if done && !p.ended {
 		p.done(f, m)
@@ -113,8 +113,8 @@ func (p *mapper) message(f *decode.Frame, m *invariants.Mapping, msg decode.Raw)
 		m.Malformed(label(f), "message is "+invariants.KindName(msg)+", want an object")
 		return
 	}
-	p.delta(m, msg, "thinking", invariants.MoveReasoning)
-	p.delta(m, msg, "content", invariants.MoveText)
+	p.delta(m, msg.Get("thinking"), "thinking", invariants.MoveReasoning)
+	p.delta(m, msg.Get("content"), "content", invariants.MoveText)
 	switch tc := msg.Get("tool_calls"); tc.Kind() {
 	case decode.KindNone, decode.KindNull:
 	case decode.KindArray:
@@ -127,12 +127,9 @@ func (p *mapper) message(f *decode.Frame, m *invariants.Mapping, msg decode.Raw)
 	}
 }
 
-// delta maps a string member (content, thinking, response) to a move; an
-// empty string moves nothing (the done frame's content is "").
-type deltaSource interface{ Get(string) decode.Raw }
-
-func (p *mapper) delta(m *invariants.Mapping, obj deltaSource, key string, kind invariants.MoveKind) {
-	v := obj.Get(key)
+// delta maps a string member v (content, thinking, response: key) to a
+// move; an empty string moves nothing (the done frame's content is "").
+func (p *mapper) delta(m *invariants.Mapping, v decode.Raw, key string, kind invariants.MoveKind) {
 	switch v.Kind() {
 	case decode.KindNone, decode.KindNull:
 	case decode.KindString:
