@@ -15,12 +15,12 @@ import (
 // never are.
 func TestDetectOllama(t *testing.T) {
 	for body, want := range map[string]string{
-		`data: {"model":"llama3.2","created_at":"2025-09-18T10:15:03Z","message":{"role":"assistant","content":"Hi"},"done":false}` + "\n\n": "ollama",
-		`data: {"model":"llama3.2","created_at":"2025-09-18T10:15:03Z","response":"Hi","done":false}` + "\n\n":                               "ollama",
-		`data: {"model":"llama3.2","created_at":"2025-09-18T10:15:03Z","response":"","done":true,"done_reason":"load"}` + "\n\n":             "ollama",
+		`data: {"model":"llama3.2","created_at":"2025-09-18T10:15:03Z","message":{"role":"assistant","content":"Hi"},"done":false}` + "\n\n":          "ollama",
+		`data: {"model":"llama3.2","created_at":"2025-09-18T10:15:03Z","response":"Hi","done":false}` + "\n\n":                                        "ollama",
+		`data: {"model":"llama3.2","created_at":"2025-09-18T10:15:03Z","response":"","done":true,"done_reason":"load"}` + "\n\n":                      "ollama",
 		`data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"llama3.2","choices":[{"index":0,"delta":{"content":"Hi"}}]}` + "\n\n": "openai-chat",
-		`data: {"type":"done","done":true,"created_at":"x"}` + "\n\n": "ollama-not",
-		`data: {"done":true}` + "\n\n":                                "sse",
+		`data: {"type":"done","done":true,"created_at":"x"}` + "\n\n":                                                                                 "ollama-not",
+		`data: {"done":true}` + "\n\n": "sse",
 	} {
 		got := detect([]byte(body)).Name()
 		if want == "ollama-not" {

@@ -48,10 +48,9 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		p.errorLine(m, e)
 		return
 	}
-	if !p.begun {
-		p.begun = true
-		m.Add(invariants.Move{Kind: invariants.MoveTurnStart})
-	}
+	// The Engine opens the stream's one turn on its first frame (a line
+	// that is not JSON included): no turn-start move of ours.
+	p.begun = true
 	p.envelope(m, f.Get("model"))
 	msg := f.Get("message")
 	done := false
@@ -99,11 +98,8 @@ func (p *mapper) errorLine(m *invariants.Mapping, e decode.Raw) {
 	}
 	if p.begun {
 		m.Raise("error-midstream", invariants.SevError, "an error line after the stream began (%s): the SDKs raise it and the partial answer is lost", clipStr(e))
-	} else {
-		p.begun = true
-		m.Add(invariants.Move{Kind: invariants.MoveTurnStart})
 	}
-	p.ended = true
+	p.begun, p.ended = true, true
 	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnFailed, Name: litError, Text: e, Final: true})
 }
 

@@ -30,7 +30,7 @@ func TestMappingChat(t *testing.T) {
 		t.Fatalf("valid stream raises %v", dialecttest.Lines(res.Alarms))
 	}
 	dialecttest.WantMoves(t, res, []string{
-		`turn-start; reasoning text="Need the weather."`,
+		`reasoning text="Need the weather."`,
 		`tool-open key="call_a1b2c3" name="get_weather"; tool-args key="call_a1b2c3" text={"city":"Paris"}; tool-ready key="call_a1b2c3"`,
 		`text text="It is 18 °C"`,
 		`text text=" in Paris."`,
@@ -46,7 +46,7 @@ func TestMappingGenerate(t *testing.T) {
 		t.Fatalf("valid stream raises %v", dialecttest.Lines(res.Alarms))
 	}
 	dialecttest.WantMoves(t, res, []string{
-		`turn-start; reasoning text="Three words."`,
+		`reasoning text="Three words."`,
 		`text text="Fluffy,"`,
 		`text text=" quick,"`,
 		`text text=" shy."`,
@@ -172,12 +172,12 @@ func TestSniff(t *testing.T) {
 	for s, want := range map[string]invariants.Verdict{
 		`{"model":"m","created_at":"t","message":{"content":"x"},"done":false}`: invariants.Yes,
 		`{"model":"m","response":"x","done":false}`:                             invariants.Yes,
-		`{"error":"boom"}`:                                                      invariants.Maybe,
-		`{"error":{"message":"boom"}}`:                                          invariants.No,
-		`{"done":true}`:                                                         invariants.No,
-		`{"type":"x","created_at":"t","done":true}`:                             invariants.No,
-		`{"object":"chat.completion.chunk","done":false,"created_at":"t"}`:      invariants.No,
-		`{"model":"m","created_at":"t","done":"false"}`:                         invariants.No,
+		`{"error":"boom"}`:                          invariants.Maybe,
+		`{"error":{"message":"boom"}}`:              invariants.No,
+		`{"done":true}`:                             invariants.No,
+		`{"type":"x","created_at":"t","done":true}`: invariants.No,
+		`{"object":"chat.completion.chunk","done":false,"created_at":"t"}`: invariants.No,
+		`{"model":"m","created_at":"t","done":"false"}`:                    invariants.No,
 	} {
 		if got := sniff(frame(s), foreign); got != want {
 			t.Errorf("%s: %v, want %v", s, got, want)
