@@ -22,6 +22,10 @@ type mapper struct {
 	drifted      bool
 	calls        int
 	flooded      bool
+	// keys of the calls opened (copies, at most maxToolCalls): a turn
+	// that does not complete closes them with its outcome, since Ollama
+	// sends whole calls and the turn, not a call, is what failed.
+	keys [][]byte
 }
 
 func newMapper() invariants.Mapper { return &mapper{} }
@@ -100,6 +104,7 @@ func (p *mapper) errorLine(m *invariants.Mapping, e decode.Raw) {
 		m.Raise("error-midstream", invariants.SevError, "an error line after the stream began (%s): the SDKs raise it and the partial answer is lost", clipStr(e))
 	}
 	p.begun, p.ended = true, true
+	p.closeCalls(m, invariants.TurnFailed)
 	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnFailed, Name: litError, Text: e, Final: true})
 }
 
@@ -166,6 +171,7 @@ func (p *mapper) toolCall(m *invariants.Mapping, c decode.Raw) {
 		m.Raise("tool-malformed", invariants.SevError, "a tool call without a function name (%s)", invariants.KindName(name))
 		name = nil
 	}
+	p.keys = append(p.keys, append([]byte(nil), key...))
 	m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: key, Name: name})
 	switch args := fn.Get("arguments"); args.Kind() {
 	case decode.KindObject:
@@ -201,8 +207,18 @@ func (p *mapper) done(f *decode.Frame, m *invariants.Mapping) {
 	mv := invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: litDone}
 	if outcome != invariants.TurnCompleted {
 		mv.Code = dr
+		p.closeCalls(m, outcome)
 	}
 	m.Add(mv)
+}
+
+// closeCalls ends the turn's tool calls with the turn's outcome (one
+// defect, one alarm: not also tool-unfinished for each call).
+func (p *mapper) closeCalls(m *invariants.Mapping, outcome string) {
+	for _, k := range p.keys {
+		m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: k, Outcome: outcome})
+	}
+	p.keys = p.keys[:0]
 }
 
 // envelope holds model fixed (envelope-drift, warn: the SDKs yield each

@@ -78,6 +78,13 @@ func TestOutcomes(t *testing.T) {
 			t.Errorf("%s: turns %+v alarms %v, want one %s turn", reason, res.Turns, dialecttest.Lines(res.Alarms), want)
 		}
 	}
+	// A turn cut by num_predict after a whole tool call: the call ends
+	// with the turn, no tool-unfinished.
+	cut := `data: {"model":"m","created_at":"t","message":{"content":"","tool_calls":[{"function":{"name":"f","arguments":{}}}]},"done":false}` + "\n\n" +
+		`data: {"model":"m","created_at":"t","message":{"content":""},"done":true,"done_reason":"length"}` + "\n\n"
+	if res := dialecttest.Run(Dialect, cut); len(res.Alarms) != 0 || res.Turns[0].Outcome != invariants.TurnIncomplete {
+		t.Errorf("length after a tool call: %v %+v", dialecttest.Lines(res.Alarms), res.Turns)
+	}
 	res := dialecttest.Run(Dialect, capture(t, "error-midstream.fires.sse"))
 	if len(res.Turns) != 1 || res.Turns[0].Outcome != invariants.TurnFailed {
 		t.Errorf("error line: turns %+v, want a failed turn", res.Turns)
@@ -101,6 +108,7 @@ func TestOneDefectOneAlarm(t *testing.T) {
 		"error object":        {chat("") + `data: {"error":{"message":"x"}}` + "\n\n", "payload-malformed"},
 		"done_reason number":  {chat("") + `data: {"model":"m","created_at":"t","response":"","done":true,"done_reason":1}` + "\n\n", "payload-malformed"},
 		"no done at all":      {chat("") + chat(""), "terminal-missing"},
+		"error after a call":  {chat(`,"tool_calls":[{"function":{"name":"f","arguments":{}}}]`) + `data: {"error":"runner stopped"}` + "\n\n", "error-midstream"},
 		"model changes twice": {chat("") + `data: {"model":"n","created_at":"t","response":"","done":false}` + "\n\n" + `data: {"model":"o","created_at":"t","response":"","done":false}` + "\n\n" + done, "envelope-drift"},
 	} {
 		res := dialecttest.Run(Dialect, tc.body)
