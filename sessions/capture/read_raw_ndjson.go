@@ -12,7 +12,7 @@ import (
 // rawNDJSONCapture reads a response body that is itself NDJSON (Ollama's
 // /api/chat and /api/generate, served as application/x-ndjson; the format
 // of ndjson.org: one JSON text per line, LF or CR LF ended): each line is
-// one frame as the server sent it, handed on as one SSE event
+// one frame as the server sent it, turned into one SSE event
 // (`data: LINE` and a blank line), so the decoder and the dialects see the
 // frames an SSE stream would give them. The framing is rebuilt
 // (Meta.Synthetic); Chunk.Line keeps the file's line for messages.
@@ -43,8 +43,18 @@ func newRawNDJSONCapture(name string, br *bufio.Reader, closer io.Closer) *rawND
 
 func (c *rawNDJSONCapture) Meta() sessions.Meta { return c.meta }
 
+// Next hands on the events of as many lines as are already buffered (up to
+// readChunkSize), as the raw SSE reader hands on a read: a chunk per line
+// cost a pipeline hand-off per frame. It never waits for more input while
+// it holds an event, so a pipe's lines go on as they come. Chunk.Line is
+// the line of the chunk's first event.
 func (c *rawNDJSONCapture) Next() (sessions.Chunk, error) {
+	c.out = c.out[:0]
+	first := 0
 	for !c.done {
+		if len(c.out) > 0 && (len(c.out) >= readChunkSize || c.lr.br.Buffered() == 0) {
+			break
+		}
 		line, err := c.lr.next()
 		ln := c.lr.line
 		if err == errLineTooLong {
@@ -67,8 +77,13 @@ func (c *rawNDJSONCapture) Next() (sessions.Chunk, error) {
 		if len(line) == 0 {
 			continue
 		}
-		c.out = AppendNDJSONEvent(c.out[:0], line)
-		return sessions.Chunk{Data: c.out, Line: ln}, nil
+		if len(c.out) == 0 {
+			first = ln
+		}
+		c.out = AppendNDJSONEvent(c.out, line)
+	}
+	if len(c.out) > 0 {
+		return sessions.Chunk{Data: c.out, Line: first}, nil
 	}
 	return sessions.Chunk{}, io.EOF
 }
@@ -78,6 +93,12 @@ func (c *rawNDJSONCapture) Next() (sessions.Chunk, error) {
 // would; JSON allows none outside white space) and the blank line that
 // dispatches it. Live NDJSON streams are framed the same way.
 func AppendNDJSONEvent(dst, line []byte) []byte {
+	if bytes.IndexByte(line, '\r') < 0 && bytes.IndexByte(line, '\n') < 0 {
+		// The usual line: one data line (IndexByte is the fast scan).
+		dst = append(dst, "data: "...)
+		dst = append(dst, line...)
+		return append(dst, '\n', '\n')
+	}
 	return append(appendDataLines(dst, line), '\n')
 }
 

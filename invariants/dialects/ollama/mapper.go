@@ -114,9 +114,12 @@ func (p *mapper) message(f *decode.Frame, m *invariants.Mapping, msg decode.Raw)
 		m.Malformed(label(f), "message is "+invariants.KindName(msg)+", want an object")
 		return
 	}
-	p.delta(m, msg.Get("thinking"), "thinking", invariants.MoveReasoning)
-	p.delta(m, msg.Get("content"), "content", invariants.MoveText)
-	switch tc := msg.Get("tool_calls"); tc.Kind() {
+	// One pass over the message for its three members (the hot path).
+	var v [3]decode.Raw
+	msg.GetAll(v[:], "thinking", "content", "tool_calls")
+	p.delta(m, v[0], "thinking", invariants.MoveReasoning)
+	p.delta(m, v[1], "content", invariants.MoveText)
+	switch tc := v[2]; tc.Kind() {
 	case decode.KindNone, decode.KindNull:
 	case decode.KindArray:
 		tc.Elements(func(c decode.Raw) bool {
