@@ -13,6 +13,9 @@ const (
 	KindJSONL  Kind = "jsonl"  // framescope JSONL capture
 	KindHAR    Kind = "har"    // HAR 1.2 export
 	KindNDJSON Kind = "ndjson" // one frame object per line
+	// KindRawNDJSON is a response body that is itself NDJSON (Ollama's
+	// application/x-ndjson): each line is one frame as the server sent it.
+	KindRawNDJSON Kind = "raw-ndjson"
 )
 
 // Meta describes where a capture's bytes came from.

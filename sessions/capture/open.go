@@ -118,6 +118,8 @@ func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (s
 		return newJSONLCapture(name, br, closer)
 	case sessions.KindNDJSON:
 		return newNDJSONCapture(name, br, closer)
+	case sessions.KindRawNDJSON:
+		return newRawNDJSONCapture(name, br, closer), nil
 	case sessions.KindHAR:
 		// A regular file is read twice: its structure first, then the
 		// chosen body from its offset (a pipe's long strings are kept).
@@ -148,6 +150,8 @@ func kindName(k sessions.Kind) string {
 		return "framescope JSONL"
 	case sessions.KindNDJSON:
 		return "NDJSON frames"
+	case sessions.KindRawNDJSON:
+		return "raw NDJSON"
 	}
 	return string(k)
 }
@@ -414,6 +418,9 @@ func sniffSSEScan(name string, br *bufio.Reader) (sessions.Kind, error) {
 		if isSSEFieldLine(bytes.TrimPrefix(line, sessions.UTF8BOM)) {
 			return sessions.KindSSE, nil
 		}
+	}
+	if all, _ := br.Peek(br.Buffered()); looksRawNDJSON(all) {
+		return sessions.KindRawNDJSON, nil
 	}
 	return "", notRecognised(name)
 }

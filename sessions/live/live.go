@@ -160,6 +160,8 @@ type Live struct {
 	keepError bool // collect ErrorBody
 
 	keepSecrets bool // --keep-secrets: ErrorBody is shown as received
+
+	ndjson *ndjsonFramer // set when the response is NDJSON (live_ndjson.go)
 }
 
 // Connect sends the request once — never retrying or reconnecting on its
@@ -348,7 +350,10 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		l.limit = newInflateLimit(opts, l.encs[len(l.encs)-1])
 		l.meta.DecodedFrom = strings.Join(l.encs, ", ")
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 || !isSSEMediaType(ct) {
+	if isNDJSONMediaType(ct) {
+		l.frameNDJSON()
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || !(isSSEMediaType(ct) || l.ndjson != nil) {
 		l.keepError = true
 		l.info.ErrorBody = []byte{}
 		l.preRead()
@@ -803,6 +808,13 @@ func (l *Live) Meta() sessions.Meta { return l.meta }
 // until the next call. At the end it returns io.EOF and End says how the
 // stream ended.
 func (l *Live) Next() (sessions.Chunk, error) {
+	if l.ndjson != nil {
+		return l.nextNDJSON() // live_ndjson.go: each line one event
+	}
+	return l.nextRaw()
+}
+
+func (l *Live) nextRaw() (sessions.Chunk, error) {
 	if l.done {
 		return sessions.Chunk{}, io.EOF
 	}

@@ -33,6 +33,9 @@ type Scenario struct {
 	// they are, pace apart (no envelope, no synthesized [DONE]).
 	script []string
 	pace   time.Duration
+	// ndjson: the demo's dialect is served as application/x-ndjson, each
+	// block's data one line (scenarios_ndjson.go).
+	ndjson bool
 }
 
 // AlarmTally counts the alarms of one rule at one severity.

@@ -40,6 +40,7 @@ func demoScenario(name string, demo invariants.Demo) Scenario {
 		s.pace = 120 * time.Millisecond
 	}
 	s.script = splitBlocks(demo.Body)
+	s.ndjson = servesNDJSON(name)
 	if rep, err := report.Check(capture.RawSSE(s.Name, strings.NewReader(demo.Body)), invariantsOptions(name)); err == nil {
 		s.Expect = TallyAlarms(rep.Alarms)
 	}
@@ -61,7 +62,9 @@ func splitBlocks(body string) []string {
 func (t *relayTurn) runScript(ctx context.Context) string {
 	rl := t.rl
 	pace := rl.scn.pace
-	if err := t.sess.Flush(); err != nil { // sends the event-stream head
+	if rl.scn.ndjson {
+		t.ndjsonHead()
+	} else if err := t.sess.Flush(); err != nil { // sends the event-stream head
 		return "write failed: " + err.Error()
 	}
 	var timer *time.Timer
@@ -88,11 +91,17 @@ func (t *relayTurn) runScript(ctx context.Context) string {
 
 // writeRaw sends one SSE block verbatim and flushes it.
 func (t *relayTurn) writeRaw(block string) error {
-	if _, err := io.WriteString(t.sess.Res, block); err != nil {
-		return err
-	}
-	if err := t.sess.Flush(); err != nil {
-		return err
+	if t.rl.scn.ndjson {
+		if err := t.writeNDJSON(block); err != nil {
+			return err
+		}
+	} else {
+		if _, err := io.WriteString(t.sess.Res, block); err != nil {
+			return err
+		}
+		if err := t.sess.Flush(); err != nil {
+			return err
+		}
 	}
 	if strings.Contains(block, "data") {
 		t.sent++

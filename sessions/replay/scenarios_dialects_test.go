@@ -26,8 +26,12 @@ func TestDialectDemos(t *testing.T) {
 			rs := newRelayServer(t, RelayOptions{Scenario: scn.Name, Speed: 0})
 			resp := rs.get(t, context.Background(), "/api/chat")
 			defer resp.Body.Close()
-			if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
-				t.Errorf("Content-Type %q", ct)
+			wantCT := "text/event-stream"
+			if servesNDJSON(scn.Dialect) {
+				wantCT = ndjsonType // Ollama's wire (scenarios_ndjson.go)
+			}
+			if ct := resp.Header.Get("Content-Type"); ct != wantCT {
+				t.Errorf("Content-Type %q, want %q", ct, wantCT)
 			}
 			rep := checkSSE(t, scn.Name, resp.Body)
 			if rep.Dialect != scn.Dialect {
