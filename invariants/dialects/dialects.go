@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"framescope/invariants"
+	"framescope/invariants/dialects/a2a"
 	"framescope/invariants/dialects/agui"
 	"framescope/invariants/dialects/aisdkui"
 	"framescope/invariants/dialects/anthropic"
@@ -34,6 +35,7 @@ var All = []invariants.Dialect{
 	chunkframed.Dialect,
 	anthropic.Dialect,
 	gemini.Dialect,
+	a2a.Dialect,
 	publicsse.Dialect,
 	invariants.SSE,
 }

@@ -1,0 +1,165 @@
+package a2a
+
+import (
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// kind is a stream event's place in the vocabulary (A2A §3.2.3
+// StreamResponse; v0.3 §7.2.1 SendStreamingMessageResponse).
+type kind uint8
+
+const (
+	evNone     kind = iota
+	evTask          // a Task (§4.1.1)
+	evStatus        // a TaskStatusUpdateEvent (§4.2.1)
+	evArtifact      // a TaskArtifactUpdateEvent (§4.2.2)
+	evMessage       // a Message (§4.1.4)
+	evError         // a JSON-RPC error response (JSON-RPC 2.0 §5.1)
+	evUnknown       // a result A2A does not define
+)
+
+// names are each kind's label: v0.3's kind values.
+var names = [...]string{"", "task", "status-update", "artifact-update", "message", "error", "result"}
+
+// form is how a frame carries its event.
+type form uint8
+
+const (
+	formNone    form = iota
+	formKind         // v0.3: JSON-RPC result with kind
+	formWrapped      // v1.0 JSON-RPC binding: result is a StreamResponse (§9.4.2)
+	formBare         // HTTP+JSON binding: the frame is a StreamResponse (§11.7)
+)
+
+// wrappers are the StreamResponse members (§3.2.3) and the kind each is;
+// msg is the v0.3 proto's name for the message member (v0.3 §7.2 REST).
+var wrappers = [...]struct {
+	name string
+	kind kind
+}{{"statusUpdate", evStatus}, {"artifactUpdate", evArtifact}, {"task", evTask}, {"message", evMessage}, {"msg", evMessage}}
+
+// event is one frame read: its kind, its form, and the object holding the
+// event's fields.
+type event struct {
+	kind kind
+	form form
+	body decode.Raw
+	// wrapper names the StreamResponse member ("" for v0.3 and errors).
+	wrapper string
+}
+
+// classify reads a frame's event. It never allocates.
+func classify(f *decode.Frame) event {
+	if f.Get("jsonrpc") != nil {
+		if e := f.Get("error"); e != nil && f.Get("result") == nil {
+			return event{kind: evError, body: e}
+		}
+		res := f.Get("result")
+		if res.Kind() != decode.KindObject {
+			return event{kind: evNone, body: res}
+		}
+		if k := res.Get("kind"); k != nil {
+			return event{kind: kindOf(k), form: formKind, body: res}
+		}
+		if ev, ok := wrapped(res); ok {
+			ev.form = formWrapped
+			return ev
+		}
+		return event{kind: evUnknown, body: res}
+	}
+	for _, w := range wrappers {
+		if b := f.Get(w.name); b.Kind() == decode.KindObject {
+			return event{kind: w.kind, body: b, wrapper: w.name, form: formBare}
+		}
+	}
+	return event{}
+}
+
+// wrapped finds the one StreamResponse member of obj.
+func wrapped(obj decode.Raw) (event, bool) {
+	for _, w := range wrappers {
+		if b := obj.Get(w.name); b.Kind() == decode.KindObject {
+			return event{kind: w.kind, body: b, wrapper: w.name}, true
+		}
+	}
+	return event{}, false
+}
+
+func kindOf(k decode.Raw) kind {
+	switch {
+	case k.StrEq("status-update"):
+		return evStatus
+	case k.StrEq("artifact-update"):
+		return evArtifact
+	case k.StrEq("task"):
+		return evTask
+	case k.StrEq("message"):
+		return evMessage
+	}
+	return evUnknown
+}
+
+// shaped reports whether an event's body has the members its type
+// requires (the A2A shape detection trusts): a Task's id and status, an
+// update's taskId with its status or artifact, a Message's messageId and
+// parts.
+func (ev event) shaped() bool {
+	b := ev.body
+	switch ev.kind {
+	case evTask:
+		return b.Get("id").Kind() == decode.KindString && b.Get("status").Kind() == decode.KindObject
+	case evStatus:
+		return b.Get("taskId").Kind() == decode.KindString && b.Get("status").Get("state").Kind() == decode.KindString
+	case evArtifact:
+		return b.Get("taskId").Kind() == decode.KindString && b.Get("artifact").Kind() == decode.KindObject
+	case evMessage:
+		return b.Get("messageId").Kind() == decode.KindString && b.Get("parts").Kind() == decode.KindArray
+	}
+	return false
+}
+
+// sniff claims a frame only with A2A's own shape: a JSON-RPC result whose
+// kind is one of A2A's four with their members, or a StreamResponse member
+// (JSON-RPC wrapped or bare) with them. A JSON-RPC error keeps A2A in the
+// running; any other JSON-RPC message (a request, a notification, another
+// method's result) is not A2A's.
+func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
+	if foreign.In(f) {
+		return invariants.No
+	}
+	ev := classify(f)
+	switch ev.kind {
+	case evNone, evUnknown:
+		return invariants.No
+	case evError:
+		if f.Get("method") != nil || ev.body.Kind() != decode.KindObject || ev.body.Get("code").Kind() != decode.KindNumber {
+			return invariants.No
+		}
+		return invariants.Maybe
+	}
+	if f.Get("method") != nil || !ev.shaped() {
+		return invariants.No
+	}
+	if ev.form == formBare && len(f.Members) != 1 {
+		// A StreamResponse has exactly one member; other wires' frames
+		// that happen to hold a "message" object carry more.
+		return invariants.No
+	}
+	return invariants.Yes
+}
+
+// label is the event's v0.3 kind ("status-update"…), "error" for a
+// JSON-RPC error; "" when the frame is no A2A event.
+func label(f *decode.Frame) string {
+	ev := classify(f)
+	if ev.kind == evNone {
+		return ""
+	}
+	if ev.kind == evUnknown {
+		if k, ok := ev.body.Get("kind").Str(); ok {
+			return k
+		}
+	}
+	return names[ev.kind]
+}
