@@ -133,7 +133,7 @@ func (p *mapper) rpcError(m *invariants.Mapping, e decode.Raw) {
 }
 
 // start opens the turn on its first event: a Task or a Message opens it
-// (§3.1.2); an update first leaves it to the Engine (start-missing).
+// (§3.1.2); an update first opens it too, with start-missing (warn).
 func (p *mapper) start(m *invariants.Mapping, opens bool, key decode.Raw) {
 	if p.begun {
 		return
@@ -141,9 +141,10 @@ func (p *mapper) start(m *invariants.Mapping, opens bool, key decode.Raw) {
 	p.begun = true
 	if opens {
 		m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: strOrNil(key)})
-	} else if key.Kind() == decode.KindString {
-		m.Add(invariants.Move{Kind: invariants.MoveTurnKey, Key: key})
+		return
 	}
+	m.Raise("start-missing", invariants.SevWarn, "the stream's first event is an update, not a Task or Message: the v0.3 SDK makes a task of unknown state from it")
+	m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: strOrNil(key)})
 }
 
 // ids holds the task's taskId and contextId fixed (§3.4.2: a task lives in
