@@ -49,6 +49,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	case evNone:
 		if r := f.Get("result"); r != nil && f.Get("jsonrpc") != nil {
 			m.Malformed("result", "result is "+invariants.KindName(r)+", want an object")
+			m.Stream = true // no event: it opens no turn
 			return
 		}
 		m.Unknown, m.Stream = true, true
@@ -119,10 +120,7 @@ func (p *mapper) rpcError(m *invariants.Mapping, e decode.Raw) {
 	} else if e.Get("code").Kind() != decode.KindNumber {
 		m.Malformed("error", "error.code is "+invariants.KindName(e.Get("code"))+", want an integer")
 	}
-	if !p.begun {
-		p.begun = true
-		m.Add(invariants.Move{Kind: invariants.MoveTurnStart})
-	}
+	p.start(m, true, nil)
 	if p.ended {
 		return // after-terminal from the Engine
 	}
@@ -139,6 +137,14 @@ func (p *mapper) start(m *invariants.Mapping, opens bool, key decode.Raw) {
 		return
 	}
 	p.begun = true
+	if m.TurnOpen() {
+		// A frame that was no event (broken JSON) opened the turn and
+		// was alarmed for; this event only names it.
+		if key.Kind() == decode.KindString {
+			m.Add(invariants.Move{Kind: invariants.MoveTurnKey, Key: key})
+		}
+		return
+	}
 	if opens {
 		m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: strOrNil(key)})
 		return
