@@ -39,15 +39,45 @@ var wrappers = [...]struct {
 	kind kind
 }{{"statusUpdate", evStatus}, {"artifactUpdate", evArtifact}, {"task", evTask}, {"message", evMessage}, {"msg", evMessage}}
 
-// event is one frame read: its kind, its form, and the object holding the
-// event's fields.
+// Fields of an event body the mapper reads, fetched in one pass over the
+// body (decode.Raw.GetAll): the hot path scans each object once.
+const (
+	fKind = iota
+	fTaskID
+	fCtxID
+	fStatus
+	fArtifact
+	fAppend
+	fLast
+	fFinal
+	fID
+	fMessageID
+	fParts
+	fArtifacts
+	fStatusUpdate // the StreamResponse members, in wrappers' order
+	fArtifactUpdate
+	fTask
+	fMessage
+	fMsg
+	nFields
+)
+
+var fieldKeys = []string{"kind", "taskId", "contextId", "status", "artifact", "append", "lastChunk", "final", "id",
+	"messageId", "parts", "artifacts", "statusUpdate", "artifactUpdate", "task", "message", "msg"}
+
+// event is one frame read: its kind, its form, the object holding the
+// event's fields, and those fields.
 type event struct {
 	kind kind
 	form form
 	body decode.Raw
 	// wrapper names the StreamResponse member ("" for v0.3 and errors).
 	wrapper string
+	v       [nFields]decode.Raw
 }
+
+// fill reads the body's fields.
+func (ev *event) fill() { ev.body.GetAll(ev.v[:], fieldKeys...) }
 
 // classify reads a frame's event. It never allocates.
 func classify(f *decode.Frame) event {
@@ -59,31 +89,30 @@ func classify(f *decode.Frame) event {
 		if res.Kind() != decode.KindObject {
 			return event{kind: evNone, body: res}
 		}
-		if k := res.Get("kind"); k != nil {
-			return event{kind: kindOf(k), form: formKind, body: res}
-		}
-		if ev, ok := wrapped(res); ok {
-			ev.form = formWrapped
+		ev := event{body: res}
+		ev.fill()
+		if k := ev.v[fKind]; k != nil {
+			ev.kind, ev.form = kindOf(k), formKind
 			return ev
 		}
-		return event{kind: evUnknown, body: res}
+		for i, w := range wrappers {
+			if b := ev.v[fStatusUpdate+i]; b.Kind() == decode.KindObject {
+				ev = event{kind: w.kind, body: b, wrapper: w.name, form: formWrapped}
+				ev.fill()
+				return ev
+			}
+		}
+		ev.kind = evUnknown
+		return ev
 	}
 	for _, w := range wrappers {
 		if b := f.Get(w.name); b.Kind() == decode.KindObject {
-			return event{kind: w.kind, body: b, wrapper: w.name, form: formBare}
+			ev := event{kind: w.kind, body: b, wrapper: w.name, form: formBare}
+			ev.fill()
+			return ev
 		}
 	}
 	return event{}
-}
-
-// wrapped finds the one StreamResponse member of obj.
-func wrapped(obj decode.Raw) (event, bool) {
-	for _, w := range wrappers {
-		if b := obj.Get(w.name); b.Kind() == decode.KindObject {
-			return event{kind: w.kind, body: b, wrapper: w.name}, true
-		}
-	}
-	return event{}, false
 }
 
 func kindOf(k decode.Raw) kind {
@@ -104,17 +133,17 @@ func kindOf(k decode.Raw) kind {
 // requires (the A2A shape detection trusts): a Task's id and status, an
 // update's taskId with its status or artifact, a Message's messageId and
 // parts.
-func (ev event) shaped() bool {
-	b := ev.body
+func (ev *event) shaped() bool {
+	v := &ev.v
 	switch ev.kind {
 	case evTask:
-		return b.Get("id").Kind() == decode.KindString && b.Get("status").Kind() == decode.KindObject
+		return v[fID].Kind() == decode.KindString && v[fStatus].Kind() == decode.KindObject
 	case evStatus:
-		return b.Get("taskId").Kind() == decode.KindString && b.Get("status").Get("state").Kind() == decode.KindString
+		return v[fTaskID].Kind() == decode.KindString && v[fStatus].Get("state").Kind() == decode.KindString
 	case evArtifact:
-		return b.Get("taskId").Kind() == decode.KindString && b.Get("artifact").Kind() == decode.KindObject
+		return v[fTaskID].Kind() == decode.KindString && v[fArtifact].Kind() == decode.KindObject
 	case evMessage:
-		return b.Get("messageId").Kind() == decode.KindString && b.Get("parts").Kind() == decode.KindArray
+		return v[fMessageID].Kind() == decode.KindString && v[fParts].Kind() == decode.KindArray
 	}
 	return false
 }
@@ -157,7 +186,7 @@ func label(f *decode.Frame) string {
 		return ""
 	}
 	if ev.kind == evUnknown {
-		if k, ok := ev.body.Get("kind").Str(); ok {
+		if k, ok := ev.v[fKind].Str(); ok {
 			return k
 		}
 	}

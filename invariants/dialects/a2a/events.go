@@ -8,17 +8,17 @@ import (
 // taskEvent: a Task opens the turn (§3.1.2, §3.1.6: the first event of a
 // task stream); later, v1.0 reads it as a snapshot (§11.7: a final Task
 // snapshot MAY close the stream) while v0.3's SDK raises on it.
-func (p *mapper) taskEvent(m *invariants.Mapping, b decode.Raw) {
-	id := b.Get("id")
+func (p *mapper) taskEvent(m *invariants.Mapping, ev *event) {
+	id := ev.v[fID]
 	if id.Kind() != decode.KindString {
 		m.Malformed("task", "id is "+invariants.KindName(id)+", want a string")
 	}
 	if !p.begun {
 		p.start(m, true, id)
 		p.task = true
-		p.ids(m, "a task", id, b.Get("contextId"))
-		p.status(m, b.Get("status"), nil, litTask)
-		p.snapshotArtifacts(m, b.Get("artifacts"))
+		p.ids(m, "a task", id, ev.v[fCtxID])
+		p.status(m, ev.v[fStatus], nil, litTask)
+		p.snapshotArtifacts(m, ev.v[fArtifacts])
 		return
 	}
 	if p.version == flavorV03 {
@@ -26,28 +26,28 @@ func (p *mapper) taskEvent(m *invariants.Mapping, b decode.Raw) {
 		m.Stream = p.ended // one defect, one alarm: not after-terminal too
 		return
 	}
-	p.ids(m, "a task snapshot", id, b.Get("contextId"))
+	p.ids(m, "a task snapshot", id, ev.v[fCtxID])
 	if p.ended {
 		m.Stream = true // the closing snapshot belongs to the stream
 		return
 	}
-	p.status(m, b.Get("status"), nil, litTask)
+	p.status(m, ev.v[fStatus], nil, litTask)
 }
 
 // statusEvent: a TaskStatusUpdateEvent (§4.2.1) moves the task; its
 // status message is what the client shows.
-func (p *mapper) statusEvent(m *invariants.Mapping, b decode.Raw) {
-	p.start(m, false, b.Get("taskId"))
+func (p *mapper) statusEvent(m *invariants.Mapping, ev *event) {
+	p.start(m, false, ev.v[fTaskID])
 	p.task = true
-	p.ids(m, "a status update", b.Get("taskId"), b.Get("contextId"))
+	p.ids(m, "a status update", ev.v[fTaskID], ev.v[fCtxID])
 	var final decode.Raw
 	if p.version == flavorV03 {
-		final = b.Get("final")
+		final = ev.v[fFinal]
 		if final == nil {
 			final = decode.Raw("false")
 		}
 	}
-	p.status(m, b.Get("status"), final, litStatus)
+	p.status(m, ev.v[fStatus], final, litStatus)
 }
 
 // status maps a TaskStatus: its state is progress, its message's parts
@@ -58,7 +58,9 @@ func (p *mapper) status(m *invariants.Mapping, st, final decode.Raw, name decode
 		m.Malformed(string(names[evStatus]), "status is "+invariants.KindName(st)+", want an object")
 		return
 	}
-	state := st.Get("state")
+	var sv [2]decode.Raw
+	st.GetAll(sv[:], "state", "message")
+	state := sv[0]
 	ph, outcome := stateOf(state)
 	if state.Kind() != decode.KindString {
 		m.Malformed("status", "status.state is "+invariants.KindName(state)+", want a string")
@@ -72,7 +74,7 @@ func (p *mapper) status(m *invariants.Mapping, st, final decode.Raw, name decode
 	if p.ended {
 		return // after-terminal from the Engine; nothing more to read
 	}
-	if msg := st.Get("message"); msg.Kind() == decode.KindObject {
+	if msg := sv[1]; msg.Kind() == decode.KindObject {
 		p.parts(m, msg.Get("parts"), nil)
 	}
 	fin, hasFinal := false, final != nil
@@ -140,27 +142,32 @@ func (p *mapper) closeAll(m *invariants.Mapping, outcome string) {
 // component named by artifactId: append extends the artifact a previous
 // chunk started, lastChunk closes it; without append a chunk starts (or
 // replaces) it.
-func (p *mapper) artifactEvent(m *invariants.Mapping, b decode.Raw) {
-	p.start(m, false, b.Get("taskId"))
+func (p *mapper) artifactEvent(m *invariants.Mapping, ev *event) {
+	p.start(m, false, ev.v[fTaskID])
 	p.task = true
-	p.ids(m, "an artifact update", b.Get("taskId"), b.Get("contextId"))
+	p.ids(m, "an artifact update", ev.v[fTaskID], ev.v[fCtxID])
 	if p.ended {
 		return
 	}
-	art := b.Get("artifact")
-	id := art.Get("artifactId")
+	var av [3]decode.Raw
+	art := ev.v[fArtifact]
+	art.GetAll(av[:], "artifactId", "name", "parts")
+	id, name, parts := av[0], av[1], av[2]
+	if !name.IsNonEmptyStr() {
+		name = litArtifact
+	}
 	if !id.IsNonEmptyStr() {
 		m.Malformed("artifact-update", "artifact.artifactId is "+invariants.KindName(id)+", want a non-empty string")
 		return
 	}
-	appendChunk, _ := b.Get("append").Bool()
-	last, _ := b.Get("lastChunk").Bool()
+	appendChunk, _ := ev.v[fAppend].Bool()
+	last, _ := ev.v[fLast].Bool()
 	i := p.arts.find(id)
 	tracked := true
 	switch {
 	case appendChunk && i >= 0 && !p.arts.open[i]:
 		m.Raise(ruleAfterLastChunk, invariants.SevWarn, "artifact %s gets an append chunk after its lastChunk", decode.Clip(string(id), 60))
-		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: artifactName(art)})
+		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: name})
 		p.arts.open[i] = true
 	case appendChunk:
 		// Open: the chunk extends it. Never started: its text move is
@@ -168,9 +175,9 @@ func (p *mapper) artifactEvent(m *invariants.Mapping, b decode.Raw) {
 	case i >= 0 && p.arts.open[i]:
 		// A chunk without append replaces the artifact (the SDK does).
 		m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanItem, Key: id})
-		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: artifactName(art)})
+		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: name})
 	case i >= 0:
-		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: artifactName(art)})
+		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: name})
 		p.arts.open[i] = true
 	default:
 		if !p.arts.add(id) {
@@ -181,10 +188,10 @@ func (p *mapper) artifactEvent(m *invariants.Mapping, b decode.Raw) {
 			}
 			break
 		}
-		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: artifactName(art)})
+		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: name})
 	}
 	if !tracked {
-		p.parts(m, art.Get("parts"), nil)
+		p.parts(m, parts, nil)
 		return
 	}
 	if appendChunk && p.arts.find(id) < 0 {
@@ -193,7 +200,7 @@ func (p *mapper) artifactEvent(m *invariants.Mapping, b decode.Raw) {
 		m.Add(invariants.Move{Kind: invariants.MoveText, Span: invariants.SpanItem, Key: id})
 		return
 	}
-	p.parts(m, art.Get("parts"), id)
+	p.parts(m, parts, id)
 	if last {
 		m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanItem, Key: id})
 		if j := p.arts.find(id); j >= 0 {
@@ -232,20 +239,20 @@ func (p *mapper) snapshotArtifacts(m *invariants.Mapping, arts decode.Raw) {
 // messageEvent: a Message opens and ends a message-only stream (§3.1.2:
 // exactly one Message, then the stream closes); in a task stream the SDK
 // stops reading at it (message-in-task).
-func (p *mapper) messageEvent(m *invariants.Mapping, b decode.Raw) {
+func (p *mapper) messageEvent(m *invariants.Mapping, ev *event) {
 	if !p.begun {
-		p.start(m, true, b.Get("messageId"))
-		p.ids(m, "a message", b.Get("taskId"), b.Get("contextId"))
-		p.parts(m, b.Get("parts"), nil)
+		p.start(m, true, ev.v[fMessageID])
+		p.ids(m, "a message", ev.v[fTaskID], ev.v[fCtxID])
+		p.parts(m, ev.v[fParts], nil)
 		p.terminal(m, invariants.TurnCompleted, litMessage, nil)
 		return
 	}
 	if p.ended {
 		return // after-terminal from the Engine
 	}
-	p.ids(m, "a message", b.Get("taskId"), b.Get("contextId"))
+	p.ids(m, "a message", ev.v[fTaskID], ev.v[fCtxID])
 	m.Raise(ruleMessageInTask, invariants.SevWarn, "a Message in a task stream: the SDK returns at it and reads no further")
-	p.parts(m, b.Get("parts"), nil)
+	p.parts(m, ev.v[fParts], nil)
 	p.terminal(m, invariants.TurnCompleted, litMessage, nil)
 }
 

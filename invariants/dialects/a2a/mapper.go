@@ -25,7 +25,8 @@ type mapper struct {
 	arts          idSet
 	tools         idSet
 	flooded       bool
-	calls         int // tool calls without an id (synthetic keys)
+	calls         int   // tool calls without an id (synthetic keys)
+	ev            event // the frame being mapped (kept here: it is large)
 }
 
 func newMapper() invariants.Mapper { return &mapper{} }
@@ -41,7 +42,8 @@ var (
 )
 
 func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
-	ev := classify(f)
+	p.ev = classify(f)
+	ev := &p.ev
 	if f.Get("jsonrpc") != nil {
 		p.envelope(f, m)
 	}
@@ -64,13 +66,13 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	p.versionOf(ev, m)
 	switch ev.kind {
 	case evTask:
-		p.taskEvent(m, ev.body)
+		p.taskEvent(m, ev)
 	case evStatus:
-		p.statusEvent(m, ev.body)
+		p.statusEvent(m, ev)
 	case evArtifact:
-		p.artifactEvent(m, ev.body)
+		p.artifactEvent(m, ev)
 	case evMessage:
-		p.messageEvent(m, ev.body)
+		p.messageEvent(m, ev)
 	}
 }
 
@@ -97,7 +99,7 @@ func (p *mapper) envelope(f *decode.Frame, m *invariants.Mapping) {
 
 // versionOf names the stream's version from its first event (v0.3's kind,
 // or the proto's msg member; else v1.0's wrappers) and holds it.
-func (p *mapper) versionOf(ev event, m *invariants.Mapping) {
+func (p *mapper) versionOf(ev *event, m *invariants.Mapping) {
 	v := flavorV10
 	if ev.form == formKind || ev.wrapper == "msg" {
 		v = flavorV03
