@@ -62,8 +62,46 @@ const (
 	nFields
 )
 
-var fieldKeys = []string{"kind", "taskId", "contextId", "status", "artifact", "append", "lastChunk", "final", "id",
-	"messageId", "parts", "artifacts", "statusUpdate", "artifactUpdate", "task", "message", "msg"}
+// field is the slot of an event body's member, -1 for one not read.
+func field(key []byte) int {
+	switch string(key) {
+	case "kind":
+		return fKind
+	case "taskId":
+		return fTaskID
+	case "contextId":
+		return fCtxID
+	case "status":
+		return fStatus
+	case "artifact":
+		return fArtifact
+	case "append":
+		return fAppend
+	case "lastChunk":
+		return fLast
+	case "final":
+		return fFinal
+	case "id":
+		return fID
+	case "messageId":
+		return fMessageID
+	case "parts":
+		return fParts
+	case "artifacts":
+		return fArtifacts
+	case "statusUpdate":
+		return fStatusUpdate
+	case "artifactUpdate":
+		return fArtifactUpdate
+	case "task":
+		return fTask
+	case "message":
+		return fMessage
+	case "msg":
+		return fMsg
+	}
+	return -1
+}
 
 // event is one frame read: its kind, its form, the object holding the
 // event's fields, and those fields.
@@ -76,11 +114,50 @@ type event struct {
 	v       [nFields]decode.Raw
 }
 
-// fill reads the body's fields.
-func (ev *event) fill() { ev.body.GetAll(ev.v[:], fieldKeys...) }
+// fill reads the body's fields in one scan (decode.ScanObject, the
+// frame decoder's own loop); buf is the member buffer to reuse.
+func (ev *event) fill(buf *[]decode.Member) {
+	ev.v = [nFields]decode.Raw{}
+	ms, ok, _ := decode.ScanObject(ev.body, (*buf)[:0])
+	*buf = ms
+	if !ok {
+		return
+	}
+	for i := range ms {
+		if ms[i].KeyEsc {
+			continue // no A2A member name needs an escape
+		}
+		if k := field(ms[i].Key); k >= 0 {
+			ev.v[k] = ms[i].Value // the last one wins, as in encoding/json
+		}
+	}
+}
+
+// fields reads the members named in keys of obj in one scan: dst[i]
+// gets keys[i].
+func fields(obj decode.Raw, buf *[]decode.Member, dst []decode.Raw, keys ...string) {
+	for i := range dst {
+		dst[i] = nil
+	}
+	if obj.Kind() != decode.KindObject {
+		return
+	}
+	ms, ok, _ := decode.ScanObject(obj, (*buf)[:0])
+	*buf = ms
+	if !ok {
+		return
+	}
+	for i := range ms {
+		for j, k := range keys {
+			if !ms[i].KeyEsc && string(ms[i].Key) == k {
+				dst[j] = ms[i].Value
+			}
+		}
+	}
+}
 
 // classify reads a frame's event. It never allocates.
-func classify(f *decode.Frame) event {
+func classify(f *decode.Frame, buf *[]decode.Member) event {
 	if f.Get("jsonrpc") != nil {
 		if e := f.Get("error"); e != nil && f.Get("result") == nil {
 			return event{kind: evError, body: e}
@@ -90,7 +167,7 @@ func classify(f *decode.Frame) event {
 			return event{kind: evNone, body: res}
 		}
 		ev := event{body: res}
-		ev.fill()
+		ev.fill(buf)
 		if k := ev.v[fKind]; k != nil {
 			ev.kind, ev.form = kindOf(k), formKind
 			return ev
@@ -98,7 +175,7 @@ func classify(f *decode.Frame) event {
 		for i, w := range wrappers {
 			if b := ev.v[fStatusUpdate+i]; b.Kind() == decode.KindObject {
 				ev = event{kind: w.kind, body: b, wrapper: w.name, form: formWrapped}
-				ev.fill()
+				ev.fill(buf)
 				return ev
 			}
 		}
@@ -108,7 +185,7 @@ func classify(f *decode.Frame) event {
 	for _, w := range wrappers {
 		if b := f.Get(w.name); b.Kind() == decode.KindObject {
 			ev := event{kind: w.kind, body: b, wrapper: w.name, form: formBare}
-			ev.fill()
+			ev.fill(buf)
 			return ev
 		}
 	}
@@ -157,7 +234,8 @@ func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 	if foreign.In(f) {
 		return invariants.No
 	}
-	ev := classify(f)
+	var buf []decode.Member
+	ev := classify(f, &buf)
 	switch ev.kind {
 	case evNone, evUnknown:
 		return invariants.No
@@ -181,7 +259,8 @@ func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 // label is the event's v0.3 kind ("status-update"…), "error" for a
 // JSON-RPC error; "" when the frame is no A2A event.
 func label(f *decode.Frame) string {
-	ev := classify(f)
+	var buf []decode.Member
+	ev := classify(f, &buf)
 	if ev.kind == evNone {
 		return ""
 	}

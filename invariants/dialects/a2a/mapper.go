@@ -27,6 +27,7 @@ type mapper struct {
 	flooded       bool
 	calls         int   // tool calls without an id (synthetic keys)
 	ev            event // the frame being mapped (kept here: it is large)
+	buf           []decode.Member
 }
 
 func newMapper() invariants.Mapper { return &mapper{} }
@@ -42,7 +43,7 @@ var (
 )
 
 func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
-	p.ev = classify(f)
+	p.ev = classify(f, &p.buf)
 	ev := &p.ev
 	if f.Get("jsonrpc") != nil {
 		p.envelope(f, m)
