@@ -158,6 +158,7 @@ func (p *mapper) artifactEvent(m *invariants.Mapping, ev *event) {
 	}
 	if !id.IsNonEmptyStr() {
 		m.Malformed("artifact-update", "artifact.artifactId is "+invariants.KindName(id)+", want a non-empty string")
+		p.parts(m, parts, nil) // the client still shows its text
 		return
 	}
 	appendChunk, _ := ev.v[fAppend].Bool()

@@ -9,8 +9,9 @@ import (
 
 // ADK's A2A converter marks a DataPart that carries a function call or
 // its response in the part's metadata (google/adk-python
-// a2a/converters/part_converter.py: metadata adk_type).
-const adkTypeKey = "adk_type"
+// a2a/converters/part_converter.py: A2A_DATA_PART_METADATA_TYPE_KEY
+// "type" under the "adk_" prefix; adk-java writes it unprefixed).
+const adkTypeKey, adkTypeKeyJava = "adk_type", "type"
 
 // parts maps a Message's or Artifact's parts (§4.1.6; v0.3 §6.5): text
 // parts are text (in the artifact's span when key is set); a DataPart ADK
@@ -43,7 +44,12 @@ func (p *mapper) parts(m *invariants.Mapping, parts, key decode.Raw) {
 			return true
 		}
 		if d := part.Get("data"); d.Kind() == decode.KindObject {
-			p.adkData(m, d, part.Get("metadata").Get(adkTypeKey))
+			md := part.Get("metadata")
+			typ := md.Get(adkTypeKey)
+			if typ == nil {
+				typ = md.Get(adkTypeKeyJava)
+			}
+			p.adkData(m, d, typ)
 		}
 		return true
 	})
