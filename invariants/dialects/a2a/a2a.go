@@ -57,7 +57,7 @@ var Dialect = &invariants.Spec{
 			Summary: "an event's taskId or contextId differs from the stream's task: the SDK applies it to the task it holds, so the client shows another task's update as this one's"},
 		{Name: ruleTaskRepeated, Severity: invariants.SevError, Clause: "A2A SDK",
 			Summary: "a second Task event in a v0.3 stream: a2a-python's ClientTaskManager raises 'Task is already set' (v1.0 allows a closing snapshot, §11.7)"},
-		{Name: ruleFinalFlag, Severity: invariants.SevWarn, Clause: "A2A v0.3 §7.2",
+		{Name: ruleFinalFlag, Severity: invariants.SevWarn, Clause: "A2A v0.3 §7.2.2",
 			Summary: "a v0.3 status-update's final disagrees with its state (final on a working task, or a terminal state without final): the stream ends where the flag says"},
 		{Name: ruleAfterLastChunk, Severity: invariants.SevWarn, Clause: "A2A §4.2.2",
 			Summary: "an artifact chunk with append after the chunk with lastChunk of the same artifactId: the SDK appends it anyway"},
