@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"framescope/invariants"
+	"framescope/invariants/dialects/a2a"
 	"framescope/invariants/dialects/agui"
 	"framescope/invariants/dialects/aisdkui"
 	"framescope/invariants/dialects/anthropic"
@@ -36,6 +37,7 @@ var All = []invariants.Dialect{
 	anthropic.Dialect,
 	gemini.Dialect,
 	ollama.Dialect,
+	a2a.Dialect,
 	publicsse.Dialect,
 	invariants.SSE,
 }

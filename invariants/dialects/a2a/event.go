@@ -1,0 +1,273 @@
+package a2a
+
+import (
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// kind is a stream event's place in the vocabulary (A2A §3.2.3
+// StreamResponse; v0.3 §7.2.1 SendStreamingMessageResponse).
+type kind uint8
+
+const (
+	evNone     kind = iota
+	evTask          // a Task (§4.1.1)
+	evStatus        // a TaskStatusUpdateEvent (§4.2.1)
+	evArtifact      // a TaskArtifactUpdateEvent (§4.2.2)
+	evMessage       // a Message (§4.1.4)
+	evError         // a JSON-RPC error response (JSON-RPC 2.0 §5.1)
+	evUnknown       // a result A2A does not define
+)
+
+// names are each kind's label: v0.3's kind values.
+var names = [...]string{"", "task", "status-update", "artifact-update", "message", "error", "result"}
+
+// form is how a frame carries its event.
+type form uint8
+
+const (
+	formNone    form = iota
+	formKind         // v0.3: JSON-RPC result with kind
+	formWrapped      // v1.0 JSON-RPC binding: result is a StreamResponse (§9.4.2)
+	formBare         // HTTP+JSON binding: the frame is a StreamResponse (§11.7)
+)
+
+// wrappers are the StreamResponse members (§3.2.3) and the kind each is;
+// msg is the v0.3 proto's name for the message member (v0.3 §7.2 REST).
+var wrappers = [...]struct {
+	name string
+	kind kind
+}{{"statusUpdate", evStatus}, {"artifactUpdate", evArtifact}, {"task", evTask}, {"message", evMessage}, {"msg", evMessage}}
+
+// Fields of an event body the mapper reads, fetched in one pass over the
+// body (decode.Raw.GetAll): the hot path scans each object once.
+const (
+	fKind = iota
+	fTaskID
+	fCtxID
+	fStatus
+	fArtifact
+	fAppend
+	fLast
+	fFinal
+	fID
+	fMessageID
+	fParts
+	fArtifacts
+	fStatusUpdate // the StreamResponse members, in wrappers' order
+	fArtifactUpdate
+	fTask
+	fMessage
+	fMsg
+	nFields
+)
+
+// field is the slot of an event body's member, -1 for one not read.
+func field(key []byte) int {
+	switch string(key) {
+	case "kind":
+		return fKind
+	case "taskId":
+		return fTaskID
+	case "contextId":
+		return fCtxID
+	case "status":
+		return fStatus
+	case "artifact":
+		return fArtifact
+	case "append":
+		return fAppend
+	case "lastChunk":
+		return fLast
+	case "final":
+		return fFinal
+	case "id":
+		return fID
+	case "messageId":
+		return fMessageID
+	case "parts":
+		return fParts
+	case "artifacts":
+		return fArtifacts
+	case "statusUpdate":
+		return fStatusUpdate
+	case "artifactUpdate":
+		return fArtifactUpdate
+	case "task":
+		return fTask
+	case "message":
+		return fMessage
+	case "msg":
+		return fMsg
+	}
+	return -1
+}
+
+// event is one frame read: its kind, its form, the object holding the
+// event's fields, and those fields.
+type event struct {
+	kind kind
+	form form
+	body decode.Raw
+	// wrapper names the StreamResponse member ("" for v0.3 and errors).
+	wrapper string
+	v       [nFields]decode.Raw
+}
+
+// fill reads the body's fields in one scan (decode.ScanObject, the
+// frame decoder's own loop); buf is the member buffer to reuse.
+func (ev *event) fill(buf *[]decode.Member) {
+	ev.v = [nFields]decode.Raw{}
+	ms, ok, _ := decode.ScanObject(ev.body, (*buf)[:0])
+	*buf = ms
+	if !ok {
+		return
+	}
+	for i := range ms {
+		if ms[i].KeyEsc {
+			continue // no A2A member name needs an escape
+		}
+		if k := field(ms[i].Key); k >= 0 {
+			ev.v[k] = ms[i].Value // the last one wins, as in encoding/json
+		}
+	}
+}
+
+// fields reads the members named in keys of obj in one scan: dst[i]
+// gets keys[i].
+func fields(obj decode.Raw, buf *[]decode.Member, dst []decode.Raw, keys ...string) {
+	for i := range dst {
+		dst[i] = nil
+	}
+	if obj.Kind() != decode.KindObject {
+		return
+	}
+	ms, ok, _ := decode.ScanObject(obj, (*buf)[:0])
+	*buf = ms
+	if !ok {
+		return
+	}
+	for i := range ms {
+		for j, k := range keys {
+			if !ms[i].KeyEsc && string(ms[i].Key) == k {
+				dst[j] = ms[i].Value
+			}
+		}
+	}
+}
+
+// classify reads a frame's event. It never allocates.
+func classify(f *decode.Frame, buf *[]decode.Member) event {
+	if f.Get("jsonrpc") != nil {
+		if e := f.Get("error"); e != nil && f.Get("result") == nil {
+			return event{kind: evError, body: e}
+		}
+		res := f.Get("result")
+		if res.Kind() != decode.KindObject {
+			return event{kind: evNone, body: res}
+		}
+		ev := event{body: res}
+		ev.fill(buf)
+		if k := ev.v[fKind]; k != nil {
+			ev.kind, ev.form = kindOf(k), formKind
+			return ev
+		}
+		for i, w := range wrappers {
+			if b := ev.v[fStatusUpdate+i]; b.Kind() == decode.KindObject {
+				ev = event{kind: w.kind, body: b, wrapper: w.name, form: formWrapped}
+				ev.fill(buf)
+				return ev
+			}
+		}
+		ev.kind = evUnknown
+		return ev
+	}
+	for _, w := range wrappers {
+		if b := f.Get(w.name); b.Kind() == decode.KindObject {
+			ev := event{kind: w.kind, body: b, wrapper: w.name, form: formBare}
+			ev.fill(buf)
+			return ev
+		}
+	}
+	return event{}
+}
+
+func kindOf(k decode.Raw) kind {
+	switch {
+	case k.StrEq("status-update"):
+		return evStatus
+	case k.StrEq("artifact-update"):
+		return evArtifact
+	case k.StrEq("task"):
+		return evTask
+	case k.StrEq("message"):
+		return evMessage
+	}
+	return evUnknown
+}
+
+// shaped reports whether an event's body has the members its type
+// requires (the A2A shape detection trusts): a Task's id and status, an
+// update's taskId with its status or artifact, a Message's messageId and
+// parts.
+func (ev *event) shaped() bool {
+	v := &ev.v
+	switch ev.kind {
+	case evTask:
+		return v[fID].Kind() == decode.KindString && v[fStatus].Kind() == decode.KindObject
+	case evStatus:
+		return v[fTaskID].Kind() == decode.KindString && v[fStatus].Get("state").Kind() == decode.KindString
+	case evArtifact:
+		return v[fTaskID].Kind() == decode.KindString && v[fArtifact].Kind() == decode.KindObject
+	case evMessage:
+		return v[fMessageID].Kind() == decode.KindString && v[fParts].Kind() == decode.KindArray
+	}
+	return false
+}
+
+// sniff claims a frame only with A2A's own shape: a JSON-RPC result whose
+// kind is one of A2A's four with their members, or a StreamResponse member
+// (JSON-RPC wrapped or bare) with them. A JSON-RPC error keeps A2A in the
+// running; any other JSON-RPC message (a request, a notification, another
+// method's result) is not A2A's.
+func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
+	if foreign.In(f) {
+		return invariants.No
+	}
+	var buf []decode.Member
+	ev := classify(f, &buf)
+	switch ev.kind {
+	case evNone, evUnknown:
+		return invariants.No
+	case evError:
+		if f.Get("method") != nil || ev.body.Kind() != decode.KindObject || ev.body.Get("code").Kind() != decode.KindNumber {
+			return invariants.No
+		}
+		return invariants.Maybe
+	}
+	if f.Get("method") != nil || !ev.shaped() {
+		return invariants.No
+	}
+	if ev.form == formBare && len(f.Members) != 1 {
+		// A StreamResponse has exactly one member; other wires' frames
+		// that happen to hold a "message" object carry more.
+		return invariants.No
+	}
+	return invariants.Yes
+}
+
+// label is the event's v0.3 kind ("status-update"…), "error" for a
+// JSON-RPC error; "" when the frame is no A2A event.
+func label(f *decode.Frame) string {
+	var buf []decode.Member
+	ev := classify(f, &buf)
+	if ev.kind == evNone {
+		return ""
+	}
+	if ev.kind == evUnknown {
+		if k, ok := ev.v[fKind].Str(); ok {
+			return k
+		}
+	}
+	return names[ev.kind]
+}

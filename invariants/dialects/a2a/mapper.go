@@ -1,0 +1,187 @@
+package a2a
+
+import (
+	"bytes"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// mapper keeps one stream's state beyond the Engine's: the version and
+// JSON-RPC id to hold fixed, the task's ids, whether the turn is a task or
+// a message, the interrupted state the stream may end at, the artifacts
+// (open or closed by lastChunk) and the tool calls still unanswered.
+type mapper struct {
+	begun, ended  bool
+	task          bool   // the turn is a task (a Task or an update came)
+	version       string // flavorV03 or flavorV10, "" before the first event
+	mixed         bool   // version-mixed raised
+	rpcID         []byte
+	haveRPC       bool
+	drifted       bool
+	taskID, ctxID []byte
+	idRaised      [2]bool
+	pending       string // an interrupted state's outcome the stream may end at
+	arts          idSet
+	tools         idSet
+	flooded       bool
+	calls         int   // tool calls without an id (synthetic keys)
+	ev            event // the frame being mapped (kept here: it is large)
+	buf           []decode.Member
+}
+
+func newMapper() invariants.Mapper { return &mapper{} }
+
+// Constants the mapper puts in moves.
+var (
+	litError    = invariants.Lit("error")
+	litMessage  = invariants.Lit("message")
+	litStatus   = invariants.Lit("status-update")
+	litTask     = invariants.Lit("task")
+	litEnd      = invariants.Lit("end of stream")
+	litArtifact = invariants.Lit("artifact")
+)
+
+func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
+	p.ev = classify(f, &p.buf)
+	ev := &p.ev
+	if f.Get("jsonrpc") != nil {
+		p.envelope(f, m)
+	}
+	switch ev.kind {
+	case evNone:
+		if r := f.Get("result"); r != nil && f.Get("jsonrpc") != nil {
+			m.Malformed("result", "result is "+invariants.KindName(r)+", want an object")
+			m.Stream = true // no event: it opens no turn
+			return
+		}
+		m.Unknown, m.Stream = true, true
+		return
+	case evUnknown:
+		m.Unknown, m.Stream = true, true
+		return
+	case evError:
+		p.rpcError(m, ev.body)
+		return
+	}
+	p.versionOf(ev, m)
+	switch ev.kind {
+	case evTask:
+		p.taskEvent(m, ev)
+	case evStatus:
+		p.statusEvent(m, ev)
+	case evArtifact:
+		p.artifactEvent(m, ev)
+	case evMessage:
+		p.messageEvent(m, ev)
+	}
+}
+
+// envelope checks the JSON-RPC response envelope (JSON-RPC 2.0 §5): the
+// version is "2.0", and every response of the stream answers the same
+// request id (envelope-drift, warn: the SDKs never compare it).
+func (p *mapper) envelope(f *decode.Frame, m *invariants.Mapping) {
+	if v := f.Get("jsonrpc"); !v.StrEq("2.0") {
+		m.Malformed("response", "jsonrpc is "+decode.Clip(string(v), 20)+", want \"2.0\"")
+	}
+	id := f.Get("id")
+	if id == nil {
+		return
+	}
+	if !p.haveRPC {
+		p.rpcID, p.haveRPC = append(p.rpcID[:0], id...), true
+		return
+	}
+	if !bytes.Equal(p.rpcID, id) && !p.drifted {
+		p.drifted = true
+		m.Raise("envelope-drift", invariants.SevWarn, "the JSON-RPC id changed from %s to %s mid-stream", decode.Clip(string(p.rpcID), 40), decode.Clip(string(id), 40))
+	}
+}
+
+// versionOf names the stream's version from its first event (v0.3's kind,
+// or the proto's msg member; else v1.0's wrappers) and holds it.
+func (p *mapper) versionOf(ev *event, m *invariants.Mapping) {
+	v := flavorV10
+	if ev.form == formKind || ev.wrapper == "msg" {
+		v = flavorV03
+	}
+	switch {
+	case p.version == "":
+		p.version = v
+		m.SetFlavor(v)
+	case p.version != v && !p.mixed:
+		p.mixed = true
+		m.Raise(ruleVersionMixed, invariants.SevError, "a %s event in a %s stream: the SDK reads the stream with one version's model (said once per stream)", v, p.version)
+	}
+}
+
+// rpcError: a JSON-RPC error response ends the stream; the SDK raises the
+// error it maps the code to (a2a-python _create_jsonrpc_error).
+func (p *mapper) rpcError(m *invariants.Mapping, e decode.Raw) {
+	if e.Kind() != decode.KindObject {
+		m.Malformed("error", "error is "+invariants.KindName(e)+", want an object with code and message")
+	} else if e.Get("code").Kind() != decode.KindNumber {
+		m.Malformed("error", "error.code is "+invariants.KindName(e.Get("code"))+", want an integer")
+	}
+	p.start(m, true, nil)
+	if p.ended {
+		return // after-terminal from the Engine
+	}
+	p.closeAll(m, invariants.TurnFailed)
+	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnFailed, Name: litError,
+		Code: e.Get("code"), Text: strOrNil(e.Get("message")), Final: true})
+	p.ended = true
+}
+
+// start opens the turn on its first event: a Task or a Message opens it
+// (§3.1.2); an update first opens it too, with start-missing (warn).
+func (p *mapper) start(m *invariants.Mapping, opens bool, key decode.Raw) {
+	if p.begun {
+		return
+	}
+	p.begun = true
+	if m.TurnOpen() {
+		// A frame that was no event (broken JSON) opened the turn and
+		// was alarmed for; this event only names it.
+		if key.Kind() == decode.KindString {
+			m.Add(invariants.Move{Kind: invariants.MoveTurnKey, Key: key})
+		}
+		return
+	}
+	if opens {
+		m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: strOrNil(key)})
+		return
+	}
+	m.Raise("start-missing", invariants.SevWarn, "the stream's first event is an update, not a Task or Message: the v0.3 SDK makes a task of unknown state from it")
+	m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: strOrNil(key)})
+}
+
+// ids holds the task's taskId and contextId fixed (§3.4.2: a task lives in
+// one context): the first event names them, a later one that differs is
+// id-mismatch, once per field.
+func (p *mapper) ids(m *invariants.Mapping, what string, taskID, ctxID decode.Raw) {
+	check := func(i int, field string, v decode.Raw, keep *[]byte) {
+		b, ok := v.StrBytes()
+		if !ok {
+			return
+		}
+		if *keep == nil {
+			*keep = append([]byte{}, b...)
+			return
+		}
+		if !bytes.Equal(*keep, b) && !p.idRaised[i] {
+			p.idRaised[i] = true
+			m.Raise(ruleIDMismatch, invariants.SevError, "%s for %s %q, but the stream's task has %q: the SDK applies it to its task (said once per stream)",
+				what, field, decode.Clip(string(b), 40), decode.Clip(string(*keep), 40))
+		}
+	}
+	check(0, "taskId", taskID, &p.taskID)
+	check(1, "contextId", ctxID, &p.ctxID)
+}
+
+func strOrNil(r decode.Raw) decode.Raw {
+	if r.Kind() == decode.KindString {
+		return r
+	}
+	return nil
+}

@@ -1,0 +1,91 @@
+package a2a
+
+import (
+	"strconv"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// ADK's A2A converter marks a DataPart that carries a function call or
+// its response in the part's metadata (google/adk-python
+// a2a/converters/part_converter.py: A2A_DATA_PART_METADATA_TYPE_KEY
+// "type" under the "adk_" prefix; adk-java writes it unprefixed).
+const adkTypeKey, adkTypeKeyJava = "adk_type", "type"
+
+// parts maps a Message's or Artifact's parts (§4.1.6; v0.3 §6.5): text
+// parts are text (in the artifact's span when key is set); a DataPart ADK
+// marks as a function call opens a tool call, its function_response
+// closes it; file and other data parts move nothing.
+func (p *mapper) parts(m *invariants.Mapping, parts, key decode.Raw) {
+	switch parts.Kind() {
+	case decode.KindArray:
+	case decode.KindNone:
+		return
+	default:
+		m.Malformed("parts", "parts is "+invariants.KindName(parts)+", want an array")
+		return
+	}
+	parts.Elements(func(part decode.Raw) bool {
+		if part.Kind() != decode.KindObject {
+			m.Malformed("parts", "a part is "+invariants.KindName(part)+", want an object")
+			return true
+		}
+		if t := part.Get("text"); t != nil {
+			if t.Kind() != decode.KindString {
+				m.Malformed("parts", "a part's text is "+invariants.KindName(t)+", want a string")
+				return true
+			}
+			mv := invariants.Move{Kind: invariants.MoveText, Text: t}
+			if key != nil {
+				mv.Span, mv.Key = invariants.SpanItem, key
+			}
+			m.Add(mv)
+			return true
+		}
+		if d := part.Get("data"); d.Kind() == decode.KindObject {
+			md := part.Get("metadata")
+			typ := md.Get(adkTypeKey)
+			if typ == nil {
+				typ = md.Get(adkTypeKeyJava)
+			}
+			p.adkData(m, d, typ)
+		}
+		return true
+	})
+}
+
+// adkData maps ADK's function_call and function_response data parts.
+func (p *mapper) adkData(m *invariants.Mapping, d, typ decode.Raw) {
+	switch {
+	case typ.StrEq("function_call"):
+		name := d.Get("name")
+		if !name.IsNonEmptyStr() {
+			m.Raise("tool-malformed", invariants.SevError, "a function_call data part without a name (%s): the caller cannot dispatch it", invariants.KindName(name))
+			return
+		}
+		key := d.Get("id")
+		if !key.IsNonEmptyStr() {
+			p.calls++
+			key = invariants.Lit("call " + strconv.Itoa(p.calls))
+		}
+		m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: key, Name: name})
+		if args := d.Get("args"); args != nil {
+			m.Add(invariants.Move{Kind: invariants.MoveToolArgs, Key: key, Text: args})
+		}
+		m.Add(invariants.Move{Kind: invariants.MoveToolReady, Key: key})
+		if p.tools.find(key) < 0 {
+			p.tools.add(key)
+		}
+	case typ.StrEq("function_response"):
+		key := d.Get("id")
+		if !key.IsNonEmptyStr() {
+			if p.calls == 0 {
+				return
+			}
+			key = invariants.Lit("call " + strconv.Itoa(p.calls))
+		}
+		m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: key, Name: strOrNil(d.Get("name")), Outcome: invariants.TurnCompleted})
+		p.tools.remove(key)
+	}
+}
