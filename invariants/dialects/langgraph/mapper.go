@@ -95,7 +95,9 @@ func (p *mapper) metadata(f *decode.Frame, m *invariants.Mapping, first bool) {
 			decode.Clip(string(b), 40), decode.Clip(string(p.runID), 40))
 		return
 	}
-	m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: rid})
+	// The same run again: the client's onMetadataEvent runs twice and
+	// nothing breaks (warn, not the shared catalog's error).
+	m.Raise("start-duplicate", invariants.SevWarn, "a second metadata event for run %q", decode.Clip(string(p.runID), 40))
 }
 
 // errorEvent ends the run failed. The SDKs stop there: useStream throws a
