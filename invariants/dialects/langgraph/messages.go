@@ -12,14 +12,21 @@ import (
 // "human"…, with the chunk classes' names read the way useStream reads
 // them ("AIMessageChunk" → "ai": MessageTupleManager.add).
 func kind(msg decode.Raw) (string, bool) {
-	t, ok := msg.Get("type").Str()
+	t := msg.Get("type")
+	switch { // the common names without decoding (the hot path allocates nothing)
+	case t.StrEq("AIMessageChunk"), t.StrEq("ai"), t.StrEq("assistant"):
+		return "ai", true
+	case t.StrEq("tool"), t.StrEq("ToolMessageChunk"):
+		return "tool", true
+	}
+	s, ok := t.Str()
 	if !ok {
 		return "", false
 	}
-	if base, chunk := strings.CutSuffix(t, "MessageChunk"); chunk {
-		t = strings.ToLower(base)
+	if base, chunk := strings.CutSuffix(s, "MessageChunk"); chunk {
+		s = strings.ToLower(base)
 	}
-	return t, true
+	return s, true
 }
 
 // remember records kind+id, raising ids-bounded the first time the bound
