@@ -52,11 +52,12 @@ func TestDetectLangGraph(t *testing.T) {
 		// A subgraph's namespaced event, and the legacy messages events.
 		"event: updates|sub:1\ndata: {\"n\":{}}\n\n":                         "langgraph",
 		"event: messages/metadata\ndata: {\"run--1\":{\"metadata\":{}}}\n\n": "langgraph",
-		// Common words without the LangGraph shape say nothing.
-		"event: metadata\ndata: {\"model\":\"x\",\"run_id\":\"r\"}\n\n":          "sse",
-		"event: error\ndata: {\"error\":\"E\",\"message\":\"m\"}\n\n":            "sse",
-		"event: end\ndata: {}\n\n":                                               "sse",
-		"event: metadata\ndata: {\"type\":\"message_start\",\"message\":{}}\n\n": "anthropic-messages",
+		// Common words without the LangGraph shape are not langgraph's
+		// ("": whatever else reads them).
+		"event: metadata\ndata: {\"model\":\"x\",\"run_id\":\"r\"}\n\n":          "",
+		"event: error\ndata: {\"error\":\"E\",\"message\":\"m\"}\n\n":            "",
+		"event: end\ndata: {}\n\n":                                               "",
+		"event: metadata\ndata: {\"type\":\"message_start\",\"message\":{}}\n\n": "",
 	} {
 		got := detect([]byte(body))
 		if want == "" && got.Name() == "langgraph" || want != "" && got.Name() != want {
