@@ -11,8 +11,10 @@ import (
 // kind is a serialized message's role, from its type: "ai", "tool",
 // "human"…, with the chunk classes' names read the way useStream reads
 // them ("AIMessageChunk" → "ai": MessageTupleManager.add).
-func kind(msg decode.Raw) (string, bool) {
-	t := msg.Get("type")
+func kind(msg decode.Raw) (string, bool) { return kindOf(msg.Get("type")) }
+
+// kindOf is kind from the type member itself.
+func kindOf(t decode.Raw) (string, bool) {
 	switch { // the common names without decoding (the hot path allocates nothing)
 	case t.StrEq("AIMessageChunk"), t.StrEq("ai"), t.StrEq("assistant"):
 		return "ai", true
@@ -63,12 +65,17 @@ func (p *mapper) tuple(data decode.Raw, m *invariants.Mapping) {
 	if meta.Kind() != decode.KindObject && meta.Kind() != decode.KindNull {
 		m.Malformed("messages", "metadata is "+invariants.KindName(meta)+", want an object")
 	}
-	k, ok := kind(msg)
+	// One pass over the chunk for every member the mapping reads (a
+	// chunk is the stream's hot path).
+	var v [8]decode.Raw
+	msg.GetAll(v[:], "type", "id", "content", "tool_call_chunks", "chunk_position", "response_metadata", "tool_call_id", "status")
+	typ, idv, content, chunks, position, respMeta, toolCallID, status := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+	k, ok := kindOf(typ)
 	if !ok {
-		m.Malformed("messages", "the message's type is "+invariants.KindName(msg.Get("type"))+", want a string")
+		m.Malformed("messages", "the message's type is "+invariants.KindName(typ)+", want a string")
 		return
 	}
-	id, ok := msg.Get("id").StrBytes()
+	id, ok := idv.StrBytes()
 	if !ok || len(id) == 0 {
 		m.Raise("message-id-missing", invariants.SevError, "a %s message chunk without an id: useStream drops it", decode.Clip(k, 20))
 		return
@@ -80,24 +87,25 @@ func (p *mapper) tuple(data decode.Raw, m *invariants.Mapping) {
 			p.remember(m, 's', id, "")
 			p.remember(m, 'm', id, "")
 		}
-		p.content(msg.Get("content"), m)
-		p.toolChunks(msg, id, m)
-		if finished(msg) {
+		p.content(content, m)
+		if chunks.Kind() == decode.KindArray && chunks.Len() > 0 {
+			p.toolChunks(chunks, id, m)
+		}
+		if finished(position, respMeta) {
 			p.readyAll(m, string(id))
 		}
 	case "tool":
 		p.remember(m, 'm', id, "")
-		p.toolResult(msg, m)
+		p.closeCall(toolCallID, status, m)
 	}
 }
 
 // finished: the chunk is its message's last (chunk_position "last", or a
 // finish or stop reason in response_metadata).
-func finished(msg decode.Raw) bool {
-	if msg.Get("chunk_position").StrEq("last") {
+func finished(position, rm decode.Raw) bool {
+	if position.StrEq("last") {
 		return true
 	}
-	rm := msg.Get("response_metadata")
 	return rm.Get("finish_reason").Kind() == decode.KindString || rm.Get("stop_reason").Kind() == decode.KindString
 }
 
@@ -137,9 +145,9 @@ func (p *mapper) content(c decode.Raw, m *invariants.Mapping) {
 
 // toolChunks maps tool_call_chunks: the first chunk of a call (by index)
 // names its id and tool, later ones (id null) carry argument deltas.
-func (p *mapper) toolChunks(msg decode.Raw, msgID []byte, m *invariants.Mapping) {
+func (p *mapper) toolChunks(chunks decode.Raw, msgID []byte, m *invariants.Mapping) {
 	pos := int64(0)
-	msg.Get("tool_call_chunks").Elements(func(tc decode.Raw) bool {
+	chunks.Elements(func(tc decode.Raw) bool {
 		idx := pos
 		pos++
 		if i, ok := tc.Get("index").Int(); ok {
@@ -193,17 +201,22 @@ func (p *mapper) readyAll(m *invariants.Mapping, msg string) {
 // toolResult closes the call a tool message answers, when this run opened
 // it (a tool message of the thread's history answers an older run's call).
 func (p *mapper) toolResult(msg decode.Raw, m *invariants.Mapping) {
-	id, ok := msg.Get("tool_call_id").StrBytes()
+	p.closeCall(msg.Get("tool_call_id"), msg.Get("status"), m)
+}
+
+// closeCall closes call tcID with the tool message's status.
+func (p *mapper) closeCall(tcID, status decode.Raw, m *invariants.Mapping) {
+	id, ok := tcID.StrBytes()
 	if !ok || !p.track.has('o', id) || p.track.has('c', id) {
 		return
 	}
 	p.readyOne(m, id)
 	p.remember(m, 'c', id, "")
 	outcome := invariants.TurnCompleted
-	if msg.Get("status").StrEq("error") {
+	if status.StrEq("error") {
 		outcome = invariants.TurnFailed
 	}
-	m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: msg.Get("tool_call_id"), Outcome: outcome})
+	m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: tcID, Outcome: outcome})
 }
 
 // readyOne makes one pending call ready before its result closes it.
