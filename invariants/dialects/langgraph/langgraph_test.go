@@ -31,7 +31,8 @@ func tuple(msg string) string {
 // TestMappingTuples: messages-tuple chunks map to text deltas, a tool call
 // opened by its first tool_call_chunk and grown by the next, ready when its
 // message finishes, closed by its ToolMessage; the final values repeat
-// what was streamed and move nothing; end is the completed terminal.
+// what was streamed and move nothing; end is the completed terminal. A
+// chunk from another graph node is a progress line naming it.
 func TestMappingTuples(t *testing.T) {
 	res := dialecttest.Run(Dialect, capture(t, "valid-messages-tuple.sse"))
 	if len(res.Alarms) != 0 {
@@ -40,11 +41,11 @@ func TestMappingTuples(t *testing.T) {
 	dialecttest.WantMoves(t, res, []string{
 		`turn-start key="1ef4a9b8-2c3d-6e7f-8a9b-0c1d2e3f4a5b"`,
 		``,
-		`tool-open key="call_Xq1" name="get_weather"`,
+		`progress text="agent"; tool-open key="call_Xq1" name="get_weather"`,
 		`tool-args key="call_Xq1" text="{\"city\": \"Paris\"}"`,
 		`tool-ready key="call_Xq1"`,
-		`tool-close key="call_Xq1" outcome=completed`,
-		`text text="It is"`,
+		`progress text="tools"; tool-close key="call_Xq1" outcome=completed`,
+		`progress text="agent"; text text="It is"`,
 		`text text=" 18°C and sunny"`,
 		`text text=" in Paris today."`,
 		``,
@@ -64,11 +65,11 @@ func TestMappingValuesUpdates(t *testing.T) {
 	dialecttest.WantMoves(t, res, []string{
 		`turn-start key="1ef0d3b5-8e2f-6c4b-a011-6d3e9f5b2c88"`,
 		``,
-		`tool-open key="call_c2" name="calculator"; tool-args key="call_c2" text={"expression":"2+2"}; tool-ready key="call_c2"`,
+		`progress text="agent"; tool-open key="call_c2" name="calculator"; tool-args key="call_c2" text={"expression":"2+2"}; tool-ready key="call_c2"`,
 		``,
-		`tool-close key="call_c2" outcome=completed`,
+		`progress text="tools"; tool-close key="call_c2" outcome=completed`,
 		``,
-		`text text="2 + 2 = 4."`,
+		`progress text="agent"; text text="2 + 2 = 4."`,
 		``,
 	})
 	if len(res.Turns) != 1 || res.Turns[0].Outcome != invariants.TurnCompleted || res.Turns[0].TerminalEvent != "stream closed" {

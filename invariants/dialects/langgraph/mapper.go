@@ -19,7 +19,7 @@ type mapper struct {
 	baseline     bool // the root graph's first values (the run's input state) was read
 	track        tracker
 	pending      []pendingCall
-	shapeWarned  bool // error-shape raised (once per stream)
+	lastNode     []byte // the graph node of the latest progress line
 }
 
 // pendingCall is a tool call opened from a streamed message whose input is

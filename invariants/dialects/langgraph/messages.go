@@ -65,6 +65,7 @@ func (p *mapper) tuple(data decode.Raw, m *invariants.Mapping) {
 	if meta.Kind() != decode.KindObject && meta.Kind() != decode.KindNull {
 		m.Malformed("messages", "metadata is "+invariants.KindName(meta)+", want an object")
 	}
+	p.node(meta.Get("langgraph_node"), m)
 	// One pass over the chunk for every member the mapping reads (a
 	// chunk is the stream's hot path).
 	var v [8]decode.Raw
@@ -407,7 +408,10 @@ func (p *mapper) values(data decode.Raw, ns string, m *invariants.Mapping) {
 // updates maps an updates chunk: {node: its update}; a node's messages
 // (a list or one message) are finished messages.
 func (p *mapper) updates(data decode.Raw, m *invariants.Mapping) {
-	data.Members(func(_ string, upd decode.Raw) bool {
+	data.Members(func(node string, upd decode.Raw) bool {
+		if node != "__interrupt__" {
+			p.node(invariants.Lit(node), m)
+		}
 		msgs := upd.Get("messages")
 		switch msgs.Kind() {
 		case decode.KindArray:
@@ -420,4 +424,16 @@ func (p *mapper) updates(data decode.Raw, m *invariants.Mapping) {
 		}
 		return true
 	})
+}
+
+// node is a progress line when the graph moves to another node (the node
+// a message chunk came from, the node an update is from): what a client
+// shows while the run works ("agent", "tools").
+func (p *mapper) node(name decode.Raw, m *invariants.Mapping) {
+	b, ok := name.StrBytes()
+	if !ok || len(b) == 0 || string(b) == string(p.lastNode) {
+		return
+	}
+	p.lastNode = append(p.lastNode[:0], b...)
+	m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: name})
 }
