@@ -37,16 +37,21 @@ func (t *tracker) put(kind byte, id []byte, v string) (ok, first bool) {
 	if t.ids == nil {
 		t.ids = make(map[string]string)
 	}
-	k := string(append([]byte{kind}, id...))
-	if _, there := t.ids[k]; there {
-		t.ids[k] = v
+	var buf [128]byte
+	k := append(append(buf[:0], kind), id...)
+	if old, there := t.ids[string(k)]; there {
+		if old != v {
+			t.ids[string(k)] = v
+		}
 		return true, false
 	}
 	if len(t.ids) >= maxTracked {
+		// Checked before the key is made: past the bound a flood of new
+		// ids allocates nothing here.
 		first = !t.full
 		t.full = true
 		return false, first
 	}
-	t.ids[k] = v
+	t.ids[string(k)] = v
 	return true, false
 }
