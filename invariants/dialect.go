@@ -311,6 +311,10 @@ type Shape struct {
 	EventField bool
 	// NotJSON: a frame's data need not be JSON (frame-json does not apply).
 	NotJSON bool
+	// JSONValues: a frame's data may be any JSON value, not only an object
+	// (LangGraph sends arrays and null): the mapper reads it from f.Data
+	// and frame-json is only for data that is not JSON.
+	JSONValues bool
 	// Idle is the dialect's default idle window (0: DefaultIdle).
 	Idle time.Duration
 	// CommentHeartbeats: SSE comments count as activity for idle-gap.

@@ -227,7 +227,7 @@ func (e *Engine) Observe(f *decode.Frame) []Alarm {
 
 	idleOpen := e.anyOpen()
 	e.checkFraming(f)
-	decoded := f.Decoded()
+	decoded := e.decoded(f)
 	if decoded && e.mapper != nil {
 		e.mapper.Map(f, m)
 	}
@@ -523,7 +523,7 @@ func (e *Engine) checkFraming(f *decode.Frame) {
 	case e.shape.FrameWarn > 0 && size > e.shape.FrameWarn:
 		e.raise("frame-size", SevWarn, f.Index, e.cur, "frame data is %s, over the %s target", FormatBytes(size, true), FormatBytes(e.shape.FrameWarn, true))
 	}
-	if e.shape.NotJSON {
+	if e.shape.NotJSON || e.decoded(f) {
 		return
 	}
 	if (f.Problem == decode.ProblemNotJSON || f.Problem == decode.ProblemNotObject) && !e.list.Listed("frame-json", e.cur) {
@@ -562,7 +562,7 @@ func (e *Engine) flushMapped(w where, t int) {
 		if m.Unknown {
 			e.raise("event-unknown", SevInfo, frame, t, "%s is not in the %s vocabulary; clients ignore it", e.label(f), e.spec.ID)
 		}
-		if e.shape.EventField && f.HasType && m.Type != nil && f.Decoded() && !m.Type.StrEq(f.Event.Type) {
+		if e.shape.EventField && f.HasType && m.Type != nil && e.decoded(f) && !m.Type.StrEq(f.Event.Type) {
 			e.raise("sse-event-mismatch", SevError, frame, t, "SSE event: %q but the JSON type is %s", decode.Clip(f.Event.Type, 40), clipRaw(m.Type))
 		}
 	}
@@ -816,8 +816,15 @@ func (e *Engine) labelAt(w where) string {
 	return e.label(w.f)
 }
 
+// decoded reports whether the frame's data is a JSON value the mapper
+// reads: an object, or any JSON value in a dialect whose Shape.JSONValues
+// says so (LangGraph's [message, metadata] tuples, its end event's null).
+func (e *Engine) decoded(f *decode.Frame) bool {
+	return f.Decoded() || (e.shape.JSONValues && f.Problem == decode.ProblemNotObject && !f.Done)
+}
+
 func (e *Engine) label(f *decode.Frame) string {
-	if !f.Decoded() {
+	if !e.decoded(f) {
 		if f.Done {
 			return "[DONE]"
 		}

@@ -16,6 +16,7 @@ import (
 	"framescope/invariants/dialects/gemini"
 	"framescope/invariants/dialects/gobus"
 	"framescope/invariants/dialects/ollama"
+	"framescope/invariants/dialects/langgraph"
 	"framescope/invariants/dialects/openaichat"
 	"framescope/invariants/dialects/openairesponses"
 	"framescope/invariants/dialects/pc3"
@@ -38,6 +39,7 @@ var All = []invariants.Dialect{
 	gemini.Dialect,
 	ollama.Dialect,
 	a2a.Dialect,
+	langgraph.Dialect,
 	publicsse.Dialect,
 	invariants.SSE,
 }
