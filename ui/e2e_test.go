@@ -300,7 +300,7 @@ func TestE2EStepAxis2ThroughTheClientPane(t *testing.T) {
 // panes fill from the moves, and the inspector counts the same alarms as
 // the report of the same stream.
 func TestE2EDialectDemos(t *testing.T) {
-	for _, scenario := range []string{"typed-lines", "go-bus", "chunk-framed", "public-sse-v1", "anthropic-messages-broken"} {
+	for _, scenario := range []string{"typed-lines", "go-bus", "chunk-framed", "public-sse-v1", "anthropic-messages-broken", "gemini", "ollama", "a2a", "langgraph"} {
 		t.Run(scenario, func(t *testing.T) {
 			url := relayURL(t, scenario, 0)
 			out := &store.LiveOutcome{}
