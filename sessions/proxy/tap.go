@@ -1,0 +1,144 @@
+package proxy
+
+import (
+	"io"
+	"sync"
+	"time"
+
+	"framescope/sessions"
+)
+
+// DefaultQueueBytes bounds the bytes a stream's tap holds for its checker.
+const DefaultQueueBytes = 8 << 20
+
+// tap is the sessions.Capture a stream's checker reads: the proxy pushes
+// a copy of every body read into it after writing the read to the app.
+// Push never blocks and never fails: when the checker has fallen more
+// than limit bytes behind, the read is left out of the check (and of the
+// recording), counted in behind, and the checker is told by a Lost
+// problem at that point of the stream. The app always gets every byte.
+type tap struct {
+	meta  sessions.Meta
+	start time.Time
+	limit int
+
+	mu      sync.Mutex
+	wake    *sync.Cond
+	queue   []sessions.Chunk
+	queued  int
+	closed  bool // the proxy pushed the last read
+	end     sessions.End
+	behind  int64 // bytes left out since the checker last read
+	total   int64 // bytes left out in all
+	probs   sessions.ProblemList
+	current []byte // the chunk handed by the last Next, recycled by the next
+}
+
+func newTap(meta sessions.Meta, start time.Time, limit int) *tap {
+	if limit <= 0 {
+		limit = DefaultQueueBytes
+	}
+	t := &tap{meta: meta, start: start, limit: limit}
+	t.wake = sync.NewCond(&t.mu)
+	return t
+}
+
+var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+
+// push queues a copy of p (the proxy's buffer is reused at once).
+func (t *tap) push(p []byte) {
+	now := time.Since(t.start)
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return
+	}
+	if t.queued+len(p) > t.limit {
+		t.behind += int64(len(p))
+		t.total += int64(len(p))
+		t.mu.Unlock()
+		return
+	}
+	bp := chunkPool.Get().(*[]byte)
+	b := append((*bp)[:0], p...)
+	t.queue = append(t.queue, sessions.Chunk{Data: b, T: now, HasTime: true})
+	t.queued += len(b)
+	wasEmpty := len(t.queue) == 1
+	t.mu.Unlock()
+	if wasEmpty {
+		t.wake.Signal()
+	}
+}
+
+// finish ends the stream: e says how (eof, the upstream's error, the app
+// gone: cancelled).
+func (t *tap) finish(e sessions.End) {
+	t.mu.Lock()
+	if !t.closed {
+		t.closed = true
+		e.T, e.HasTime = time.Since(t.start), true
+		t.end = e
+	}
+	t.mu.Unlock()
+	t.wake.Signal()
+}
+
+// Behind is how many bytes the checker missed in all.
+func (t *tap) Behind() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.total
+}
+
+func (t *tap) Meta() sessions.Meta { return t.meta }
+
+func (t *tap) Next() (sessions.Chunk, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.current != nil {
+		b := t.current[:0]
+		if cap(b) <= 1<<20 {
+			chunkPool.Put(&b)
+		}
+		t.current = nil
+	}
+	for len(t.queue) == 0 && !t.closed && t.behind == 0 {
+		t.wake.Wait()
+	}
+	if t.behind > 0 {
+		// Told before the next chunk, so the gap is at its place.
+		t.probs.AddLost(0, "the checker fell behind: %d bytes passed to the app were not checked or recorded here", t.behind)
+		t.behind = 0
+	}
+	if len(t.queue) == 0 {
+		return sessions.Chunk{}, io.EOF
+	}
+	ch := t.queue[0]
+	t.queue[0] = sessions.Chunk{}
+	t.queue = t.queue[1:]
+	t.queued -= len(ch.Data)
+	t.current = ch.Data
+	return ch, nil
+}
+
+func (t *tap) End() sessions.End {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.end
+}
+
+func (t *tap) TakeProblems() []sessions.Problem {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.probs.Take()
+}
+
+// Close is the checker giving up: what is still queued is dropped.
+func (t *tap) Close() error {
+	t.mu.Lock()
+	t.closed = true
+	t.queue = nil
+	t.queued = 0
+	t.mu.Unlock()
+	return nil
+}
