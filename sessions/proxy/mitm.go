@@ -27,6 +27,7 @@ func (p *Proxy) mitm(w http.ResponseWriter, r *http.Request, authority, host str
 		conn.Close()
 		return
 	}
+	defer p.track(conn)()
 	var raw net.Conn = conn
 	if n := brw.Reader.Buffered(); n > 0 { // a ClientHello sent without waiting for the 200
 		b, _ := brw.Reader.Peek(n)

@@ -85,6 +85,34 @@ type Proxy struct {
 	transport http.RoundTripper
 	book      *flowBook
 	checkers  sync.WaitGroup // one per stream being checked
+
+	mu     sync.Mutex
+	hijack map[net.Conn]struct{} // tunnels, MITM and upgraded connections: Close ends them
+}
+
+// track keeps a hijacked connection for Close; the returned func forgets it.
+func (p *Proxy) track(c net.Conn) func() {
+	p.mu.Lock()
+	if p.hijack == nil {
+		p.hijack = map[net.Conn]struct{}{}
+	}
+	p.hijack[c] = struct{}{}
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		delete(p.hijack, c)
+		p.mu.Unlock()
+	}
+}
+
+// Close ends every tunnel, MITM and upgraded connection (http.Server.Close
+// does not know them: they were hijacked). Streams in them end cancelled.
+func (p *Proxy) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c := range p.hijack {
+		c.Close()
+	}
 }
 
 // New makes a Proxy.

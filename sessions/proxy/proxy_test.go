@@ -438,3 +438,20 @@ func TestNDJSONStreamChecked(t *testing.T) {
 		t.Fatalf("flow: %+v", f)
 	}
 }
+
+// TestCheckListen: loopback by default; anything else needs allowRemote.
+func TestCheckListen(t *testing.T) {
+	for _, c := range []struct {
+		addr   string
+		remote bool
+		ok     bool
+	}{
+		{"127.0.0.1:7071", false, true}, {"[::1]:7071", false, true}, {"localhost:7071", false, true},
+		{"0.0.0.0:7071", false, false}, {":7071", false, false}, {"192.168.1.5:7071", false, false},
+		{"0.0.0.0:7071", true, true}, {"nonsense", true, false},
+	} {
+		if err := CheckListen(c.addr, c.remote); (err == nil) != c.ok {
+			t.Errorf("CheckListen(%q, %v) = %v", c.addr, c.remote, err)
+		}
+	}
+}

@@ -45,6 +45,7 @@ func (p *Proxy) connect(w http.ResponseWriter, r *http.Request) {
 	}
 	defer conn.Close()
 	defer upstream.Close()
+	defer p.track(conn)()
 	p.book.update(lf, func(f *Flow) { f.Status = http.StatusOK })
 	if _, err := conn.Write([]byte("HTTP/1.1 200 Connection Established\r\n\r\n")); err != nil {
 		p.book.update(lf, func(f *Flow) { f.Err, f.Done, f.Duration = err.Error(), true, time.Since(f.Started) })

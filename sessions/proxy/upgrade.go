@@ -28,6 +28,7 @@ func (p *Proxy) upgrade(w http.ResponseWriter, r *http.Request, resp *http.Respo
 	}
 	defer conn.Close()
 	kind := KindWebSocket
+	defer p.track(conn)()
 	p.book.update(lf, func(f *Flow) { f.Kind, f.Status = kind, resp.StatusCode })
 
 	fmt.Fprintf(brw, "HTTP/1.1 101 %s\r\n", http.StatusText(http.StatusSwitchingProtocols))
