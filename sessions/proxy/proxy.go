@@ -1,6 +1,11 @@
 package proxy
 
 import (
+	"crypto/x509"
+	"fmt"
+	"framescope/sessions"
+	"os"
+
 	"crypto/tls"
 	"errors"
 	"io"
@@ -77,6 +82,25 @@ func DefaultTransport() *http.Transport {
 		ExpectContinueTimeout: time.Second,
 		TLSClientConfig:       &tls.Config{MinVersion: tls.VersionTLS12},
 	}
+}
+
+// TransportTrusting is DefaultTransport trusting, beside the system's
+// roots, the CA certificates of a PEM file (--upstream-cacert).
+func TransportTrusting(pemFile string) (*http.Transport, error) {
+	b, err := os.ReadFile(pemFile)
+	if err != nil {
+		return nil, fmt.Errorf("--upstream-cacert: %w", err)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(b) {
+		return nil, fmt.Errorf("--upstream-cacert %s: no PEM certificate in it", sessions.Clean(pemFile))
+	}
+	t := DefaultTransport()
+	t.TLSClientConfig.RootCAs = pool
+	return t, nil
 }
 
 // Proxy is the proxy's http.Handler.

@@ -27,6 +27,7 @@ import (
 // proxyOptions are proxy's flags.
 type proxyOptions struct {
 	listen, failOn, dialect string
+	upstreamCA              string
 	allowRemote, mitm       bool
 	mitmHosts, redact       []string
 	headless, noSave, keep  bool
@@ -64,6 +65,7 @@ list is not built yet: on a terminal the proxy prints lines too.`,
 	f.BoolVar(&o.noSave, "no-save", false, "do not save streams in the session library")
 	f.BoolVar(&o.keep, "keep-secrets", false, "record Authorization, Cookie and other credentials as they are")
 	f.StringArrayVar(&o.redact, "redact", nil, "also redact this header `NAME` in recordings (repeatable)")
+	f.StringVar(&o.upstreamCA, "upstream-cacert", "", "also trust the CA certificates in PEM `FILE` for upstream TLS (a staging server's own CA)")
 	addDialectFlag(cmd, &o.dialect)
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.AddCommand(newProxyCACmd(stdout))
@@ -98,6 +100,13 @@ func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr
 			return errors.New("--mitm decrypts CONNECT tunnels of a forward proxy: a reverse proxy to an https:// upstream already sees its traffic")
 		}
 		opts.Upstream = u
+	}
+	if o.upstreamCA != "" {
+		tr, err := proxy.TransportTrusting(o.upstreamCA)
+		if err != nil {
+			return err
+		}
+		opts.Transport = tr
 	}
 	if len(o.mitmHosts) > 0 && !o.mitm {
 		return errors.New("--mitm-hosts needs --mitm")
