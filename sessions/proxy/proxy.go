@@ -53,6 +53,9 @@ type Options struct {
 	// QueueBytes bounds the bytes a stream's checker may lag behind (0:
 	// DefaultQueueBytes).
 	QueueBytes int
+	// QueueTotal bounds the bytes all streams' checkers may lag behind
+	// together (0: DefaultQueueTotal).
+	QueueTotal int64
 	// Transport sends the requests upstream (nil: DefaultTransport()).
 	Transport http.RoundTripper
 	// OnStream, when set, is called as a stream starts; the Handler it
@@ -109,6 +112,7 @@ type Proxy struct {
 	transport http.RoundTripper
 	book      *flowBook
 	checkers  sync.WaitGroup // one per stream being checked
+	budget    *queueBudget
 
 	mu     sync.Mutex
 	hijack map[net.Conn]struct{} // tunnels, MITM and upgraded connections: Close ends them
@@ -151,7 +155,10 @@ func New(opts Options) *Proxy {
 	if t == nil {
 		t = DefaultTransport()
 	}
-	return &Proxy{opts: opts, transport: t, book: newFlowBook()}
+	if opts.QueueTotal <= 0 {
+		opts.QueueTotal = DefaultQueueTotal
+	}
+	return &Proxy{opts: opts, transport: t, book: newFlowBook(), budget: &queueBudget{limit: opts.QueueTotal}}
 }
 
 // Subscribe starts a feed of the flows: every flow so far, then each one

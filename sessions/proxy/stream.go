@@ -69,7 +69,7 @@ func flat(h http.Header) map[string]string {
 // library's recording (as connect records: live.Record, secrets
 // redacted) and the same pipeline as check, with detection.
 func (p *Proxy) startStream(lf *liveFlow, meta sessions.Meta, started time.Time) *stream {
-	t := newTap(meta, started, p.opts.QueueBytes)
+	t := newTap(meta, started, p.opts.QueueBytes, p.budget)
 	st := &stream{tap: t}
 	var snap Flow
 	p.book.update(lf, func(f *Flow) { f.Kind = KindStream; snap = snapshot(lf) })

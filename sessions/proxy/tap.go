@@ -3,13 +3,26 @@ package proxy
 import (
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"framescope/sessions"
 )
 
-// DefaultQueueBytes bounds the bytes a stream's tap holds for its checker.
-const DefaultQueueBytes = 8 << 20
+// DefaultQueueBytes bounds the bytes a stream's tap holds for its checker,
+// and DefaultQueueTotal those all the taps of a proxy hold together: a
+// hundred stalled checkers cost at most DefaultQueueTotal, not a hundred
+// times DefaultQueueBytes.
+const (
+	DefaultQueueBytes = 8 << 20
+	DefaultQueueTotal = 64 << 20
+)
+
+// queueBudget is the bytes all of a proxy's taps hold.
+type queueBudget struct {
+	held  atomic.Int64
+	limit int64
+}
 
 // tap is the sessions.Capture a stream's checker reads: the proxy pushes
 // a copy of every body read into it after writing the read to the app.
@@ -21,6 +34,7 @@ type tap struct {
 	meta  sessions.Meta
 	start time.Time
 	limit int
+	pool  *queueBudget
 
 	mu      sync.Mutex
 	wake    *sync.Cond
@@ -34,11 +48,14 @@ type tap struct {
 	current []byte // the chunk handed by the last Next, recycled by the next
 }
 
-func newTap(meta sessions.Meta, start time.Time, limit int) *tap {
+func newTap(meta sessions.Meta, start time.Time, limit int, pool *queueBudget) *tap {
 	if limit <= 0 {
 		limit = DefaultQueueBytes
 	}
-	t := &tap{meta: meta, start: start, limit: limit}
+	if pool == nil {
+		pool = &queueBudget{limit: DefaultQueueTotal}
+	}
+	t := &tap{meta: meta, start: start, limit: limit, pool: pool}
 	t.wake = sync.NewCond(&t.mu)
 	return t
 }
@@ -53,7 +70,10 @@ func (t *tap) push(p []byte) {
 		t.mu.Unlock()
 		return
 	}
-	if t.queued+len(p) > t.limit {
+	if t.queued+len(p) > t.limit || t.pool.held.Add(int64(len(p))) > t.pool.limit {
+		if t.queued+len(p) <= t.limit {
+			t.pool.held.Add(-int64(len(p)))
+		}
 		t.behind += int64(len(p))
 		t.total += int64(len(p))
 		t.mu.Unlock()
@@ -117,6 +137,7 @@ func (t *tap) Next() (sessions.Chunk, error) {
 	t.queue[0] = sessions.Chunk{}
 	t.queue = t.queue[1:]
 	t.queued -= len(ch.Data)
+	t.pool.held.Add(-int64(len(ch.Data)))
 	t.current = ch.Data
 	return ch, nil
 }
@@ -137,6 +158,7 @@ func (t *tap) TakeProblems() []sessions.Problem {
 func (t *tap) Close() error {
 	t.mu.Lock()
 	t.closed = true
+	t.pool.held.Add(-int64(t.queued))
 	t.queue = nil
 	t.queued = 0
 	t.mu.Unlock()

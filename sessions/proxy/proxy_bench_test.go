@@ -1,0 +1,272 @@
+package proxy
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"framescope/sessions/library"
+)
+
+// The benchmarks of docs/proxy.md, side by side in one run:
+//
+//	go test ./sessions/proxy/ -run '^$' -bench . -benchtime 3x
+//
+// Throughput: one large stream through framescope's proxy (checking on,
+// and checking + recording) beside httputil.ReverseProxy with
+// FlushInterval -1 (what a Go user would write) and a direct connection.
+// Latency: 50 streams at 1,000 events/s each, the time from the upstream
+// writing an event to the client reading it, direct and through the proxy.
+// Memory: 100 concurrent streams, the heap in use after them.
+
+// benchEvents is about size bytes of real openai-chat events (the
+// deepseek-text recording's frames, repeated), [DONE] left out.
+func benchEvents(b *testing.B, size int) []byte {
+	raw, err := os.ReadFile("../../testdata/real/openai-chat/deepseek-text.sse")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var one []byte
+	for _, blk := range blocks(raw) {
+		if !bytes.Contains(blk, []byte("[DONE]")) {
+			one = append(one, blk...)
+		}
+	}
+	var out []byte
+	for len(out) < size {
+		out = append(out, one...)
+	}
+	return out
+}
+
+type benchTarget struct {
+	name  string
+	front func(b *testing.B, upstream string) (url string, done func() int64) // done returns bytes the checker missed
+}
+
+func benchTargets() []benchTarget {
+	return []benchTarget{
+		{"direct", func(b *testing.B, up string) (string, func() int64) { return up, func() int64 { return 0 } }},
+		{"httputil-ReverseProxy", func(b *testing.B, up string) (string, func() int64) {
+			u, _ := url.Parse(up)
+			rp := httputil.NewSingleHostReverseProxy(u)
+			rp.FlushInterval = -1
+			srv := httptest.NewServer(rp)
+			return srv.URL, func() int64 { srv.Close(); return 0 }
+		}},
+		{"framescope-check", func(b *testing.B, up string) (string, func() int64) {
+			return frontProxy(b, up, nil)
+		}},
+		{"framescope-check-record", func(b *testing.B, up string) (string, func() int64) {
+			return frontProxy(b, up, &library.Library{Dir: b.TempDir()})
+		}},
+	}
+}
+
+func frontProxy(b *testing.B, up string, lib *library.Library) (string, func() int64) {
+	u, _ := url.Parse(up)
+	p := New(Options{Upstream: u, Library: lib})
+	srv := httptest.NewServer(p)
+	return srv.URL, func() int64 {
+		srv.Close()
+		p.Wait()
+		var behind int64
+		for _, f := range p.Flows() {
+			behind += f.Behind
+		}
+		return behind
+	}
+}
+
+// BenchmarkThroughput: MB/s of one 32 MiB stream, read by the client.
+func BenchmarkThroughput(b *testing.B) {
+	const size = 32 << 20
+	payload := benchEvents(b, size)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for p := payload; len(p) > 0; {
+			n := min(len(p), 64<<10)
+			w.Write(p[:n])
+			p = p[n:]
+		}
+	}))
+	defer up.Close()
+	for _, tg := range benchTargets() {
+		b.Run(tg.name, func(b *testing.B) {
+			front, done := tg.front(b, up.URL)
+			client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+			b.SetBytes(int64(len(payload)))
+			b.ResetTimer()
+			for range b.N {
+				resp, err := client.Get(front)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n, _ := io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if n != int64(len(payload)) {
+					b.Fatalf("got %d bytes of %d", n, len(payload))
+				}
+			}
+			b.StopTimer()
+			client.CloseIdleConnections()
+			behind := done()
+			b.ReportMetric(100*float64(behind)/float64(int64(b.N)*int64(len(payload))), "%unchecked")
+		})
+	}
+}
+
+// BenchmarkLatency: 50 concurrent streams, each at 1,000 events/s for
+// b.N events; every event carries the time the upstream wrote it, and
+// the client notes when it read it. p50 and p99 in ms.
+func BenchmarkLatency(b *testing.B) {
+	const streams = 50
+	raw := benchEvents(b, 1)
+	first := blocks(raw)[1] // a content delta
+	prefix, _, _ := bytes.Cut(first, []byte("\n\n"))
+	base := time.Now()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		var buf []byte
+		for range n {
+			<-tick.C
+			buf = append(buf[:0], prefix...)
+			buf = append(buf, "\n: t="...)
+			buf = strconv.AppendInt(buf, int64(time.Since(base)), 10)
+			buf = append(buf, "\n\n"...)
+			if _, err := w.Write(buf); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer up.Close()
+	for _, tg := range benchTargets() {
+		if tg.name == "httputil-ReverseProxy" {
+			continue
+		}
+		b.Run(tg.name, func(b *testing.B) {
+			front, done := tg.front(b, up.URL)
+			tr := &http.Transport{MaxIdleConnsPerHost: streams, DisableCompression: true}
+			client := &http.Client{Transport: tr}
+			var mu sync.Mutex
+			var lat []time.Duration
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			for range streams {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					resp, err := client.Get(fmt.Sprintf("%s/?n=%d", front, b.N))
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					defer resp.Body.Close()
+					sc := bufio.NewScanner(resp.Body)
+					var mine []time.Duration
+					for sc.Scan() {
+						if t, ok := strings.CutPrefix(sc.Text(), ": t="); ok {
+							sent, _ := strconv.ParseInt(t, 10, 64)
+							mine = append(mine, time.Since(base)-time.Duration(sent))
+						}
+					}
+					mu.Lock()
+					lat = append(lat, mine...)
+					mu.Unlock()
+				}()
+			}
+			wg.Wait()
+			b.StopTimer()
+			tr.CloseIdleConnections()
+			done()
+			if len(lat) == 0 {
+				b.Fatal("no events")
+			}
+			slices.Sort(lat)
+			ms := func(q float64) float64 { return float64(lat[int(q*float64(len(lat)-1))]) / 1e6 }
+			b.ReportMetric(ms(0.50), "p50-ms")
+			b.ReportMetric(ms(0.99), "p99-ms")
+		})
+	}
+}
+
+// BenchmarkMemory100Streams: 100 concurrent streams of b.N × 64 KiB
+// through the proxy with checking and recording; the heap in use at the
+// end (after GC), against what it was before.
+func BenchmarkMemory100Streams(b *testing.B) {
+	const streams = 100
+	chunk := benchEvents(b, 64<<10)[:64<<10]
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+		w.Header().Set("Content-Type", "text/event-stream")
+		for range n {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer up.Close()
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	front, done := frontProxy(b, up.URL, &library.Library{Dir: b.TempDir()})
+	tr := &http.Transport{MaxIdleConnsPerHost: streams, DisableCompression: true}
+	client := &http.Client{Transport: tr}
+	var peak uint64
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	go func() { // sample the heap while the streams run
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+				var m runtime.MemStats
+				runtime.ReadMemStats(&m)
+				peak = max(peak, m.HeapInuse)
+			}
+		}
+	}()
+	b.ResetTimer()
+	for range streams {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := client.Get(fmt.Sprintf("%s/?n=%d", front, b.N))
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	close(stop)
+	tr.CloseIdleConnections()
+	done()
+	b.SetBytes(streams * int64(len(chunk)))
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(before.HeapInuse)/(1<<20), "heap-before-MB")
+}
