@@ -156,6 +156,7 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 		}
 	}
 
+	h.OneStage = true // one goroutine per stream: the app's copy loop keeps a core
 	rep, err := report.CheckWith(c, p.opts.Check, h)
 	c.Close()
 	if err != nil {

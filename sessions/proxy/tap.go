@@ -60,7 +60,7 @@ func newTap(meta sessions.Meta, start time.Time, limit int, pool *queueBudget) *
 	return t
 }
 
-var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, copyBufSize); return &b }}
 
 // push queues a copy of p (the proxy's buffer is reused at once).
 func (t *tap) push(p []byte) {
