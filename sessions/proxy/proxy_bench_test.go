@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,24 +33,21 @@ import (
 // writing an event to the client reading it, direct and through the proxy.
 // Memory: 100 concurrent streams, the heap in use after them.
 
-// benchEvents is about size bytes of real openai-chat events (the
-// deepseek-text recording's frames, repeated), [DONE] left out.
+// benchEvents is one valid openai-chat turn of about size bytes: the
+// deepseek-text recording's first frame, its content deltas repeated
+// (one long answer), then its finish frame and [DONE].
 func benchEvents(b *testing.B, size int) []byte {
 	raw, err := os.ReadFile("../../testdata/real/openai-chat/deepseek-text.sse")
 	if err != nil {
 		b.Fatal(err)
 	}
-	var one []byte
-	for _, blk := range blocks(raw) {
-		if !bytes.Contains(blk, []byte("[DONE]")) {
-			one = append(one, blk...)
-		}
+	bl := blocks(raw)
+	head, deltas, tail := bl[0], bytes.Join(bl[1:len(bl)-2], nil), bytes.Join(bl[len(bl)-2:], nil)
+	out := append([]byte(nil), head...)
+	for len(out)+len(deltas)+len(tail) < size || len(out) == len(head) {
+		out = append(out, deltas...)
 	}
-	var out []byte
-	for len(out) < size {
-		out = append(out, one...)
-	}
-	return out
+	return append(out, tail...)
 }
 
 type benchTarget struct {
@@ -116,6 +114,7 @@ func BenchmarkThroughput(b *testing.B) {
 			front, done := tg.front(b, up.URL)
 			client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 			b.SetBytes(int64(len(payload)))
+			cpu0 := cpuTime()
 			b.ResetTimer()
 			for range b.N {
 				resp, err := client.Get(front)
@@ -129,6 +128,9 @@ func BenchmarkThroughput(b *testing.B) {
 				}
 			}
 			b.StopTimer()
+			// CPU time (this process: upstream, proxy, checker, client) per
+			// MB: a figure a loaded machine distorts far less than MB/s.
+			b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N)/(float64(len(payload))/1e6), "cpu-ms/MB")
 			client.CloseIdleConnections()
 			behind := done()
 			b.ReportMetric(100*float64(behind)/float64(int64(b.N)*int64(len(payload))), "%unchecked")
@@ -141,8 +143,7 @@ func BenchmarkThroughput(b *testing.B) {
 // the client notes when it read it. p50 and p99 in ms.
 func BenchmarkLatency(b *testing.B) {
 	const streams = 50
-	raw := benchEvents(b, 1)
-	first := blocks(raw)[1] // a content delta
+	first := blocks(benchEvents(b, 1))[1] // a content delta
 	prefix, _, _ := bytes.Cut(first, []byte("\n\n"))
 	base := time.Now()
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -221,7 +222,10 @@ func BenchmarkLatency(b *testing.B) {
 // end (after GC), against what it was before.
 func BenchmarkMemory100Streams(b *testing.B) {
 	const streams = 100
-	chunk := benchEvents(b, 64<<10)[:64<<10]
+	chunk := blocks(benchEvents(b, 1))[1] // content deltas, 64 KiB a write
+	for len(chunk) < 64<<10 {
+		chunk = append(chunk, blocks(benchEvents(b, 1))[1]...)
+	}
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -276,4 +280,13 @@ func BenchmarkMemory100Streams(b *testing.B) {
 	b.SetBytes(streams * int64(len(chunk)))
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 	b.ReportMetric(float64(before.HeapInuse)/(1<<20), "heap-before-MB")
+}
+
+// cpuTime is the user and system CPU time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -70,6 +70,9 @@ func flat(h http.Header) map[string]string {
 // redacted) and the same pipeline as check, with detection.
 func (p *Proxy) startStream(lf *liveFlow, meta sessions.Meta, started time.Time) *stream {
 	t := newTap(meta, started, p.opts.QueueBytes, p.budget)
+	if isNDJSON(meta.ContentType) {
+		t.sep = []byte("\n")
+	}
 	st := &stream{tap: t}
 	var snap Flow
 	p.book.update(lf, func(f *Flow) { f.Kind = KindStream; snap = snapshot(lf) })

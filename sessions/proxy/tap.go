@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -46,6 +47,50 @@ type tap struct {
 	total   int64 // bytes left out in all
 	probs   sessions.ProblemList
 	current []byte // the chunk handed by the last Next, recycled by the next
+	// waiting: the checker waits in Next; armed: the wake timer runs.
+	waiting, armed bool
+	// resync: bytes were left out; the next ones queued start after a
+	// blank line, at a block's start, so the check resumes on whole
+	// events instead of raising an alarm for every torn frame.
+	resync bool
+	sep    []byte // the block separator: "\n\n" (SSE) or "\n" (NDJSON)
+	timer  *time.Timer
+}
+
+// The checker is woken when wakeBytes are queued, or wakeDelay after the
+// first byte it has not been woken for: waking another thread on every
+// read of a busy stream costs the app's copy loop more than the check
+// itself (each wake is a futex call and a context switch). The check of
+// a small event comes at most wakeDelay late; the app's never does.
+const (
+	wakeBytes = 256 << 10
+	wakeDelay = 5 * time.Millisecond
+)
+
+// wakeLocked wakes a waiting checker now or arms the timer (t.mu held).
+func (t *tap) wakeLocked(now bool) {
+	if !t.waiting {
+		return
+	}
+	if now || t.queued >= wakeBytes {
+		t.wake.Signal()
+		return
+	}
+	if !t.armed {
+		t.armed = true
+		if t.timer == nil {
+			t.timer = time.AfterFunc(wakeDelay, t.timerFired)
+		} else {
+			t.timer.Reset(wakeDelay)
+		}
+	}
+}
+
+func (t *tap) timerFired() {
+	t.mu.Lock()
+	t.armed = false
+	t.mu.Unlock()
+	t.wake.Signal()
 }
 
 func newTap(meta sessions.Meta, start time.Time, limit int, pool *queueBudget) *tap {
@@ -55,7 +100,7 @@ func newTap(meta sessions.Meta, start time.Time, limit int, pool *queueBudget) *
 	if pool == nil {
 		pool = &queueBudget{limit: DefaultQueueTotal}
 	}
-	t := &tap{meta: meta, start: start, limit: limit, pool: pool}
+	t := &tap{meta: meta, start: start, limit: limit, pool: pool, sep: []byte("\n\n")}
 	t.wake = sync.NewCond(&t.mu)
 	return t
 }
@@ -70,12 +115,31 @@ func (t *tap) push(p []byte) {
 		t.mu.Unlock()
 		return
 	}
+	if t.resync {
+		i := bytes.Index(p, t.sep)
+		if i < 0 {
+			t.behind += int64(len(p))
+			t.total += int64(len(p))
+			t.mu.Unlock()
+			return
+		}
+		t.behind += int64(i + len(t.sep))
+		t.total += int64(i + len(t.sep))
+		p = p[i+len(t.sep):]
+		t.resync = false
+		if len(p) == 0 {
+			t.mu.Unlock()
+			return
+		}
+	}
 	if t.queued+len(p) > t.limit || t.pool.held.Add(int64(len(p))) > t.pool.limit {
 		if t.queued+len(p) <= t.limit {
 			t.pool.held.Add(-int64(len(p)))
 		}
 		t.behind += int64(len(p))
 		t.total += int64(len(p))
+		t.resync = true
+		t.wakeLocked(false)
 		t.mu.Unlock()
 		return
 	}
@@ -83,11 +147,8 @@ func (t *tap) push(p []byte) {
 	b := append((*bp)[:0], p...)
 	t.queue = append(t.queue, sessions.Chunk{Data: b, T: now, HasTime: true})
 	t.queued += len(b)
-	wasEmpty := len(t.queue) == 1
+	t.wakeLocked(false)
 	t.mu.Unlock()
-	if wasEmpty {
-		t.wake.Signal()
-	}
 }
 
 // finish ends the stream: e says how (eof, the upstream's error, the app
@@ -101,6 +162,13 @@ func (t *tap) finish(e sessions.End) {
 	}
 	t.mu.Unlock()
 	t.wake.Signal()
+}
+
+// stopTimer releases the wake timer once the stream is read.
+func (t *tap) stopTimer() {
+	if t.timer != nil {
+		t.timer.Stop()
+	}
 }
 
 // Behind is how many bytes the checker missed in all.
@@ -123,7 +191,9 @@ func (t *tap) Next() (sessions.Chunk, error) {
 		t.current = nil
 	}
 	for len(t.queue) == 0 && !t.closed && t.behind == 0 {
+		t.waiting = true
 		t.wake.Wait()
+		t.waiting = false
 	}
 	if t.behind > 0 {
 		// Told before the next chunk, so the gap is at its place.
@@ -131,6 +201,7 @@ func (t *tap) Next() (sessions.Chunk, error) {
 		t.behind = 0
 	}
 	if len(t.queue) == 0 {
+		t.stopTimer()
 		return sessions.Chunk{}, io.EOF
 	}
 	ch := t.queue[0]
