@@ -138,11 +138,17 @@ func BenchmarkThroughput(b *testing.B) {
 	}
 }
 
-// BenchmarkLatency: 50 concurrent streams, each at 1,000 events/s for
+// BenchmarkLatency: 5 and 50 concurrent streams, each at 1,000 events/s for
 // b.N seconds (1,000 events each); every event carries the time the upstream wrote it, and
 // the client notes when it read it. p50 and p99 in ms.
 func BenchmarkLatency(b *testing.B) {
-	const streams = 50
+	for _, streams := range []int{5, 50} {
+		b.Run(fmt.Sprintf("streams=%d", streams), func(b *testing.B) { benchLatency(b, streams) })
+	}
+}
+
+// benchLatency is BenchmarkLatency with n concurrent streams.
+func benchLatency(b *testing.B, streams int) {
 	first := blocks(benchEvents(b, 1))[1] // a content delta
 	prefix, _, _ := bytes.Cut(first, []byte("\n\n"))
 	base := time.Now()
