@@ -286,3 +286,28 @@ func TestProxyRefusesRemoteListen(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// TestProxyInterruptMidStream: Ctrl-C while a stream is open ends it as
+// cancelled, its check and recording finish, and the total is printed.
+func TestProxyInterruptMidStream(t *testing.T) {
+	body := readReal(t, "openai-chat/deepseek-text.sse")
+	gate := make(chan struct{}) // never opened: the stream stays open
+	defer close(gate)
+	up := httptest.NewServer(gatedSSE(body, gate))
+	defer up.Close()
+	px := startProxyBin(t, nil, up.URL)
+	resp, err := http.Get("http://" + px.addr + "/v1/chat/completions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "data: ") {
+		t.Fatalf("first line %q: %v", line, err)
+	}
+	out, code := px.stop(t)
+	if code != 0 || !strings.Contains(out, "cancelled") || !strings.Contains(out, "total: 1 flows, 1 streams checked") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	sessionOf(t, out, px.data, "openai-chat")
+}
