@@ -74,7 +74,8 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 	)
 	decide := func(first []byte) {
 		decided = true
-		if r.Method == http.MethodHead || !isStream(ct, resp.Header.Get("Content-Encoding"), first) {
+		// HEAD, 204 and 304 have no body (RFC 9110 §9.3.2, §15.3.5, §15.4.5).
+		if r.Method == http.MethodHead || resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusNotModified || !isStream(ct, resp.Header.Get("Content-Encoding"), first) {
 			return
 		}
 		st = p.startStream(lf, streamMeta(r, out, resp, target, started, body), started)

@@ -455,3 +455,23 @@ func TestCheckListen(t *testing.T) {
 		}
 	}
 }
+
+// TestNoBodyStatusIsNoStream: a 204 labelled text/event-stream has no
+// body to check (RFC 9110 §15.3.5): listed, not checked as an empty stream.
+func TestNoBodyStatusIsNoStream(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	p, px := startProxy(t, Options{Upstream: u})
+	resp, err := http.Get(px.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if f := waitDone(t, p, 1)[0]; f.Kind != KindHTTP || f.Status != 204 {
+		t.Fatalf("flow: %+v", f)
+	}
+}
