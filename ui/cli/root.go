@@ -160,6 +160,7 @@ func NewRoot(env Env) *cobra.Command {
 	root.AddCommand(newOpenCmd(stdin), newCheckCmd(stdin, stdout, stderr), newDumpCmd(stdin, stdout, stderr), newRulesCmd(stdout),
 		newConnectCmd("connect", stdin, stdout, stderr), newRecordCmd(stdin, stdout, stderr), newCurlCmd(stdin, stdout, stderr),
 		newSessionsCmd(stdout), newServeCmd(stdout, stderr), newDemoCmd(stdout, stderr))
+	root.AddCommand(newProxyCmd(stdout, stderr))
 	root.AddCommand(newReferenceCmd(stdin, stdout, stderr, env.ReferenceKit))
 	root.AddCommand(newVersionCmd(stdout))
 	root.AddCommand(newCompletionCmd(root, stdout))

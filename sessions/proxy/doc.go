@@ -1,0 +1,21 @@
+// Package proxy is `framescope proxy`: an HTTP proxy that passes an app's
+// traffic through unchanged and un-delayed while it records and checks
+// every stream it carries.
+//
+//   - proxy.go     the Proxy: options, the handler that picks a mode
+//   - forward.go   one request forwarded (reverse, absolute-form, MITM) and
+//     its response copied back, flushed on every read
+//   - hop.go       the hop-by-hop headers a proxy removes (RFC 9110 §7.6.1)
+//   - upgrade.go   WebSocket and other 101 upgrades, passed through
+//   - tunnel.go    CONNECT tunnelled blind (RFC 9110 §9.3.6)
+//   - mitm.go      CONNECT decrypted with the local CA (--mitm)
+//   - ca.go        the local certificate authority and its leaf cache
+//   - tap.go       the bounded queue that tees a stream into the checker
+//     without ever slowing the app
+//   - stream.go    a stream's recording (session library) and live check
+//   - flow.go      Flow, the list of flows, and the batched event feed a
+//     screen subscribes to
+//
+// The proxy never imports a UI: a screen (ui/) subscribes to the flows
+// (Proxy.Subscribe) and to the checked items of a stream (Options.OnStream).
+package proxy

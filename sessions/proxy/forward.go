@@ -1,0 +1,274 @@
+package proxy
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"framescope/decode"
+	"framescope/sessions"
+)
+
+// copyBufSize is the read size of a response body: a read is written and
+// flushed to the app at once, whatever its size.
+const copyBufSize = 64 << 10
+
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, copyBufSize); return &b }}
+
+// forward sends r to target and copies the response back as it arrives:
+// every read of the body is written and flushed to the app before the
+// next read (no buffering anywhere), then teed to the stream's checker.
+func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL) {
+	started := time.Now()
+	lf := &liveFlow{Flow: Flow{Kind: KindHTTP, Method: r.Method, URL: sessions.RedactURL(target.String()),
+		Host: target.Host, Started: started}}
+	p.book.start(lf)
+
+	up := upgradeType(r.Header)
+	out, body := outgoing(r, target, up)
+	resp, err := p.transport.RoundTrip(out)
+	if err != nil {
+		msg := upstreamError(target, err)
+		p.book.update(lf, func(f *Flow) {
+			f.Err, f.Status, f.Done, f.Duration = msg, http.StatusBadGateway, true, time.Since(started)
+		})
+		if r.Context().Err() == nil {
+			http.Error(w, "framescope proxy: "+msg, http.StatusBadGateway)
+		}
+		return
+	}
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		p.upgrade(w, r, resp, lf)
+		return
+	}
+	defer resp.Body.Close()
+
+	h := w.Header()
+	for k, vs := range resp.Header {
+		h[k] = vs
+	}
+	removeHopHeaders(h)
+	announceTrailers(h, resp.Trailer)
+	ct := resp.Header.Get("Content-Type")
+	p.book.update(lf, func(f *Flow) { f.Status, f.ContentType = resp.StatusCode, ct })
+	w.WriteHeader(resp.StatusCode)
+	rc := http.NewResponseController(w)
+	rc.Flush() // the app sees the status and headers before the first byte
+
+	bp := copyBufs.Get().(*[]byte)
+	defer copyBufs.Put(bp)
+	buf := *bp
+	var (
+		st        *stream // the stream's check, once the body is known to be one
+		decided   bool
+		kept      []byte
+		cut       bool
+		end       = sessions.End{Kind: sessions.EndEOF}
+		appGone   bool
+		lastAnnce = started
+	)
+	decide := func(first []byte) {
+		decided = true
+		// HEAD, 204 and 304 have no body (RFC 9110 §9.3.2, §15.3.5, §15.4.5).
+		if r.Method == http.MethodHead || resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusNotModified || !isStream(ct, resp.Header.Get("Content-Encoding"), first) {
+			return
+		}
+		st = p.startStream(lf, streamMeta(r, out, resp, target, started, body), started)
+	}
+	for {
+		n, rerr := resp.Body.Read(buf)
+		if n > 0 {
+			if !decided {
+				decide(buf[:n])
+			}
+			if _, werr := w.Write(buf[:n]); werr == nil {
+				werr = rc.Flush()
+				if werr != nil {
+					appGone = true
+				}
+			} else {
+				appGone = true
+			}
+			lf.bytes.Add(int64(n))
+			if st != nil {
+				st.tap.push(buf[:n])
+			} else if len(kept) < p.opts.BodyCap {
+				take := min(n, p.opts.BodyCap-len(kept))
+				kept = append(kept, buf[:take]...)
+				cut = cut || take < n
+			} else {
+				cut = true
+			}
+			if appGone {
+				end = sessions.End{Kind: sessions.EndCancelled, Detail: "the app closed the connection"}
+				break
+			}
+			if st == nil && time.Since(lastAnnce) > 250*time.Millisecond {
+				lastAnnce = time.Now()
+				p.book.update(lf, func(*Flow) {})
+			}
+		}
+		if rerr != nil {
+			if !decided {
+				decide(nil)
+			}
+			if !errors.Is(rerr, io.EOF) {
+				end = sessions.End{Kind: sessions.EndError, Detail: "upstream: " + sessions.Clean(rerr.Error())}
+				if r.Context().Err() != nil {
+					end = sessions.End{Kind: sessions.EndCancelled, Detail: "the app closed the connection"}
+					appGone = true
+				}
+			}
+			break
+		}
+	}
+	for k, vs := range resp.Trailer {
+		h[http.TrailerPrefix+k] = vs
+	}
+	if st != nil {
+		st.tap.finish(end)
+		p.book.update(lf, func(f *Flow) { f.Duration = time.Since(started) }) // Done once the check ends
+	} else {
+		p.book.update(lf, func(f *Flow) {
+			f.Body, f.BodyCut, f.Done, f.Duration = kept, cut, true, time.Since(started)
+			if end.Kind != sessions.EndEOF {
+				f.Err = sessions.EndText(end)
+			}
+		})
+	}
+	if end.Kind == sessions.EndError && !appGone {
+		// The upstream broke the body: the app must see a broken body too,
+		// not a clean end (net/http aborts the response).
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// outgoing is the request sent upstream: r's method, headers (without the
+// hop-by-hop ones, RFC 9110 §7.6.1) and body, streamed; Host is the
+// target's. body holds the start of the request body as it is sent (for
+// the recording).
+func outgoing(r *http.Request, target *url.URL, upgrade string) (*http.Request, *bodyTee) {
+	out := r.Clone(r.Context())
+	out.URL = target
+	out.Host = target.Host
+	out.RequestURI = ""
+	out.Header = r.Header.Clone()
+	removeHopHeaders(out.Header)
+	if upgrade != "" {
+		out.Header.Set("Connection", "Upgrade")
+		out.Header.Set("Upgrade", r.Header.Get("Upgrade"))
+	}
+	if _, ok := r.Header["User-Agent"]; !ok {
+		out.Header["User-Agent"] = nil // Go's client would add its own
+	}
+	var tee *bodyTee
+	if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
+		tee = &bodyTee{r: r.Body}
+		out.Body = tee
+	} else {
+		out.Body = nil
+	}
+	out.Close = false
+	return out, tee
+}
+
+// bodyTee keeps the start of a request body as it is streamed upstream.
+type bodyTee struct {
+	r    io.ReadCloser
+	mu   sync.Mutex
+	kept []byte
+	size int64
+}
+
+// requestBodyKeep bounds the request body a recording keeps (as connect's).
+const requestBodyKeep = 1 << 20
+
+func (t *bodyTee) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if n > 0 {
+		t.mu.Lock()
+		t.size += int64(n)
+		if room := requestBodyKeep - len(t.kept); room > 0 {
+			t.kept = append(t.kept, p[:min(n, room)]...)
+		}
+		t.mu.Unlock()
+	}
+	return n, err
+}
+
+func (t *bodyTee) Close() error { return t.r.Close() }
+
+// sent is the body kept so far and its whole size.
+func (t *bodyTee) sent() ([]byte, int64) {
+	if t == nil {
+		return nil, 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]byte(nil), t.kept...), t.size
+}
+
+// announceTrailers declares the upstream's trailers so net/http sends them.
+func announceTrailers(h http.Header, tr http.Header) {
+	if len(tr) == 0 {
+		return
+	}
+	names := make([]string, 0, len(tr))
+	for k := range tr {
+		names = append(names, k)
+	}
+	h["Trailer"] = []string{strings.Join(names, ", ")}
+}
+
+// streamTypes are the media types of a stream, recorded and checked
+// whatever their first bytes: SSE (WHATWG HTML §9.2) and newline-
+// delimited JSON (the NDJSON and JSON Lines conventions).
+var streamTypes = []string{"text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"}
+
+// isStream says whether a response is recorded and checked as a stream:
+// a stream media type, or a body without one whose first bytes are SSE
+// fields (a server that forgot its Content-Type: detection decides the
+// dialect). A compressed body is passed on, not checked (the app asked
+// for the encoding; decoding it here is not done yet).
+func isStream(contentType, encoding string, first []byte) bool {
+	if encoding != "" && !strings.EqualFold(encoding, "identity") {
+		return false
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		mt, _, _ = strings.Cut(strings.ToLower(contentType), ";")
+		mt = strings.TrimSpace(mt)
+	}
+	for _, t := range streamTypes {
+		if mt == t {
+			return true
+		}
+	}
+	if mt != "" && mt != "text/plain" && mt != "application/octet-stream" {
+		return false
+	}
+	for _, field := range []string{"data:", "event:", "id:", "retry:", ": "} {
+		if len(first) >= len(field) && string(first[:len(field)]) == field {
+			return true
+		}
+	}
+	return false
+}
+
+// isNDJSON says whether a stream is newline-delimited JSON.
+func isNDJSON(contentType string) bool {
+	mt, _, _ := strings.Cut(strings.ToLower(contentType), ";")
+	mt = strings.TrimSpace(mt)
+	return mt != "text/event-stream" && mt != "text/plain" && mt != "application/octet-stream" && mt != ""
+}
+
+// upstreamError says why the upstream gave no response, for the app (a
+// 502 body) and the flow list.
+func upstreamError(target *url.URL, err error) string {
+	return "upstream " + decode.Sanitize(target.Host) + ": " + sessions.Clean(err.Error())
+}

@@ -1,0 +1,300 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"framescope/decode"
+	"framescope/invariants"
+	"framescope/sessions"
+	"framescope/sessions/library"
+	"framescope/sessions/proxy"
+	"framescope/ui"
+)
+
+// proxyOptions are proxy's flags.
+type proxyOptions struct {
+	listen, failOn, dialect string
+	upstreamCA              string
+	allowRemote, mitm       bool
+	mitmHosts, redact       []string
+	headless, noSave, keep  bool
+}
+
+func newProxyCmd(stdout, stderr io.Writer) *cobra.Command {
+	var o proxyOptions
+	cmd := &cobra.Command{
+		Use:   "proxy [UPSTREAM]",
+		Short: "Proxy an app's traffic: every stream it receives recorded, checked live and saved",
+		Long: `With an UPSTREAM URL, a reverse proxy: point the app's base URL at the listen address.
+Without one, an HTTP proxy (HTTP_PROXY, HTTPS_PROXY, a device's proxy setting):
+absolute-form requests are forwarded and CONNECT is tunnelled blind, or decrypted
+with --mitm (trust the CA first: framescope proxy ca). Every response byte reaches
+the app as soon as it is read. Responses that are streams (text/event-stream,
+NDJSON, SSE without a Content-Type) are checked live with detection and saved in
+the session library; one line per finished flow, a total on Ctrl-C. --fail-on makes
+the exit status 1 when a stream had an alarm at that level. The interactive flow
+list is not built yet: on a terminal the proxy prints lines too.`,
+		Example: `  framescope proxy http://127.0.0.1:7070                 # then point the app at http://127.0.0.1:7071
+  HTTP_PROXY=http://127.0.0.1:7071 npm test & framescope proxy --fail-on warn
+  framescope proxy --mitm --mitm-hosts 'api.*'           # HTTPS_PROXY, decrypting api.* only`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runProxy(cmd.Context(), o, args, stdout, stderr)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.listen, "listen", "127.0.0.1:7071", "listen address (a non-loopback one needs --allow-remote)")
+	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a --listen address other machines can reach")
+	f.BoolVar(&o.mitm, "mitm", false, "decrypt HTTPS (CONNECT) with framescope's local CA (see: framescope proxy ca)")
+	f.StringArrayVar(&o.mitmHosts, "mitm-hosts", nil, "with --mitm, decrypt only hosts matching `PATTERN` (path.Match: api.*, *.example.com; repeatable)")
+	f.StringVar(&o.failOn, "fail-on", "", "exit status 1 when a stream had an alarm at this level: error or warn")
+	f.BoolVar(&o.headless, "headless", false, "print one line per finished flow (the default for now)")
+	f.BoolVar(&o.noSave, "no-save", false, "do not save streams in the session library")
+	f.BoolVar(&o.keep, "keep-secrets", false, "record Authorization, Cookie and other credentials as they are")
+	f.StringArrayVar(&o.redact, "redact", nil, "also redact this header `NAME` in recordings (repeatable)")
+	f.StringVar(&o.upstreamCA, "upstream-cacert", "", "also trust the CA certificates in PEM `FILE` for upstream TLS (a staging server's own CA)")
+	addDialectFlag(cmd, &o.dialect)
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn"}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.AddCommand(newProxyCACmd(stdout))
+	return cmd
+}
+
+func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr io.Writer) error {
+	var failOn invariants.Severity
+	failing := false
+	switch o.failOn {
+	case "":
+	case "error", "warn":
+		failOn, _ = invariants.ParseSeverity(o.failOn)
+		failing = true
+	default:
+		return fmt.Errorf("--fail-on %q: want error or warn", o.failOn)
+	}
+	if err := proxy.CheckListen(o.listen, o.allowRemote); err != nil {
+		return err
+	}
+	check, err := checkerOptions(o.dialect, "", "", 0, 0)
+	if err != nil {
+		return err
+	}
+	opts := proxy.Options{Check: check, Redact: o.redact, KeepSecrets: o.keep}
+	if len(args) == 1 {
+		u, err := url.Parse(args[0])
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%s: want the upstream's http:// or https:// URL", decode.Sanitize(args[0]))
+		}
+		if o.mitm {
+			return errors.New("--mitm decrypts CONNECT tunnels of a forward proxy: a reverse proxy to an https:// upstream already sees its traffic")
+		}
+		opts.Upstream = u
+	}
+	if o.upstreamCA != "" {
+		tr, err := proxy.TransportTrusting(o.upstreamCA)
+		if err != nil {
+			return err
+		}
+		opts.Transport = tr
+	}
+	if len(o.mitmHosts) > 0 && !o.mitm {
+		return errors.New("--mitm-hosts needs --mitm")
+	}
+	if o.mitm {
+		dir, err := proxy.CADir()
+		if err != nil {
+			return err
+		}
+		ca, created, err := proxy.LoadOrCreateCA(dir)
+		if err != nil {
+			return err
+		}
+		if created {
+			fmt.Fprintf(stderr, "created framescope's certificate authority: %s (framescope proxy ca says how to trust it)\n", decode.Sanitize(ca.CertPath))
+		}
+		opts.CA, opts.MITMHosts = ca, o.mitmHosts
+	}
+	if !o.noSave {
+		if _, err := library.LibraryMax(os.Getenv); err != nil {
+			return fmt.Errorf("session library: %w (use --no-save)", err)
+		}
+		lib, err := library.DefaultLibrary()
+		if err != nil {
+			return fmt.Errorf("session library: %w (use --no-save)", err)
+		}
+		opts.Library = lib
+	}
+	ln, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		return err
+	}
+	opts.Listen = ln.Addr().String()
+	p := proxy.New(opts)
+	srv := &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute,
+		ErrorLog: proxyErrorLog}
+	addr := ln.Addr().String()
+	if opts.Upstream != nil {
+		fmt.Fprintf(stderr, "framescope proxy: http://%s → %s (%s)\n  point the app's base URL at http://%s; Ctrl-C stops\n",
+			addr, decode.Sanitize(opts.Upstream.Redacted()), proxy.Reach(ln.Addr()), addr)
+	} else {
+		fmt.Fprintf(stderr, "framescope proxy: forward proxy at http://%s (%s)\n  HTTP_PROXY=http://%s HTTPS_PROXY=http://%s, or a device's proxy setting; Ctrl-C stops\n",
+			addr, proxy.Reach(ln.Addr()), addr, addr)
+	}
+	if !o.headless && ui.IsTerminal(stdout) {
+		fmt.Fprintln(stderr, "  (the interactive flow list is not built yet: printing one line per flow)")
+	}
+
+	sub := p.Subscribe()
+	var tally proxyTally
+	printed := make(chan struct{})
+	feedCtx, stopFeed := context.WithCancel(context.Background())
+	go func() {
+		defer close(printed)
+		for {
+			fs, err := sub.Next(feedCtx)
+			for _, f := range fs {
+				if f.Done {
+					tally.add(f)
+					writeFlowLine(stdout, f)
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	sig, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	select {
+	case <-sig.Done():
+	case err = <-serveErr:
+	}
+	// Streams in flight end now (recorded as cancelled); their checks finish.
+	shut, cancel := context.WithTimeout(context.Background(), time.Second)
+	srv.Shutdown(shut)
+	cancel()
+	srv.Close()
+	p.Close()
+	p.Wait()
+	stopFeed()
+	<-printed
+	for { // what the feed had not handed yet
+		fs, ferr := sub.Next(feedCtx)
+		for _, f := range fs {
+			if f.Done {
+				tally.add(f)
+				writeFlowLine(stdout, f)
+			}
+		}
+		if ferr != nil || len(fs) == 0 {
+			break
+		}
+	}
+	sub.Close()
+	tally.write(stdout)
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	if failing && tally.reaches(failOn) {
+		return exitError{1}
+	}
+	return nil
+}
+
+// proxyTally counts what a proxy run saw, for the total.
+type proxyTally struct {
+	mu                     sync.Mutex
+	flows, streams, behind int
+	withError, withWarn    int
+	counts                 invariants.Counts
+}
+
+func (t *proxyTally) add(f proxy.Flow) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.flows++
+	if f.Kind != proxy.KindStream {
+		return
+	}
+	t.streams++
+	t.counts.Error += f.Counts.Error
+	t.counts.Warn += f.Counts.Warn
+	t.counts.Info += f.Counts.Info
+	if f.Counts.Error > 0 {
+		t.withError++
+	}
+	if f.Counts.Warn > 0 {
+		t.withWarn++
+	}
+	if f.Behind > 0 {
+		t.behind++
+	}
+}
+
+func (t *proxyTally) reaches(s invariants.Severity) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.counts.Reaches(s)
+}
+
+func (t *proxyTally) write(w io.Writer) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fmt.Fprintf(w, "total: %d flows, %d streams checked: %d error, %d warn, %d info alarms (%d streams with errors, %d with warnings)\n",
+		t.flows, t.streams, t.counts.Error, t.counts.Warn, t.counts.Info, t.withError, t.withWarn)
+	if t.behind > 0 {
+		fmt.Fprintf(w, "  %d streams were not checked whole: the checker fell behind the app\n", t.behind)
+	}
+}
+
+// writeFlowLine prints one finished flow, and for a stream its check
+// summary: its alarms, then its notes. Everything from the network is
+// sanitized (no escape sequence reaches the terminal).
+func writeFlowLine(w io.Writer, f proxy.Flow) {
+	status := "---"
+	if f.Status != 0 {
+		status = fmt.Sprint(f.Status)
+	}
+	line := fmt.Sprintf("%s %-7s %s  %s %s %s", status, decode.Sanitize(f.Method), decode.Clip(decode.Sanitize(f.URL), 120),
+		f.Kind, sessions.FormatSize(f.Bytes), f.Duration.Round(time.Millisecond))
+	if f.Kind == proxy.KindStream {
+		line += fmt.Sprintf("  %s %d frames  %d error %d warn %d info", decode.Sanitize(f.Dialect), f.Frames, f.Counts.Error, f.Counts.Warn, f.Counts.Info)
+		if f.SessionID != "" {
+			line += "  @" + f.SessionID
+		}
+	}
+	if f.Err != "" {
+		line += "  (" + decode.Sanitize(f.Err) + ")"
+	}
+	fmt.Fprintln(w, line)
+	for _, a := range f.Alarms {
+		fmt.Fprintf(w, "    ! %-5s %s: %s\n", a.Severity, a.Rule, decode.Sanitize(a.Message))
+	}
+	if n := f.Counts.Error + f.Counts.Warn + f.Counts.Info; n > len(f.Alarms) && len(f.Alarms) > 0 {
+		fmt.Fprintf(w, "    … %d more (framescope check @%s)\n", n-len(f.Alarms), f.SessionID)
+	}
+	for _, n := range f.Notes {
+		fmt.Fprintf(w, "    note: %s\n", decode.Sanitize(n))
+	}
+	if f.Behind > 0 {
+		fmt.Fprintf(w, "    note: the checker fell behind: %s passed to the app unchecked\n", sessions.FormatSize(f.Behind))
+	}
+}
+
+// proxyErrorLog silences net/http's log of broken app connections (a
+// proxy sees many; the flow line says what matters).
+var proxyErrorLog = log.New(io.Discard, "", 0)
