@@ -44,6 +44,24 @@ func (d *Detector) Feed(f *decode.Frame) (Dialect, bool) {
 		// Plain text before any JSON says sse at once (a live ticker must
 		// not wait); a broken JSON object or [DONE] says nothing yet.
 		if d.seen == 0 && !f.Done && f.Problem == decode.ProblemNotJSON && !looksLikeObject(f.Data) {
+			// …unless a dialect opens with a plain-text event of its own
+			// (MCP's legacy HTTP+SSE endpoint event claims the stream; its
+			// priming event, an id with empty data, waits for the next).
+			wait := false
+			for _, c := range d.cands {
+				if ts, ok := c.(TextSniffer); ok {
+					switch ts.SniffText(f) {
+					case Yes:
+						d.chosen = c
+						return c, true
+					case Maybe:
+						wait = true
+					}
+				}
+			}
+			if wait {
+				return nil, false
+			}
 			d.chosen = SSE
 			return SSE, true
 		}
@@ -85,6 +103,14 @@ func (d *Detector) Finish() Dialect {
 		d.chosen = SSE
 	}
 	return d.chosen
+}
+
+// TextSniffer is a Dialect whose stream may open with a frame that is not
+// JSON (MCP's legacy transport: event: endpoint, data: a URL): SniffText
+// judges such a first frame: Yes claims the stream, Maybe waits for the
+// next frame to decide.
+type TextSniffer interface {
+	SniffText(f *decode.Frame) Verdict
 }
 
 // looksLikeObject: the data starts like a JSON object (whitespace, then {).

@@ -14,6 +14,7 @@ import (
 	"framescope/invariants/dialects/chunkframed"
 	"framescope/invariants/dialects/gemini"
 	"framescope/invariants/dialects/gobus"
+	"framescope/invariants/dialects/mcp"
 	"framescope/invariants/dialects/openaichat"
 	"framescope/invariants/dialects/openairesponses"
 	"framescope/invariants/dialects/pc3"
@@ -34,6 +35,7 @@ var All = []invariants.Dialect{
 	chunkframed.Dialect,
 	anthropic.Dialect,
 	gemini.Dialect,
+	mcp.Dialect,
 	publicsse.Dialect,
 	invariants.SSE,
 }

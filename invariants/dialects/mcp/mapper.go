@@ -1,0 +1,441 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Bounds on what one stream's mapper tracks, so a stream that names a new
+// id on every frame stays in flat memory (ids-bounded says when one is hit).
+const (
+	maxIDs      = 4096 // response ids answered (the request unknown)
+	maxTokens   = 256  // progress tokens
+	maxEventIDs = 4096 // SSE event ids
+)
+
+// msg is one JSON-RPC message: a decoded frame, or an element of a batch.
+type msg interface{ Get(key string) decode.Raw }
+
+// mapper keeps one stream's state: the exchange it answers, the revision,
+// which ids were answered, the progress per token, the event ids seen.
+type mapper struct {
+	started bool
+	x       exchange
+	rev     string
+	frames  int // frames mapped
+	legacy  bool
+	ended   bool // the terminal was given
+	// outstanding requests of the POST body not yet answered (aware).
+	outstanding int
+	responses   int
+	answered    map[string]struct{} // ids answered when the request is unknown
+	// outcome of the turn so far; code and text of its first error.
+	outcome    string
+	code, text decode.Raw
+	tokIdx     map[string]int
+	tokVal     []float64
+	eventIDs   map[string]struct{}
+	bounded    bool
+	endpoint   bool
+}
+
+func newMapper() invariants.Mapper {
+	return &mapper{outcome: invariants.TurnCompleted}
+}
+
+var (
+	litResponse  = invariants.Lit("response")
+	litStreamEnd = invariants.Lit("end of stream")
+	litToolsCall = invariants.Lit("tools/call")
+)
+
+// begin reads the exchange and opens the turn on the stream's first frame.
+func (p *mapper) begin(m *invariants.Mapping) {
+	p.frames++
+	if p.started {
+		return
+	}
+	p.started = true
+	p.x = readExchange(m.Exchange())
+	m.Add(invariants.Move{Kind: invariants.MoveTurnStart})
+	if rev := p.x.revision(); rev != "" {
+		p.setRev(m, rev)
+	}
+	if p.x.headerRev != "" && p.x.metaRev != "" && p.x.headerRev != p.x.metaRev {
+		m.Raise("protocol-version-mismatch", invariants.SevWarn,
+			"the MCP-Protocol-Version header says %q but the request's _meta says %q: the server must reject the request with 400, yet it streamed an answer",
+			decode.Clip(p.x.headerRev, 40), decode.Clip(p.x.metaRev, 40))
+	}
+	if p.x.sessionReq != "" && p.x.sessionResp != "" && p.x.sessionReq != p.x.sessionResp {
+		m.Raise("session-id-mismatch", invariants.SevWarn,
+			"the response's Mcp-Session-Id %q is not the request's %q: the client silently adopts the new session",
+			decode.Clip(p.x.sessionResp, 40), decode.Clip(p.x.sessionReq, 40))
+	}
+	seen := map[string]bool{}
+	for i := range p.x.requests {
+		r := &p.x.requests[i]
+		if seen[r.id] {
+			continue
+		}
+		seen[r.id] = true
+		p.outstanding++
+		if r.method == "tools/call" {
+			name := litToolsCall
+			if r.tool != "" {
+				name = invariants.Lit(r.tool)
+			}
+			m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: r.idRaw, Name: name})
+		}
+	}
+}
+
+// setRev names the revision the stream is read as (its flavor).
+func (p *mapper) setRev(m *invariants.Mapping, rev string) {
+	if p.rev != "" {
+		return
+	}
+	for _, fl := range Dialect.FlavorList {
+		if fl.Name == rev {
+			p.rev = rev
+			m.SetFlavor(rev)
+			return
+		}
+	}
+}
+
+func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
+	p.begin(m)
+	p.eventID(f, m)
+	if f.HasType && f.Event.Type != "" && f.Event.Type != "message" {
+		// Both SDKs dispatch only message events (TS client: event.event
+		// === "message" or none; Python: sse.event == "message").
+		m.Raise("event-name", invariants.SevError, "a JSON-RPC %s in an SSE event named %q: the official SDKs read only message events and lose it",
+			label(f), decode.Clip(f.Event.Type, 40))
+	}
+	p.message(f, m)
+}
+
+// MapText reads a frame that is not a JSON object: the legacy endpoint
+// event, a 2025-11-25 priming event (an id, empty data), a batch array,
+// an event the SDKs ignore; anything else is frame-json.
+func (p *mapper) MapText(f *decode.Frame, m *invariants.Mapping) {
+	first := p.frames == 0
+	p.begin(m)
+	p.eventID(f, m)
+	data := bytes.TrimSpace(f.Data)
+	switch {
+	case f.HasType && f.Event.Type == "endpoint":
+		// 2024-11-05 §HTTP with SSE: the first event, its data the URI.
+		if !first || p.endpoint {
+			m.Raise("endpoint-order", invariants.SevError, "an endpoint event at frame %d: it must be the stream's first and only one", f.Index)
+			return
+		}
+		p.endpoint, p.legacy = true, true
+		p.setRev(m, rev20241105)
+		m.Legacy("the HTTP+SSE transport of 2024-11-05 (a GET stream opened by an endpoint event)")
+		if len(data) == 0 {
+			m.Malformed("endpoint", "the endpoint event carries no URI")
+		}
+		return
+	case len(data) == 0:
+		// 2025-11-25 §Resumability: a priming event (an id and empty data)
+		// that clients skip.
+		m.Add(invariants.Move{Kind: invariants.MoveHeartbeat})
+		return
+	case f.HasType && f.Event.Type != "" && f.Event.Type != "message":
+		if f.Event.Type == "ping" {
+			m.Add(invariants.Move{Kind: invariants.MoveHeartbeat})
+		} else {
+			m.Unknown = true // the SDKs ignore events of other names
+		}
+		return
+	case data[0] == '[' && json.Valid(data):
+		// A JSON-RPC batch (2025-03-26 allowed them in a stream).
+		decode.Raw(data).Elements(func(el decode.Raw) bool {
+			if el.Kind() != decode.KindObject {
+				m.Malformed("batch", "an element is "+invariants.KindName(el)+", want a JSON-RPC object")
+				return true
+			}
+			p.message(el, m)
+			return true
+		})
+		return
+	}
+	if f.Problem == decode.ProblemNotJSON {
+		m.Raise("frame-json", invariants.SevError, "data is not JSON (%s)", f.ProblemDetail())
+	} else {
+		m.Raise("frame-json", invariants.SevError, "%s", f.ProblemDetail())
+	}
+}
+
+// eventID: SSE ids are unique within a stream, and a resumed stream
+// starts after the client's Last-Event-ID (Transports §Resumability).
+func (p *mapper) eventID(f *decode.Frame, m *invariants.Mapping) {
+	if !f.HasID || f.ID == "" {
+		return
+	}
+	if p.x.lastEventID != "" && f.ID == p.x.lastEventID {
+		m.Raise("resume-replay", invariants.SevWarn, "event id %q is the Last-Event-ID the client resumed from: the server sends again an event the client has", decode.Clip(f.ID, 60))
+		return
+	}
+	if _, dup := p.eventIDs[f.ID]; dup {
+		m.Raise("event-id-duplicate", invariants.SevWarn, "event id %q repeats within the stream: resuming from it replays the wrong events", decode.Clip(f.ID, 60))
+		return
+	}
+	if p.eventIDs == nil {
+		p.eventIDs = make(map[string]struct{}, 64)
+	}
+	if len(p.eventIDs) >= maxEventIDs {
+		p.bound(m, "event ids")
+		return
+	}
+	p.eventIDs[f.ID] = struct{}{}
+}
+
+func (p *mapper) bound(m *invariants.Mapping, what string) {
+	if !p.bounded {
+		p.bounded = true
+		m.Raise("ids-bounded", invariants.SevInfo, "more than the tracked number of %s: later ones are not checked for repeats", what)
+	}
+}
+
+// message maps one JSON-RPC message (JSON-RPC 2.0 §4, §5).
+func (p *mapper) message(g msg, m *invariants.Mapping) {
+	if !g.Get("jsonrpc").StrEq("2.0") {
+		m.Malformed(msgLabel(g), `jsonrpc is not "2.0": the SDKs' schema rejects the message`)
+	}
+	id := g.Get("id")
+	if meth := g.Get("method"); meth != nil {
+		name, ok := meth.Str()
+		if !ok {
+			m.Malformed("message", "method is "+invariants.KindName(meth)+", want a string")
+			return
+		}
+		isReq, known := methods[name]
+		if id != nil && id.Kind() != decode.KindNull {
+			if !known || !isReq {
+				m.Unknown = true
+				return
+			}
+			if p.rev == rev20260728 {
+				m.Raise("server-request-removed", invariants.SevError, "a %s request on a 2026-07-28 stream: the revision has no server→client requests (an input_required result asks instead)", decode.Clip(name, 40))
+				return
+			}
+			// The server asks the client (sampling, elicitation, roots):
+			// the client answers with a POST of its own.
+			m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: meth})
+			return
+		}
+		if !known || isReq {
+			m.Unknown = true
+			return
+		}
+		switch name {
+		case "notifications/progress":
+			p.progress(g.Get("params"), m)
+		case "notifications/message":
+			if d := g.Get("params").Get("data"); d.Kind() == decode.KindString {
+				m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: d})
+			}
+		}
+		return
+	}
+	res, er := g.Get("result"), g.Get("error")
+	switch {
+	case res != nil && er != nil:
+		m.Malformed("response", "it carries both result and error")
+		return
+	case res == nil && er == nil:
+		m.Malformed("message", "neither a request, a notification nor a response (no method, result or error)")
+		return
+	case er != nil && (er.Kind() != decode.KindObject || er.Get("code").Kind() != decode.KindNumber || er.Get("message").Kind() != decode.KindString):
+		m.Malformed("error", "error wants an object with a number code and a string message")
+	case res != nil && res.Kind() != decode.KindObject:
+		m.Malformed("response", "result is "+invariants.KindName(res)+", want an object")
+		return
+	}
+	p.response(id, res, er, m)
+}
+
+func msgLabel(g msg) string {
+	if s, ok := g.Get("method").Str(); ok {
+		return s
+	}
+	if g.Get("error") != nil {
+		return "error"
+	}
+	return "response"
+}
+
+// response maps a response: the answer to one request id.
+func (p *mapper) response(id, res, er decode.Raw, m *invariants.Mapping) {
+	if id.Kind() != decode.KindString && id.Kind() != decode.KindNumber {
+		if er != nil && (id == nil || id.Kind() == decode.KindNull) {
+			// JSON-RPC 2.0 §5: an error about no request (a parse error).
+			m.Add(invariants.Move{Kind: invariants.MoveError, Code: er.Get("code"), Text: er.Get("message")})
+			return
+		}
+		m.Malformed("response", "id is "+invariants.KindName(id)+", want a string or a number")
+		return
+	}
+	outcome := invariants.TurnCompleted
+	if er != nil {
+		outcome = invariants.TurnFailed
+	} else {
+		if isErr, _ := res.Get("isError").Bool(); isErr {
+			outcome = invariants.TurnFailed
+		}
+		rt := res.Get("resultType")
+		switch {
+		case rt.StrEq("input_required"):
+			outcome = invariants.TurnInterrupted
+			p.setRev(m, rev20260728)
+		case rt.StrEq("complete"):
+			p.setRev(m, rev20260728)
+		case p.rev == rev20260728:
+			what := "no resultType"
+			if rt != nil {
+				what = "resultType " + strconv.Quote(decode.Clip(string(rt), 40))
+			}
+			m.Raise("result-type", invariants.SevError, "a 2026-07-28 result with %s: want \"complete\" or \"input_required\"", what)
+		}
+		if pv, ok := res.Get("protocolVersion").Str(); ok {
+			p.setRev(m, pv) // an initialize result names the revision
+		}
+		res.Get("content").Elements(func(c decode.Raw) bool {
+			if c.Get("type").StrEq("text") {
+				if t := c.Get("text"); t.Kind() == decode.KindString {
+					m.Add(invariants.Move{Kind: invariants.MoveText, Text: t})
+				}
+			}
+			return true
+		})
+	}
+	if p.x.aware {
+		r := p.x.find(id)
+		switch {
+		case r == nil:
+			m.Raise("response-unrequested", invariants.SevError, "a response for id %s, which the request did not send: the SDK finds no handler for it", decode.Clip(string(id), 40))
+			return
+		case r.answer:
+			if !p.ended { // after the terminal, after-terminal says it
+				m.Raise("response-duplicate", invariants.SevError, "a second response for id %s", decode.Clip(string(id), 40))
+			}
+			return
+		}
+		r.answer = true
+		if r.method == "tools/call" {
+			m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: r.idRaw, Outcome: outcome})
+		}
+		p.settle(outcome, er)
+		p.outstanding--
+		if p.outstanding == 0 && !p.ended {
+			p.ended = true
+			m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: p.outcome, Name: litResponse, Code: p.code, Text: p.text})
+		}
+		return
+	}
+	// The request is unknown: an id answered twice is still wrong.
+	if _, dup := p.answered[string(id)]; dup {
+		m.Raise("response-duplicate", invariants.SevError, "a second response for id %s", decode.Clip(string(id), 40))
+		return
+	}
+	if p.answered == nil {
+		p.answered = make(map[string]struct{}, 8)
+	}
+	if len(p.answered) >= maxIDs {
+		p.bound(m, "response ids")
+	} else {
+		p.answered[string(id)] = struct{}{}
+	}
+	p.responses++
+	if res.Get("content").Kind() == decode.KindArray {
+		// A CallToolResult: the tool's name is in the request framescope
+		// does not have, so the call shows as tools/call.
+		m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: id, Name: litToolsCall})
+		m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: id, Outcome: outcome})
+	}
+	p.settle(outcome, er)
+}
+
+// settle folds one response's outcome into the turn's: a failure wins,
+// then a request for input.
+func (p *mapper) settle(outcome string, er decode.Raw) {
+	switch {
+	case outcome == invariants.TurnFailed && p.outcome != invariants.TurnFailed:
+		p.outcome = outcome
+		if er != nil {
+			p.code = copyRaw(er.Get("code"))
+			p.text = copyRaw(er.Get("message"))
+		}
+	case outcome == invariants.TurnInterrupted && p.outcome == invariants.TurnCompleted:
+		p.outcome = outcome
+	}
+}
+
+func copyRaw(r decode.Raw) decode.Raw {
+	if r == nil {
+		return nil
+	}
+	return append(decode.Raw(nil), r...)
+}
+
+// progress checks notifications/progress (basic/utilities/progress): a
+// token the request set, a value that increases.
+func (p *mapper) progress(params decode.Raw, m *invariants.Mapping) {
+	tok, val := params.Get("progressToken"), params.Get("progress")
+	if (tok.Kind() != decode.KindString && tok.Kind() != decode.KindNumber) || val.Kind() != decode.KindNumber {
+		m.Malformed("notifications/progress", "params.progressToken (string or number) and params.progress (number) are required")
+		return
+	}
+	v, err := strconv.ParseFloat(string(val), 64)
+	if err != nil {
+		m.Malformed("notifications/progress", "params.progress is not a number")
+		return
+	}
+	text := params.Get("message")
+	if text.Kind() != decode.KindString {
+		text = invariants.Lit("progress " + string(val))
+	}
+	m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: text})
+	if p.x.aware && !p.x.tokens[string(tok)] {
+		m.Raise("progress-token-unknown", invariants.SevWarn, "progress for token %s, which no request in the POST body set: the SDK drops it", decode.Clip(string(tok), 40))
+		return
+	}
+	if i, ok := p.tokIdx[string(tok)]; ok {
+		if v <= p.tokVal[i] {
+			m.Raise("progress-order", invariants.SevWarn, "progress %s for token %s does not increase (it was %s)",
+				decode.Clip(string(val), 24), decode.Clip(string(tok), 40), strconv.FormatFloat(p.tokVal[i], 'g', -1, 64))
+		}
+		p.tokVal[i] = v
+		return
+	}
+	if len(p.tokVal) >= maxTokens {
+		p.bound(m, "progress tokens")
+		return
+	}
+	if p.tokIdx == nil {
+		p.tokIdx = make(map[string]int, 4)
+	}
+	p.tokIdx[string(tok)] = len(p.tokVal)
+	p.tokVal = append(p.tokVal, v)
+}
+
+// EndStream ends a stream whose request is unknown (a raw body, a GET
+// listening or resumed stream, the legacy transport): the stream's end is
+// its terminal when it answered something or was never owed an answer. A
+// POST's stream ends with its last answer instead (after-terminal and
+// terminal-missing say when not).
+func (p *mapper) EndStream(m *invariants.Mapping) {
+	if p.ended || !p.started || p.x.aware || !m.EndedAtEOF() {
+		return
+	}
+	if p.responses > 0 || p.legacy || (p.x.known && p.x.method == "GET") {
+		p.ended = true
+		m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: p.outcome, Name: litStreamEnd, Code: p.code, Text: p.text})
+	}
+}
