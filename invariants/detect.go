@@ -41,13 +41,11 @@ func (d *Detector) Feed(f *decode.Frame) (Dialect, bool) {
 		return d.chosen, true
 	}
 	if !f.Decoded() {
-		// Plain text before any JSON says sse at once (a live ticker must
-		// not wait); a broken JSON object or [DONE] says nothing yet.
-		if d.seen == 0 && !f.Done && f.Problem == decode.ProblemNotJSON && !looksLikeObject(f.Data) {
-			// …unless a dialect opens with a plain-text event of its own
-			// (MCP's legacy HTTP+SSE endpoint event claims the stream; its
-			// priming event, an id with empty data, waits for the next).
-			wait := false
+		// A dialect may open with a frame that is not a JSON object of its
+		// own (MCP's legacy endpoint event or a JSON-RPC batch claims the
+		// stream; its priming event, an id with empty data, waits).
+		wait := false
+		if !f.Done {
 			for _, c := range d.cands {
 				if ts, ok := c.(TextSniffer); ok {
 					switch ts.SniffText(f) {
@@ -59,9 +57,10 @@ func (d *Detector) Feed(f *decode.Frame) (Dialect, bool) {
 					}
 				}
 			}
-			if wait {
-				return nil, false
-			}
+		}
+		// Plain text before any JSON says sse at once (a live ticker must
+		// not wait); a broken JSON object or [DONE] says nothing yet.
+		if !wait && d.seen == 0 && !f.Done && f.Problem == decode.ProblemNotJSON && !looksLikeObject(f.Data) {
 			d.chosen = SSE
 			return SSE, true
 		}

@@ -22,6 +22,7 @@ package mcp
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 
 	"framescope/decode"
 	"framescope/invariants"
@@ -142,7 +143,14 @@ var methods = map[string]bool{
 // a bare response or error only keeps mcp in the running. A result that
 // carries A2A's kinds (task, status-update…) or its v1.0 members is A2A's.
 func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
-	if foreign.In(f) || !f.Get("jsonrpc").StrEq("2.0") {
+	if foreign.In(f) {
+		return invariants.No
+	}
+	return sniffMsg(f)
+}
+
+func sniffMsg(f msg) invariants.Verdict {
+	if !f.Get("jsonrpc").StrEq("2.0") {
 		return invariants.No
 	}
 	if m := f.Get("method"); m != nil {
@@ -210,7 +218,20 @@ func sniffPlain(f *decode.Frame) invariants.Verdict {
 	case f.HasID && len(bytes.TrimSpace(f.Data)) == 0:
 		return invariants.Maybe
 	}
-	return invariants.No
+	// A JSON-RPC batch (2025-03-26): an array of MCP messages.
+	data := bytes.TrimSpace(f.Data)
+	if len(data) == 0 || data[0] != '[' || !json.Valid(data) {
+		return invariants.No
+	}
+	v := invariants.No
+	decode.Raw(data).Elements(func(el decode.Raw) bool {
+		v = sniffMsg(el)
+		return false
+	})
+	if v == invariants.Maybe {
+		v = invariants.No // a bare array of responses may be anyone's
+	}
+	return v
 }
 
 // label: a request's or notification's method, else "response" or
