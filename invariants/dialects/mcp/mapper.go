@@ -14,7 +14,7 @@ import (
 const (
 	maxIDs      = 4096 // response ids answered (the request unknown)
 	maxTokens   = 256  // progress tokens
-	maxEventIDs = 4096 // SSE event ids
+	maxEventIDs = 4096 // SSE event ids remembered (the latest ones)
 )
 
 // msg is one JSON-RPC message: a decoded frame, or an element of a batch.
@@ -39,6 +39,8 @@ type mapper struct {
 	tokIdx     map[string]int
 	tokVal     []float64
 	eventIDs   map[string]struct{}
+	eventRing  []string // the ids in eventIDs, oldest at eventPos once full
+	eventPos   int
 	bounded    bool
 	endpoint   bool
 }
@@ -186,12 +188,18 @@ func (p *mapper) eventID(f *decode.Frame, m *invariants.Mapping) {
 		m.Raise("event-id-duplicate", invariants.SevWarn, "event id %q repeats within the stream: resuming from it replays the wrong events", decode.Clip(f.ID, 60))
 		return
 	}
+	// The latest maxEventIDs ids are kept (a ring): a long stream stays in
+	// flat memory, and a repeat further back goes unseen.
 	if p.eventIDs == nil {
 		p.eventIDs = make(map[string]struct{}, 64)
+		p.eventRing = make([]string, 0, 64)
 	}
-	if len(p.eventIDs) >= maxEventIDs {
-		p.bound(m, "event ids")
-		return
+	if len(p.eventRing) < maxEventIDs {
+		p.eventRing = append(p.eventRing, f.ID)
+	} else {
+		delete(p.eventIDs, p.eventRing[p.eventPos])
+		p.eventRing[p.eventPos] = f.ID
+		p.eventPos = (p.eventPos + 1) % maxEventIDs
 	}
 	p.eventIDs[f.ID] = struct{}{}
 }

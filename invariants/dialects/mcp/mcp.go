@@ -83,7 +83,7 @@ var Dialect = &invariants.Spec{
 		{Name: "endpoint-order", Severity: invariants.SevError, Clause: "MCP 2024-11-05",
 			Summary: "on the legacy HTTP+SSE transport, an endpoint event that is not the stream's first, or a second one: the SDK posts to the wrong URI or never starts"},
 		{Name: "ids-bounded", Severity: invariants.SevInfo, Clause: "framescope",
-			Summary: "the stream named more distinct ids (JSON-RPC ids, event ids, progress tokens) than framescope tracks: later ones are not checked for repeats"},
+			Summary: "the stream named more distinct response ids or progress tokens than framescope tracks: later ones are not checked"},
 	},
 	Sources: map[string]string{
 		"frame-json":        "JSON-RPC 2.0 §4",

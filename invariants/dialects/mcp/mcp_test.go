@@ -170,3 +170,21 @@ func FuzzMap(f *testing.F) {
 		ev(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":{},"progress":"x"}}`)+ev(`{"jsonrpc":"2.0","id":1,"result":{"resultType":7,"content":{}}}`),
 		capture(f, "valid-legacy-sse.sse"), capture(f, "valid-raw-tool-result.sse"))
 }
+
+// TestEventIDsRemembered: a repeat within the latest maxEventIDs ids is
+// event-id-duplicate; a long stream of fresh ids raises nothing.
+func TestEventIDsRemembered(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < maxEventIDs+10; i++ {
+		fmt.Fprintf(&b, "id: e%d\n%s", i, ev(strings.Replace(progress, `"progress":1`, fmt.Sprintf(`"progress":%d`, i+1), 1)))
+	}
+	fresh := b.String()
+	if res := dialecttest.Run(Dialect, fresh+ev(result1)); len(res.Alarms) != 0 {
+		t.Fatalf("fresh ids: %v", dialecttest.Lines(res.Alarms))
+	}
+	again := fmt.Sprintf("id: e%d\n%s", maxEventIDs, ev(result1))
+	res := dialecttest.Run(Dialect, fresh+again)
+	if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); !strings.Contains(got, "event-id-duplicate warn") {
+		t.Errorf("a recent id repeated: %q", got)
+	}
+}
