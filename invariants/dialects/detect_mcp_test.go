@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // frameBody returns a capture's SSE body: an .sse file as is, a framescope
