@@ -42,7 +42,13 @@ type mapper struct {
 	eventRing  []string // the ids in eventIDs, oldest at eventPos once full
 	eventPos   int
 	bounded    bool
-	endpoint   bool
+	fields     [3]decode.Raw // scratch for GetAll
+	// lastID is the greatest event id so far while they only grew
+	// (longer, or as long and greater): a greater one is fresh without a
+	// lookup. The first that does not grow switches to the map.
+	lastID   string
+	growing  bool
+	endpoint bool
 }
 
 func newMapper() invariants.Mapper {
@@ -74,7 +80,7 @@ func (p *mapper) begin(m *invariants.Mapping) {
 	}
 	if p.x.sessionReq != "" && p.x.sessionResp != "" && p.x.sessionReq != p.x.sessionResp {
 		m.Raise("session-id-mismatch", invariants.SevWarn,
-			"the response's Mcp-Session-Id %q is not the request's %q: the client silently adopts the new session",
+			"the response's Mcp-Session-Id %q is not the request's %q: a session id is assigned once, at initialization (the SDKs ignore this one)",
 			decode.Clip(p.x.sessionResp, 40), decode.Clip(p.x.sessionReq, 40))
 	}
 	seen := map[string]bool{}
@@ -184,24 +190,41 @@ func (p *mapper) eventID(f *decode.Frame, m *invariants.Mapping) {
 		m.Raise("resume-replay", invariants.SevWarn, "event id %q is the Last-Event-ID the client resumed from: the server sends again an event the client has", decode.Clip(f.ID, 60))
 		return
 	}
-	if _, dup := p.eventIDs[f.ID]; dup {
-		m.Raise("event-id-duplicate", invariants.SevWarn, "event id %q repeats within the stream: resuming from it replays the wrong events", decode.Clip(f.ID, 60))
-		return
+	id := f.ID
+	if p.eventRing == nil {
+		p.eventRing = make([]string, 0, 64)
+		p.growing = true
+	} else if p.growing {
+		if len(id) < len(p.lastID) || len(id) == len(p.lastID) && id <= p.lastID {
+			// The ids stopped growing: index the ones remembered.
+			p.growing = false
+			p.eventIDs = make(map[string]struct{}, len(p.eventRing))
+			for _, r := range p.eventRing {
+				p.eventIDs[r] = struct{}{}
+			}
+		}
 	}
+	if !p.growing {
+		if _, dup := p.eventIDs[id]; dup {
+			m.Raise("event-id-duplicate", invariants.SevWarn, "event id %q repeats within the stream: resuming from it replays the wrong events", decode.Clip(id, 60))
+			return
+		}
+	}
+	p.lastID = id
 	// The latest maxEventIDs ids are kept (a ring): a long stream stays in
 	// flat memory, and a repeat further back goes unseen.
-	if p.eventIDs == nil {
-		p.eventIDs = make(map[string]struct{}, 64)
-		p.eventRing = make([]string, 0, 64)
-	}
 	if len(p.eventRing) < maxEventIDs {
-		p.eventRing = append(p.eventRing, f.ID)
+		p.eventRing = append(p.eventRing, id)
 	} else {
-		delete(p.eventIDs, p.eventRing[p.eventPos])
-		p.eventRing[p.eventPos] = f.ID
+		if !p.growing {
+			delete(p.eventIDs, p.eventRing[p.eventPos])
+		}
+		p.eventRing[p.eventPos] = id
 		p.eventPos = (p.eventPos + 1) % maxEventIDs
 	}
-	p.eventIDs[f.ID] = struct{}{}
+	if !p.growing {
+		p.eventIDs[id] = struct{}{}
+	}
 }
 
 func (p *mapper) bound(m *invariants.Mapping, what string) {
@@ -218,12 +241,16 @@ func (p *mapper) message(g msg, m *invariants.Mapping) {
 	}
 	id := g.Get("id")
 	if meth := g.Get("method"); meth != nil {
-		name, ok := meth.Str()
+		nb, ok := meth.StrBytes()
 		if !ok {
 			m.Malformed("message", "method is "+invariants.KindName(meth)+", want a string")
 			return
 		}
-		isReq, known := methods[name]
+		isReq, known := methods[string(nb)] // no copy: a map lookup
+		name := ""
+		if known {
+			name = methodNames[string(nb)]
+		}
 		if id != nil && id.Kind() != decode.KindNull {
 			if !known || !isReq {
 				m.Unknown = true
@@ -395,7 +422,8 @@ func copyRaw(r decode.Raw) decode.Raw {
 // progress checks notifications/progress (basic/utilities/progress): a
 // token the request set, a value that increases.
 func (p *mapper) progress(params decode.Raw, m *invariants.Mapping) {
-	tok, val := params.Get("progressToken"), params.Get("progress")
+	params.GetAll(p.fields[:], "progressToken", "progress", "message")
+	tok, val, text := p.fields[0], p.fields[1], p.fields[2]
 	if (tok.Kind() != decode.KindString && tok.Kind() != decode.KindNumber) || val.Kind() != decode.KindNumber {
 		m.Malformed("notifications/progress", "params.progressToken (string or number) and params.progress (number) are required")
 		return
@@ -405,7 +433,6 @@ func (p *mapper) progress(params decode.Raw, m *invariants.Mapping) {
 		m.Malformed("notifications/progress", "params.progress is not a number")
 		return
 	}
-	text := params.Get("message")
 	if text.Kind() != decode.KindString {
 		text = invariants.Lit("progress " + string(val))
 	}

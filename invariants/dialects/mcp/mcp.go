@@ -75,7 +75,7 @@ var Dialect = &invariants.Spec{
 		{Name: "protocol-version-mismatch", Severity: invariants.SevWarn, Clause: "MCP transports",
 			Summary: "the MCP-Protocol-Version header and the request's _meta io.modelcontextprotocol/protocolVersion disagree (2026-07-28: the server must reject it with 400, yet it streamed)"},
 		{Name: "session-id-mismatch", Severity: invariants.SevWarn, Clause: "MCP transports",
-			Summary: "the response's Mcp-Session-Id differs from the one the request sent: the client silently adopts the new session"},
+			Summary: "a response names another Mcp-Session-Id than the one its request sent (the id is assigned once, at initialization): the SDKs ignore it outside the handshake"},
 		{Name: "event-id-duplicate", Severity: invariants.SevWarn, Clause: "MCP transports",
 			Summary: "an SSE event id repeats within the stream: resuming from it (Last-Event-ID) replays the wrong events"},
 		{Name: "resume-replay", Severity: invariants.SevWarn, Clause: "MCP transports",
@@ -137,6 +137,16 @@ var methods = map[string]bool{
 	"notifications/elicitation/complete":   false,
 	"notifications/tasks/status":           false,
 }
+
+// methodNames are the methods' names as strings the mapper keeps without
+// copying the frame's bytes.
+var methodNames = func() map[string]string {
+	out := make(map[string]string, len(methods))
+	for k := range methods {
+		out[k] = k
+	}
+	return out
+}()
 
 // sniff: a JSON-RPC 2.0 message is mcp's when it carries an MCP method or
 // a result only MCP returns (content, tools, protocolVersion, resultType…);
