@@ -227,6 +227,12 @@ func (p *mapper) eventID(f *decode.Frame, m *invariants.Mapping) {
 	}
 }
 
+// longLived: the stream carries a session's messages, not one POST's
+// answer (the legacy transport, a GET stream): ids and tokens keep coming
+// for as long as the session lasts, so the old ones are forgotten instead
+// of raising ids-bounded.
+func (p *mapper) longLived() bool { return p.legacy || p.x.method == "GET" }
+
 func (p *mapper) bound(m *invariants.Mapping, what string) {
 	if !p.bounded {
 		p.bounded = true
@@ -383,8 +389,13 @@ func (p *mapper) response(id, res, er decode.Raw, m *invariants.Mapping) {
 		p.answered = make(map[string]struct{}, 8)
 	}
 	if len(p.answered) >= maxIDs {
-		p.bound(m, "response ids")
-	} else {
+		if p.longLived() {
+			clear(p.answered) // a session's worth of answers: forget the old ones
+		} else {
+			p.bound(m, "response ids")
+		}
+	}
+	if len(p.answered) < maxIDs {
 		p.answered[string(id)] = struct{}{}
 	}
 	p.responses++
@@ -450,8 +461,12 @@ func (p *mapper) progress(params decode.Raw, m *invariants.Mapping) {
 		return
 	}
 	if len(p.tokVal) >= maxTokens {
-		p.bound(m, "progress tokens")
-		return
+		if !p.longLived() {
+			p.bound(m, "progress tokens")
+			return
+		}
+		clear(p.tokIdx)
+		p.tokVal = p.tokVal[:0]
 	}
 	if p.tokIdx == nil {
 		p.tokIdx = make(map[string]int, 4)

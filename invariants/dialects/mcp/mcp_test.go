@@ -188,3 +188,26 @@ func TestEventIDsRemembered(t *testing.T) {
 		t.Errorf("a recent id repeated: %q", got)
 	}
 }
+
+// TestLongLivedStreamForgets: a legacy session stream answering more ids
+// than the bound forgets the old ones instead of raising ids-bounded.
+func TestLongLivedStreamForgets(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("event: endpoint\ndata: /messages?s=1\n\n")
+	for i := 0; i < maxIDs+10; i++ {
+		fmt.Fprintf(&b, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{}}\n\n", i)
+	}
+	res := dialecttest.Run(Dialect, b.String())
+	if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); got != "legacy-shape info 0" {
+		t.Errorf("alarms %q", got)
+	}
+}
+
+// FuzzRequest: any request body with any stream neither panics nor hangs.
+func FuzzRequest(f *testing.F) {
+	f.Add(callReq, ev(progress)+ev(result1), "2025-06-18")
+	f.Add(`[{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7}}},1,null]`, ev(error1)+"data: [1]\n\n", "2026-07-28")
+	f.Fuzz(func(t *testing.T, body, stream, version string) {
+		dialecttest.RunOpts(Dialect, stream, post(body, "MCP-Protocol-Version", version, "Last-Event-ID", "e1"))
+	})
+}
