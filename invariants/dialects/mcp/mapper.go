@@ -439,10 +439,13 @@ func (p *mapper) progress(params decode.Raw, m *invariants.Mapping) {
 		m.Malformed("notifications/progress", "params.progressToken (string or number) and params.progress (number) are required")
 		return
 	}
-	v, err := strconv.ParseFloat(string(val), 64)
-	if err != nil {
-		m.Malformed("notifications/progress", "params.progress is not a number")
-		return
+	v, ok := smallUint(val)
+	if !ok {
+		var err error
+		if v, err = strconv.ParseFloat(string(val), 64); err != nil {
+			m.Malformed("notifications/progress", "params.progress is not a number")
+			return
+		}
 	}
 	if text.Kind() != decode.KindString {
 		text = invariants.Lit("progress " + string(val))
@@ -488,4 +491,20 @@ func (p *mapper) EndStream(m *invariants.Mapping) {
 		p.ended = true
 		m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: p.outcome, Name: litStreamEnd, Code: p.code, Text: p.text})
 	}
+}
+
+// smallUint reads a progress value written as plain digits (the common
+// case: a step count) without strconv; ok false for anything else.
+func smallUint(b []byte) (float64, bool) {
+	if len(b) == 0 || len(b) > 15 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return float64(n), true
 }

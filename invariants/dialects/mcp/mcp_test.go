@@ -211,3 +211,16 @@ func FuzzRequest(f *testing.F) {
 		dialecttest.RunOpts(Dialect, stream, post(body, "MCP-Protocol-Version", version, "Last-Event-ID", "e1"))
 	})
 }
+
+func TestSmallUint(t *testing.T) {
+	for in, want := range map[string]float64{"0": 0, "42": 42, "999999999999999": 999999999999999} {
+		if v, ok := smallUint([]byte(in)); !ok || v != want {
+			t.Errorf("%s: %v %v", in, v, ok)
+		}
+	}
+	for _, in := range []string{"", "1.5", "-1", "1e3", "1234567890123456"} {
+		if _, ok := smallUint([]byte(in)); ok {
+			t.Errorf("%s read as plain digits", in)
+		}
+	}
+}
