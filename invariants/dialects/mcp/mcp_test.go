@@ -224,3 +224,10 @@ func TestSmallUint(t *testing.T) {
 		}
 	}
 }
+
+// TestHotPathAllocs: a log notification on a warm stream maps without
+// allocating (the bulk of a long tool's stream).
+func TestHotPathAllocs(t *testing.T) {
+	dialecttest.HotPathAllocs(t, Dialect, ev(progress),
+		ev(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"deepwiki","data":"Processing query (14s elapsed)"}}`))
+}
