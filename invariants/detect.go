@@ -41,9 +41,26 @@ func (d *Detector) Feed(f *decode.Frame) (Dialect, bool) {
 		return d.chosen, true
 	}
 	if !f.Decoded() {
+		// A dialect may open with a frame that is not a JSON object of its
+		// own (MCP's legacy endpoint event or a JSON-RPC batch claims the
+		// stream; its priming event, an id with empty data, waits).
+		wait := false
+		if !f.Done {
+			for _, c := range d.cands {
+				if ts, ok := c.(TextSniffer); ok {
+					switch ts.SniffText(f) {
+					case Yes:
+						d.chosen = c
+						return c, true
+					case Maybe:
+						wait = true
+					}
+				}
+			}
+		}
 		// Plain text before any JSON says sse at once (a live ticker must
 		// not wait); a broken JSON object or [DONE] says nothing yet.
-		if d.seen == 0 && !f.Done && f.Problem == decode.ProblemNotJSON && !looksLikeObject(f.Data) {
+		if !wait && d.seen == 0 && !f.Done && f.Problem == decode.ProblemNotJSON && !looksLikeObject(f.Data) {
 			d.chosen = SSE
 			return SSE, true
 		}
@@ -85,6 +102,14 @@ func (d *Detector) Finish() Dialect {
 		d.chosen = SSE
 	}
 	return d.chosen
+}
+
+// TextSniffer is a Dialect whose stream may open with a frame that is not
+// JSON (MCP's legacy transport: event: endpoint, data: a URL): SniffText
+// judges such a first frame: Yes claims the stream, Maybe waits for the
+// next frame to decide.
+type TextSniffer interface {
+	SniffText(f *decode.Frame) Verdict
 }
 
 // looksLikeObject: the data starts like a JSON object (whitespace, then {).

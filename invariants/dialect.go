@@ -195,6 +195,13 @@ type Ender interface {
 	EndStream(m *Mapping)
 }
 
+// TextMapper is a Mapper that also reads frames whose data is not a JSON
+// object (its Shape.NotJSON set): MCP's legacy endpoint event. It raises
+// frame-json itself for text it does not expect.
+type TextMapper interface {
+	MapText(f *decode.Frame, m *Mapping)
+}
+
 // DoneMapper is a Mapper that maps the [DONE] sentinel too (its moves and
 // alarms belong to the [DONE] frame): OpenAI Chat settles its choices there.
 type DoneMapper interface {
@@ -226,6 +233,9 @@ type Spec struct {
 	Keys []string
 	// SniffFrame and LabelOf implement Sniff and Label.
 	SniffFrame func(f *decode.Frame, foreign Keys) Verdict
+	// SniffPlain judges a first frame that is not JSON (TextSniffer); nil:
+	// such a frame is never the dialect's.
+	SniffPlain func(f *decode.Frame) Verdict
 	LabelOf    func(f *decode.Frame) string
 	NewMapper  func() Mapper
 	// DemoFiles are the dialect's demo streams (optional).
@@ -242,6 +252,12 @@ func (s *Spec) Description() string    { return s.About }
 func (s *Spec) EnvelopeKeys() []string { return s.Keys }
 func (s *Spec) Sniff(f *decode.Frame, foreign Keys) Verdict {
 	return s.SniffFrame(f, foreign)
+}
+func (s *Spec) SniffText(f *decode.Frame) Verdict {
+	if s.SniffPlain == nil {
+		return No
+	}
+	return s.SniffPlain(f)
 }
 func (s *Spec) Label(f *decode.Frame) string {
 	if s.LabelOf != nil {

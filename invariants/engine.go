@@ -228,8 +228,12 @@ func (e *Engine) Observe(f *decode.Frame) []Alarm {
 	idleOpen := e.anyOpen()
 	e.checkFraming(f)
 	decoded := e.decoded(f)
+	mapped := decoded
 	if decoded && e.mapper != nil {
 		e.mapper.Map(f, m)
+	} else if tm, ok := e.mapper.(TextMapper); ok && !decoded && !f.Done && e.shape.NotJSON {
+		tm.MapText(f, m)
+		mapped = true
 	}
 	if e.shape.Turns == NoTurns {
 		e.lastTurn = -1
@@ -282,7 +286,7 @@ func (e *Engine) Observe(f *decode.Frame) []Alarm {
 			e.label(f), e.turns[t-e.base].TerminalEvent, e.turns[t-e.base].TerminalFrame)
 		late = true
 	}
-	if decoded {
+	if mapped {
 		e.applyMoves(where{f, f.Index}, t, late)
 	}
 	e.flushMapped(where{f, f.Index}, t)

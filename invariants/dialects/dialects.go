@@ -17,6 +17,7 @@ import (
 	"framescope/invariants/dialects/gobus"
 	"framescope/invariants/dialects/langgraph"
 	"framescope/invariants/dialects/ollama"
+	"framescope/invariants/dialects/mcp"
 	"framescope/invariants/dialects/openaichat"
 	"framescope/invariants/dialects/openairesponses"
 	"framescope/invariants/dialects/pc3"
@@ -40,6 +41,7 @@ var All = []invariants.Dialect{
 	ollama.Dialect,
 	a2a.Dialect,
 	langgraph.Dialect,
+	mcp.Dialect,
 	publicsse.Dialect,
 	invariants.SSE,
 }

@@ -372,6 +372,15 @@ func sentBody(opts ConnectOptions, req, sent *http.Request, headers map[string]s
 	return sessions.RedactBodyIf(bytes.Clone(opts.Body), ct, opts.KeepSecrets)
 }
 
+// jsonRPCBody: the body is a JSON-RPC 2.0 message or batch (an MCP
+// request), by a look at its start.
+func jsonRPCBody(b []byte) bool {
+	head := b[:min(len(b), 512)]
+	t := bytes.TrimLeft(head, " \t\r\n")
+	return (bytes.HasPrefix(t, []byte("{")) || bytes.HasPrefix(t, []byte("["))) &&
+		bytes.Contains(bytes.ReplaceAll(head, []byte(" "), nil), []byte(`"jsonrpc":"2.0"`))
+}
+
 // requestHeaders builds the request's header from -H lines and the body,
 // with the defaults framescope adds; host is a -H Host override.
 func requestHeaders(opts ConnectOptions) (h http.Header, host string, err error) {
@@ -414,6 +423,11 @@ func requestHeaders(opts ConnectOptions) (h http.Header, host string, err error)
 	default:
 		if len(h.Values("Accept")) == 0 { // a user's Accept (any case) is kept
 			h.Set("Accept", "text/event-stream")
+			if jsonRPCBody(opts.Body) {
+				// MCP Streamable HTTP (Transports §Sending Messages): the
+				// client MUST list both, or its servers answer 406.
+				h.Set("Accept", "application/json, text/event-stream")
+			}
 		}
 		if len(h.Values("Cache-Control")) == 0 {
 			h.Set("Cache-Control", "no-cache")

@@ -1,0 +1,510 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Bounds on what one stream's mapper tracks, so a stream that names a new
+// id on every frame stays in flat memory (ids-bounded says when one is hit).
+const (
+	maxIDs      = 4096 // response ids answered (the request unknown)
+	maxTokens   = 256  // progress tokens
+	maxEventIDs = 4096 // SSE event ids remembered (the latest ones)
+)
+
+// msg is one JSON-RPC message: a decoded frame, or an element of a batch.
+type msg interface{ Get(key string) decode.Raw }
+
+// mapper keeps one stream's state: the exchange it answers, the revision,
+// which ids were answered, the progress per token, the event ids seen.
+type mapper struct {
+	started bool
+	x       exchange
+	rev     string
+	frames  int // frames mapped
+	legacy  bool
+	ended   bool // the terminal was given
+	// outstanding requests of the POST body not yet answered (aware).
+	outstanding int
+	responses   int
+	answered    map[string]struct{} // ids answered when the request is unknown
+	// outcome of the turn so far; code and text of its first error.
+	outcome    string
+	code, text decode.Raw
+	tokIdx     map[string]int
+	tokVal     []float64
+	eventIDs   map[string]struct{}
+	eventRing  []string // the ids in eventIDs, oldest at eventPos once full
+	eventPos   int
+	bounded    bool
+	fields     [3]decode.Raw // scratch for GetAll
+	// lastID is the greatest event id so far while they only grew
+	// (longer, or as long and greater): a greater one is fresh without a
+	// lookup. The first that does not grow switches to the map.
+	lastID   string
+	growing  bool
+	endpoint bool
+}
+
+func newMapper() invariants.Mapper {
+	return &mapper{outcome: invariants.TurnCompleted}
+}
+
+var (
+	litResponse  = invariants.Lit("response")
+	litStreamEnd = invariants.Lit("end of stream")
+	litToolsCall = invariants.Lit("tools/call")
+)
+
+// begin reads the exchange and opens the turn on the stream's first frame.
+func (p *mapper) begin(m *invariants.Mapping) {
+	p.frames++
+	if p.started {
+		return
+	}
+	p.started = true
+	p.x = readExchange(m.Exchange())
+	m.Add(invariants.Move{Kind: invariants.MoveTurnStart})
+	if rev := p.x.revision(); rev != "" {
+		p.setRev(m, rev)
+	}
+	if p.x.headerRev != "" && p.x.metaRev != "" && p.x.headerRev != p.x.metaRev {
+		m.Raise("protocol-version-mismatch", invariants.SevWarn,
+			"the MCP-Protocol-Version header says %q but the request's _meta says %q: the server must reject the request with 400, yet it streamed an answer",
+			decode.Clip(p.x.headerRev, 40), decode.Clip(p.x.metaRev, 40))
+	}
+	if p.x.sessionReq != "" && p.x.sessionResp != "" && p.x.sessionReq != p.x.sessionResp {
+		m.Raise("session-id-mismatch", invariants.SevWarn,
+			"the response's Mcp-Session-Id %q is not the request's %q: a session id is assigned once, at initialization (the SDKs ignore this one)",
+			decode.Clip(p.x.sessionResp, 40), decode.Clip(p.x.sessionReq, 40))
+	}
+	seen := map[string]bool{}
+	for i := range p.x.requests {
+		r := &p.x.requests[i]
+		if seen[r.id] {
+			continue
+		}
+		seen[r.id] = true
+		p.outstanding++
+		if r.method == "tools/call" {
+			name := litToolsCall
+			if r.tool != "" {
+				name = invariants.Lit(r.tool)
+			}
+			m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: r.idRaw, Name: name})
+		}
+	}
+}
+
+// setRev names the revision the stream is read as (its flavor).
+func (p *mapper) setRev(m *invariants.Mapping, rev string) {
+	if p.rev != "" {
+		return
+	}
+	for _, fl := range Dialect.FlavorList {
+		if fl.Name == rev {
+			p.rev = rev
+			m.SetFlavor(rev)
+			return
+		}
+	}
+}
+
+func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
+	p.begin(m)
+	p.eventID(f, m)
+	if f.HasType && f.Event.Type != "" && f.Event.Type != "message" {
+		// Both SDKs dispatch only message events (TS client: event.event
+		// === "message" or none; Python: sse.event == "message").
+		m.Raise("event-name", invariants.SevError, "a JSON-RPC %s in an SSE event named %q: the official SDKs read only message events and lose it",
+			label(f), decode.Clip(f.Event.Type, 40))
+	}
+	p.message(f, m)
+}
+
+// MapText reads a frame that is not a JSON object: the legacy endpoint
+// event, a 2025-11-25 priming event (an id, empty data), a batch array,
+// an event the SDKs ignore; anything else is frame-json.
+func (p *mapper) MapText(f *decode.Frame, m *invariants.Mapping) {
+	first := p.frames == 0
+	p.begin(m)
+	p.eventID(f, m)
+	data := bytes.TrimSpace(f.Data)
+	switch {
+	case f.HasType && f.Event.Type == "endpoint":
+		// 2024-11-05 §HTTP with SSE: the first event, its data the URI.
+		if !first || p.endpoint {
+			m.Raise("endpoint-order", invariants.SevError, "an endpoint event at frame %d: it must be the stream's first and only one", f.Index)
+			return
+		}
+		p.endpoint, p.legacy = true, true
+		p.setRev(m, rev20241105)
+		m.Legacy("the HTTP+SSE transport of 2024-11-05 (a GET stream opened by an endpoint event)")
+		if len(data) == 0 {
+			m.Malformed("endpoint", "the endpoint event carries no URI")
+		}
+		return
+	case len(data) == 0:
+		// 2025-11-25 §Resumability: a priming event (an id and empty data)
+		// that clients skip.
+		m.Add(invariants.Move{Kind: invariants.MoveHeartbeat})
+		return
+	case f.HasType && f.Event.Type != "" && f.Event.Type != "message":
+		if f.Event.Type == "ping" {
+			m.Add(invariants.Move{Kind: invariants.MoveHeartbeat})
+		} else {
+			m.Unknown = true // the SDKs ignore events of other names
+		}
+		return
+	case data[0] == '[' && json.Valid(data):
+		// A JSON-RPC batch (2025-03-26 allowed them in a stream).
+		decode.Raw(data).Elements(func(el decode.Raw) bool {
+			if el.Kind() != decode.KindObject {
+				m.Malformed("batch", "an element is "+invariants.KindName(el)+", want a JSON-RPC object")
+				return true
+			}
+			p.message(el, m)
+			return true
+		})
+		return
+	}
+	if f.Problem == decode.ProblemNotJSON {
+		m.Raise("frame-json", invariants.SevError, "data is not JSON (%s)", f.ProblemDetail())
+	} else {
+		m.Raise("frame-json", invariants.SevError, "%s", f.ProblemDetail())
+	}
+}
+
+// eventID: SSE ids are unique within a stream, and a resumed stream
+// starts after the client's Last-Event-ID (Transports §Resumability).
+func (p *mapper) eventID(f *decode.Frame, m *invariants.Mapping) {
+	if !f.HasID || f.ID == "" {
+		return
+	}
+	if p.x.lastEventID != "" && f.ID == p.x.lastEventID {
+		m.Raise("resume-replay", invariants.SevWarn, "event id %q is the Last-Event-ID the client resumed from: the server sends again an event the client has", decode.Clip(f.ID, 60))
+		return
+	}
+	id := f.ID
+	if p.eventRing == nil {
+		p.eventRing = make([]string, 0, 64)
+		p.growing = true
+	} else if p.growing {
+		if len(id) < len(p.lastID) || len(id) == len(p.lastID) && id <= p.lastID {
+			// The ids stopped growing: index the ones remembered.
+			p.growing = false
+			p.eventIDs = make(map[string]struct{}, len(p.eventRing))
+			for _, r := range p.eventRing {
+				p.eventIDs[r] = struct{}{}
+			}
+		}
+	}
+	if !p.growing {
+		if _, dup := p.eventIDs[id]; dup {
+			m.Raise("event-id-duplicate", invariants.SevWarn, "event id %q repeats within the stream: resuming from it replays the wrong events", decode.Clip(id, 60))
+			return
+		}
+	}
+	p.lastID = id
+	// The latest maxEventIDs ids are kept (a ring): a long stream stays in
+	// flat memory, and a repeat further back goes unseen.
+	if len(p.eventRing) < maxEventIDs {
+		p.eventRing = append(p.eventRing, id)
+	} else {
+		if !p.growing {
+			delete(p.eventIDs, p.eventRing[p.eventPos])
+		}
+		p.eventRing[p.eventPos] = id
+		p.eventPos = (p.eventPos + 1) % maxEventIDs
+	}
+	if !p.growing {
+		p.eventIDs[id] = struct{}{}
+	}
+}
+
+// longLived: the stream carries a session's messages, not one POST's
+// answer (the legacy transport, a GET stream): ids and tokens keep coming
+// for as long as the session lasts, so the old ones are forgotten instead
+// of raising ids-bounded.
+func (p *mapper) longLived() bool { return p.legacy || p.x.method == "GET" }
+
+func (p *mapper) bound(m *invariants.Mapping, what string) {
+	if !p.bounded {
+		p.bounded = true
+		m.Raise("ids-bounded", invariants.SevInfo, "more than the tracked number of %s: later ones are not checked for repeats", what)
+	}
+}
+
+// message maps one JSON-RPC message (JSON-RPC 2.0 §4, §5).
+func (p *mapper) message(g msg, m *invariants.Mapping) {
+	if !g.Get("jsonrpc").StrEq("2.0") {
+		m.Malformed(msgLabel(g), `jsonrpc is not "2.0": the SDKs' schema rejects the message`)
+	}
+	id := g.Get("id")
+	if meth := g.Get("method"); meth != nil {
+		nb, ok := meth.StrBytes()
+		if !ok {
+			m.Malformed("message", "method is "+invariants.KindName(meth)+", want a string")
+			return
+		}
+		isReq, known := methods[string(nb)] // no copy: a map lookup
+		name := ""
+		if known {
+			name = methodNames[string(nb)]
+		}
+		if id != nil && id.Kind() != decode.KindNull {
+			if !known || !isReq {
+				m.Unknown = true
+				return
+			}
+			if p.rev == rev20260728 {
+				m.Raise("server-request-removed", invariants.SevError, "a %s request on a 2026-07-28 stream: the revision has no server→client requests (an input_required result asks instead)", decode.Clip(name, 40))
+				return
+			}
+			// The server asks the client (sampling, elicitation, roots):
+			// the client answers with a POST of its own.
+			m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: meth})
+			return
+		}
+		if !known || isReq {
+			m.Unknown = true
+			return
+		}
+		switch name {
+		case "notifications/progress":
+			p.progress(g.Get("params"), m)
+		case "notifications/message":
+			if d := g.Get("params").Get("data"); d.Kind() == decode.KindString {
+				m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: d})
+			}
+		}
+		return
+	}
+	res, er := g.Get("result"), g.Get("error")
+	switch {
+	case res != nil && er != nil:
+		m.Malformed("response", "it carries both result and error")
+		return
+	case res == nil && er == nil:
+		m.Malformed("message", "neither a request, a notification nor a response (no method, result or error)")
+		return
+	case er != nil && (er.Kind() != decode.KindObject || er.Get("code").Kind() != decode.KindNumber || er.Get("message").Kind() != decode.KindString):
+		m.Malformed("error", "error wants an object with a number code and a string message")
+	case res != nil && res.Kind() != decode.KindObject:
+		m.Malformed("response", "result is "+invariants.KindName(res)+", want an object")
+		return
+	}
+	p.response(id, res, er, m)
+}
+
+func msgLabel(g msg) string {
+	if s, ok := g.Get("method").Str(); ok {
+		return s
+	}
+	if g.Get("error") != nil {
+		return "error"
+	}
+	return "response"
+}
+
+// response maps a response: the answer to one request id.
+func (p *mapper) response(id, res, er decode.Raw, m *invariants.Mapping) {
+	if id.Kind() != decode.KindString && id.Kind() != decode.KindNumber {
+		if er != nil && (id == nil || id.Kind() == decode.KindNull) {
+			// JSON-RPC 2.0 §5: an error about no request (a parse error).
+			m.Add(invariants.Move{Kind: invariants.MoveError, Code: er.Get("code"), Text: er.Get("message")})
+			return
+		}
+		m.Malformed("response", "id is "+invariants.KindName(id)+", want a string or a number")
+		return
+	}
+	outcome := invariants.TurnCompleted
+	if er != nil {
+		outcome = invariants.TurnFailed
+	} else {
+		if isErr, _ := res.Get("isError").Bool(); isErr {
+			outcome = invariants.TurnFailed
+		}
+		rt := res.Get("resultType")
+		switch {
+		case rt.StrEq("input_required"):
+			outcome = invariants.TurnInterrupted
+			p.setRev(m, rev20260728)
+		case rt.StrEq("complete"):
+			p.setRev(m, rev20260728)
+		case p.rev == rev20260728:
+			what := "no resultType"
+			if rt != nil {
+				what = "resultType " + strconv.Quote(decode.Clip(string(rt), 40))
+			}
+			m.Raise("result-type", invariants.SevError, "a 2026-07-28 result with %s: want \"complete\" or \"input_required\"", what)
+		}
+		if pv, ok := res.Get("protocolVersion").Str(); ok {
+			p.setRev(m, pv) // an initialize result names the revision
+		}
+		res.Get("content").Elements(func(c decode.Raw) bool {
+			if c.Get("type").StrEq("text") {
+				if t := c.Get("text"); t.Kind() == decode.KindString {
+					m.Add(invariants.Move{Kind: invariants.MoveText, Text: t})
+				}
+			}
+			return true
+		})
+	}
+	if p.x.aware {
+		r := p.x.find(id)
+		switch {
+		case r == nil:
+			m.Raise("response-unrequested", invariants.SevError, "a response for id %s, which the request did not send: the SDK finds no handler for it", decode.Clip(string(id), 40))
+			return
+		case r.answer:
+			if !p.ended { // after the terminal, after-terminal says it
+				m.Raise("response-duplicate", invariants.SevError, "a second response for id %s", decode.Clip(string(id), 40))
+			}
+			return
+		}
+		r.answer = true
+		if r.method == "tools/call" {
+			m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: r.idRaw, Outcome: outcome})
+		}
+		p.settle(outcome, er)
+		p.outstanding--
+		if p.outstanding == 0 && !p.ended {
+			p.ended = true
+			m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: p.outcome, Name: litResponse, Code: p.code, Text: p.text})
+		}
+		return
+	}
+	// The request is unknown: an id answered twice is still wrong.
+	if _, dup := p.answered[string(id)]; dup {
+		m.Raise("response-duplicate", invariants.SevError, "a second response for id %s", decode.Clip(string(id), 40))
+		return
+	}
+	if p.answered == nil {
+		p.answered = make(map[string]struct{}, 8)
+	}
+	if len(p.answered) >= maxIDs {
+		if p.longLived() {
+			clear(p.answered) // a session's worth of answers: forget the old ones
+		} else {
+			p.bound(m, "response ids")
+		}
+	}
+	if len(p.answered) < maxIDs {
+		p.answered[string(id)] = struct{}{}
+	}
+	p.responses++
+	if res.Get("content").Kind() == decode.KindArray {
+		// A CallToolResult: the tool's name is in the request framescope
+		// does not have, so the call shows as tools/call.
+		m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: id, Name: litToolsCall})
+		m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: id, Outcome: outcome})
+	}
+	p.settle(outcome, er)
+}
+
+// settle folds one response's outcome into the turn's: a failure wins,
+// then a request for input.
+func (p *mapper) settle(outcome string, er decode.Raw) {
+	switch {
+	case outcome == invariants.TurnFailed && p.outcome != invariants.TurnFailed:
+		p.outcome = outcome
+		if er != nil {
+			p.code = copyRaw(er.Get("code"))
+			p.text = copyRaw(er.Get("message"))
+		}
+	case outcome == invariants.TurnInterrupted && p.outcome == invariants.TurnCompleted:
+		p.outcome = outcome
+	}
+}
+
+func copyRaw(r decode.Raw) decode.Raw {
+	if r == nil {
+		return nil
+	}
+	return append(decode.Raw(nil), r...)
+}
+
+// progress checks notifications/progress (basic/utilities/progress): a
+// token the request set, a value that increases.
+func (p *mapper) progress(params decode.Raw, m *invariants.Mapping) {
+	params.GetAll(p.fields[:], "progressToken", "progress", "message")
+	tok, val, text := p.fields[0], p.fields[1], p.fields[2]
+	if (tok.Kind() != decode.KindString && tok.Kind() != decode.KindNumber) || val.Kind() != decode.KindNumber {
+		m.Malformed("notifications/progress", "params.progressToken (string or number) and params.progress (number) are required")
+		return
+	}
+	v, ok := smallUint(val)
+	if !ok {
+		var err error
+		if v, err = strconv.ParseFloat(string(val), 64); err != nil {
+			m.Malformed("notifications/progress", "params.progress is not a number")
+			return
+		}
+	}
+	if text.Kind() != decode.KindString {
+		text = invariants.Lit("progress " + string(val))
+	}
+	m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: text})
+	if p.x.aware && !p.x.tokens[string(tok)] {
+		m.Raise("progress-token-unknown", invariants.SevWarn, "progress for token %s, which no request in the POST body set: the SDK drops it", decode.Clip(string(tok), 40))
+		return
+	}
+	if i, ok := p.tokIdx[string(tok)]; ok {
+		if v <= p.tokVal[i] {
+			m.Raise("progress-order", invariants.SevWarn, "progress %s for token %s does not increase (it was %s)",
+				decode.Clip(string(val), 24), decode.Clip(string(tok), 40), strconv.FormatFloat(p.tokVal[i], 'g', -1, 64))
+		}
+		p.tokVal[i] = v
+		return
+	}
+	if len(p.tokVal) >= maxTokens {
+		if !p.longLived() {
+			p.bound(m, "progress tokens")
+			return
+		}
+		clear(p.tokIdx)
+		p.tokVal = p.tokVal[:0]
+	}
+	if p.tokIdx == nil {
+		p.tokIdx = make(map[string]int, 4)
+	}
+	p.tokIdx[string(tok)] = len(p.tokVal)
+	p.tokVal = append(p.tokVal, v)
+}
+
+// EndStream ends a stream whose request is unknown (a raw body, a GET
+// listening or resumed stream, the legacy transport): the stream's end is
+// its terminal when it answered something or was never owed an answer. A
+// POST's stream ends with its last answer instead (after-terminal and
+// terminal-missing say when not).
+func (p *mapper) EndStream(m *invariants.Mapping) {
+	if p.ended || !p.started || p.x.aware || !m.EndedAtEOF() {
+		return
+	}
+	if p.responses > 0 || p.legacy || (p.x.known && p.x.method == "GET") {
+		p.ended = true
+		m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: p.outcome, Name: litStreamEnd, Code: p.code, Text: p.text})
+	}
+}
+
+// smallUint reads a progress value written as plain digits (the common
+// case: a step count) without strconv; ok false for anything else.
+func smallUint(b []byte) (float64, bool) {
+	if len(b) == 0 || len(b) > 15 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return float64(n), true
+}

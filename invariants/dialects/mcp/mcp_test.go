@@ -1,0 +1,233 @@
+package mcp
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"framescope/invariants"
+	"framescope/invariants/dialects/dialecttest"
+)
+
+func capture(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "dialects", "mcp", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func ev(s string) string { return "event: message\ndata: " + s + "\n\n" }
+
+// post is the exchange of a POST whose body is body (a request-aware run).
+func post(body string, headers ...string) invariants.Options {
+	x := &invariants.Exchange{Method: "POST", URL: "http://127.0.0.1/mcp", RequestBody: []byte(body),
+		RequestHeaders: map[string]string{}, ResponseHeaders: map[string]string{"Content-Type": "text/event-stream"}}
+	for i := 0; i+1 < len(headers); i += 2 {
+		x.RequestHeaders[headers[i]] = headers[i+1]
+	}
+	return invariants.Options{Exchange: x}
+}
+
+const (
+	callReq  = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{},"_meta":{"progressToken":"p"}}}`
+	progress = `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1,"total":2,"message":"Halfway"}}`
+	result1  = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Sunny"}]}}`
+	error1   = `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unknown tool"}}`
+)
+
+// TestMappingToolCall: with the request known, the tools/call opens at the
+// stream's first frame under its own name, progress is a status line, and
+// the response closes the call and ends the turn.
+func TestMappingToolCall(t *testing.T) {
+	res := dialecttest.RunOpts(Dialect, ev(progress)+ev(result1), post(callReq, "MCP-Protocol-Version", "2025-06-18"))
+	if n := dialecttest.Serious(res.Alarms); n != 0 {
+		t.Fatalf("valid stream raises %v", dialecttest.Lines(res.Alarms))
+	}
+	dialecttest.WantMoves(t, res, []string{
+		`turn-start; tool-open key=1 name="get_weather"; progress text="Halfway"`,
+		`text text="Sunny"; tool-close key=1 outcome=completed; terminal name="response" outcome=completed`,
+	})
+}
+
+// TestJSONRPCErrorFailsTheCall: an error response is the call's and the
+// turn's failed outcome, with its code and message.
+func TestJSONRPCErrorFailsTheCall(t *testing.T) {
+	res := dialecttest.RunOpts(Dialect, ev(error1), post(callReq))
+	dialecttest.WantMoves(t, res, []string{
+		`turn-start; tool-open key=1 name="get_weather"; tool-close key=1 outcome=failed; terminal name="response" text="Unknown tool" code=-32602 outcome=failed`,
+	})
+	if len(res.Turns) != 1 || res.Turns[0].Outcome != invariants.TurnFailed {
+		t.Errorf("turns %+v", res.Turns)
+	}
+}
+
+// TestRules: each case raises exactly the rules named (serious and info).
+func TestRules(t *testing.T) {
+	rev26 := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
+	for _, tc := range []struct {
+		name, body string
+		opts       invariants.Options
+		want       string
+	}{
+		{"answered", ev(result1), post(callReq), ""},
+		{"unrequested", ev(`{"jsonrpc":"2.0","id":9,"result":{}}`) + ev(result1), post(callReq), "response-unrequested error 0"},
+		{"raw any id", ev(`{"jsonrpc":"2.0","id":9,"result":{}}`), invariants.Options{}, ""},
+		{"duplicate raw", ev(result1) + ev(result1), invariants.Options{}, "response-duplicate error 1"},
+		{"duplicate after terminal is after-terminal", ev(result1) + ev(result1), post(callReq), "after-terminal error 1"},
+		{"unanswered", ev(progress), post(callReq), "terminal-missing error -"},
+		{"progress backwards", ev(progress) + ev(progress) + ev(result1), invariants.Options{}, "progress-order warn 1"},
+		{"unknown token", ev(strings.Replace(progress, `"p"`, `"q"`, 1)) + ev(result1), post(callReq), "progress-token-unknown warn 0"},
+		{"2026 server request", ev(`{"jsonrpc":"2.0","id":"s","method":"roots/list"}`) + ev(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}`),
+			post(rev26, "MCP-Protocol-Version", "2026-07-28"), "server-request-removed error 0"},
+		{"2025 server request", ev(`{"jsonrpc":"2.0","id":"s","method":"roots/list"}`) + ev(result1), post(callReq, "MCP-Protocol-Version", "2025-06-18"), ""},
+		{"2026 resultType bogus", ev(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"done"}}`), post(rev26), "result-type error 0"},
+		{"header vs meta", ev(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}`), post(rev26, "MCP-Protocol-Version", "2025-06-18"), "protocol-version-mismatch warn 0"},
+		{"event named", "event: notice\ndata: " + result1 + "\n\n", invariants.Options{}, "event-name error 0"},
+		{"both result and error", ev(`{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}`) + ev(result1), invariants.Options{}, "payload-malformed error 0"},
+		{"not JSON", "data: hello\n\n" + ev(result1), invariants.Options{}, "frame-json error 0"},
+		{"endpoint late", ev(progress) + "event: endpoint\ndata: /m\n\n" + ev(result1), invariants.Options{}, "endpoint-order error 1"},
+		{"event id repeats", "id: a\n" + ev(progress) + "id: a\n" + ev(result1), invariants.Options{}, "event-id-duplicate warn 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := dialecttest.RunOpts(Dialect, tc.body, tc.opts)
+			if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); got != tc.want {
+				t.Errorf("alarms %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestUnparsedBodyIsNotRequestAware: a body cut short says nothing, so
+// no request-aware alarm (the stream's id is inferred instead).
+func TestUnparsedBodyIsNotRequestAware(t *testing.T) {
+	res := dialecttest.RunOpts(Dialect, ev(`{"jsonrpc":"2.0","id":9,"result":{}}`), post(callReq[:30]))
+	if n := len(res.Alarms); n != 0 {
+		t.Errorf("alarms %v", dialecttest.Lines(res.Alarms))
+	}
+}
+
+// TestMutations: dropping, duplicating or moving a valid stream's answer
+// raises an alarm.
+func TestMutations(t *testing.T) {
+	body := ev(progress) + ev(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`) + ev(result1)
+	for name, mutated := range dialecttest.TerminalMutations(body, 2) {
+		for _, opts := range []invariants.Options{post(callReq), {}} {
+			res := dialecttest.RunOpts(Dialect, mutated, opts)
+			if dialecttest.Serious(res.Alarms) == 0 && !(opts.Exchange == nil && name == "terminal first") {
+				t.Errorf("%s (request known %v): no alarm", name, opts.Exchange != nil)
+			}
+		}
+	}
+	// Reordering progress raises progress-order.
+	bs := dialecttest.Blocks(ev(progress) + ev(strings.Replace(progress, `"progress":1`, `"progress":2`, 1)) + ev(result1))
+	res := dialecttest.Run(Dialect, bs[1]+bs[0]+bs[2])
+	if dialecttest.Serious(res.Alarms) == 0 {
+		t.Errorf("reordered progress: no alarm")
+	}
+}
+
+// TestIDFloodIsBounded: a stream naming a new id on every frame keeps the
+// mapper's state bounded and says so once.
+func TestIDFloodIsBounded(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < maxIDs+500; i++ {
+		fmt.Fprintf(&b, "id: e%d\ndata: {\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{}}\n\n", i, i)
+	}
+	res := dialecttest.Run(Dialect, b.String())
+	n := 0
+	for _, a := range res.Alarms {
+		if a.Rule == "ids-bounded" {
+			n++
+		}
+	}
+	if n != 1 || dialecttest.Serious(res.Alarms) != 0 {
+		t.Errorf("ids-bounded %d times, alarms %v", n, dialecttest.Lines(res.Alarms)[:min(5, len(res.Alarms))])
+	}
+}
+
+// TestDemos: the happy demo is clean, the broken one raises alarms.
+func TestDemos(t *testing.T) {
+	demos := Dialect.Demos()
+	if len(demos) != 2 {
+		t.Fatalf("%d demos", len(demos))
+	}
+	if res := dialecttest.Run(Dialect, demos[0].Body); len(res.Alarms) != 0 || res.Turns[0].Outcome != invariants.TurnCompleted {
+		t.Errorf("happy demo: %v %+v", dialecttest.Lines(res.Alarms), res.Turns)
+	}
+	if res := dialecttest.Run(Dialect, demos[1].Body); dialecttest.Serious(res.Alarms) < 3 {
+		t.Errorf("broken demo: %v", dialecttest.Lines(res.Alarms))
+	}
+}
+
+func FuzzMap(f *testing.F) {
+	dialecttest.Fuzz(f, Dialect,
+		ev(progress)+ev(result1)+ev(error1),
+		"event: endpoint\ndata: /m\n\n"+ev(`{"jsonrpc":"2.0","id":null,"error":[]}`)+"data: [1,{\"jsonrpc\":\"2.0\",\"id\":{}}]\n\n",
+		ev(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":{},"progress":"x"}}`)+ev(`{"jsonrpc":"2.0","id":1,"result":{"resultType":7,"content":{}}}`),
+		capture(f, "valid-legacy-sse.sse"), capture(f, "valid-raw-tool-result.sse"))
+}
+
+// TestEventIDsRemembered: a repeat within the latest maxEventIDs ids is
+// event-id-duplicate; a long stream of fresh ids raises nothing.
+func TestEventIDsRemembered(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < maxEventIDs+10; i++ {
+		fmt.Fprintf(&b, "id: e%d\n%s", i, ev(strings.Replace(progress, `"progress":1`, fmt.Sprintf(`"progress":%d`, i+1), 1)))
+	}
+	fresh := b.String()
+	if res := dialecttest.Run(Dialect, fresh+ev(result1)); len(res.Alarms) != 0 {
+		t.Fatalf("fresh ids: %v", dialecttest.Lines(res.Alarms))
+	}
+	again := fmt.Sprintf("id: e%d\n%s", maxEventIDs, ev(result1))
+	res := dialecttest.Run(Dialect, fresh+again)
+	if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); !strings.Contains(got, "event-id-duplicate warn") {
+		t.Errorf("a recent id repeated: %q", got)
+	}
+}
+
+// TestLongLivedStreamForgets: a legacy session stream answering more ids
+// than the bound forgets the old ones instead of raising ids-bounded.
+func TestLongLivedStreamForgets(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("event: endpoint\ndata: /messages?s=1\n\n")
+	for i := 0; i < maxIDs+10; i++ {
+		fmt.Fprintf(&b, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{}}\n\n", i)
+	}
+	res := dialecttest.Run(Dialect, b.String())
+	if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); got != "legacy-shape info 0" {
+		t.Errorf("alarms %q", got)
+	}
+}
+
+// FuzzRequest: any request body with any stream neither panics nor hangs.
+func FuzzRequest(f *testing.F) {
+	f.Add(callReq, ev(progress)+ev(result1), "2025-06-18")
+	f.Add(`[{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7}}},1,null]`, ev(error1)+"data: [1]\n\n", "2026-07-28")
+	f.Fuzz(func(t *testing.T, body, stream, version string) {
+		dialecttest.RunOpts(Dialect, stream, post(body, "MCP-Protocol-Version", version, "Last-Event-ID", "e1"))
+	})
+}
+
+func TestSmallUint(t *testing.T) {
+	for in, want := range map[string]float64{"0": 0, "42": 42, "999999999999999": 999999999999999} {
+		if v, ok := smallUint([]byte(in)); !ok || v != want {
+			t.Errorf("%s: %v %v", in, v, ok)
+		}
+	}
+	for _, in := range []string{"", "1.5", "-1", "1e3", "1234567890123456"} {
+		if _, ok := smallUint([]byte(in)); ok {
+			t.Errorf("%s read as plain digits", in)
+		}
+	}
+}
+
+// TestHotPathAllocs: a log notification on a warm stream maps without
+// allocating (the bulk of a long tool's stream).
+func TestHotPathAllocs(t *testing.T) {
+	dialecttest.HotPathAllocs(t, Dialect, ev(progress),
+		ev(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"deepwiki","data":"Processing query (14s elapsed)"}}`))
+}
