@@ -8,7 +8,7 @@ import (
 )
 
 // TestDetectA2A: A2A streams of both versions and bindings are a2a; a
-// plain JSON-RPC stream (an MCP-like tools/call result, a notification, a
+// plain JSON-RPC stream (an MCP tools/call result, a notification, a
 // bare error) is not claimed by it.
 func TestDetectA2A(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
@@ -17,9 +17,9 @@ func TestDetectA2A(t *testing.T) {
 		{`data: {"jsonrpc":"2.0","id":"r","result":{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}}` + "\n\n", "a2a"},
 		{`data: {"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"}}}` + "\n\n", "a2a"},
 		{`data: {"message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"hi"}]}}` + "\n\n", "a2a"},
-		// JSON-RPC that is not A2A's.
-		{`data: {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"42"}],"isError":false}}` + "\n\n", "sse"},
-		{`data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":5}}` + "\n\n", "sse"},
+		// JSON-RPC that is not A2A's: MCP's.
+		{`data: {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"42"}],"isError":false}}` + "\n\n", "mcp"},
+		{`data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":5}}` + "\n\n", "mcp"},
 		{`data: {"jsonrpc":"2.0","id":1,"result":{"kind":"task"}}` + "\n\n", "sse"},
 		{`data: {"jsonrpc":"2.0","id":1,"result":{"message":{"text":"not a2a"}}}` + "\n\n", "sse"},
 	} {

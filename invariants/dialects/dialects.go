@@ -16,8 +16,8 @@ import (
 	"framescope/invariants/dialects/gemini"
 	"framescope/invariants/dialects/gobus"
 	"framescope/invariants/dialects/langgraph"
-	"framescope/invariants/dialects/ollama"
 	"framescope/invariants/dialects/mcp"
+	"framescope/invariants/dialects/ollama"
 	"framescope/invariants/dialects/openaichat"
 	"framescope/invariants/dialects/openairesponses"
 	"framescope/invariants/dialects/pc3"
@@ -39,9 +39,9 @@ var All = []invariants.Dialect{
 	anthropic.Dialect,
 	gemini.Dialect,
 	ollama.Dialect,
+	mcp.Dialect, // before a2a: a lone JSON-RPC error (both dialects' maybe) is far likelier an MCP answer
 	a2a.Dialect,
 	langgraph.Dialect,
-	mcp.Dialect,
 	publicsse.Dialect,
 	invariants.SSE,
 }
