@@ -99,6 +99,10 @@ type TurnRec struct {
 	Frames        int
 	Terminal      decode.Terminality
 	TerminalFrame int // -1 until the terminal arrives
+	// CarrierFrame is the frame that carried the terminal: TerminalFrame,
+	// or an earlier frame when the dialect settles the turn later
+	// (openai-chat's finish_reason chunk, settled at [DONE]).
+	CarrierFrame int
 	Done          bool
 	// StartAt / EndAt bound the turn's time axis (HasTime: some row of the
 	// turn has a time).
@@ -114,6 +118,10 @@ type TurnRec struct {
 	textStart   int64 // where the turn's text starts in the text spill
 	tools       map[string]int
 	comps       map[string]int
+	// bubbles are the turn's text bubbles (client_view.go), in the order
+	// they began; bubbleOf finds one by span and key.
+	bubbles  []bubble
+	bubbleOf map[string]int
 	// Outcome and TerminalEvent: the terminal's detail (dialects other
 	// than PC3; PC3 turns leave them empty).
 	Outcome, TerminalEvent string
@@ -130,10 +138,48 @@ type ToolSpan struct {
 	HasStart       bool
 	HasEnd         bool // EndAt is meaningful
 	Orphan         bool
+	// Ready is the frame where the call's input was complete and the call
+	// was handed to the client to run (a tool-ready move: openai-chat's
+	// finish_reason "tool_calls", Anthropic's content_block_stop of a
+	// tool_use block…); HasReady says there was one. A ready call the
+	// stream never answers is finished as far as the stream goes.
+	Ready    int
+	ReadyTime time.Duration
+	HasReady  bool
 }
 
-// OpenAt reports whether the call is still open as of frame n.
-func (t *ToolSpan) OpenAt(n int) bool { return !t.Orphan && (t.End < 0 || t.End > n) }
+// OpenAt reports whether the call is still open as of frame n: not yet
+// answered and not yet handed to the client.
+func (t *ToolSpan) OpenAt(n int) bool {
+	return !t.Orphan && (t.End < 0 || t.End > n) && !t.ReadyAt(n)
+}
+
+// ReadyAt reports whether, as of frame n, the call was handed to the
+// client and not answered in the stream.
+func (t *ToolSpan) ReadyAt(n int) bool {
+	return t.HasReady && t.Ready <= n && (t.End < 0 || t.End > n)
+}
+
+// Tool states as the panes name them.
+const (
+	ToolOrphan  = "orphan"  // an answer to no call
+	ToolRunning = "running" // open: its input or its answer still streams
+	ToolReady   = "ready"   // handed to the client: its input is complete, the client runs it
+	ToolDone    = "done"    // answered in the stream
+)
+
+// StateAt is the call's state as of frame n.
+func (t *ToolSpan) StateAt(n int) string {
+	switch {
+	case t.Orphan:
+		return ToolOrphan
+	case t.ReadyAt(n):
+		return ToolReady
+	case t.OpenAt(n):
+		return ToolRunning
+	}
+	return ToolDone
+}
 
 // CompKind says whether a CompSpan is a data placeholder or a component frame.
 type CompKind uint8
@@ -154,6 +200,7 @@ type CompSpan struct {
 	Loading, Loaded int
 	Items           int // data_loaded items (-1 when not an array)
 	first           int // the frame that created the span (its sort key)
+	name            string
 }
 
 // LoadedAt reports whether the placeholder is filled as of frame n.
@@ -522,7 +569,7 @@ func (s *Store) segment(r *Row, rid string, row int) int {
 		}
 	case r.Terminal != decode.NotTerminal && t.Terminal == decode.NotTerminal && !t.closed:
 		t.Terminal = r.Terminal
-		t.TerminalFrame = r.Frame
+		t.TerminalFrame, t.CarrierFrame = r.Frame, r.Frame
 	}
 	t.doneJustNow = r.Done
 	return t.Index
