@@ -103,7 +103,7 @@ type TurnRec struct {
 	// or an earlier frame when the dialect settles the turn later
 	// (openai-chat's finish_reason chunk, settled at [DONE]).
 	CarrierFrame int
-	Done          bool
+	Done         bool
 	// StartAt / EndAt bound the turn's time axis (HasTime: some row of the
 	// turn has a time).
 	StartAt, EndAt time.Duration
@@ -143,7 +143,7 @@ type ToolSpan struct {
 	// finish_reason "tool_calls", Anthropic's content_block_stop of a
 	// tool_use block…); HasReady says there was one. A ready call the
 	// stream never answers is finished as far as the stream goes.
-	Ready    int
+	Ready     int
 	ReadyTime time.Duration
 	HasReady  bool
 }
