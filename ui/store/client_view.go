@@ -198,12 +198,12 @@ func (b *bubble) label(of int) string {
 	if strings.HasPrefix(key, "#") {
 		key = key[1:]
 	}
+	if b.span == invariants.SpanNone && of == 1 {
+		return "" // the turn's only text, in a dialect that names no span
+	}
 	var l string
 	switch {
 	case b.span == invariants.SpanNone && b.key == "":
-		if of == 1 {
-			return ""
-		}
 		l = "text"
 	case b.span == invariants.SpanNone && strings.HasPrefix(b.key, "#"):
 		l = "choice " + key // openai-chat: the choice index

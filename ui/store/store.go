@@ -784,6 +784,20 @@ func (s *Store) Summary(i int) string {
 	return frameSummary(s.RowFrame(i))
 }
 
+// TypeOf is what the timeline's type column shows for row i: the row's
+// type, except where a dialect gives every frame one label (openai-chat's
+// "chat.completion.chunk"), there what the frame carries (type_chat.go).
+func (s *Store) TypeOf(i int) string {
+	r := s.Row(i)
+	if r.Kind != RowFrame || !s.Generic() || r.Type != chatChunkLabel {
+		return r.Type
+	}
+	if c := chatCarries(s.RowFrame(i)); c != "" {
+		return c
+	}
+	return r.Type
+}
+
 // Generic reports whether the stream is indexed from moves (a known
 // dialect that is not invariants.Native).
 func (s *Store) Generic() bool { return s.Dialect != "" && !s.native }
