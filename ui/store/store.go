@@ -23,6 +23,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions/pipeline"
 )
 
 // RowKind says what a timeline row stands for.
@@ -258,6 +259,10 @@ type Store struct {
 
 	Notes []string
 	Bytes int64 // stream bytes seen (sum of block sizes)
+	// rowLabeler is Dialect's, when it has one (TypeOf); rowLabelerOf
+	// the dialect it was looked up for.
+	rowLabeler   rowLabeler
+	rowLabelerOf string
 	// Dialect is the stream's dialect ("" until known). Every dialect but
 	// a native one (invariants.Native) is indexed from its moves
 	// (store_moves.go); native is set with Dialect.
@@ -785,17 +790,32 @@ func (s *Store) Summary(i int) string {
 }
 
 // TypeOf is what the timeline's type column shows for row i: the row's
-// type, except where a dialect gives every frame one label (openai-chat's
-// "chat.completion.chunk"), there what the frame carries (type_chat.go).
+// type, or what the frame carries where its dialect labels every frame
+// alike (invariants.Spec.RowLabelOf: openai-chat's chunks).
 func (s *Store) TypeOf(i int) string {
 	r := s.Row(i)
-	if r.Kind != RowFrame || !s.Generic() || r.Type != chatChunkLabel {
+	if r.Kind != RowFrame || !s.Generic() {
 		return r.Type
 	}
-	if c := chatCarries(s.RowFrame(i)); c != "" {
-		return c
+	if s.rowLabelerOf != s.Dialect { // Generic: Dialect is set
+		s.rowLabelerOf, s.rowLabeler = s.Dialect, nil
+		if d, err := pipeline.ResolveDialect(s.Dialect); err == nil {
+			s.rowLabeler, _ = d.(rowLabeler)
+		}
+	}
+	if s.rowLabeler == nil {
+		return r.Type
+	}
+	if l := s.rowLabeler.RowLabel(s.RowFrame(i)); l != "" {
+		return decode.Sanitize(l)
 	}
 	return r.Type
+}
+
+// rowLabeler is a dialect whose timeline label can say more than its
+// frames' label (invariants.Spec.RowLabel).
+type rowLabeler interface {
+	RowLabel(f *decode.Frame) string
 }
 
 // Generic reports whether the stream is indexed from moves (a known

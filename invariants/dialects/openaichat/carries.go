@@ -1,4 +1,4 @@
-package store
+package openaichat
 
 import (
 	"strconv"
@@ -8,19 +8,17 @@ import (
 )
 
 // An openai-chat stream labels every chunk "chat.completion.chunk"
-// (OpenAI API reference, "The chat completion chunk object"): its type
-// column told no row from the next. The timeline shows instead what the
-// chunk carries — the parts of choices[].delta a client reads (content,
-// reasoning, refusal, tool_calls[i] with its function name), the
-// finish_reason, usage — so a turn reads down the column.
+// (OpenAI API reference, "The chat completion chunk object"): the
+// timeline's type column told no row from the next. It shows instead what
+// the chunk carries (Spec.RowLabelOf) — the parts of choices[].delta a
+// client reads (content, reasoning, refusal, tool_calls[i] with its
+// function name), the finish_reason, usage — so a turn reads down the
+// column. Alarm messages keep the object's label.
 
-// chatChunkLabel is the object every openai-chat chunk names.
-const chatChunkLabel = "chat.completion.chunk"
-
-// chatCarries describes what chunk fr carries ("" when it is not a
-// decoded object: the row keeps its label).
-func chatCarries(fr *decode.Frame) string {
-	if fr == nil || !fr.Decoded() {
+// carries describes what chunk fr carries ("" when it is not a chunk: the
+// row keeps its label).
+func carries(fr *decode.Frame) string {
+	if fr == nil || !fr.Decoded() || label(fr) != "chat.completion.chunk" {
 		return ""
 	}
 	data := decode.Raw(fr.Data)
