@@ -24,7 +24,8 @@ type movesClientKey struct {
 
 // movesOutcome is the turn's state as of frame n, for the title.
 func (c *Client) movesOutcome(turn, n int) string {
-	return c.sh.st.ClientViewAsOf(turn, n, 1).Outcome
+	o, _ := c.sh.st.OutcomeAsOf(turn, n)
+	return o
 }
 
 func (c *Client) movesTitle() string {

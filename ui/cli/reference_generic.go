@@ -88,7 +88,7 @@ func viewChanges(prev, v *store.ClientView) []string {
 		if b.Deltas == old[b.Label].Deltas {
 			continue
 		}
-		label := b.Label
+		label := decode.Sanitize(b.Label)
 		if label == "" {
 			label = "text"
 		}

@@ -25,10 +25,15 @@ type bubble struct {
 	pieces []piece
 }
 
+// piece is one delta: 16 bytes, one per text move of the stream (a
+// million-delta answer keeps 16 MB of them).
 type piece struct {
-	frame      int
-	start, end int64
+	start int64
+	frame int32
+	n     uint32
 }
+
+func (p piece) end() int64 { return p.start + int64(p.n) }
 
 // addPiece adds a text delta to its bubble in turn t.
 func (s *Store) addPiece(t *TurnRec, frame int, fc moveFact) {
@@ -47,7 +52,7 @@ func (s *Store) addPiece(t *TurnRec, frame int, fc moveFact) {
 		t.bubbles = append(t.bubbles, b)
 	}
 	b := &t.bubbles[i]
-	b.pieces = append(b.pieces, piece{frame: frame, start: fc.start, end: fc.end})
+	b.pieces = append(b.pieces, piece{start: fc.start, frame: int32(frame), n: uint32(fc.end - fc.start)})
 }
 
 // Bubble is one bubble as of a frame.
@@ -97,23 +102,13 @@ func (s *Store) ClientViewAsOf(t, n, tail int) ClientView {
 	v := ClientView{Turn: t, Frame: n, CarrierFrame: -1}
 	if t < 0 || t >= len(s.Turns) {
 		v.Turn = -1
-		v.Outcome = "waiting for the first frame"
-		if s.Conn == ConnEnded {
-			v.Outcome = "ended before any turn"
-		}
+		v.Outcome, _ = s.OutcomeAsOf(-1, n)
 		return v
 	}
 	tr := &s.Turns[t]
-	ended := s.Conn == ConnEnded && n >= tr.LastFrame
-	v.Outcome = "streaming"
-	switch {
-	case tr.TerminalFrame >= 0 && tr.TerminalFrame <= n:
-		v.Outcome, v.Ended = tr.Outcome, true
+	v.Outcome, v.Ended = s.OutcomeAsOf(t, n)
+	if v.Ended {
 		v.TerminalEvent, v.CarrierFrame = tr.TerminalEvent, tr.CarrierFrame
-	case ended && tr.Outcome != "":
-		v.Outcome = tr.Outcome // settled at the end of the stream (no terminal event)
-	case ended && t == len(s.Turns)-1:
-		v.Outcome = "ended without a terminal"
 	}
 	if lo, hi := s.StatusesAsOf(t, n); hi > lo && !v.Ended {
 		sr := &s.Statuses[hi-1]
@@ -141,9 +136,31 @@ func (s *Store) ClientViewAsOf(t, n, tail int) ClientView {
 	return v
 }
 
+// OutcomeAsOf is turn t's state as of frame n ("streaming", its
+// outcome, or how it ended); ended: its terminal is at or before n.
+func (s *Store) OutcomeAsOf(t, n int) (outcome string, ended bool) {
+	if t < 0 || t >= len(s.Turns) {
+		if s.Conn == ConnEnded {
+			return "ended before any turn", false
+		}
+		return "waiting for the first frame", false
+	}
+	tr := &s.Turns[t]
+	streamEnded := s.Conn == ConnEnded && n >= tr.LastFrame
+	switch {
+	case tr.TerminalFrame >= 0 && tr.TerminalFrame <= n:
+		return tr.Outcome, true
+	case streamEnded && tr.Outcome != "":
+		return tr.Outcome, false // settled at the end of the stream (no terminal event)
+	case streamEnded && t == len(s.Turns)-1:
+		return "ended without a terminal", false
+	}
+	return "streaming", false
+}
+
 // bubbleAsOf reads bubble b as of frame n (ok: it had a delta by then).
 func (s *Store) bubbleAsOf(b *bubble, of, n, tail int) (Bubble, bool) {
-	k := sort.Search(len(b.pieces), func(i int) bool { return b.pieces[i].frame > n })
+	k := sort.Search(len(b.pieces), func(i int) bool { return int(b.pieces[i].frame) > n })
 	if k == 0 {
 		return Bubble{}, false
 	}
@@ -154,7 +171,7 @@ func (s *Store) bubbleAsOf(b *bubble, of, n, tail int) (Bubble, bool) {
 	got := 0
 	for i := k - 1; i >= 0 && (tail <= 0 || got < tail); i-- {
 		p := b.pieces[i]
-		buf := s.readText(p.start, p.end)
+		buf := s.readText(p.start, p.end())
 		if i == k-1 {
 			out.Last = string(buf)
 		}
@@ -162,7 +179,7 @@ func (s *Store) bubbleAsOf(b *bubble, of, n, tail int) (Bubble, bool) {
 		got += len(buf)
 	}
 	for _, p := range b.pieces[:k] {
-		out.Total += int(p.end - p.start)
+		out.Total += int(p.n)
 	}
 	var sb strings.Builder
 	for i := len(parts) - 1; i >= 0; i-- {
