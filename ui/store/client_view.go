@@ -166,24 +166,36 @@ func (s *Store) bubbleAsOf(b *bubble, of, n, tail int) (Bubble, bool) {
 	}
 	out := Bubble{Label: b.label(of), Deltas: k,
 		Component: b.span == invariants.SpanStream && b.name != "" && b.name != "text"}
-	// The text is the last pieces, read back until tail bytes.
-	var parts [][]byte
-	got := 0
-	for i := k - 1; i >= 0 && (tail <= 0 || got < tail); i-- {
-		p := b.pieces[i]
-		buf := s.readText(p.start, p.end())
-		if i == k-1 {
-			out.Last = string(buf)
-		}
-		parts = append(parts, buf)
-		got += len(buf)
+	// The text is the last pieces, back until tail bytes. Pieces of
+	// bubbles that stream side by side interleave in the spill: when the
+	// ones needed lie within a few tails of each other they are read in
+	// one go and cut apart (one read, not one per delta).
+	first, got := k, 0
+	for first > 0 && (tail <= 0 || got < tail) {
+		first--
+		got += int(b.pieces[first].n)
 	}
+	lo, hi := b.pieces[first].start, b.pieces[k-1].end()
+	var win []byte
+	if hi-lo <= int64(8*max(got, 4096)) {
+		win = s.readText(lo, hi)
+	}
+	parts := make([][]byte, 0, k-first)
+	for _, p := range b.pieces[first:k] {
+		if int64(len(win)) == hi-lo {
+			parts = append(parts, win[p.start-lo:p.end()-lo])
+		} else {
+			parts = append(parts, s.readText(p.start, p.end()))
+		}
+	}
+	out.Last = string(parts[len(parts)-1])
 	for _, p := range b.pieces[:k] {
 		out.Total += int(p.n)
 	}
 	var sb strings.Builder
-	for i := len(parts) - 1; i >= 0; i-- {
-		sb.Write(parts[i])
+	sb.Grow(got)
+	for _, p := range parts {
+		sb.Write(p)
 	}
 	txt := sb.String()
 	if tail > 0 && len(txt) > tail {
