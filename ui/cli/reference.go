@@ -165,6 +165,12 @@ is ever written through a link.`,
 					}
 					return nil
 				}
+				if e := st.End; o.replay == "-" && e != nil && e.Kind == string(invariants.EndError) {
+					// The kept bytes end where the read failed: replaying
+					// them would hide the failure.
+					fmt.Fprintf(stderr, "framescope: -: %s\n", decode.Sanitize(e.Detail))
+					return exitError{2}
+				}
 				stdin = &kept
 			}
 			c, err := capture.Open(o.replay, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1, Stdin: stdin})
