@@ -237,6 +237,10 @@ type Spec struct {
 	// such a frame is never the dialect's.
 	SniffPlain func(f *decode.Frame) Verdict
 	LabelOf    func(f *decode.Frame) string
+	// RowLabelOf (optional) is what the timeline's type column shows for
+	// a frame when Label names every frame alike (openai-chat's
+	// chat.completion.chunk): what this one carries. "" keeps Label.
+	RowLabelOf func(f *decode.Frame) string
 	NewMapper  func() Mapper
 	// DemoFiles are the dialect's demo streams (optional).
 	DemoFiles DemoFiles
@@ -269,6 +273,14 @@ func (s *Spec) Label(f *decode.Frame) string {
 		return f.Event.Type
 	}
 	return ""
+}
+
+// RowLabel is what the timeline's type column shows for f ("": Label).
+func (s *Spec) RowLabel(f *decode.Frame) string {
+	if s.RowLabelOf == nil {
+		return ""
+	}
+	return s.RowLabelOf(f)
 }
 
 // Rules returns the generic rules the dialect uses, with its own sources

@@ -89,6 +89,11 @@ type Move struct {
 	// Final (MoveTerminal): the stream ends here without a [DONE] even in a
 	// dialect that sends one (a mid-stream error object).
 	Final bool
+	// Carrier (MoveTerminal), when set, is one more than the index of the
+	// earlier frame that carried the end: a dialect that settles the turn
+	// later than the frame the client read it from (openai-chat's
+	// finish_reason chunk, settled at [DONE]). 0: this frame carried it.
+	Carrier int
 }
 
 // Lit returns a JSON string literal for a constant: mappers use it for keys

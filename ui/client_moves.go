@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
 	"framescope/decode"
 	"framescope/ui/store"
@@ -25,24 +24,8 @@ type movesClientKey struct {
 
 // movesOutcome is the turn's state as of frame n, for the title.
 func (c *Client) movesOutcome(turn, n int) string {
-	st := c.sh.st
-	if turn < 0 {
-		if st.Conn == store.ConnEnded {
-			return "ended before any turn"
-		}
-		return "waiting for the first frame"
-	}
-	tr := &st.Turns[turn]
-	ended := st.Conn == store.ConnEnded && n >= tr.LastFrame
-	switch {
-	case tr.TerminalFrame >= 0 && tr.TerminalFrame <= n:
-		return tr.Outcome
-	case ended && tr.Outcome != "":
-		return tr.Outcome // settled at the end of the stream (no terminal event)
-	case ended && turn == len(st.Turns)-1:
-		return "ended without a terminal"
-	}
-	return "streaming"
+	o, _ := c.sh.st.OutcomeAsOf(turn, n)
+	return o
 }
 
 func (c *Client) movesTitle() string {
@@ -60,78 +43,108 @@ func (c *Client) movesLines() []string {
 		return c.lines
 	}
 	c.movesKey = k
+	v := st.ClientViewAsOf(turn, n, 4000)
 	var out []string
 	add := func(ls ...string) { out = append(out, ls...) }
 	label := func(s string) string { return sty.Label.Render(s) }
-	if turn < 0 {
-		add(sty.Dim.Render(cut("what a client shows: nothing yet ("+c.movesOutcome(turn, n)+")", w)))
+	if v.Turn < 0 {
+		add(sty.Dim.Render(cut("what a client shows: nothing yet ("+v.Outcome+")", w)))
 		c.lines = out
 		return out
 	}
-	tr := &st.Turns[turn]
-	head := fmt.Sprintf("turn %d · as of frame %d · %s", turn+1, n, c.movesOutcome(turn, n))
-	if tr.TerminalFrame >= 0 && tr.TerminalFrame <= n && tr.TerminalEvent != "" {
-		head += " (" + decode.Sanitize(tr.TerminalEvent) + " at frame " + fmt.Sprint(tr.TerminalFrame) + ")"
+	head := fmt.Sprintf("turn %d · as of frame %d · %s", turn+1, n, v.Outcome)
+	if v.Ended && v.TerminalEvent != "" {
+		head += " (" + decode.Sanitize(v.TerminalEvent) + " at frame " + fmt.Sprint(v.CarrierFrame) + ")"
 	}
 	add(sty.Bold.Render(cut(head, w)))
 
 	// The progress line: the latest progress or error as of n, while the
 	// turn is open (a client clears it at the terminal).
-	if lo, hi := st.StatusesAsOf(turn, n); hi > lo && !(tr.TerminalFrame >= 0 && tr.TerminalFrame <= n) {
-		sr := &st.Statuses[hi-1]
-		line := decode.Sanitize(sr.Message)
-		if strings.HasPrefix(sr.EventID, "error") {
-			line = decode.Sanitize(sr.EventID) + ": " + line
-		}
-		add(cut(label("progress ")+line, w))
+	if v.Progress != "" {
+		add(cut(label("progress ")+decode.Sanitize(v.Progress), w))
 	}
 
 	// Tool indicators.
-	if lo, hi := st.ToolsAsOf(turn, n); hi > lo {
-		var items []string
-		for i := lo; i < hi; i++ {
-			sp := &st.Tools[i]
-			state := "done"
-			switch {
-			case sp.Orphan:
-				state = "orphan"
-			case sp.OpenAt(n):
-				state = "running"
-			}
-			name := sp.Name
+	if len(v.Tools) > 0 {
+		items := []string{label("tools")}
+		for _, tv := range v.Tools {
+			name := tv.Name
 			if name == "" {
-				name = sp.ID
+				name = tv.ID
 			}
-			items = append(items, decode.Sanitize(name)+" "+state)
+			items = append(items, decode.Sanitize(name)+" "+toolGlyph(tv.State)+tv.State)
 		}
-		add(flowLines(append([]string{label("tools")}, items...), " · ", w)...)
+		add(flowLines(items, " · ", w)...)
 	}
 
 	// Open spans: what still shows a placeholder or a cursor.
-	if lo, hi := st.CompsAsOf(turn, n); hi > lo {
-		var items []string
-		for i := lo; i < hi; i++ {
-			if sp := &st.Comps[i]; sp.Loading >= 0 && !sp.LoadedAt(n) {
-				items = append(items, decode.Sanitize(sp.Type)+" "+decode.Sanitize(sp.ID))
-			}
+	if len(v.Open) > 0 {
+		items := []string{label("open")}
+		for _, o := range v.Open {
+			items = append(items, decode.Sanitize(o))
 		}
-		if len(items) > 0 {
-			add(flowLines(append([]string{label("open")}, items...), " · ", w)...)
-		}
+		add(flowLines(items, " · ", w)...)
 	}
-
-	// The message text so far (its tail when long).
-	text, total, frames := st.TextAsOf(turn, n, 4000)
-	add("")
-	if frames == 0 {
-		add(sty.Dim.Render("no text yet"))
-	} else {
-		add(label(fmt.Sprintf("text · %d bytes in %d deltas", total, frames)))
-		for _, l := range wrapPlain(decode.Sanitize(text), w) {
-			add(l)
-		}
-	}
+	add(bubbleLines(v.Bubbles, w, sty)...)
 	c.lines = out
 	c.linesKey = clientLinesKey{}
+	return out
+}
+
+// toolGlyph marks a tool indicator's state: a ready call (handed to the
+// client) is neither running nor answered.
+func toolGlyph(state string) string {
+	switch state {
+	case store.ToolReady:
+		return "→ "
+	case store.ToolDone:
+		return "✓ "
+	case store.ToolOrphan:
+		return "◆ "
+	}
+	return "▶ "
+}
+
+// bubbleLines draws the bubbles a client shows, each apart (a choice, a
+// content block, a message), then the components (a chunk stream whose
+// modality is not text) in their own section, one line each.
+func bubbleLines(bs []store.Bubble, w int, sty *Styles) []string {
+	var out []string
+	texts, comps := 0, 0
+	for _, b := range bs {
+		if b.Component {
+			comps++
+		} else {
+			texts++
+		}
+	}
+	if texts == 0 {
+		out = append(out, "", sty.Dim.Render("no text yet"))
+	}
+	for _, b := range bs {
+		if b.Component {
+			continue
+		}
+		head := fmt.Sprintf("text · %d bytes in %d deltas", b.Total, b.Deltas)
+		if b.Label != "" {
+			head = decode.Sanitize(b.Label) + fmt.Sprintf(" · %d bytes in %d deltas", b.Total, b.Deltas)
+		}
+		out = append(out, "", sty.Label.Render(cut(head, w)))
+		text := b.Text
+		if b.Total > len(text) {
+			text = "…" + text
+		}
+		out = append(out, wrapPlain(decode.Sanitize(text), w)...)
+	}
+	if comps > 0 {
+		out = append(out, "", sty.Label.Render("components"))
+		for _, b := range bs {
+			if !b.Component {
+				continue
+			}
+			l := fmt.Sprintf("%s · %d chunks, %d bytes · last: %s", decode.Sanitize(b.Label), b.Deltas, b.Total, decode.Sanitize(b.Last))
+			out = append(out, cut(l, w))
+		}
+	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"framescope/decode"
 	"framescope/sessions/library"
@@ -329,9 +330,13 @@ func (p *picker) renderLine(l pickLine) string {
 // maxPickSessions is how many of the newest sessions the picker lists.
 const maxPickSessions = 100
 
-// sessionItems lists the newest sessions as the library table does: ID,
-// started, duration, frames, turns, terminal, alarms E/W/I, URL, with
-// aligned columns. Every string is sanitized.
+// sessionItems lists the newest sessions with aligned columns, what tells
+// them apart first: ID, the URL or the demo's scenario, the dialect (and
+// flavor), alarms E/W/I, the turns' terminals, frames, turns, duration,
+// started (the ID already says when, in UTC: the local time goes last). A
+// line too wide for the screen loses its tail, so the URL column is held
+// to maxPickURL cells (cut in the middle: host and path end both stay).
+// Every string is sanitized.
 func sessionItems(list []library.SessionMeta) []PickItem {
 	if len(list) > maxPickSessions {
 		list = list[:maxPickSessions]
@@ -356,8 +361,9 @@ func sessionItems(list []library.SessionMeta) []PickItem {
 		if !m.StartedAt.IsZero() {
 			started = m.StartedAt.Local().Format("2006-01-02 15:04:05")
 		}
-		url := m.Label() // a demo by its scenario, not its loopback URL
-		cols[i] = []string{started, dur, frames, turns, decode.Sanitize(sessionTerminals(m)), alarms, decode.Sanitize(url)}
+		url := cutMiddle(decode.Sanitize(m.Label()), maxPickURL) // a demo by its scenario, not its loopback URL
+		term := cutMiddle(decode.Sanitize(sessionTerminals(m)), maxPickTerminal)
+		cols[i] = []string{url, decode.Sanitize(sessionDialect(m)), alarms, term, frames, turns, dur, started}
 		for c, s := range cols[i] {
 			if c >= len(widths) {
 				widths = append(widths, 0)
@@ -379,7 +385,7 @@ func sessionItems(list []library.SessionMeta) []PickItem {
 			switch {
 			case c == len(cols[i])-1:
 				b.WriteString(s)
-			case c == 1 || c == 2 || c == 3:
+			case c == 4 || c == 5 || c == 6:
 				b.WriteString(padLeft(s, widths[c]))
 			default:
 				b.WriteString(s + strings.Repeat(" ", widths[c]-ansiWidth(s)))
@@ -389,6 +395,38 @@ func sessionItems(list []library.SessionMeta) []PickItem {
 		items[i] = PickItem{Kind: PickSession, Value: m.ID, Title: id + strings.Repeat(" ", idW-ansiWidth(id)), Desc: b.String()}
 	}
 	return items
+}
+
+// maxPickURL and maxPickTerminal are the widest the session picker's URL
+// and terminal columns grow (cells).
+const (
+	maxPickURL      = 40
+	maxPickTerminal = 24
+)
+
+// sessionDialect is the session's dialect and flavor ("openai-chat
+// (openrouter)"); older sessions recorded none and were PC3.
+func sessionDialect(m library.SessionMeta) string {
+	d := m.Dialect
+	if d == "" {
+		d = "pc3"
+	}
+	if m.Flavor != "" {
+		d += " (" + m.Flavor + ")"
+	}
+	return d
+}
+
+// cutMiddle fits s to w cells by dropping its middle: a URL keeps its
+// host and the end of its path.
+func cutMiddle(s string, w int) string {
+	sw := ansiWidth(s)
+	if sw <= w || w < 5 {
+		return s
+	}
+	head := (w - 1) / 2
+	tail := w - 1 - head
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, sw-tail, "")
 }
 
 // sessionTerminals is the turns' terminals ("completed", "error",

@@ -84,6 +84,11 @@ func (s *Status) lines() []string {
 			}
 		}
 	}
+	if st.Generic() {
+		// A client keeps choices, blocks and messages apart, and
+		// renders a card stream in its component (client_moves.go).
+		return append(out, bubbleLines(st.ClientViewAsOf(turn, n, 8192).Bubbles, s.w, sty)...)
+	}
 	// Only the tail can matter on screen: never copy or sanitize megabytes.
 	text, total, k := st.TextAsOf(turn, n, 8192)
 	out = append(out, "")

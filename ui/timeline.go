@@ -258,7 +258,7 @@ func (t *Timeline) cols(i int) rowCols {
 			c.gap = fmtGap(r.At - prev)
 		}
 	}
-	c.typ = r.Type
+	c.typ = st.TypeOf(i)
 	if r.Kind != store.RowFrame {
 		c.typ = ""
 	}
@@ -301,9 +301,10 @@ func (t *Timeline) layout() (idxW, atW, gapW, typW int) {
 	atW, gapW, typW = 9, 7, 14
 	if t.sh.st.Generic() {
 		// Dialects name events at length (content_block_delta,
-		// response.output_text.delta): give the column what the widest
-		// type needs, within a quarter of the pane.
-		typW = min(max(t.typeWidth(), 14), 28, max(t.w/4, 14))
+		// response.output_text.delta, tool_calls[0] get_forecast): give
+		// the column what the widest type needs, within a third of the
+		// pane.
+		typW = min(max(t.typeWidth(), 14), 28, max(t.w/3, 14))
 	}
 	if t.w < 72 {
 		gapW = 0
@@ -386,12 +387,26 @@ func (t *Timeline) styledRow(i int) string {
 }
 
 // fitType fits an event type to its column. A dialect's long names share
-// their head (content_block_start / _delta / _stop, response.output_*), so
-// when one must be cut its tail is what stays: the part that tells them
-// apart. PC3's short types are cut as before.
+// their head (content_block_start / _delta / _stop,
+// response.output_text.delta / response.function_call_arguments.delta)
+// and differ at both ends, so one that must be cut loses its middle: a
+// third of the room keeps the head, the rest the tail. PC3's short types
+// are cut as before.
 func (t *Timeline) fitType(typ string, w int) string {
-	if !t.sh.st.Generic() || ansi.StringWidth(typ) <= w || w < 4 {
+	return fitMiddle(typ, w, t.sh.st.Generic())
+}
+
+func fitMiddle(typ string, w int, generic bool) string {
+	tw := ansi.StringWidth(typ)
+	if !generic || tw <= w || w < 6 {
 		return fit(typ, w)
 	}
-	return fit("…"+ansi.TruncateLeft(typ, ansi.StringWidth(typ)-w+1, ""), w)
+	head := (w - 1) / 3
+	if sp := strings.LastIndexByte(typ, ' '); sp > 0 && ansi.StringWidth(typ[sp:]) <= w-4 {
+		// A label and a name (tool_calls[0] get_forecast): the name
+		// stays whole.
+		head = w - 1 - ansi.StringWidth(typ[sp:])
+	}
+	tail := w - 1 - head
+	return fit(ansi.Truncate(typ, head, "")+"…"+ansi.TruncateLeft(typ, tw-tail, ""), w)
 }

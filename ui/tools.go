@@ -121,6 +121,9 @@ func (t *Tools) View() string {
 	for i := lo + t.sc.top; i < hi && len(lines) < t.h; i++ {
 		sp := &st.Tools[i]
 		open := sp.OpenAt(n)
+		// Ready: its input was complete and the stream handed it to the
+		// client to run (finish_reason "tool_calls"): it ends there.
+		ready := sp.ReadyAt(n)
 		label := decode.Sanitize(sp.Name) + " " + decode.Sanitize(sp.ID)
 		if sp.Type != "" {
 			label += " " + decode.Sanitize(sp.Type) // mcp / function
@@ -132,6 +135,10 @@ func (t *Tools) View() string {
 		switch {
 		case sp.Orphan:
 			dur = "orphan"
+		case ready && sp.HasStart && sp.HasReady:
+			dur = "ready " + fmtDur(sp.ReadyTime-sp.StartAt)
+		case ready:
+			dur = "ready"
 		case open:
 			dur = "open"
 			if sp.HasStart && hasCur {
@@ -151,7 +158,10 @@ func (t *Tools) View() string {
 		if barW > 0 {
 			x0 := ax.col(sp.StartAt, sp.HasStart, sp.Start)
 			x1 := cur
-			if !open {
+			switch {
+			case ready:
+				x1 = ax.col(sp.ReadyTime, sp.HasReady, sp.Ready)
+			case !open:
 				x1 = ax.col(sp.EndAt, sp.HasEnd, sp.End)
 			}
 			x1 = max(x1, x0)
@@ -159,6 +169,8 @@ func (t *Tools) View() string {
 				switch {
 				case x >= x0 && x <= x1 && sp.Orphan:
 					b.WriteString(sty.SevError.Render("◆"))
+				case x >= x0 && x <= x1 && ready && x == x1:
+					b.WriteString(sty.Bar.Render("→"))
 				case x >= x0 && x <= x1 && open && x == x1:
 					b.WriteString(sty.BarOpen.Render("▶"))
 				case x >= x0 && x <= x1 && open:

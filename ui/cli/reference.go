@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +11,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"framescope/decode"
+	"framescope/invariants"
+	"framescope/invariants/dialects"
 	"framescope/invariants/dialects/pc3"
 	"framescope/sessions/capture"
+	"framescope/sessions/pipeline"
 	"framescope/sessions/reference"
 )
 
@@ -24,6 +28,7 @@ type referenceOptions struct {
 	force           bool   // --force: write into a non-empty DIR
 	entry           int
 	clientIdle      time.Duration
+	dialect         string // --dialect: pc3 forces the PC3 machine
 }
 
 func newReferenceCmd(stdin io.Reader, stdout, stderr io.Writer, kit fs.FS) *cobra.Command {
@@ -40,7 +45,12 @@ components, content, progress, degraded).
 
 With --replay, run the machine over a capture (any format): for each frame, the
 transition taken (from → to, action, clause) and the client view when it changed;
-where the v0.4 client diverges, both. On a timed capture (JSONL, live) the client's
+where the v0.4 client diverges, both. A capture of another dialect (detected, or
+--dialect NAME) replays the generic client view instead — what the Client pane
+shows, frame by frame: text added to which bubble (choice, content block,
+message, stream), tool states (running, ready, done), the progress line, the
+turn's outcome, then each turn's final bubbles; its first line says so.
+--dialect pc3 forces the PC3 machine. On a timed capture (JSONL, live) the client's
 idle timer fires after --client-idle without a frame (default 60s; 0 = off); raw SSE
 and HAR have no arrival times, so an explicit --client-idle is refused there.
 
@@ -118,9 +128,50 @@ is ever written through a link.`,
 			if cmd.Flags().Changed("format") || cmd.Flags().Changed("diagram") {
 				return errors.New("--format and --diagram print the machine; --replay prints the run (give one)")
 			}
+			if o.dialect == "list" {
+				return listDialects(stdout)
+			}
+			if _, err := pipeline.ResolveDialect(o.dialect); err != nil {
+				return err
+			}
 			profiles, err := reference.ParseProfiles(o.profile)
 			if err != nil {
 				return err
+			}
+			if o.dialect != "pc3" {
+				// The generic client view for any dialect but PC3
+				// (reference_generic.go). Stdin is kept while it is read,
+				// to replay it through the PC3 machine if it is PC3.
+				var kept bytes.Buffer
+				in := stdin
+				if o.replay == "-" {
+					in = io.TeeReader(stdin, &kept)
+				}
+				c, err := capture.Open(o.replay, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1, Stdin: in})
+				if err != nil {
+					return err
+				}
+				st := genericStore(o.replay, c, invariants.Options{Dialect: o.dialect})
+				c.Close()
+				if st.Generic() {
+					for _, n := range []string{"profile", "client-idle"} {
+						if cmd.Flags().Changed(n) {
+							return fmt.Errorf("--%s applies to the PC3 machine; %s is %s (the generic client view has no profiles or idle timer)", n, decode.Sanitize(o.replay), st.Dialect)
+						}
+					}
+					if err := writeGenericReplay(stdout, o.replay, st); err != nil {
+						fmt.Fprintf(stderr, "framescope: %s: %s\n", decode.Sanitize(o.replay), decode.Sanitize(err.Error()))
+						return exitError{2}
+					}
+					return nil
+				}
+				if e := st.End; o.replay == "-" && e != nil && e.Kind == string(invariants.EndError) {
+					// The kept bytes end where the read failed: replaying
+					// them would hide the failure.
+					fmt.Fprintf(stderr, "framescope: -: %s\n", decode.Sanitize(e.Detail))
+					return exitError{2}
+				}
+				stdin = &kept
 			}
 			c, err := capture.Open(o.replay, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1, Stdin: stdin})
 			if err != nil {
@@ -131,7 +182,7 @@ is ever written through a link.`,
 				return fmt.Errorf("--client-idle: %s has no arrival times (%s), so the client's idle timer cannot be replayed; drop the flag or replay a timed capture (JSONL)",
 					decode.Sanitize(o.replay), c.Meta().Kind)
 			}
-			opts := reference.ReferenceOptions{Profiles: profiles, ClientIdle: o.clientIdle}
+			opts := reference.ReferenceOptions{Profiles: profiles, ClientIdle: o.clientIdle, Check: invariants.Options{Dialect: o.dialect}}
 			if _, err := reference.WriteReferenceReplay(c, opts, stdout); err != nil {
 				fmt.Fprintf(stderr, "framescope: %s: %s\n", decode.Sanitize(o.replay), decode.Sanitize(err.Error()))
 				return exitError{2}
@@ -146,6 +197,8 @@ is ever written through a link.`,
 	f.StringVar(&o.exportDir, "export-tests", "", "write the conformance kit (captures + expected client views) into `DIR`")
 	f.BoolVar(&o.force, "force", false, "--export-tests: write into a non-empty DIR, replacing only the kit's own regular files (never through a link)")
 	f.StringVar(&o.profile, "profile", "", "client profile: v0.5, v0.4 or both (replay default both; diagrams and kit default v0.5)")
+	f.StringVar(&o.dialect, "dialect", "", "replay: the stream's `NAME`d dialect instead of detecting it; pc3 runs the PC3 machine, any other the generic client view (list: show them)")
+	_ = cmd.RegisterFlagCompletionFunc("dialect", cobra.FixedCompletions(append(dialects.Names(), "list"), cobra.ShellCompDirectiveNoFileComp))
 	entryVar(f, &o.entry, "HAR: which SSE entry to replay (0-based; default the first)")
 	nonNegativeDuration(f, &o.clientIdle, "client-idle", pc3.DefaultClientIdle, "0 = off", "replay: the client's idle timer, fired after this long without a frame on timed captures (0 = off)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(pc3.ReferenceFormats, cobra.ShellCompDirectiveNoFileComp))

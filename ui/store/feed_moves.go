@@ -13,6 +13,10 @@ type moveFact struct {
 	span          invariants.SpanKind
 	key, name     string
 	text, outcome string
+	// MoveText: where the delta lies in the text spill (its bubble is
+	// span + key); MoveTerminal: the frame that carried the end, +1.
+	start, end int64
+	carrier    int
 }
 
 // movesRow builds the row of a frame of any dialect but PC3 from the moves
@@ -49,13 +53,19 @@ func (f *Feeder) movesRow(it *pipeline.Item) Ingest {
 			if r.Terminal == decode.NotTerminal {
 				r.Terminal = invariants.TerminalOf(mv.Outcome)
 			}
-			x.facts = append(x.facts, moveFact{kind: mv.Kind, name: rawStr(mv.Name), outcome: mv.Outcome, text: rawStr(mv.Code)})
+			x.facts = append(x.facts, moveFact{kind: mv.Kind, name: rawStr(mv.Name), outcome: mv.Outcome, text: rawStr(mv.Code), carrier: mv.Carrier})
 		case invariants.MoveText:
 			if s, ok := mv.Text.Str(); ok && s != "" {
+				start := f.textEnd
 				f.text.write(f.textEnd, []byte(s))
 				f.textEnd += int64(len(s))
 				x.textEnd, x.hasChunk = f.textEnd, true
+				// The bubble it grows: a client keeps choices, blocks,
+				// messages and streams apart (client_view.go).
+				x.facts = append(x.facts, moveFact{kind: mv.Kind, span: mv.Span, key: rawKey(mv.Key), start: start, end: f.textEnd})
 			}
+		case invariants.MoveToolReady:
+			x.facts = append(x.facts, moveFact{kind: mv.Kind, key: rawStr(mv.Key)})
 		case invariants.MoveToolOpen, invariants.MoveToolClose, invariants.MoveSpanOpen, invariants.MoveSpanClose:
 			x.facts = append(x.facts, moveFact{kind: mv.Kind, span: mv.Span, key: rawStr(mv.Key), name: rawStr(mv.Name), outcome: mv.Outcome})
 		case invariants.MoveProgress:
@@ -77,4 +87,14 @@ func rawStr(r decode.Raw) string {
 		return s
 	}
 	return string(r)
+}
+
+// rawKey is a text move's key as the store keeps it: a string decoded, a
+// number as written ("0"), with a leading '#' for a number so that the
+// Client pane can tell a choice index from an id.
+func rawKey(r decode.Raw) string {
+	if r.Kind() == decode.KindNumber {
+		return "#" + string(r)
+	}
+	return rawStr(r)
 }

@@ -23,6 +23,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions/pipeline"
 )
 
 // RowKind says what a timeline row stands for.
@@ -99,7 +100,11 @@ type TurnRec struct {
 	Frames        int
 	Terminal      decode.Terminality
 	TerminalFrame int // -1 until the terminal arrives
-	Done          bool
+	// CarrierFrame is the frame that carried the terminal: TerminalFrame,
+	// or an earlier frame when the dialect settles the turn later
+	// (openai-chat's finish_reason chunk, settled at [DONE]).
+	CarrierFrame int
+	Done         bool
 	// StartAt / EndAt bound the turn's time axis (HasTime: some row of the
 	// turn has a time).
 	StartAt, EndAt time.Duration
@@ -114,6 +119,10 @@ type TurnRec struct {
 	textStart   int64 // where the turn's text starts in the text spill
 	tools       map[string]int
 	comps       map[string]int
+	// bubbles are the turn's text bubbles (client_view.go), in the order
+	// they began; bubbleOf finds one by span and key.
+	bubbles  []bubble
+	bubbleOf map[string]int
 	// Outcome and TerminalEvent: the terminal's detail (dialects other
 	// than PC3; PC3 turns leave them empty).
 	Outcome, TerminalEvent string
@@ -130,10 +139,48 @@ type ToolSpan struct {
 	HasStart       bool
 	HasEnd         bool // EndAt is meaningful
 	Orphan         bool
+	// Ready is the frame where the call's input was complete and the call
+	// was handed to the client to run (a tool-ready move: openai-chat's
+	// finish_reason "tool_calls", Anthropic's content_block_stop of a
+	// tool_use block…); HasReady says there was one. A ready call the
+	// stream never answers is finished as far as the stream goes.
+	Ready     int
+	ReadyTime time.Duration
+	HasReady  bool
 }
 
-// OpenAt reports whether the call is still open as of frame n.
-func (t *ToolSpan) OpenAt(n int) bool { return !t.Orphan && (t.End < 0 || t.End > n) }
+// OpenAt reports whether the call is still open as of frame n: not yet
+// answered and not yet handed to the client.
+func (t *ToolSpan) OpenAt(n int) bool {
+	return !t.Orphan && (t.End < 0 || t.End > n) && !t.ReadyAt(n)
+}
+
+// ReadyAt reports whether, as of frame n, the call was handed to the
+// client and not answered in the stream.
+func (t *ToolSpan) ReadyAt(n int) bool {
+	return t.HasReady && t.Ready <= n && (t.End < 0 || t.End > n)
+}
+
+// Tool states as the panes name them.
+const (
+	ToolOrphan  = "orphan"  // an answer to no call
+	ToolRunning = "running" // open: its input or its answer still streams
+	ToolReady   = "ready"   // handed to the client: its input is complete, the client runs it
+	ToolDone    = "done"    // answered in the stream
+)
+
+// StateAt is the call's state as of frame n.
+func (t *ToolSpan) StateAt(n int) string {
+	switch {
+	case t.Orphan:
+		return ToolOrphan
+	case t.ReadyAt(n):
+		return ToolReady
+	case t.OpenAt(n):
+		return ToolRunning
+	}
+	return ToolDone
+}
 
 // CompKind says whether a CompSpan is a data placeholder or a component frame.
 type CompKind uint8
@@ -154,6 +201,7 @@ type CompSpan struct {
 	Loading, Loaded int
 	Items           int // data_loaded items (-1 when not an array)
 	first           int // the frame that created the span (its sort key)
+	name            string
 }
 
 // LoadedAt reports whether the placeholder is filled as of frame n.
@@ -211,6 +259,10 @@ type Store struct {
 
 	Notes []string
 	Bytes int64 // stream bytes seen (sum of block sizes)
+	// rowLabeler is Dialect's, when it has one (TypeOf); rowLabelerOf
+	// the dialect it was looked up for.
+	rowLabeler   rowLabeler
+	rowLabelerOf string
 	// Dialect is the stream's dialect ("" until known). Every dialect but
 	// a native one (invariants.Native) is indexed from its moves
 	// (store_moves.go); native is set with Dialect.
@@ -522,7 +574,7 @@ func (s *Store) segment(r *Row, rid string, row int) int {
 		}
 	case r.Terminal != decode.NotTerminal && t.Terminal == decode.NotTerminal && !t.closed:
 		t.Terminal = r.Terminal
-		t.TerminalFrame = r.Frame
+		t.TerminalFrame, t.CarrierFrame = r.Frame, r.Frame
 	}
 	t.doneJustNow = r.Done
 	return t.Index
@@ -735,6 +787,35 @@ func (s *Store) Summary(i int) string {
 		return movesSummary(s.RowFrame(i))
 	}
 	return frameSummary(s.RowFrame(i))
+}
+
+// TypeOf is what the timeline's type column shows for row i: the row's
+// type, or what the frame carries where its dialect labels every frame
+// alike (invariants.Spec.RowLabelOf: openai-chat's chunks).
+func (s *Store) TypeOf(i int) string {
+	r := s.Row(i)
+	if r.Kind != RowFrame || !s.Generic() {
+		return r.Type
+	}
+	if s.rowLabelerOf != s.Dialect { // Generic: Dialect is set
+		s.rowLabelerOf, s.rowLabeler = s.Dialect, nil
+		if d, err := pipeline.ResolveDialect(s.Dialect); err == nil {
+			s.rowLabeler, _ = d.(rowLabeler)
+		}
+	}
+	if s.rowLabeler == nil {
+		return r.Type
+	}
+	if l := s.rowLabeler.RowLabel(s.RowFrame(i)); l != "" {
+		return decode.Sanitize(l)
+	}
+	return r.Type
+}
+
+// rowLabeler is a dialect whose timeline label can say more than its
+// frames' label (invariants.Spec.RowLabel).
+type rowLabeler interface {
+	RowLabel(f *decode.Frame) string
 }
 
 // Generic reports whether the stream is indexed from moves (a known

@@ -35,7 +35,10 @@ func (s *Store) segmentMoves(r *Row, x *rowExt, row int) int {
 	for _, fc := range x.facts {
 		if fc.kind == invariants.MoveTerminal && tr.Terminal == 0 {
 			tr.Terminal = r.Terminal
-			tr.TerminalFrame = r.Frame
+			tr.TerminalFrame, tr.CarrierFrame = r.Frame, r.Frame
+			if fc.carrier > 0 && fc.carrier-1 < r.Frame {
+				tr.CarrierFrame = fc.carrier - 1
+			}
 			tr.Outcome, tr.TerminalEvent = fc.outcome, fc.name
 			if tr.TerminalEvent == "" {
 				tr.TerminalEvent = r.Type
@@ -61,6 +64,13 @@ func (s *Store) indexMoves(r *Row, x *rowExt) {
 			t.tools[fc.key] = len(s.Tools)
 			s.Tools = append(s.Tools, ToolSpan{ID: fc.key, Name: fc.name, Turn: r.Turn,
 				Start: r.Frame, End: -1, StartAt: r.At, HasStart: r.HasAt})
+		case invariants.MoveToolReady:
+			if i, ok := t.tools[fc.key]; ok && s.Tools[i].End < 0 && !s.Tools[i].HasReady {
+				sp := &s.Tools[i]
+				sp.Ready, sp.ReadyTime, sp.HasReady = r.Frame, r.At, true
+			}
+		case invariants.MoveText:
+			s.addPiece(t, r.Frame, fc)
 		case invariants.MoveToolClose:
 			if i, ok := t.tools[fc.key]; ok && s.Tools[i].End < 0 {
 				sp := &s.Tools[i]
@@ -77,7 +87,7 @@ func (s *Store) indexMoves(r *Row, x *rowExt) {
 			k := fc.span.String() + "\x00" + fc.key
 			t.comps[k] = len(s.Comps)
 			s.Comps = append(s.Comps, CompSpan{Kind: CompMoveSpan, ID: fc.key, Type: spanLabel(fc), Turn: r.Turn,
-				Loading: r.Frame, Loaded: -1, Items: -1, first: r.Frame})
+				Loading: r.Frame, Loaded: -1, Items: -1, first: r.Frame, name: fc.name})
 		case invariants.MoveSpanClose:
 			k := fc.span.String() + "\x00" + fc.key
 			if i, ok := t.comps[k]; ok && s.Comps[i].Loaded < 0 {

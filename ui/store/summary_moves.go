@@ -25,7 +25,7 @@ func movesSummary(fr *decode.Frame) string {
 	case !fr.Decoded():
 		return fr.Problem.String() + ": " + excerpt(fr.Data, 200)
 	}
-	var texts, names, rest []string
+	var texts, tools, names, rest []string
 	budget := 40
 	var walk func(prefix string, v decode.Raw, depth int)
 	walk = func(prefix string, v decode.Raw, depth int) {
@@ -42,11 +42,11 @@ func movesSummary(fr *decode.Frame) string {
 			}
 			switch val.Kind() {
 			case decode.KindObject:
-				if depth < 3 {
+				if depth < 4 {
 					walk(path, val, depth+1)
 				}
 			case decode.KindArray:
-				if n := val.Len(); n > 0 && depth < 3 {
+				if n := val.Len(); n > 0 && depth < 4 {
 					val.Elements(func(e decode.Raw) bool {
 						if e.Kind() == decode.KindObject {
 							walk(path+"[0]", e, depth+1)
@@ -58,8 +58,13 @@ func movesSummary(fr *decode.Frame) string {
 				budget--
 				text := leafText(val)
 				switch {
-				case textKey[k] && val.Kind() == decode.KindString:
+				case textKey[k] && val.StrEq(""):
+					// An empty delta (a tool call's first arguments) says
+					// nothing: the name beside it leads.
+				case textKey[k] && val.Kind() == decode.KindString && !snapshotPath(path):
 					texts = append(texts, text)
+				case toolNameKey[k]:
+					tools = append(tools, k+"="+text)
 				case nameKey[k]:
 					names = append(names, k+"="+text)
 				default:
@@ -70,7 +75,7 @@ func movesSummary(fr *decode.Frame) string {
 		})
 	}
 	walk("", decode.Raw(fr.Data), 0)
-	s := strings.Join(append(append(texts, names...), rest...), "  ")
+	s := strings.Join(append(append(append(texts, tools...), names...), rest...), "  ")
 	if s == "" {
 		return "{}"
 	}
@@ -94,10 +99,20 @@ var envelopeKey = setOf("type", "kind", "object", "event", "schema", "sequence_n
 var textKey = setOf("delta", "text", "content", "partial_json", "thinking", "payload", "narration", "message",
 	"errorText", "refusal", "arguments", "summary", "reasoning_content")
 
+// snapshotPath: a field of the whole response an event carries
+// (openai-responses response.created / .completed): its texts are the
+// response's settings and the finished output, not what this frame adds
+// (reasoning.summary "auto" led response.created's summary).
+func snapshotPath(path string) bool { return strings.HasPrefix(path, "response.") }
+
+// toolNameKey: fields that name a tool; they lead the names (a tool
+// call's chunk led with its index, index=0 index=0, before the name).
+var toolNameKey = setOf("name", "toolName", "tool_name")
+
 // nameKey: fields that name what the frame is about.
 // Ids come after them, with the other fields: long, and the same on every
 // frame of a span.
-var nameKey = setOf("name", "toolName", "tool_name", "stop_reason", "finish_reason", "finishReason", "status",
+var nameKey = setOf("stop_reason", "finish_reason", "finishReason", "status",
 	"stepName", "role", "code", "index", "output_index", "modality")
 
 func setOf(keys ...string) map[string]bool {

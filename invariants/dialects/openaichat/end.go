@@ -63,14 +63,18 @@ func (p *mapper) settle(m *invariants.Mapping, done bool) {
 		}
 		return
 	}
-	best, bestRank := p.choices[0].finish, -1
+	best, bestRank, last := p.choices[0].finish, -1, 0
 	for _, c := range p.choices {
 		if _, rank, _ := outcomeOf(c.finish); rank > bestRank {
 			best, bestRank = c.finish, rank
 		}
+		last = max(last, c.frame)
 	}
 	outcome, _, name := outcomeOf(best)
-	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: name})
+	// The client read the end from the last finish_reason chunk (the
+	// completion's finish_reason is known once every choice has one):
+	// that chunk carried the terminal, [DONE] only settles it.
+	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: name, Carrier: last + 1})
 }
 
 // closeTools ends every open call when the completion ends incomplete at

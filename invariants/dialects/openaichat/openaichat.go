@@ -53,6 +53,7 @@ var Dialect = &invariants.Spec{
 	Keys:       []string{"object"},
 	SniffFrame: sniff,
 	LabelOf:    label,
+	RowLabelOf: carries,
 	NewMapper:  newMapper,
 	DemoFiles: invariants.DemoFiles{
 		FS:          demoFiles,
