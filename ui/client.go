@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/invariants/dialects/pc3"
 	"framescope/ui/store"
 )
@@ -198,7 +199,7 @@ func (c *Client) build(s *clientSnap) []string {
 	var out []string
 	add := func(ls ...string) { out = append(out, ls...) }
 	if !s.ready {
-		add(sty.Dim.Render(cut(fmt.Sprintf("reading the stream into the client machines: %d of %d frames…", s.read, c.sh.st.Frames), w)))
+		add(sty.Dim.Render(cut(fmt.Sprintf("reading the stream into the client machines: %d of %s…", s.read, invariants.Plural(c.sh.st.Frames, "frame")), w)))
 		return out
 	}
 	add(c.headLine(s, w))

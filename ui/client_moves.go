@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/ui/store"
 )
 
@@ -125,9 +126,9 @@ func bubbleLines(bs []store.Bubble, w int, sty *Styles) []string {
 		if b.Component {
 			continue
 		}
-		head := fmt.Sprintf("text · %d bytes in %d deltas", b.Total, b.Deltas)
+		head := fmt.Sprintf("text · %s in %s", invariants.Plural(int(b.Total), "byte"), invariants.Plural(int(b.Deltas), "delta"))
 		if b.Label != "" {
-			head = decode.Sanitize(b.Label) + fmt.Sprintf(" · %d bytes in %d deltas", b.Total, b.Deltas)
+			head = decode.Sanitize(b.Label) + fmt.Sprintf(" · %s in %s", invariants.Plural(int(b.Total), "byte"), invariants.Plural(int(b.Deltas), "delta"))
 		}
 		out = append(out, "", sty.Label.Render(cut(head, w)))
 		text := b.Text
@@ -142,7 +143,7 @@ func bubbleLines(bs []store.Bubble, w int, sty *Styles) []string {
 			if !b.Component {
 				continue
 			}
-			l := fmt.Sprintf("%s · %d chunks, %d bytes · last: %s", decode.Sanitize(b.Label), b.Deltas, b.Total, decode.Sanitize(b.Last))
+			l := fmt.Sprintf("%s · %s, %s · last: %s", decode.Sanitize(b.Label), invariants.Plural(int(b.Deltas), "chunk"), invariants.Plural(int(b.Total), "byte"), decode.Sanitize(b.Last))
 			out = append(out, cut(l, w))
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions/library"
 	"framescope/sessions/replay"
 )
@@ -347,8 +348,8 @@ func sessionItems(list []library.SessionMeta) []PickItem {
 		known := m.End != library.EndUnfinished && !strings.HasPrefix(m.End, "metadata unreadable")
 		frames, turns, alarms, dur := "-", "-", "-", "-"
 		if known {
-			frames = fmt.Sprintf("%d frames", m.Frames)
-			turns = fmt.Sprintf("%d turns", len(m.Turns))
+			frames = invariants.Plural(m.Frames, "frame")
+			turns = invariants.Plural(len(m.Turns), "turn")
 			if len(m.Turns) == 1 {
 				turns = "1 turn"
 			}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
+	"framescope/invariants"
 )
 
 // Status shows what a v0.5 client displays as of the selected frame: the
@@ -96,7 +97,7 @@ func (s *Status) lines() []string {
 		out = append(out, sty.Dim.Render("no text yet"))
 		return out
 	}
-	out = append(out, sty.Dim.Render(fmt.Sprintf("text so far (%d frames, %d bytes):", k, total)))
+	out = append(out, sty.Dim.Render(fmt.Sprintf("text so far (%s, %s):", invariants.Plural(k, "frame"), invariants.Plural(int(total), "byte"))))
 	if total > len(text) {
 		text = "…" + text
 	}

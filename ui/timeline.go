@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"framescope/invariants"
 	"framescope/ui/store"
 )
 
@@ -64,7 +65,7 @@ func (t *Timeline) Title() string {
 	}
 	s := fmt.Sprintf("Timeline %d/%d", t.sh.sel+1, n)
 	if t.sh.st.Frames != n {
-		s += fmt.Sprintf(" (%d frames)", t.sh.st.Frames)
+		s += " (" + invariants.Plural(t.sh.st.Frames, "frame") + ")"
 	}
 	return s
 }

@@ -272,7 +272,7 @@ func writeFlowLine(w io.Writer, f proxy.Flow) {
 	line := fmt.Sprintf("%s %-7s %s  %s %s %s", status, decode.Sanitize(f.Method), decode.Clip(decode.Sanitize(f.URL), 120),
 		f.Kind, sessions.FormatSize(f.Bytes), f.Duration.Round(time.Millisecond))
 	if f.Kind == proxy.KindStream {
-		line += fmt.Sprintf("  %s %d frames  %d error %d warn %d info", decode.Sanitize(f.Dialect), f.Frames, f.Counts.Error, f.Counts.Warn, f.Counts.Info)
+		line += fmt.Sprintf("  %s %s  %d error %d warn %d info", decode.Sanitize(f.Dialect), invariants.Plural(f.Frames, "frame"), f.Counts.Error, f.Counts.Warn, f.Counts.Info)
 		if f.SessionID != "" {
 			line += "  @" + f.SessionID
 		}

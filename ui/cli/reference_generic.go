@@ -147,7 +147,7 @@ func writeFinalView(w io.Writer, v store.ClientView) {
 			label = "text"
 		}
 		if b.Component {
-			fmt.Fprintf(w, "  [%s] %d chunks, %d bytes\n", decode.Sanitize(label), b.Deltas, b.Total)
+			fmt.Fprintf(w, "  [%s] %s, %s\n", decode.Sanitize(label), invariants.Plural(int(b.Deltas), "chunk"), invariants.Plural(int(b.Total), "byte"))
 			continue
 		}
 		fmt.Fprintf(w, "  [%s] %s\n", decode.Sanitize(label), quoteClip(b.Text, 2000))
