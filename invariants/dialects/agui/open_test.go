@@ -15,28 +15,28 @@ func TestOpenSetIndexed(t *testing.T) {
 	key := func(i int) decode.Raw { return decode.Raw(fmt.Sprintf(`"k%d"`, i)) }
 	const n = 3 * scanMax
 	for i := range n {
-		s.add(invariants.SpanText, i%2 == 0, key(i), i)
+		s.add(invariants.SpanMessage, i%2 == 0, key(i), i)
 	}
 	if !s.indexed || s.n != n {
 		t.Fatalf("indexed %v, n %d", s.indexed, s.n)
 	}
 	for i := 0; i < n; i += 3 {
-		s.remove(invariants.SpanText, i%2 == 0, key(i))
+		s.remove(invariants.SpanMessage, i%2 == 0, key(i))
 	}
 	for i := range n {
-		at := s.find(invariants.SpanText, i%2 == 0, key(i))
+		at := s.find(invariants.SpanMessage, i%2 == 0, key(i))
 		if gone := i%3 == 0; gone != (at < 0) {
 			t.Fatalf("key %d: find %d", i, at)
 		}
 		if at >= 0 && (s.e[at].frame != i || string(s.e[at].key) != string(key(i))) {
 			t.Fatalf("key %d: entry %d is %+v", i, at, s.e[at])
 		}
-		if s.find(invariants.SpanText, i%2 != 0, key(i)) >= 0 {
+		if s.find(invariants.SpanMessage, i%2 != 0, key(i)) >= 0 {
 			t.Fatalf("key %d found as the other kind", i)
 		}
 	}
 	s.reset()
-	if s.indexed || s.find(invariants.SpanText, false, key(1)) >= 0 {
+	if s.indexed || s.find(invariants.SpanMessage, false, key(1)) >= 0 {
 		t.Fatal("reset kept entries")
 	}
 }
