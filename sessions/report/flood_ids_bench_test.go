@@ -10,7 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants"
+	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
+	"framescope/sessions/pipeline"
 )
 
 // Id floods against valid streams of the same size and dialect, side by
@@ -116,11 +119,16 @@ func floodOpenAIChat(b *bytes.Buffer, size int) {
 	}
 }
 
-// floodAnthropic: content_block_start frames, each a new block index.
+// floodAnthropic: content_block_start frames, each a new block index,
+// text and tool_use blocks in turn.
 func floodAnthropic(b *bytes.Buffer, size int) {
 	fmt.Fprintf(b, "event: message_start\ndata: %s\n\n", `{"type":"message_start","message":{"id":"msg_01Pq4Rk8","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":2391,"output_tokens":2}}}`)
 	for i := 0; b.Len() < size; i++ {
-		fmt.Fprintf(b, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":%d,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n", i)
+		if i%2 == 0 {
+			fmt.Fprintf(b, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":%d,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n", i)
+		} else {
+			fmt.Fprintf(b, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":%d,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_%d\",\"name\":\"get_order_status\",\"input\":{}}}\n\n", i, i)
+		}
 	}
 }
 
@@ -217,5 +225,50 @@ func BenchmarkCheckIDFlood(b *testing.B) {
 				reportFrames(b, frames)
 			})
 		}
+	}
+}
+
+// TestCheckIDFloodHeapBounded: checking an id flood of every dialect keeps
+// the live heap bounded. The heap is sampled (after a collection) every
+// 5,000 frames while the stream is checked; its growth over the heap
+// before the check must stay under a fixed cap, far below what tracking
+// every one of the flood's 20,000 to 200,000 ids took (tens of MB).
+func TestCheckIDFloodHeapBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks 8 MB per dialect")
+	}
+	const size = 8 << 20
+	const bound = 12 << 20
+	for _, fg := range idFloodGens {
+		t.Run(fg.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			fg.gen(&buf, size)
+			c, err := capture.OpenReader(fg.name, bytes.NewReader(buf.Bytes()), capture.OpenOptions{Entry: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			base, peak := ms.HeapAlloc, uint64(0)
+			n := 0
+			rep, err := CheckWith(c, invariants.Options{Dialect: fg.name, ListLimit: MaxListed}, pipeline.Handler{OnItem: func(*pipeline.Item) {
+				if n++; n%5_000 == 0 {
+					runtime.GC()
+					runtime.ReadMemStats(&ms)
+					peak = max(peak, ms.HeapAlloc)
+				}
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Frames < 20_000 {
+				t.Fatalf("only %d frames: not a flood", rep.Frames)
+			}
+			if peak > base && peak-base > bound {
+				t.Errorf("live heap grew by %.1f MB while checking %d frames (bound %.0f MB)", float64(peak-base)/(1<<20), rep.Frames, float64(bound)/(1<<20))
+			}
+			t.Logf("%d frames, live heap +%.1f MB", rep.Frames, float64(max(peak, base)-base)/(1<<20))
+		})
 	}
 }
