@@ -44,6 +44,7 @@ type harSpans struct {
 // harSpan is a long string's contents (between the quotes, still escaped).
 type harSpan struct {
 	off, n int64
+	skel   int64  // the offset of its placeholder's quote in the skeleton
 	raw    []byte // when read from a pipe
 }
 
@@ -137,7 +138,7 @@ func harSkeleton(name string, br *bufio.Reader, at io.ReaderAt) ([]byte, *harSpa
 			cur = cur[:0]
 			return
 		}
-		sp := harSpan{off: start, n: end - start}
+		sp := harSpan{off: start, n: end - start, skel: int64(out.Len())}
 		if at == nil {
 			sp.raw, cur = cur, nil // the span keeps them
 		}
@@ -148,7 +149,7 @@ func harSkeleton(name string, br *bufio.Reader, at io.ReaderAt) ([]byte, *harSpa
 	syntaxErr := func(format string, c byte) error {
 		return fmt.Errorf("%s:%d: invalid JSON in HAR: invalid character %s %s", sessions.Clean(name), line, strconv.QuoteRune(rune(c)), format)
 	}
-	block := make([]byte, 64<<10)
+	block := make([]byte, min(64<<10, br.Size())) // small for one entry (read_har_index.go)
 	for {
 		n, rerr := br.Read(block)
 		b := block[:n]
@@ -210,6 +211,7 @@ func harSkeleton(name string, br *bufio.Reader, at io.ReaderAt) ([]byte, *harSpa
 			}
 		}
 		off += int64(n)
+		harSkeletonBytes.Add(int64(n))
 		if rerr == io.EOF {
 			break
 		}
