@@ -97,7 +97,7 @@ func TestHARManyEntriesReadOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range []int{0, 5, 999} {
+	for _, i := range []int{0, 5, 999} {
 		c := mustOpen(t, path, OpenOptions{Entry: i, EntryGiven: true})
 		d := sessiontest.Drain(t, c)
 		if !bytes.Equal(d.Data, bodies[i]) {
