@@ -91,7 +91,7 @@ func openError(name string, err error) error {
 
 func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (sessions.Capture, error) {
 	br := bufio.NewReaderSize(r, sniffSize)
-	kind, err := sniff(name, br)
+	kind, err := sniffOrIndexed(name, br, closer)
 	if err != nil {
 		return nil, err
 	}
