@@ -158,18 +158,19 @@ func (m *Mapping) TurnOpen() bool { return m.e.open(m.e.cur) }
 // block's type), and whether it is open in the latest turn.
 func (m *Mapping) SpanName(kind SpanKind, key decode.Raw) (string, bool) {
 	e := m.e
-	if e.cur < 0 || e.state[e.cur] == nil {
+	st := e.stateOf(e.cur) // e.cur counts from the stream's first turn, e.state from e.base
+	if st == nil {
 		return "", false
 	}
-	return e.spanOpen(e.state[e.cur], kind, key)
+	return e.spanOpen(st, kind, key)
 }
 
 // ToolIsOpen reports whether a tool call is open in the latest turn.
 func (m *Mapping) ToolIsOpen(key decode.Raw) bool {
-	e := m.e
-	if e.cur < 0 || e.state[e.cur] == nil {
+	st := m.e.stateOf(m.e.cur)
+	if st == nil {
 		return false
 	}
-	ts := e.state[e.cur].tools[string(key)]
+	ts := st.tools[string(key)]
 	return ts != nil && ts.open
 }

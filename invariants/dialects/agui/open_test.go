@@ -2,10 +2,12 @@ package agui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects/dialecttest"
 )
 
 // TestOpenSetIndexed: past scanMax entries the set indexes them; finds,
@@ -38,5 +40,25 @@ func TestOpenSetIndexed(t *testing.T) {
 	s.reset()
 	if s.indexed || s.find(invariants.SpanMessage, false, key(1)) >= 0 {
 		t.Fatal("reset kept entries")
+	}
+}
+
+// TestManyRunsThenLookups: after more runs than the engine holds (it hands
+// the older ones out with OnTurnFinal, as check does), a frame that asks
+// whether a span or call is open (a thinking message; an interrupt) reads
+// the latest run's state: it panicked with an index out of range.
+func TestManyRunsThenLookups(t *testing.T) {
+	var b strings.Builder
+	for i := range 80 {
+		fmt.Fprintf(&b, "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r%d\"}\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r%d\"}\n\n", i, i)
+	}
+	b.WriteString("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"rx\"}\n\n")
+	b.WriteString("data: {\"type\":\"THINKING_START\"}\n\ndata: {\"type\":\"THINKING_TEXT_MESSAGE_START\"}\n\n")
+	b.WriteString("data: {\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"x\"}\n\n")
+	b.WriteString("data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"rx\",\"outcome\":{\"type\":\"interrupt\",\"interrupts\":[{\"id\":\"i\",\"reason\":\"confirm\"}]}}\n\n")
+	res := dialecttest.RunOpts(Dialect, b.String(), invariants.Options{OnTurnFinal: func(int, invariants.Turn) {}})
+	got := strings.Join(dialecttest.Lines(res.Alarms), "|")
+	if strings.Contains(got, "span-orphan") || !strings.Contains(got, "tool-unfinished") {
+		t.Errorf("alarms %s: the thinking step is open, and the call is unfinished at the interrupt", got)
 	}
 }
