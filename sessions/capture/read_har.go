@@ -233,7 +233,7 @@ const harFieldMax = 64 << 10
 
 // resolve replaces the placeholders of the fields shown with their text.
 func (e *harEntry) resolve(spans *harSpans) {
-	if spans == nil || len(spans.spans) == 0 {
+	if spans.none() {
 		return
 	}
 	t := func(v *string) { *v = spans.text(*v, harFieldMax) }

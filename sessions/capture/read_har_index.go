@@ -54,25 +54,8 @@ var harSkeletonBytes atomic.Int64
 // read from a regular file whose long strings stay there (ranges in file
 // offsets, skeleton dropped); else the skeleton is kept.
 func indexHAR(name string, skel []byte, spans *harSpans, file bool) (*harIndex, error) {
-	data := bytes.TrimPrefix(skel, sessions.UTF8BOM)
-	bom := int64(len(skel) - len(data))
 	idx := &harIndex{file: file, spans: spans}
-	ok := walkEntries(data, func(i int, raw []byte, start int64) {
-		idx.total = i + 1
-		var e harEntry
-		if err := json.Unmarshal(raw, &e); err != nil {
-			var te *json.UnmarshalTypeError
-			if !errors.As(err, &te) {
-				return // not an object: not an entry
-			}
-		}
-		e.resolve(spans)
-		if !e.isSSE() {
-			return
-		}
-		idx.sse = append(idx.sse, HAREntry{Index: len(idx.sse), Position: i, Method: e.Request.Method, URL: e.Request.URL, Status: int(e.Response.Status)})
-		idx.at = append(idx.at, harRange{bom + start, int64(len(raw))})
-	})
+	ok := idx.walk(bytes.NewReader(skel), spans)
 	if !ok {
 		doc, err := parseHAR(name, skel, spans)
 		if err != nil {
@@ -95,13 +78,77 @@ func indexHAR(name string, skel []byte, spans *harSpans, file bool) (*harIndex, 
 	return idx, nil
 }
 
+// indexHARFile indexes the HAR file at (br reads it from offset 0) as its
+// skeleton is made, block by block: neither the document nor its skeleton
+// is held whole. A document the walk refuses is read again whole, by
+// indexHAR, which says what is wrong with it.
+func indexHARFile(name string, br *bufio.Reader, at io.ReaderAt) (*harIndex, error) {
+	spans := newHARSpans(at)
+	pr, pw := io.Pipe()
+	var skelErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _, skelErr = harSkeletonTo(name, br, at, spans, func(b []byte) error {
+			_, err := pw.Write(b)
+			return err
+		})
+		pw.CloseWithError(skelErr) // nil: EOF
+	}()
+	idx := &harIndex{file: true}
+	ok := idx.walk(pr, spans)
+	pr.CloseWithError(errWalkStopped) // the writer stops if the walk did
+	<-done
+	if skelErr != nil && !errors.Is(skelErr, errWalkStopped) {
+		return nil, skelErr // a read error, a bad string: as harSkeleton says it
+	}
+	if !ok || len(idx.sse) == 0 {
+		skel, spans, err := harSkeleton(name, bufio.NewReaderSize(io.NewSectionReader(at, 0, 1<<62), sniffSize), at)
+		if err != nil {
+			return nil, err
+		}
+		return indexHAR(name, skel, spans, true)
+	}
+	idx.toFileOffsets(spans)
+	return idx, nil
+}
+
+var errWalkStopped = errors.New("the HAR index stopped reading")
+
+// walk reads the entries of the skeleton in r into idx; false when the
+// document is not one walkEntries reads.
+func (idx *harIndex) walk(r io.Reader, spans *harSpans) bool {
+	br := bufio.NewReader(r)
+	bom := int64(0)
+	if b, _ := br.Peek(len(sessions.UTF8BOM)); bytes.Equal(b, sessions.UTF8BOM) {
+		br.Discard(len(b))
+		bom = int64(len(b))
+	}
+	return walkEntries(br, func(i int, raw []byte, start int64) {
+		idx.total = i + 1
+		var e harEntry
+		if err := json.Unmarshal(raw, &e); err != nil {
+			var te *json.UnmarshalTypeError
+			if !errors.As(err, &te) {
+				return // not an object: not an entry
+			}
+		}
+		e.resolve(spans)
+		if !e.isSSE() {
+			return
+		}
+		idx.sse = append(idx.sse, HAREntry{Index: len(idx.sse), Position: i, Method: e.Request.Method, URL: e.Request.URL, Status: int(e.Response.Status)})
+		idx.at = append(idx.at, harRange{bom + start, int64(len(raw))})
+	})
+}
+
 // walkEntries calls visit with each element of log.entries (its raw JSON
 // and its offset in data) and reports whether the document is one it
 // walks as encoding/json reads it: one top-level object whose single log
 // member is an object whose single entries member is an array, nothing
 // after it. Anything else goes to parseHAR, which says what is wrong.
-func walkEntries(data []byte, visit func(i int, raw []byte, start int64)) bool {
-	dec := json.NewDecoder(bytes.NewReader(data))
+func walkEntries(r io.Reader, visit func(i int, raw []byte, start int64)) bool {
+	dec := json.NewDecoder(r)
 	delim := func(want json.Delim) bool {
 		t, err := dec.Token()
 		d, ok := t.(json.Delim)
@@ -274,11 +321,17 @@ func loadHARIndex(name string, br *bufio.Reader, at io.ReaderAt) (*harIndex, err
 			return harIndexCache.idx, nil
 		}
 	}
-	skel, spans, err := harSkeleton(name, br, at)
-	if err != nil {
-		return nil, err
+	var idx *harIndex
+	var err error
+	if at != nil {
+		idx, err = indexHARFile(name, br, at)
+	} else {
+		var skel []byte
+		var spans *harSpans
+		if skel, spans, err = harSkeleton(name, br, nil); err == nil {
+			idx, err = indexHAR(name, skel, spans, false)
+		}
 	}
-	idx, err := indexHAR(name, skel, spans, at != nil)
 	if err != nil {
 		return nil, err
 	}

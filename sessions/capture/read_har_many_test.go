@@ -7,8 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
+	"time"
 
 	"framescope/sessions"
 	"framescope/sessions/internal/sessiontest"
@@ -167,12 +170,32 @@ func BenchmarkHARManyEntries(b *testing.B) {
 			fi, _ := os.Stat(path)
 			b.SetBytes(fi.Size())
 			b.ReportAllocs()
+			runtime.GC()
+			stop, peak := make(chan struct{}), make(chan uint64)
+			go func() { // the heap's peak, sampled every 2 ms
+				sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+				var p uint64
+				tick := time.NewTicker(2 * time.Millisecond)
+				defer tick.Stop()
+				for {
+					metrics.Read(sample)
+					p = max(p, sample[0].Value.Uint64())
+					select {
+					case <-stop:
+						peak <- p
+						return
+					case <-tick.C:
+					}
+				}
+			}()
 			for b.Loop() {
 				harIndexCache.Lock()
 				harIndexCache.idx = nil // each run indexes the file again
 				harIndexCache.Unlock()
 				openAllEntries(b, path, bodies)
 			}
+			close(stop)
+			b.ReportMetric(float64(<-peak)/(1<<20), "peak-heap-MB")
 			if s := b.Elapsed().Seconds(); s > 0 {
 				b.ReportMetric(float64(n)*float64(b.N)/s, "entries/s")
 			}
