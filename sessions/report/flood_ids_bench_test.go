@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -271,4 +274,39 @@ func TestCheckIDFloodHeapBounded(t *testing.T) {
 			t.Logf("%d frames, live heap +%.1f MB", rep.Frames, float64(max(peak, base)-base)/(1<<20))
 		})
 	}
+}
+
+// TestWriteIDFlood writes one dialect's valid stream and id flood for a
+// measurement with the binary (peak RSS of `check`, as issue 24 measured):
+//
+//	FRAMESCOPE_WRITE_FLOOD=DIALECT:DIR FRAMESCOPE_BENCH_MB=100 go test ./sessions/report/ -run TestWriteIDFlood
+//	/usr/bin/time -f '%e s %M KB' framescope check --format json --dialect DIALECT DIR/flood.sse
+//
+// It does nothing without FRAMESCOPE_WRITE_FLOOD.
+func TestWriteIDFlood(t *testing.T) {
+	spec := os.Getenv("FRAMESCOPE_WRITE_FLOOD")
+	if spec == "" {
+		t.Skip("FRAMESCOPE_WRITE_FLOOD=DIALECT:DIR not set")
+	}
+	name, dir, _ := strings.Cut(spec, ":")
+	size := int(benchMB(t) << 20)
+	for _, dg := range dialectGens {
+		if dg.name != name {
+			continue
+		}
+		for _, fg := range idFloodGens {
+			if fg.name != name {
+				continue
+			}
+			for file, gen := range map[string]dialectGen{"valid.sse": dg.gen, "flood.sse": fg.gen} {
+				var b bytes.Buffer
+				gen(&b, size)
+				if err := os.WriteFile(filepath.Join(dir, file), b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return
+		}
+	}
+	t.Fatalf("no generators for %q", name)
 }
