@@ -49,6 +49,8 @@ type Engine struct {
 	keys        []string     // each turn's key as a JSON literal (parallel to turns)
 	openSpans   int          // spans open in every turn (NoTerminal: the idle window runs)
 	finals      map[int]bool // turns whose terminal ends the stream without [DONE]
+	// idLimitStream: id-limit was raised outside any turn (engine_ids.go).
+	idLimitStream bool
 }
 
 type turnState struct {
@@ -62,6 +64,7 @@ type turnState struct {
 	// missingRaised: the mapper raised terminal-missing itself (one per
 	// choice in OpenAI Chat), so the generic one is not raised again.
 	missingRaised bool
+	idBound       // how many ids are open; past MaxOpenIDs (engine_ids.go)
 }
 
 const spanKinds = int(SpanReasoning) + 1
@@ -74,6 +77,7 @@ type spanKey struct {
 type spanState struct {
 	name  string
 	frame int
+	ord   int // its entry in spanOrd (a stale entry names another)
 	open  bool
 }
 
@@ -488,8 +492,8 @@ func (e *Engine) missing(t int, benign bool, how string) {
 func (e *Engine) settleNoTerminal(t int) {
 	st := e.stateOf(t)
 	openSpans := 0
-	for _, k := range st.spanOrd {
-		if st.spans[k.kind][k.key].open {
+	for i := range st.spanOrd {
+		if s := st.liveSpan(i); s != nil && s.open {
 			openSpans++
 		}
 	}
@@ -504,11 +508,12 @@ func (e *Engine) settleNoTerminal(t int) {
 
 func (e *Engine) unclosedSpans(t, frame int, sev Severity, when string) {
 	st := e.stateOf(t)
-	for _, k := range st.spanOrd {
-		if s := st.spans[k.kind][k.key]; s.open {
+	for i, k := range st.spanOrd {
+		if s := st.liveSpan(i); s != nil && s.open {
 			e.raise("span-unclosed", sev, frame, t, "%s %s (opened at frame %d) is still open %s", k.kind, clipRaw(decode.Raw(k.key)), s.frame, when)
 			s.open = false
 			e.openSpans--
+			st.liveSpans--
 		}
 	}
 }
@@ -571,6 +576,14 @@ func (e *Engine) flushMapped(w where, t int) {
 		}
 	}
 	for _, a := range m.alarms {
+		if a.rule == idLimitRule {
+			var st *turnState
+			if t >= 0 {
+				st = e.stateOf(t)
+			}
+			e.saturate(frame, t, st, a.msg)
+			continue
+		}
 		if a.rule == "terminal-missing" && t >= 0 && e.state[t-e.base] != nil {
 			e.state[t-e.base].missingRaised = true
 		}
@@ -629,7 +642,7 @@ func (e *Engine) applyMoves(w where, t int, late bool) {
 			e.terminal(w, t, mv)
 		case MoveText, MoveReasoning:
 			if mv.Key != nil && mv.Span != SpanNone {
-				if _, ok := e.spanOpen(st, mv.Span, mv.Key); !ok {
+				if _, ok := e.spanOpen(st, mv.Span, mv.Key); !ok && !(unknownOK(st) && st.spans[mv.Span][string(mv.Key)] == nil) {
 					e.raise("span-orphan", SevError, w.idx, t, "%s delta for %s %s that is not open", e.labelAt(w), mv.Span, clipRaw(mv.Key))
 				}
 			}
@@ -642,37 +655,45 @@ func (e *Engine) applyMoves(w where, t int, late bool) {
 			if s, ok := byKey[string(mv.Key)]; ok && s.open {
 				e.raise("span-duplicate", SevError, w.idx, t, "%s %s opened again; it is open since frame %d", mv.Span, clipRaw(mv.Key), s.frame)
 				continue
-			} else if ok {
-				s.open, s.frame, s.name = true, w.idx, rawText(mv.Name)
-				e.openSpans++
+			}
+			if !e.admit(w, t, st, e.labelAt(w)) {
 				continue
 			}
 			k := spanKey{mv.Span, string(mv.Key)}
-			byKey[k.key] = &spanState{name: rawText(mv.Name), frame: w.idx, open: true}
+			byKey[k.key] = &spanState{name: rawText(mv.Name), frame: w.idx, ord: len(st.spanOrd), open: true}
 			e.openSpans++
+			st.liveSpans++
 			st.spanOrd = append(st.spanOrd, k)
 		case MoveSpanClose:
 			if s, ok := st.spans[mv.Span][string(mv.Key)]; ok && s.open {
 				s.open = false
 				e.openSpans--
-			} else {
+				st.liveSpans--
+				st.forgetSpan(mv.Span, string(mv.Key))
+			} else if !unknownOK(st) || ok {
 				e.raise("span-orphan", SevError, w.idx, t, "%s closes %s %s that is not open", e.labelAt(w), mv.Span, clipRaw(mv.Key))
 			}
 		case MoveToolOpen:
 			e.toolOpen(w, t, st, mv)
 		case MoveToolArgs, MoveToolReady:
-			if ts := st.tools[string(mv.Key)]; ts == nil || !ts.open {
+			if ts := st.tools[string(mv.Key)]; ts == nil && unknownOK(st) {
+				continue
+			} else if ts == nil || !ts.open {
 				e.raise("tool-orphan", SevError, w.idx, t, "%s for tool call %s that is not open", e.labelAt(w), clipRaw(mv.Key))
 			} else if mv.Kind == MoveToolReady {
 				ts.ready = true
 			}
 		case MoveToolClose:
 			ts := st.tools[string(mv.Key)]
+			if ts == nil && unknownOK(st) {
+				continue
+			}
 			if ts == nil || !ts.open {
 				e.raise("tool-orphan", SevError, w.idx, t, "%s ends tool call %s that is not open", e.labelAt(w), clipRaw(mv.Key))
 				continue
 			}
 			ts.open = false
+			st.openTools--
 			if mv.Name != nil && ts.name != "" && rawText(mv.Name) != ts.name {
 				e.raise("tool-mismatch", SevError, w.idx, t, "tool call %s opened as %q (frame %d) ends as %s",
 					clipRaw(mv.Key), decode.Clip(ts.name, 60), ts.frame, clipRaw(mv.Name))
@@ -693,11 +714,20 @@ func (e *Engine) toolOpen(w where, t int, st *turnState, mv *Move) {
 		e.raise("tool-duplicate", SevError, w.idx, t, "tool call %s opened again; first opened at frame %d", clipRaw(mv.Key), ts.frame)
 		return
 	} else if ok {
+		if !e.admit(w, t, st, e.labelAt(w)) {
+			return
+		}
 		ts.open, ts.ready, ts.frame, ts.name = true, false, w.idx, rawText(mv.Name)
+		st.openTools++
 		return
 	}
+	if !e.admit(w, t, st, e.labelAt(w)) {
+		return
+	}
+	st.forgetFinishedTools()
 	id := string(mv.Key)
 	st.tools[id] = &toolState{name: rawText(mv.Name), frame: w.idx, open: true}
+	st.openTools++
 	st.toolOrd = append(st.toolOrd, id)
 }
 
@@ -736,6 +766,7 @@ func (e *Engine) terminal(w where, t int, mv *Move) {
 		}
 	}
 	st.spans, st.spanOrd, st.tools, st.toolOrd = [spanKinds]map[string]*spanState{}, nil, nil, nil
+	st.liveSpans, st.openTools = 0, 0
 }
 
 func (e *Engine) markFinal(t int) {
@@ -922,8 +953,8 @@ func (e *Engine) setState(t int, st *turnState) {
 }
 
 func hasOpenSpan(st *turnState) bool {
-	for _, k := range st.spanOrd {
-		if st.spans[k.kind][k.key].open {
+	for i := range st.spanOrd {
+		if s := st.liveSpan(i); s != nil && s.open {
 			return true
 		}
 	}

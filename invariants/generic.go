@@ -41,6 +41,7 @@ var Generic = []Rule{
 	{Name: "payload-malformed", Severity: SevError, Clause: "framescope", Summary: "a field the dialect requires on this event is missing or has the wrong JSON type"},
 	{Name: "envelope-drift", Severity: SevError, Clause: "framescope", Summary: "an envelope field that must stay fixed for the stream changed"},
 	{Name: "legacy-shape", Severity: SevInfo, Clause: "framescope", Summary: "the stream is in an older documented shape of its dialect (named in the message): read as that shape, one alarm per stream"},
+	{Name: "id-limit", Severity: SevWarn, Clause: "framescope", Summary: "a turn holds more than 1024 ids (tool calls, spans, blocks, streams) open at once: framescope tracks no more, counts the later ones and checks them no further (one alarm per turn)"},
 	{Name: "error-code-unknown", Severity: SevWarn, Clause: "framescope", Summary: "an error code outside the dialect's taxonomy"},
 }
 
@@ -56,7 +57,9 @@ var genericIndex = func() map[string]Rule {
 // dialect (the whole rule set of the sse dialect).
 var Transport = []string{"frame-utf8", "frame-size", "sse-truncated", "capture-corrupt", "capture-empty", "http-status", "content-type", "idle-gap", "ttfe"}
 
-// Rules is a helper for Spec.Generic: the transport rules plus names.
+// Rules is a helper for Spec.Generic: the transport rules plus names, plus
+// id-limit, which any dialect whose turns track ids can raise (the bound
+// of engine_ids.go).
 func Rules(names ...string) []string {
-	return append(append([]string(nil), Transport...), names...)
+	return append(append(append([]string(nil), Transport...), names...), idLimitRule)
 }

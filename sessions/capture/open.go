@@ -104,7 +104,7 @@ func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (s
 			closer = struct{ io.Closer }{closer}
 		}
 	}
-	kind, err := sniff(name, br)
+	kind, err := sniffOrIndexed(name, br, closer)
 	if err != nil {
 		return nil, err
 	}
@@ -357,45 +357,23 @@ func topLevelKeys(b []byte) (keys []string, syntaxOK, finished bool) {
 	if err != nil || tok != json.Delim('{') {
 		return nil, false, false
 	}
-	depth, expectKey := 1, true
+	cut := func(err error) bool { return err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) }
 	for {
 		tok, err := dec.Token()
 		if err != nil {
-			if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-				return keys, true, false
-			}
-			return keys, false, false
+			return keys, cut(err), false
 		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{', '[':
-				depth++
-			default:
-				depth--
-				if depth == 0 {
-					return keys, true, true
-				}
-				if depth == 1 {
-					expectKey = true
-				}
-			}
-			if depth == 2 && (t == '{' || t == '[') {
-				expectKey = false
-			}
-		case string:
-			if depth == 1 {
-				if expectKey {
-					keys = append(keys, t)
-					expectKey = false
-				} else {
-					expectKey = true
-				}
-			}
-		default:
-			if depth == 1 {
-				expectKey = true
-			}
+		k, ok := tok.(string)
+		if !ok {
+			return keys, tok == json.Delim('}'), tok == json.Delim('}')
+		}
+		keys = append(keys, k)
+		// A value is skipped whole, not token by token: a HAR's log is
+		// the whole sniff window, and each of its entries is opened with
+		// a sniff (issue 24, item 7).
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return keys, cut(err), false
 		}
 	}
 }

@@ -65,6 +65,9 @@ func HAREntries(name string, opts OpenOptions) ([]HAREntry, error) {
 			return nil, openError(name, err)
 		}
 		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			return harEntriesAt(name, f, f) // indexed once for the opens that follow
+		}
 		r = f
 	}
 	return HAREntriesReader(name, r)
@@ -72,6 +75,12 @@ func HAREntries(name string, opts OpenOptions) ([]HAREntry, error) {
 
 // HAREntriesReader is HAREntries on an already-open stream.
 func HAREntriesReader(name string, r io.Reader) ([]HAREntry, error) {
+	return harEntriesAt(name, r, nil)
+}
+
+// harEntriesAt lists the SSE entries of the HAR in r; at is r by offset
+// (a regular file, at its start) or nil.
+func harEntriesAt(name string, r io.Reader, at io.ReaderAt) ([]HAREntry, error) {
 	br := bufio.NewReaderSize(r, sniffSize)
 	kind, err := sniff(name, br)
 	if err != nil {
@@ -80,15 +89,11 @@ func HAREntriesReader(name string, r io.Reader) ([]HAREntry, error) {
 	if kind != sessions.KindHAR {
 		return nil, fmt.Errorf("%s: not a HAR file (it looks like a %s capture)", sessions.Clean(name), kind)
 	}
-	skel, spans, err := harSkeleton(name, br, nil)
+	idx, err := loadHARIndex(name, br, at)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := parseHAR(name, skel, spans)
-	if err != nil {
-		return nil, err
-	}
-	return doc.sse, nil
+	return idx.sse, nil
 }
 
 type harHeader struct {
@@ -228,7 +233,7 @@ const harFieldMax = 64 << 10
 
 // resolve replaces the placeholders of the fields shown with their text.
 func (e *harEntry) resolve(spans *harSpans) {
-	if spans == nil || len(spans.spans) == 0 {
+	if spans.none() {
 		return
 	}
 	t := func(v *string) { *v = spans.text(*v, harFieldMax) }
@@ -279,30 +284,27 @@ type harCapture struct {
 // offset (an open regular file, br at its start) or nil; the capture then
 // streams a long body from it and closes closer when done.
 func newHARCapture(name string, br *bufio.Reader, at io.ReaderAt, closer io.Closer, entry int) (*harCapture, error) {
-	skel, spans, err := harSkeleton(name, br, at)
+	idx, err := loadHARIndex(name, br, at)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := parseHAR(name, skel, spans)
-	skel = nil
-	if err != nil {
-		return nil, err
-	}
-	c := &harCapture{entries: doc.sse}
-	if entry < -1 || entry >= len(doc.sse) {
-		return nil, &EntryError{Name: name, Entry: entry, Entries: doc.sse}
+	c := &harCapture{entries: idx.sse}
+	if entry < -1 || entry >= len(idx.sse) {
+		return nil, &EntryError{Name: name, Entry: entry, Entries: idx.sse}
 	}
 	if entry == -1 {
 		entry = 0
-		if len(doc.sse) > 1 {
+		if len(idx.sse) > 1 {
 			c.probs.Note("the HAR has %d SSE entries; showing entry 0 (%s %s); choose another with --entry",
-				len(doc.sse), sessions.CleanShort(doc.sse[0].Method, 20), sessions.CleanShort(sessions.RedactURL(doc.sse[0].URL), 200))
+				len(idx.sse), sessions.CleanShort(idx.sse[0].Method, 20), sessions.CleanShort(sessions.RedactURL(idx.sse[0].URL), 200))
 		}
 	}
-	sel := doc.sse[entry]
-	e := &doc.entries[sel.Position]
+	e, fieldErr, spans, err := idx.entry(name, entry, at)
+	if err != nil {
+		return nil, err
+	}
 	what := fmt.Sprintf("entry %d (%s %s)", entry, sessions.CleanShort(e.Request.Method, 20), sessions.CleanShort(sessions.RedactURL(e.Request.URL), 200))
-	if err := doc.errs[sel.Position]; err != nil {
+	if err := fieldErr; err != nil {
 		c.probs.Add(0, "%s: a field has an unexpected type (%s); it was ignored", what, sessions.Clean(err.Error()))
 	}
 

@@ -11,6 +11,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -37,13 +38,17 @@ const harLongString = 4 << 10
 // harSpans are the long strings of one HAR.
 type harSpans struct {
 	prefix string // "framescope-har-long-string:<nonce>:"; the random nonce makes it unforgeable
-	spans  []harSpan
-	src    io.ReaderAt // the file; nil: the spans' raw bytes are kept
+	// mu guards spans while a skeleton is made and read at once
+	// (harSkeletonTo's flush).
+	mu    sync.Mutex
+	spans []harSpan
+	src   io.ReaderAt // the file; nil: the spans' raw bytes are kept
 }
 
 // harSpan is a long string's contents (between the quotes, still escaped).
 type harSpan struct {
 	off, n int64
+	skel   int64  // the offset of its placeholder's quote in the skeleton
 	raw    []byte // when read from a pipe
 }
 
@@ -60,10 +65,22 @@ func (s *harSpans) span(v string) (harSpan, bool) {
 		return harSpan{}, false
 	}
 	i, err := strconv.Atoi(rest)
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if err != nil || i < 0 || i >= len(s.spans) {
 		return harSpan{}, false
 	}
 	return s.spans[i], true
+}
+
+// none reports whether there is no long string (yet).
+func (s *harSpans) none() bool {
+	if s == nil {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.spans) == 0
 }
 
 // rawReader reads a span's escaped contents.
@@ -97,9 +114,21 @@ func (s *harSpans) text(v string, max int) string {
 // offset 0 of it), else nil. A string with a bad escape or a control
 // character is a syntax error with its line, as encoding/json would say.
 func harSkeleton(name string, br *bufio.Reader, at io.ReaderAt) ([]byte, *harSpans, error) {
+	return harSkeletonTo(name, br, at, newHARSpans(at), nil)
+}
+
+func newHARSpans(at io.ReaderAt) *harSpans {
 	var nonce [8]byte
 	_, _ = rand.Read(nonce[:])
-	spans := &harSpans{prefix: "framescope-har-long-string:" + hex.EncodeToString(nonce[:]) + ":", src: at}
+	return &harSpans{prefix: "framescope-har-long-string:" + hex.EncodeToString(nonce[:]) + ":", src: at}
+}
+
+// harSkeletonTo is harSkeleton that, with flush, hands the skeleton on
+// block by block (flush takes the bytes; nothing is returned) instead of
+// keeping it: the index of a HAR file reads it as it is made
+// (read_har_index.go), so the document is never held whole.
+func harSkeletonTo(name string, br *bufio.Reader, at io.ReaderAt, spans *harSpans, flush func([]byte) error) ([]byte, *harSpans, error) {
+	var flushed int64 // skeleton bytes handed to flush
 
 	var (
 		out   bytes.Buffer
@@ -137,18 +166,20 @@ func harSkeleton(name string, br *bufio.Reader, at io.ReaderAt) ([]byte, *harSpa
 			cur = cur[:0]
 			return
 		}
-		sp := harSpan{off: start, n: end - start}
+		sp := harSpan{off: start, n: end - start, skel: flushed + int64(out.Len())}
 		if at == nil {
 			sp.raw, cur = cur, nil // the span keeps them
 		}
+		spans.mu.Lock()
 		out.WriteString(`"` + spans.placeholder(len(spans.spans)) + `"`) // plain ASCII: no escaping
 		spans.spans = append(spans.spans, sp)
+		spans.mu.Unlock()
 		cur, long = cur[:0], false
 	}
 	syntaxErr := func(format string, c byte) error {
 		return fmt.Errorf("%s:%d: invalid JSON in HAR: invalid character %s %s", sessions.Clean(name), line, strconv.QuoteRune(rune(c)), format)
 	}
-	block := make([]byte, 64<<10)
+	block := make([]byte, min(64<<10, br.Size())) // small for one entry (read_har_index.go)
 	for {
 		n, rerr := br.Read(block)
 		b := block[:n]
@@ -210,6 +241,14 @@ func harSkeleton(name string, br *bufio.Reader, at io.ReaderAt) ([]byte, *harSpa
 			}
 		}
 		off += int64(n)
+		harSkeletonBytes.Add(int64(n))
+		if flush != nil && out.Len() > 0 {
+			flushed += int64(out.Len())
+			if err := flush(out.Bytes()); err != nil {
+				return nil, nil, err
+			}
+			out.Reset()
+		}
 		if rerr == io.EOF {
 			break
 		}
@@ -221,6 +260,14 @@ func harSkeleton(name string, br *bufio.Reader, at io.ReaderAt) ([]byte, *harSpa
 		// Cut off inside a string: the skeleton ends there too, so that
 		// encoding/json reports the document as truncated.
 		out.WriteByte('"')
+	}
+	if flush != nil {
+		if out.Len() > 0 {
+			if err := flush(out.Bytes()); err != nil {
+				return nil, nil, err
+			}
+		}
+		return nil, spans, nil
 	}
 	return out.Bytes(), spans, nil
 }

@@ -1,8 +1,6 @@
 package agui
 
 import (
-	"bytes"
-
 	"framescope/decode"
 	"framescope/invariants"
 )
@@ -17,7 +15,18 @@ import (
 type openSet struct {
 	e []openEntry
 	n int
+	// at indexes e[:n] by span, tool and key (name) once more than
+	// scanMax are open (indexed): a run that floods opens (or closes of
+	// unknown ids) costs a lookup per frame, not a scan of up to maxOpen
+	// entries (issue 24, item 3); a run with a few open scans them without
+	// allocating.
+	at      map[string]int
+	indexed bool
+	name    []byte // scratch for a lookup's map key
 }
+
+// scanMax is how many open entries are scanned before the set indexes them.
+const scanMax = 32
 
 type openEntry struct {
 	span  invariants.SpanKind
@@ -26,20 +35,37 @@ type openEntry struct {
 	frame int
 }
 
-// maxOpen bounds the set; a run that leaves more open is broken anyway.
-const maxOpen = 1024
+// maxOpen bounds the set; a run that leaves more open is broken anyway
+// (the engine raised id-limit at invariants.MaxOpenIDs).
+const maxOpen = invariants.MaxOpenIDs
+
+// nameOf is the map key of an entry, in s.name (valid until the next call).
+func (s *openSet) nameOf(span invariants.SpanKind, tool bool, key decode.Raw) []byte {
+	t := byte(0)
+	if tool {
+		t = 1
+	}
+	s.name = append(append(s.name[:0], byte(span), t), key...)
+	return s.name
+}
 
 func (s *openSet) find(span invariants.SpanKind, tool bool, key decode.Raw) int {
-	for i := 0; i < s.n; i++ {
-		if e := &s.e[i]; e.tool == tool && e.span == span && bytes.Equal(e.key, key) {
-			return i
+	if !s.indexed {
+		for i := 0; i < s.n; i++ {
+			if e := &s.e[i]; e.tool == tool && e.span == span && string(e.key) == string(key) {
+				return i
+			}
 		}
+		return -1
+	}
+	if i, ok := s.at[string(s.nameOf(span, tool, key))]; ok {
+		return i
 	}
 	return -1
 }
 
 func (s *openSet) add(span invariants.SpanKind, tool bool, key decode.Raw, frame int) {
-	if s.find(span, tool, key) >= 0 || s.n >= maxOpen {
+	if s.n >= maxOpen || s.find(span, tool, key) >= 0 {
 		return
 	}
 	if s.n == len(s.e) {
@@ -48,6 +74,19 @@ func (s *openSet) add(span invariants.SpanKind, tool bool, key decode.Raw, frame
 	e := &s.e[s.n]
 	e.span, e.tool, e.key, e.frame = span, tool, append(e.key[:0], key...), frame
 	s.n++
+	switch {
+	case s.indexed:
+		s.at[string(s.nameOf(span, tool, key))] = s.n - 1
+	case s.n > scanMax:
+		if s.at == nil {
+			s.at = map[string]int{}
+		}
+		for i := 0; i < s.n; i++ {
+			m := &s.e[i]
+			s.at[string(s.nameOf(m.span, m.tool, m.key))] = i
+		}
+		s.indexed = true
+	}
 }
 
 func (s *openSet) remove(span invariants.SpanKind, tool bool, key decode.Raw) {
@@ -58,6 +97,20 @@ func (s *openSet) remove(span invariants.SpanKind, tool bool, key decode.Raw) {
 	s.n--
 	// Swap, keeping each entry's buffer for reuse.
 	s.e[i], s.e[s.n] = s.e[s.n], s.e[i]
+	if !s.indexed {
+		return
+	}
+	delete(s.at, string(s.nameOf(span, tool, key)))
+	if i < s.n {
+		m := &s.e[i]
+		s.at[string(s.nameOf(m.span, m.tool, m.key))] = i
+	}
 }
 
-func (s *openSet) reset() { s.n = 0 }
+func (s *openSet) reset() {
+	s.n = 0
+	if s.indexed {
+		clear(s.at)
+		s.indexed = false
+	}
+}

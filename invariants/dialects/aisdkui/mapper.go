@@ -23,6 +23,8 @@ type mapper struct {
 	parts     []part
 	tools     []tool
 	toolIndex map[string]int
+	spare     tool // the untracked call past maxTools (track.go)
+	refused   int  // calls not tracked since the last sweep
 	step      int  // start-step chunks seen
 	sawStart  bool // a start chunk opened or named the turn
 	// fresh: no content of this stream yet (no step, part or tool call).

@@ -86,7 +86,43 @@ func (p *mapper) addTool(id, name decode.Raw, started bool) *tool {
 		t.name, t.started, t.ready, t.open, t.inputErr, t.step = n, started, false, true, false, p.step
 		return t
 	}
+	if len(p.tools) >= maxTools && !p.makeRoom() {
+		// Past the bound the call is not tracked (the engine, holding at
+		// least as many open ids, raised id-limit): a scratch entry.
+		p.spare = tool{name: n, started: started, open: true, step: p.step}
+		return &p.spare
+	}
 	p.toolIndex[string(id)] = len(p.tools)
 	p.tools = append(p.tools, tool{id: append([]byte(nil), id...), name: n, started: started, open: true, step: p.step})
 	return &p.tools[len(p.tools)-1]
+}
+
+// maxTools bounds the tool calls the mapper knows in a stream (issue 24,
+// item 3): past it the finished ones are forgotten (a second open of one
+// of them is then not told from a first), and while it is full of open
+// calls a new one is not tracked.
+const maxTools = 16 << 10
+
+// makeRoom forgets the finished tool calls and reports whether there is
+// room for one more. While the calls are all open, it sweeps again only
+// after maxTools/2 more refusals: each sweep costs the whole list.
+func (p *mapper) makeRoom() bool {
+	if p.refused%(maxTools/2) == 0 {
+		kept := p.tools[:0]
+		clear(p.toolIndex)
+		for _, t := range p.tools {
+			if t.open {
+				p.toolIndex[string(t.id)] = len(kept)
+				kept = append(kept, t)
+			}
+		}
+		clear(p.tools[len(kept):])
+		p.tools = kept
+	}
+	if len(p.tools) < maxTools {
+		p.refused = 0
+		return true
+	}
+	p.refused++
+	return false
 }

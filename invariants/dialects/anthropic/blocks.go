@@ -190,6 +190,9 @@ func (p *mapper) toolStart(cb, bt, key decode.Raw, n int64, m *invariants.Mappin
 	if !id.IsNonEmptyStr() {
 		return // tool-malformed (the Engine): no call to follow
 	}
+	if len(p.tools) >= maxToolBlocks {
+		return // untracked: its deltas and stop pass (the Engine bounds the calls)
+	}
 	tb := p.newTool()
 	tb.index = n
 	tb.id = append(tb.id[:0], id...)
@@ -299,6 +302,12 @@ func (p *mapper) tool(n int64) *toolBlock {
 	}
 	return nil
 }
+
+// maxToolBlocks bounds the tool blocks tracked at once: the API streams
+// blocks one after another, so a real message has one open at a time; a
+// stream opening a tool block in every frame would grow the list and the
+// scan of every delta (issue 24, item 3).
+const maxToolBlocks = 64
 
 // newTool adds a tool block, reusing a dropped one's id buffer.
 func (p *mapper) newTool() *toolBlock {

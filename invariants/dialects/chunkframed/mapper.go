@@ -17,6 +17,9 @@ type mapper struct {
 	lastGroup []byte             // the latest correlation_group a stream.begin named
 	scratch   []byte             // a payload with JSON escapes, decoded
 	sumBuf    []byte             // the hex checksum computed at stream.end
+	// liveN counts the streams holding a live part (begun, not ended): at
+	// invariants.MaxOpenIDs a new stream is not tracked (issue 24, item 3).
+	liveN int
 }
 
 func newMapper() *mapper { return &mapper{streams: map[string]*stream{}} }
@@ -75,7 +78,9 @@ func (p *mapper) begin(f *decode.Frame, m *invariants.Mapping) {
 	st := p.streams[string(mid)]
 	switch {
 	case st == nil:
-		if len(p.streams) < maxStreams {
+		if p.liveN >= invariants.MaxOpenIDs {
+			m.IDLimit("stream.begin " + decode.Clip(string(mid), 60))
+		} else if len(p.streams) < maxStreams {
 			st = &stream{}
 			p.streams[string(mid)] = st
 			p.open(st, f, mid, group, 0)

@@ -161,8 +161,10 @@ func (p *mapper) newLive() *live {
 		l := p.free[n-1]
 		p.free = p.free[:n-1]
 		l.reset()
+		p.liveN++
 		return l
 	}
+	p.liveN++
 	return &live{h: sha256.New(), next: 1}
 }
 
@@ -176,4 +178,5 @@ func (p *mapper) release(s *stream) {
 	}
 	p.free = append(p.free, s.live)
 	s.live = nil
+	p.liveN--
 }

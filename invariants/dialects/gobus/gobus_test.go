@@ -1,6 +1,7 @@
 package gobus
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -186,6 +187,31 @@ var ruleCases = []struct {
 	{"payload-malformed near miss: null and unknown members", ev(`"type":"turn_started","turnId":"t1","error":null,"renderedContent":{"blocks":[]}`) + ev(`"type":"turn_completed","turnId":"t1"`), nil},
 	{"event-unknown", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"tool_result","turnId":"t1"`) + ev(`"type":"turn_completed","turnId":"t1"`), []string{"event-unknown info 1"}},
 	{"frame-json", ev(`"type":"turn_started","turnId":"t1"`) + "data:{\"type\":\n\n" + ev(`"type":"turn_completed","turnId":"t1"`), []string{"frame-json error 1"}},
+	idLimitCase(),
+}
+
+// idLimitCase: a turn opening MaxOpenIDs+1 tool calls raises id-limit at
+// the one past the bound; the untracked call's completion is no orphan,
+// the tracked ones are unfinished at the terminal, the flood is not.
+func idLimitCase() (c struct {
+	name, body string
+	want       []string
+}) {
+	c.name = "id-limit: one tool call past the bound"
+	var b strings.Builder
+	b.WriteString(ev(`"type":"turn_started","turnId":"t1"`))
+	n := invariants.MaxOpenIDs + 1
+	for i := range n {
+		b.WriteString(ev(fmt.Sprintf(`"type":"tool_call_started","turnId":"t1","toolCallId":"k%d","toolName":"x"`, i)))
+	}
+	b.WriteString(ev(fmt.Sprintf(`"type":"tool_call_completed","turnId":"t1","toolCallId":"k%d","toolName":"x"`, n-1)))
+	b.WriteString(ev(`"type":"turn_completed","turnId":"t1"`))
+	c.body = b.String()
+	c.want = append(c.want, fmt.Sprintf("id-limit warn %d", n))
+	for range n - 1 {
+		c.want = append(c.want, fmt.Sprintf("tool-unfinished error %d", n+2))
+	}
+	return c
 }
 
 func TestRules(t *testing.T) {

@@ -65,6 +65,8 @@ var Catalog = []invariants.Rule{
 	{Name: "text-malformed", Severity: invariants.SevError, Clause: "§5.5", Summary: "a text or reasoning frame's chunk is missing or not a string"},
 	{Name: "usage-malformed", Severity: invariants.SevWarn, Clause: "§5.5", Summary: "usage counts are not non-negative integers, or total_tokens ≠ input_tokens + output_tokens"},
 	{Name: "episode-malformed", Severity: invariants.SevWarn, Clause: "§5.5", Summary: "an episode frame without a non-empty episode_id"},
+	// Bounds
+	{Name: "id-limit", Severity: invariants.SevWarn, Clause: "—", Summary: "a turn holds more than 1024 tool calls and placeholders open at once: framescope tracks no more, counts the later ones and checks them no further (one alarm per turn)"},
 	// Timing
 	{Name: "idle-gap", Severity: invariants.SevWarn, Clause: "NFR-6", Summary: "no frame for longer than the idle window while the turn was open"},
 	{Name: "ttfe", Severity: invariants.SevWarn, Clause: "NFR-1", Summary: "the first frame arrived later than the TTFE bound after the response started"},

@@ -67,6 +67,7 @@ type turnState struct {
 	// follows late frames of a closed turn repeats its sentinel; only a
 	// [DONE] right after a [DONE] opens a new (empty) turn.
 	doneJustNow bool
+	idBound     // open ids past invariants.MaxOpenIDs (idbound.go)
 }
 
 type toolState struct {

@@ -255,10 +255,17 @@ func (c *Checker) checkTool(f *decode.Frame, t *turnState, open bool) {
 			c.raise("tool-duplicate", invariants.SevError, f.Index, "tool_call id %q already used at frame %d", decode.Clip(string(id), 60), t.toolList[at].frame)
 			return
 		}
+		if !c.admitID(f, t, "tool_call", id) {
+			return
+		}
+		t.forgetFinishedTools()
 		ids := string(id)
 		t.tools[ids] = int32(len(t.toolList))
 		t.toolList = append(t.toolList, toolState{id: ids, name: c.intern(name), typ: c.intern(typ), frame: f.Index})
 		return
+	}
+	if !seen && t.idLimited {
+		return // perhaps one of the untracked
 	}
 	if !seen {
 		c.raise("tool-orphan", invariants.SevError, f.Index, "tool_completed %q has no earlier tool_call in the turn", decode.Clip(string(id), 60))
@@ -275,6 +282,9 @@ func (c *Checker) checkTool(f *decode.Frame, t *turnState, open bool) {
 	if len(diff) > 0 {
 		c.raise("tool-mismatch", invariants.SevError, f.Index, "tool_completed %q differs from its tool_call at frame %d: %s",
 			decode.Clip(string(id), 60), prev.frame, strings.Join(diff, ", "))
+	}
+	if !prev.done {
+		t.openIDs--
 	}
 	prev.done = true
 }
@@ -316,12 +326,16 @@ func (c *Checker) checkData(f *decode.Frame, t *turnState, open bool) {
 	}
 	at, seen := t.comps[string(id)]
 	if !loaded {
-		if !seen {
+		if !seen && c.admitID(f, t, "data_loading", id) {
+			t.forgetLoadedComps()
 			ids := string(id)
 			t.comps[ids] = int32(len(t.compList))
 			t.compList = append(t.compList, compState{id: ids, typ: c.intern(typ), key: cloneRaw(d.Key), frame: f.Index})
 		}
 		return
+	}
+	if !seen && t.idLimited {
+		return // perhaps one of the untracked
 	}
 	if !seen {
 		c.raise("component-unannounced", invariants.SevWarn, f.Index, "data_loaded %q has no earlier data_loading", decode.Clip(string(id), 60))
@@ -338,6 +352,9 @@ func (c *Checker) checkData(f *decode.Frame, t *turnState, open bool) {
 	if len(diff) > 0 {
 		c.raise("component-mismatch", invariants.SevWarn, f.Index, "data_loaded %q differs from its data_loading at frame %d: %s",
 			decode.Clip(string(id), 60), prev.frame, strings.Join(diff, ", "))
+	}
+	if !prev.loaded {
+		t.openIDs--
 	}
 	prev.loaded = true
 }
