@@ -134,7 +134,7 @@ func readGated(t *testing.T, resp *http.Response, gate chan struct{}) []byte {
 // sessionOf finds the session a flow line names and checks it was saved.
 func sessionOf(t *testing.T, out, data, dialect string) library.SessionMeta {
 	t.Helper()
-	m := regexp.MustCompile(`stream .* ` + regexp.QuoteMeta(dialect) + ` (\d+) frames .* @(\S+)`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`stream .* ` + regexp.QuoteMeta(dialect) + ` (\d+) frames? .* @(\S+)`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("no %s stream line in:\n%s", dialect, out)
 	}
@@ -165,7 +165,7 @@ func TestProxyReverseAppClient(t *testing.T) {
 		t.Fatalf("the client got %d bytes, not the upstream's %d", len(got), len(body))
 	}
 	out, code := px.stop(t)
-	if code != 0 || !strings.Contains(out, "total: 1 flows, 1 streams checked: 0 error, 0 warn") {
+	if code != 0 || !strings.Contains(out, "total: 1 flow, 1 stream checked: 0 error, 0 warn") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	meta := sessionOf(t, out, px.data, "anthropic-messages")
@@ -306,7 +306,7 @@ func TestProxyInterruptMidStream(t *testing.T) {
 		t.Fatalf("first line %q: %v", line, err)
 	}
 	out, code := px.stop(t)
-	if code != 0 || !strings.Contains(out, "cancelled") || !strings.Contains(out, "total: 1 flows, 1 streams checked") {
+	if code != 0 || !strings.Contains(out, "cancelled") || !strings.Contains(out, "total: 1 flow, 1 stream checked") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	sessionOf(t, out, px.data, "openai-chat")

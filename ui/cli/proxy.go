@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
 	"sync"
 	"time"
 
@@ -254,10 +255,11 @@ func (t *proxyTally) reaches(s invariants.Severity) bool {
 func (t *proxyTally) write(w io.Writer) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	fmt.Fprintf(w, "total: %d flows, %d streams checked: %d error, %d warn, %d info alarms (%d streams with errors, %d with warnings)\n",
-		t.flows, t.streams, t.counts.Error, t.counts.Warn, t.counts.Info, t.withError, t.withWarn)
+	fmt.Fprintf(w, "total: %s, %s checked: %d error, %d warn, %d info alarms (%s with errors, %d with warnings)\n",
+		invariants.Plural(t.flows, "flow"), invariants.Plural(t.streams, "stream"), t.counts.Error, t.counts.Warn, t.counts.Info,
+		invariants.Plural(t.withError, "stream"), t.withWarn)
 	if t.behind > 0 {
-		fmt.Fprintf(w, "  %d streams were not checked whole: the checker fell behind the app\n", t.behind)
+		fmt.Fprintf(w, "  %s not checked whole: the checker fell behind the app\n", pluralWas(t.behind))
 	}
 }
 
@@ -298,3 +300,11 @@ func writeFlowLine(w io.Writer, f proxy.Flow) {
 // proxyErrorLog silences net/http's log of broken app connections (a
 // proxy sees many; the flow line says what matters).
 var proxyErrorLog = log.New(io.Discard, "", 0)
+
+// pluralWas is "1 stream was" or "N streams were".
+func pluralWas(n int) string {
+	if n == 1 {
+		return "1 stream was"
+	}
+	return strconv.Itoa(n) + " streams were"
+}
