@@ -40,6 +40,12 @@ var Generic = []Rule{
 	{Name: "payload-malformed", Severity: SevError, Clause: "framescope", Summary: "a field the dialect requires on this event is missing or has the wrong JSON type"},
 	{Name: "envelope-drift", Severity: SevError, Clause: "framescope", Summary: "an envelope field that must stay fixed for the stream changed"},
 	{Name: "legacy-shape", Severity: SevInfo, Clause: "framescope", Summary: "the stream is in an older documented shape of its dialect (named in the message): read as that shape, one alarm per stream"},
+	{Name: "delivery-buffered", Severity: SevWarn, Clause: "WHATWG SSE", Summary: "most of a turn's frames arrived in a few reads or within milliseconds while the turn took seconds: something between server and client buffered the stream (the likely cause named from the response headers)"},
+	{Name: "delivery-stall", Severity: SevWarn, Clause: "framescope", Summary: "no content (text, reasoning, tool call) for longer than the stall bound (check --stall, 5 s) inside a turn, though frames may have come"},
+	{Name: "delivery-compressed", Severity: SevInfo, Clause: "WHATWG SSE", Summary: "the event stream is compressed (Content-Encoding): a compressor that is not flushed per event holds them back"},
+	{Name: "budget-first-content", Severity: SevError, Clause: "framescope", Summary: "the turn's first content arrived later than check --max-first-content"},
+	{Name: "budget-gap", Severity: SevError, Clause: "framescope", Summary: "a gap between two content frames is longer than check --max-gap"},
+	{Name: "budget-rate", Severity: SevError, Clause: "framescope", Summary: "the turn's content rate (deltas per second) is below check --min-rate"},
 	{Name: "error-code-unknown", Severity: SevWarn, Clause: "framescope", Summary: "an error code outside the dialect's taxonomy"},
 }
 
@@ -55,7 +61,12 @@ var genericIndex = func() map[string]Rule {
 // dialect (the whole rule set of the sse dialect).
 var Transport = []string{"frame-utf8", "frame-size", "sse-truncated", "capture-corrupt", "http-status", "content-type", "idle-gap", "ttfe"}
 
-// Rules is a helper for Spec.Generic: the transport rules plus names.
+// Delivery lists the timing rules every dialect with turns shares: they
+// read the turn's moves (docs/timing.md).
+var Delivery = []string{"delivery-buffered", "delivery-stall", "delivery-compressed", "budget-first-content", "budget-gap", "budget-rate"}
+
+// Rules is a helper for Spec.Generic: the transport and delivery rules
+// plus names.
 func Rules(names ...string) []string {
-	return append(append([]string(nil), Transport...), names...)
+	return append(append(append([]string(nil), Transport...), Delivery...), names...)
 }
