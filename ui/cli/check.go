@@ -30,6 +30,7 @@ type checkOptions struct {
 	flavor   string
 	minSev   string
 	quiet    bool
+	timing   timingFlags
 }
 
 func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -46,6 +47,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
   framescope check bug-123.har                          # every SSE entry of the HAR (bug-123.har#0, #1, …)
   framescope check bug-123.har --entry 1                # only its SSE entry 1
   framescope check turn.jsonl --format json --fail-on warn   # NDJSON report; warnings fail too
+  framescope check turn.jsonl --max-first-content 2s --max-gap 3s --min-rate 20/s   # latency budgets for CI
   curl -sN localhost:8080/api/chat | framescope check -`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if o.dialect == "list" || o.flavor == "list" {
@@ -73,6 +75,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 			if err != nil {
 				return err
 			}
+			o.timing.apply(&opts)
 			code := 0
 			if o.format == "junit" {
 				fmt.Fprintln(stdout, `<?xml version="1.0" encoding="UTF-8"?>`)
@@ -143,6 +146,7 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "text format: hide info alarms (= --min-severity warn)")
 	nonNegativeDuration(f, &o.idle, "idle", 0, idleZero, idleHelp)
 	ttfeDuration(f, &o.ttfe, invariants.DefaultTTFE, ttfeHelp)
+	addTimingFlags(f, &o.timing)
 	entryVar(f, &o.entry, "HAR: check only this SSE entry (0-based; default every SSE entry, each reported as FILE#N)")
 	addDialectFlag(cmd, &o.dialect)
 	addFlavorFlag(cmd, &o.flavor)
