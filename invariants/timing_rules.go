@@ -112,10 +112,10 @@ func (e *Engine) judgeBuffered(t int, s *TurnTiming) {
 	}
 	bunched := ""
 	switch {
+	case s.Reads <= buffMaxReads:
+		bunched = fmt.Sprintf("its %d frames arrived in %s", s.Frames, plural(s.Reads, "read"))
 	case float64(s.Burst) >= buffShare*float64(s.Frames) && s.BurstSpan*10 <= s.Duration:
 		bunched = fmt.Sprintf("%d of its %d frames arrived within %s", s.Burst, s.Frames, FormatDur(s.BurstSpan))
-	case s.Reads <= buffMaxReads:
-		bunched = fmt.Sprintf("its %d frames arrived in %d reads", s.Frames, s.Reads)
 	default:
 		return
 	}
@@ -182,4 +182,11 @@ func (e *Engine) endTiming() {
 		e.raise("delivery-compressed", SevInfo, NoFrame, -1,
 			"the event stream is compressed (Content-Encoding: %s): delivery depends on the server flushing its compressor after every event", decode.Clip(enc, 30))
 	}
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

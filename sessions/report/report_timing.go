@@ -29,7 +29,7 @@ func appendTimingJSON(b []byte, t *invariants.TurnTiming) []byte {
 			b = append(b, "null"...)
 			return
 		}
-		b = strconv.AppendFloat(b, float64(d)/float64(time.Millisecond), 'f', -1, 64)
+		b = strconv.AppendFloat(b, float64(d.Round(time.Microsecond))/float64(time.Millisecond), 'f', -1, 64)
 	}
 	num := func(key string, v float64, ok bool) {
 		b = append(b, `,"`...)

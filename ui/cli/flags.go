@@ -365,3 +365,29 @@ func (r *rateFlag) String() string {
 }
 
 func (r *rateFlag) Type() string { return "rate" }
+
+// countFlag is a whole number of 0 or more (a byte or frame count).
+type countFlag struct{ p *int }
+
+func nonNegativeIntVar(f *pflag.FlagSet, p *int, name, usage string) {
+	*p = 0
+	f.Var(countFlag{p}, name, usage)
+}
+
+func (c countFlag) Set(s string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 0 {
+		return errors.New("want a whole number, 0 or more")
+	}
+	*c.p = n
+	return nil
+}
+
+func (c countFlag) String() string {
+	if c.p == nil || *c.p == 0 {
+		return ""
+	}
+	return strconv.Itoa(*c.p)
+}
+
+func (c countFlag) Type() string { return "int" }
