@@ -46,7 +46,7 @@ func (e *Engine) startTiming(t int, st *turnState) {
 // the turn's timing; a stall it closes raises delivery-stall unless
 // idle-gap named the same silence.
 func (e *Engine) timeFrame(f *decode.Frame, t int, wasEnded bool) {
-	if !f.HasArrival || t < 0 || wasEnded {
+	if !f.HasArrival || t < 0 || wasEnded || e.opts.NoTiming {
 		return
 	}
 	st := e.stateOf(t)

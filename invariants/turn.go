@@ -50,6 +50,9 @@ type Options struct {
 	MaxFirstContent time.Duration
 	MaxGap          time.Duration
 	MinRate         float64
+	// NoTiming skips the per-turn timing (figures, delivery rules,
+	// budgets): the baseline its benchmark measures it against.
+	NoTiming bool
 	// Exchange is the HTTP request and response the stream came in, as
 	// far as the source knows them (nil: a raw body). A request-aware
 	// dialect (MCP answers the JSON-RPC ids its request sent) reads it
