@@ -58,6 +58,7 @@ type Engine struct {
 	idleAt         int
 	timedAny       bool
 	buffCompressed bool
+	spareGaps      [][]time.Duration // gap buffers of settled turns, for new ones
 }
 
 type turnState struct {

@@ -133,6 +133,19 @@ func (t *Timing) Terminal(at time.Duration) {
 	}
 }
 
+// Reuse hands the timing a spare gap buffer (from a settled turn's
+// Release): a stream of many turns then stops allocating one per turn.
+func (t *Timing) Reuse(buf []time.Duration) { t.gaps.exact = buf[:0] }
+
+// Release takes the gap buffer back once the figures are final (nil
+// when none or it outgrew into a histogram); the timing keeps its last
+// Summary's figures no more.
+func (t *Timing) Release() []time.Duration {
+	b := t.gaps.exact
+	t.gaps.exact = nil
+	return b
+}
+
 // Timed reports whether any frame with an arrival time was recorded.
 func (t *Timing) Timed() bool { return t.frames > 0 }
 
@@ -304,9 +317,10 @@ func (g *gapSample) quantile(q float64) time.Duration {
 	rank := int(math.Ceil(q*float64(g.n))) - 1
 	rank = max(0, min(rank, g.n-1))
 	if g.hist == nil {
-		s := slices.Clone(g.exact)
-		slices.Sort(s)
-		return s[rank]
+		// Sorted in place: the order of gaps does not matter, and a
+		// sorted prefix sorts fast when asked again as of a later frame.
+		slices.Sort(g.exact)
+		return g.exact[rank]
 	}
 	seen := 0
 	for b, c := range g.hist {

@@ -37,6 +37,10 @@ func (e *Engine) startTiming(t int, st *turnState) {
 		stall = 0
 	}
 	st.timing.Start(t == 0, stall)
+	if n := len(e.spareGaps); n > 0 {
+		st.timing.Reuse(e.spareGaps[n-1])
+		e.spareGaps = e.spareGaps[:n-1]
+	}
 	if t == 0 && e.hasFirstByte {
 		st.timing.FirstByte(e.firstByte)
 	}
@@ -79,6 +83,9 @@ func (e *Engine) judgeTiming(t int, st *turnState) {
 	}
 	st.timed = true
 	s := st.timing.Summary()
+	if b := st.timing.Release(); cap(b) > 0 && len(e.spareGaps) < 4 {
+		e.spareGaps = append(e.spareGaps, b)
+	}
 	if i := t - e.base; i >= 0 && i < len(e.turns) {
 		e.turns[i].Timing = s
 	}
