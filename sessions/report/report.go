@@ -434,7 +434,6 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 		b.WriteString("stream\n")
 		writeAlarms(as)
 	}
-	timed := false
 	err := r.eachTurn(func(i int, t *invariants.Turn) error {
 		rid := t.ResponseID
 		if rid == "" {
@@ -464,7 +463,6 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 		}
 		fmt.Fprintf(b, "turn %d  %s  frames %d–%d  %s%s  (%s)\n", i+1, s(rid), t.FirstFrame, t.LastFrame, term, done, count)
 		if t.Timing.Timed {
-			timed = true
 			fmt.Fprintln(b, timingLine(&t.Timing))
 		}
 		writeAlarms(as)
@@ -472,9 +470,6 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 	})
 	if err != nil {
 		return err
-	}
-	if !timed && r.NumTurns() > 0 {
-		fmt.Fprintln(b, untimedText(r.Dialect))
 	}
 	if groups.err != nil {
 		return groups.err

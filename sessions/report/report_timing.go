@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"errors"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -11,7 +12,6 @@ import (
 	"time"
 
 	"framescope/invariants"
-	"framescope/invariants/dialects"
 )
 
 // The timing faces of a turn (docs/check.md "timing", docs/timing.md):
@@ -117,13 +117,21 @@ func timingLine(t *invariants.TurnTiming) string {
 	return "  timing  " + strings.Join(p, " · ")
 }
 
-// untimedText says why a report's turns have no timing.
-func untimedText(dialect string) string {
-	if dialects.Native(dialect) {
-		return "timing: not computed for " + dialect + " (its own checker does not feed the turn timing yet)"
-	}
-	return "timing: none (the capture has no arrival times: no figures, no delivery rules)"
+// Timed reports whether any turn of the report has timing figures (the
+// capture had arrival times and the dialect's checker feeds the timing).
+func (r *Report) Timed() bool {
+	timed := false
+	_ = r.eachTurn(func(_ int, t *invariants.Turn) error {
+		if t.Timing.Timed {
+			timed = true
+			return errStopTurns
+		}
+		return nil
+	})
+	return timed
 }
+
+var errStopTurns = errors.New("stop")
 
 // Timing flags in the turn log.
 const (

@@ -103,6 +103,10 @@ one per line. Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 				if name != inputs[i].path {
 					rep.Source = name // FILE#N: one SSE entry of a HAR
 				}
+				if o.timing.budgeted() && rep.NumTurns() > 0 && !rep.Timed() {
+					// A gate that cannot measure must not pass in silence.
+					rep.Notes = append(rep.Notes, "the latency budgets were not checked: no turn has timing (the capture has no arrival times, or its dialect's checker does not time turns)")
+				}
 				// A read error part way: the report shows what was read, and
 				// the input counts as unreadable (exit 2), never as clean. (A
 				// reader that keeps the error as the capture's end raises a

@@ -338,6 +338,11 @@ func (t timingFlags) apply(o *invariants.Options) {
 	o.Stall, o.MaxFirstContent, o.MaxGap, o.MinRate = t.stall, t.maxFirstContent, t.maxGap, t.minRate
 }
 
+// budgeted reports whether any budget was given.
+func (t timingFlags) budgeted() bool {
+	return t.maxFirstContent > 0 || t.maxGap > 0 || t.minRate > 0
+}
+
 // rateFlag is a rate in deltas per second: "20/s", "20" or "1200/min".
 type rateFlag struct{ p *float64 }
 
