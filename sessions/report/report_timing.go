@@ -2,8 +2,8 @@ package report
 
 import (
 	"bufio"
-	"errors"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
