@@ -53,7 +53,10 @@ func (e *Engine) timeFrame(f *decode.Frame, t int, wasEnded bool) {
 	if !f.HasArrival || t < 0 || wasEnded || e.opts.NoTiming {
 		return
 	}
-	st := e.stateOf(t)
+	var st *turnState
+	if i := t - e.base; i >= 0 && i < len(e.state) {
+		st = e.state[i]
+	}
 	if st == nil || st.timed {
 		return
 	}
