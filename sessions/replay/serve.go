@@ -374,7 +374,7 @@ type replayPlayer struct {
 	timer   *time.Timer
 	dw      *deliveryWriter // the delivery faults between the replay and w
 	dirty   bool            // written since the last flush
-	noFlush bool // the writer cannot flush
+	noFlush bool            // the writer cannot flush
 	err     error
 
 	bytes  int64
