@@ -267,8 +267,13 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	b = append(b, `],"timed":`...)
-	b = strconv.AppendBool(b, timed)
+	b = append(b, ']')
+	if r.NumTurns() > 0 {
+		// Whether the turns have timing figures (a stream without turns
+		// has nothing to time).
+		b = append(b, `,"timed":`...)
+		b = strconv.AppendBool(b, timed)
+	}
 	b = append(b, `,"alarms":[`...)
 	err = r.eachAlarm(func(i int, a *ReportAlarm) error {
 		if len(b) > 64<<10 {
