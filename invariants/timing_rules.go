@@ -15,12 +15,11 @@ import (
 
 // Thresholds of delivery-buffered: a turn of at least buffMinFrames frames
 // lasting at least buffMinSpan, most (buffShare) of whose frames arrived
-// back to back or in at most buffMaxReads reads.
+// back to back (each within BurstWindow of the one before).
 const (
 	buffMinFrames = 8
 	buffMinSpan   = time.Second
 	buffShare     = 0.8
-	buffMaxReads  = 3
 )
 
 // timingOpts fills the timing defaults.
@@ -120,18 +119,20 @@ func (e *Engine) judgeBuffered(t int, s *TurnTiming) {
 	if s.Frames < buffMinFrames || s.Duration < buffMinSpan {
 		return
 	}
-	bunched := ""
-	switch {
-	case s.Reads <= buffMaxReads:
-		bunched = fmt.Sprintf("its %d frames arrived in %s", s.Frames, plural(s.Reads, "read"))
-	case float64(s.Burst) >= buffShare*float64(s.Frames) && s.BurstSpan*10 <= s.Duration:
-		bunched = fmt.Sprintf("%d of its %d frames arrived within %s", s.Burst, s.Frames, FormatDur(s.BurstSpan))
-	default:
+	// Most frames back to back, in a burst far shorter than the turn: a
+	// server that streams spreads them; one that is held back (on the way,
+	// or by a server that does not flush) sends them at once. Frames in
+	// a few reads but spread (a tool's wait between two writes) are not.
+	if float64(s.Burst) < buffShare*float64(s.Frames) || s.BurstSpan*10 > s.Duration {
 		return
+	}
+	bunched := fmt.Sprintf("%d of its %d frames arrived within %s", s.Burst, s.Frames, FormatDur(s.BurstSpan))
+	if s.Reads == 1 {
+		bunched = fmt.Sprintf("its %d frames arrived in one read", s.Frames)
 	}
 	cause, named := e.bufferCause()
 	e.buffCompressed = e.buffCompressed || named
-	e.raise("delivery-buffered", SevWarn, NoFrame, t, "%s though the turn took %s: the stream was buffered on the way; likely cause: %s",
+	e.raise("delivery-buffered", SevWarn, NoFrame, t, "%s though the turn took %s: the stream was held back and delivered at once; likely cause: %s",
 		bunched, FormatDur(s.Duration), cause)
 }
 

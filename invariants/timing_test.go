@@ -147,3 +147,22 @@ func TestTimingStallAndBudgets(t *testing.T) {
 		t.Errorf("idle: %v", dialecttest.Lines(as))
 	}
 }
+
+// TestTimingNotBufferedWhenSpread: frames in two reads far apart (a tool's
+// wait between two writes) are not a buffered turn; most of them in one
+// read after the wait are.
+func TestTimingNotBufferedWhenSpread(t *testing.T) {
+	at, objs := paced(0.1, 0, 10)
+	for i := 5; i < len(at); i++ {
+		at[i] = 4 // frames 0–4 at 0.1 s, 5–11 at 4 s: 7 of 12 together
+	}
+	if as, _ := timedRun(t, invariants.Options{Stall: -1}, at, objs); len(as) != 0 {
+		t.Errorf("two spread reads: %v", dialecttest.Lines(as))
+	}
+	for i := 2; i < len(at); i++ {
+		at[i] = 4 // 10 of 12 together
+	}
+	if as, _ := timedRun(t, invariants.Options{Stall: -1}, at, objs); rules(as) != "delivery-buffered" {
+		t.Errorf("one read after the wait: %v", dialecttest.Lines(as))
+	}
+}
