@@ -91,7 +91,12 @@ var transportRule = map[string]bool{"frame-utf8": true, "frame-size": true, "sse
 	"id-limit": true, // the engine's bound, tested in invariants and sessions/report
 	// public-sse-v1's 128 MiB cap: a capture over it is no file to keep in
 	// the repository; publicsse.TestStreamSize checks both sides of the cap.
-	"stream-size": true}
+	"stream-size": true,
+	// The delivery rules and budgets are the Engine's, whatever the
+	// dialect: invariants/timing_test.go and testdata/script/timing_*.txtar
+	// drive them over loopback HTTP.
+	"delivery-buffered": true, "delivery-stall": true, "delivery-compressed": true,
+	"budget-first-content": true, "budget-gap": true, "budget-rate": true}
 
 // wantArgs reads a .want file: the check flags its option comments ask
 // for, the sorted alarm lines, and a forced dialect.

@@ -70,11 +70,13 @@ func stripDialectKeys(t *testing.T, line string) map[string]any {
 	}
 	delete(m, "dialect")
 	delete(m, "version") // the build's version (testdata/script/version.txtar), added after the goldens
+	delete(m, "timed")   // docs/timing.md, added after the goldens
 	turns, _ := m["turns"].([]any)
 	for _, tr := range turns {
 		tm := tr.(map[string]any)
 		delete(tm, "outcome")
 		delete(tm, "terminal_event")
+		delete(tm, "timing")
 	}
 	return m
 }

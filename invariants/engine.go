@@ -51,6 +51,16 @@ type Engine struct {
 	finals      map[int]bool // turns whose terminal ends the stream without [DONE]
 	// idLimitStream: id-limit was raised outside any turn (engine_ids.go).
 	idLimitStream bool
+
+	// Timing (timing_rules.go): the response's first bytes, the frame
+	// idle-gap was last raised at (-1 none), whether any frame had an
+	// arrival time, and whether delivery-buffered named the compression.
+	firstByte      time.Duration
+	hasFirstByte   bool
+	idleAt         int
+	timedAny       bool
+	buffCompressed bool
+	spareGaps      [][]time.Duration // gap buffers of settled turns, for new ones
 }
 
 type turnState struct {
@@ -65,6 +75,11 @@ type turnState struct {
 	// choice in OpenAI Chat), so the generic one is not raised again.
 	missingRaised bool
 	idBound       // how many ids are open; past MaxOpenIDs (engine_ids.go)
+	// timing is the turn's delivery, judged once (timed); firstContent
+	// the frame of its first content.
+	timing       Timing
+	timed        bool
+	firstContent int
 }
 
 const spanKinds = int(SpanReasoning) + 1
@@ -101,7 +116,8 @@ func NewEngine(spec *Spec, opts Options) *Engine {
 	if opts.TTFE == 0 {
 		opts.TTFE = DefaultTTFE
 	}
-	e := &Engine{spec: spec, shape: spec.Shape, opts: opts, cur: -1, lastTurn: -1, doneAt: -1, cut: -1, lastOutcome: -1}
+	timingOpts(&opts)
+	e := &Engine{spec: spec, shape: spec.Shape, opts: opts, cur: -1, lastTurn: -1, doneAt: -1, cut: -1, lastOutcome: -1, idleAt: -1}
 	e.list = NewListing(opts.ListLimit)
 	if spec.NewMapper != nil {
 		e.mapper = spec.NewMapper()
@@ -197,6 +213,9 @@ func (e *Engine) CaptureProblem(msg string, sev Severity) []Alarm {
 
 // Block: a comment is a heartbeat in the dialects that send them so.
 func (e *Engine) Block(ev *decode.Event, arrival time.Duration, hasArrival bool) {
+	if hasArrival && !e.hasFirstByte {
+		e.firstByte, e.hasFirstByte = arrival, true
+	}
 	if e.shape.CommentHeartbeats && len(ev.Comments) > 0 && hasArrival {
 		e.lastArrival, e.haveArrival = arrival, true
 	}
@@ -266,15 +285,20 @@ func (e *Engine) Observe(f *decode.Frame) []Alarm {
 		t = e.keyedTurn(f, m, startsTurn)
 	}
 	e.lastTurn = t
+	wasEnded := true
 	if t >= 0 {
 		turn := &e.turns[t-e.base]
 		turn.LastFrame = f.Index
 		turn.Frames++
+		if st := e.state[t-e.base]; st != nil {
+			wasEnded = st.ended
+		}
 	}
 	e.checkTiming(f, idleOpen)
 
 	if f.Done {
 		e.observeDone(f, t)
+		e.timeFrame(f, t, wasEnded)
 		return e.out
 	}
 	late := false
@@ -294,6 +318,7 @@ func (e *Engine) Observe(f *decode.Frame) []Alarm {
 		e.applyMoves(where{f, f.Index}, t, late)
 	}
 	e.flushMapped(where{f, f.Index}, t)
+	e.timeFrame(f, t, wasEnded || late)
 	return e.out
 }
 
@@ -339,9 +364,11 @@ func (e *Engine) newTurn(f *decode.Frame, started bool, key decode.Raw) int {
 	e.handOut(len(e.turns) - keyedWindow)
 	e.turns = append(e.turns, Turn{FirstFrame: f.Index, LastFrame: f.Index, TerminalFrame: NoFrame,
 		ResponseID: keyString(key)})
-	e.state = append(e.state, &turnState{started: started})
+	st := &turnState{started: started, firstContent: NoFrame}
+	e.state = append(e.state, st)
 	e.keys = append(e.keys, string(key))
 	e.cur = e.base + len(e.turns) - 1
+	e.startTiming(e.cur, st)
 	if !started && e.shape.StartRequired {
 		e.raise("start-missing", SevError, f.Index, e.cur, "the turn's first frame is %s, not the dialect's start event", e.label(f))
 	}
@@ -392,6 +419,7 @@ func (e *Engine) End(end End) []Alarm {
 		}
 		e.flushMapped(where{nil, NoFrame}, e.cur)
 	}
+	e.endTiming()
 	if e.anyOpen() && end.HasTime && e.haveArrival && e.opts.Idle > 0 {
 		if gap := end.At - e.lastArrival; gap > e.opts.Idle {
 			e.raise("idle-gap", SevWarn, NoFrame, e.cur, "no frame for %s before the stream ended (%s) while the turn was open (idle window %s)",
@@ -551,12 +579,19 @@ func (e *Engine) checkTiming(f *decode.Frame, idleOpen bool) {
 	if !f.HasArrival {
 		return
 	}
+	if !e.timedAny {
+		e.timedAny = true
+		if !e.hasFirstByte {
+			e.firstByte, e.hasFirstByte = f.Arrival, true
+		}
+	}
 	if e.frames == 1 && e.opts.TTFE > 0 && f.Arrival > e.opts.TTFE {
 		e.raise("ttfe", SevWarn, f.Index, e.cur, "first frame arrived %s after the response started (bound %s)", FormatDur(f.Arrival), e.opts.TTFE)
 	}
 	if e.haveArrival && idleOpen && e.opts.Idle > 0 {
 		if gap := f.Arrival - e.lastArrival; gap > e.opts.Idle {
 			e.raise("idle-gap", SevWarn, f.Index, e.cur, "no frame for %s while the turn was open (idle window %s)", FormatDur(gap), e.opts.Idle)
+			e.idleAt = f.Index
 		}
 	}
 	e.lastArrival, e.haveArrival = f.Arrival, true
@@ -897,6 +932,10 @@ func (e *Engine) handOut(n int) {
 		}
 		if e.turns[k].Outcome != "" {
 			e.lastOutcome = t
+		}
+		if st != nil && !st.timed {
+			// Still open: its figures as of now.
+			e.turns[k].Timing = st.timing.Summary()
 		}
 		e.opts.OnTurnFinal(t, e.turns[k])
 	}

@@ -42,6 +42,12 @@ var Generic = []Rule{
 	{Name: "envelope-drift", Severity: SevError, Clause: "framescope", Summary: "an envelope field that must stay fixed for the stream changed"},
 	{Name: "legacy-shape", Severity: SevInfo, Clause: "framescope", Summary: "the stream is in an older documented shape of its dialect (named in the message): read as that shape, one alarm per stream"},
 	{Name: "id-limit", Severity: SevWarn, Clause: "framescope", Summary: "a turn holds more than 1024 ids (tool calls, spans, blocks, streams) open at once: framescope tracks no more, counts the later ones and checks them no further (one alarm per turn)"},
+	{Name: "delivery-buffered", Severity: SevWarn, Clause: "WHATWG SSE", Summary: "most of a turn's frames arrived in a few reads or within milliseconds while the turn took seconds: something between server and client buffered the stream (the likely cause named from the response headers)"},
+	{Name: "delivery-stall", Severity: SevWarn, Clause: "framescope", Summary: "no content (text, reasoning, tool call) for longer than the stall bound (check --stall, 5 s) inside a turn, though frames may have come"},
+	{Name: "delivery-compressed", Severity: SevInfo, Clause: "WHATWG SSE", Summary: "the event stream is compressed (Content-Encoding): a compressor that is not flushed per event holds them back"},
+	{Name: "budget-first-content", Severity: SevError, Clause: "framescope", Summary: "the turn's first content arrived later than check --max-first-content"},
+	{Name: "budget-gap", Severity: SevError, Clause: "framescope", Summary: "a gap between two content frames is longer than check --max-gap"},
+	{Name: "budget-rate", Severity: SevError, Clause: "framescope", Summary: "the turn's content rate (deltas per second) is below check --min-rate"},
 	{Name: "error-code-unknown", Severity: SevWarn, Clause: "framescope", Summary: "an error code outside the dialect's taxonomy"},
 }
 
@@ -57,9 +63,13 @@ var genericIndex = func() map[string]Rule {
 // dialect (the whole rule set of the sse dialect).
 var Transport = []string{"frame-utf8", "frame-size", "sse-truncated", "capture-corrupt", "capture-empty", "http-status", "content-type", "idle-gap", "ttfe"}
 
-// Rules is a helper for Spec.Generic: the transport rules plus names, plus
-// id-limit, which any dialect whose turns track ids can raise (the bound
-// of engine_ids.go).
+// Delivery lists the timing rules every dialect with turns shares: they
+// read the turn's moves (docs/timing.md).
+var Delivery = []string{"delivery-buffered", "delivery-stall", "delivery-compressed", "budget-first-content", "budget-gap", "budget-rate"}
+
+// Rules is a helper for Spec.Generic: the transport and delivery rules
+// plus names, plus id-limit, which any dialect whose turns track ids can
+// raise (the bound of engine_ids.go).
 func Rules(names ...string) []string {
-	return append(append(append([]string(nil), Transport...), names...), idLimitRule)
+	return append(append(append(append([]string(nil), Transport...), Delivery...), names...), idLimitRule)
 }

@@ -41,6 +41,18 @@ type Options struct {
 	// million turns is checked in flat memory. The turns still held after
 	// End (at least the latest) are not handed out: Turns has them.
 	OnTurnFinal func(index int, t Turn)
+	// Stall is the content gap that raises delivery-stall (0 =
+	// DefaultStall, negative = off).
+	Stall time.Duration
+	// Budgets (0 = none): the latest first content, the longest content
+	// gap, the lowest content rate in deltas per second; over them a turn
+	// raises budget-first-content, budget-gap, budget-rate (errors).
+	MaxFirstContent time.Duration
+	MaxGap          time.Duration
+	MinRate         float64
+	// NoTiming skips the per-turn timing (figures, delivery rules,
+	// budgets): the baseline its benchmark measures it against.
+	NoTiming bool
 	// Exchange is the HTTP request and response the stream came in, as
 	// far as the source knows them (nil: a raw body). A request-aware
 	// dialect (MCP answers the JSON-RPC ids its request sent) reads it
@@ -117,6 +129,9 @@ type Turn struct {
 	// own name of the terminal event (PC3: its event_type).
 	Outcome       string
 	TerminalEvent string
+	// Timing is the turn's delivery figures (Timing.Timed false: the
+	// source has no arrival times).
+	Timing TurnTiming
 }
 
 // Outcomes of a turn on the common turn model (docs/dialects.md); the report's

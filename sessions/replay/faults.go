@@ -28,6 +28,11 @@ type Faults struct {
 	CutAfter int     // close the connection abruptly right after frame N; -1 (any negative) = off
 	Stalls   []Stall // pause before a frame's first byte
 	Garble   []int   // frame indexes whose data bytes are corrupted so they are no longer valid JSON
+	// Delivery faults (faults_delivery.go): hold the output until Buffer
+	// bytes are pending, or until Burst frames are; compress it (Gzip).
+	Buffer int
+	Burst  int
+	Gzip   bool
 }
 
 // NoFaults is the Faults value that changes nothing.
@@ -35,7 +40,8 @@ func NoFaults() Faults { return Faults{CutAfter: -1} }
 
 // Active reports whether any fault is set.
 func (f Faults) Active() bool {
-	return len(f.Drop) > 0 || len(f.Dup) > 0 || f.CutAfter >= 0 || len(f.Stalls) > 0 || len(f.Garble) > 0
+	return len(f.Drop) > 0 || len(f.Dup) > 0 || f.CutAfter >= 0 || len(f.Stalls) > 0 || len(f.Garble) > 0 ||
+		f.Buffer > 0 || f.Burst > 0 || f.Gzip
 }
 
 // Stall pauses the replay for For before the first byte of frame Before.
@@ -117,6 +123,12 @@ func (r *Replay) CheckFaults(f Faults) error {
 	}
 	for _, n := range f.Garble {
 		check("--garble", n)
+	}
+	if f.Buffer < 0 {
+		errs = append(errs, fmt.Sprintf("--buffer %d: a byte count is 0 or more", f.Buffer))
+	}
+	if f.Burst < 0 {
+		errs = append(errs, fmt.Sprintf("--burst %d: a frame count is 0 or more", f.Burst))
 	}
 	if len(errs) == 0 {
 		return nil

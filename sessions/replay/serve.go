@@ -345,6 +345,10 @@ func (h *replayHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	hdr.Set("Content-Type", h.contentType)
 	hdr.Set("Cache-Control", "no-cache")
 	hdr.Set("X-Accel-Buffering", "no")
+	if h.opts.Faults.Gzip {
+		hdr.Set("Content-Encoding", "gzip")
+		hdr.Add("Vary", "Accept-Encoding")
+	}
 	if req.ProtoMajor == 1 {
 		hdr.Set("Connection", "keep-alive")
 	}
@@ -357,7 +361,7 @@ func (h *replayHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		h.logLine(start, req, h.status, "head")
 		return
 	}
-	p := &replayPlayer{ctx: ctx, w: w, rc: rc, last: -1}
+	p := &replayPlayer{ctx: ctx, w: w, rc: rc, last: -1, dw: newDeliveryWriter(w, h.opts.Faults)}
 	p.flush() // the client sees the response start at once (play checks p.err)
 	res := h.play(p)
 	p.stopTimer()
@@ -373,8 +377,9 @@ type replayPlayer struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	timer   *time.Timer
-	dirty   bool // written since the last flush
-	noFlush bool // the writer cannot flush
+	dw      *deliveryWriter // the delivery faults between the replay and w
+	dirty   bool            // written since the last flush
+	noFlush bool            // the writer cannot flush
 	err     error
 
 	bytes  int64
@@ -478,10 +483,17 @@ func (h *replayHandler) play(p *replayPlayer) replayOutcome {
 			if p.ctx.Err() != nil {
 				return gone(pass)
 			}
-			if len(o.data) > 0 {
-				n, err := p.w.Write(o.data)
-				p.bytes += int64(n)
+			if len(o.data) > 0 || o.frames > 0 {
+				sent, err := p.dw.write(o.data, o.frames)
 				if err != nil {
+					p.err = err
+					return gone(pass)
+				}
+				p.bytes += int64(len(o.data))
+				p.dirty = p.dirty || sent
+			}
+			if o.cut {
+				if err := p.dw.release(); err != nil {
 					p.err = err
 					return gone(pass)
 				}
@@ -503,6 +515,18 @@ func (h *replayHandler) play(p *replayPlayer) replayOutcome {
 			if d := time.Until(base.Add(h.scale(h.endAt))); d > 0 && !p.sleep(d) {
 				return gone(pass)
 			}
+		}
+		if !h.opts.Loop {
+			if err := p.dw.finish(); err != nil {
+				p.err = err
+				return gone(pass)
+			}
+			p.dirty = true
+		} else if err := p.dw.release(); err != nil {
+			p.err = err
+			return gone(pass)
+		} else {
+			p.dirty = true
 		}
 		if p.dirty && !p.flush() {
 			return gone(pass)

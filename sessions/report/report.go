@@ -231,6 +231,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	b = append(b, `,"frames":`...)
 	b = strconv.AppendInt(b, int64(r.Frames), 10)
 	b = append(b, `,"turns":[`...)
+	timed := false
 	err := r.eachTurn(func(i int, t *invariants.Turn) error {
 		if len(b) > 64<<10 {
 			if _, err := w.Write(b); err != nil {
@@ -255,13 +256,25 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		b = appendNullableString(b, t.Outcome)
 		b = append(b, `,"terminal_event":`...)
 		b = appendNullableString(b, t.TerminalEvent)
+		if t.Timing.Timed {
+			timed = true
+			b = append(b, `,"timing":`...)
+			b = appendTimingJSON(b, &t.Timing)
+		}
 		b = append(b, '}')
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	b = append(b, `],"alarms":[`...)
+	b = append(b, ']')
+	if r.NumTurns() > 0 {
+		// Whether the turns have timing figures (a stream without turns
+		// has nothing to time).
+		b = append(b, `,"timed":`...)
+		b = strconv.AppendBool(b, timed)
+	}
+	b = append(b, `,"alarms":[`...)
 	err = r.eachAlarm(func(i int, a *ReportAlarm) error {
 		if len(b) > 64<<10 {
 			// Written as it grows: a long report is never held twice.
@@ -454,6 +467,9 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 			count += fmt.Sprintf(", %d shown", len(as))
 		}
 		fmt.Fprintf(b, "turn %d  %s  frames %d–%d  %s%s  (%s)\n", i+1, s(rid), t.FirstFrame, t.LastFrame, term, done, count)
+		if t.Timing.Timed {
+			fmt.Fprintln(b, timingLine(&t.Timing))
+		}
 		writeAlarms(as)
 		return nil
 	})

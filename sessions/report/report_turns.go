@@ -71,6 +71,7 @@ func (l *turnLog) add(t invariants.Turn) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
+	b = appendTimingBin(b, &t.Timing)
 	l.buf = b
 	if _, err := l.w.Write(b); err != nil {
 		l.err = fmt.Errorf("keeping the report's turns: %w", err)
@@ -133,6 +134,9 @@ func (l *turnLog) each(fn func(i int, t *invariants.Turn) error) error {
 				continue
 			}
 			*dst = string(s)
+		}
+		if err := readTimingBin(r, &t.Timing); err != nil {
+			return spillReadErr(err)
 		}
 		if err := fn(i, &t); err != nil {
 			return err

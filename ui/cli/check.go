@@ -30,6 +30,7 @@ type checkOptions struct {
 	flavor   string
 	minSev   string
 	quiet    bool
+	timing   timingFlags
 }
 
 func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -50,6 +51,7 @@ one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when o
   framescope check bug-123.har                          # every SSE entry of the HAR (bug-123.har#0, #1, …)
   framescope check bug-123.har --entry 1                # only its SSE entry 1
   framescope check turn.jsonl --format json --fail-on warn   # NDJSON report; warnings fail too
+  framescope check turn.jsonl --max-first-content 2s --max-gap 3s --min-rate 20/s   # latency budgets for CI
   curl -sN localhost:8080/api/chat | framescope check -`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if o.dialect == "list" || o.flavor == "list" {
@@ -77,6 +79,7 @@ one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when o
 			if err != nil {
 				return err
 			}
+			o.timing.apply(&opts)
 			code := 0
 			if o.format == "junit" {
 				fmt.Fprintln(stdout, `<?xml version="1.0" encoding="UTF-8"?>`)
@@ -108,6 +111,10 @@ one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when o
 				}
 				if name != inputs[i].path {
 					rep.Source = name // FILE#N: one SSE entry of a HAR
+				}
+				if o.timing.budgeted() && rep.NumTurns() > 0 && !rep.Timed() {
+					// A gate that cannot measure must not pass in silence.
+					rep.Notes = append(rep.Notes, "the latency budgets were not checked: no turn has timing (the capture has no arrival times, or its dialect's checker does not time turns)")
 				}
 				// A read error part way: the report shows what was read, and
 				// the input counts as unreadable (exit 2), never as clean. (A
@@ -152,6 +159,7 @@ one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when o
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "text format: hide info alarms (= --min-severity warn)")
 	nonNegativeDuration(f, &o.idle, "idle", 0, idleZero, idleHelp)
 	ttfeDuration(f, &o.ttfe, invariants.DefaultTTFE, ttfeHelp)
+	addTimingFlags(f, &o.timing)
 	entryVar(f, &o.entry, "HAR: check only this SSE entry (0-based; default every SSE entry, each reported as FILE#N)")
 	addDialectFlag(cmd, &o.dialect)
 	addFlavorFlag(cmd, &o.flavor)

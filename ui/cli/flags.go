@@ -315,3 +315,82 @@ func listDialects(w io.Writer) error {
 	}
 	return nil
 }
+
+// timingFlags are check's delivery bounds and latency budgets
+// (docs/timing.md): each budget is off unless given.
+type timingFlags struct {
+	stall, maxFirstContent, maxGap time.Duration
+	minRate                        float64
+}
+
+func addTimingFlags(f *pflag.FlagSet, t *timingFlags) {
+	*t = timingFlags{stall: invariants.DefaultStall}
+	f.Var(&durationFlag{p: &t.stall, zeroOff: true, why: "0 turns delivery-stall off"}, "stall", "content gap inside a turn that raises delivery-stall (0 = off)")
+	positiveDuration(f, &t.maxFirstContent, "max-first-content", 0, "a budget of 0 could never be met", "budget: raise budget-first-content (error) when a turn's first content arrives later")
+	positiveDuration(f, &t.maxGap, "max-gap", 0, "a budget of 0 could never be met", "budget: raise budget-gap (error) when two content frames are further apart")
+	f.Var(&rateFlag{p: &t.minRate}, "min-rate", "budget: raise budget-rate (error) when a turn's content comes slower, in deltas per second (20/s, 20)")
+}
+
+// apply puts the bounds into the checker's options.
+func (t timingFlags) apply(o *invariants.Options) {
+	o.Stall, o.MaxFirstContent, o.MaxGap, o.MinRate = t.stall, t.maxFirstContent, t.maxGap, t.minRate
+}
+
+// budgeted reports whether any budget was given.
+func (t timingFlags) budgeted() bool {
+	return t.maxFirstContent > 0 || t.maxGap > 0 || t.minRate > 0
+}
+
+// rateFlag is a rate in deltas per second: "20/s", "20" or "1200/min".
+type rateFlag struct{ p *float64 }
+
+func (r *rateFlag) Set(s string) error {
+	v, per := strings.TrimSpace(s), 1.0
+	switch {
+	case strings.HasSuffix(v, "/s"):
+		v = strings.TrimSuffix(v, "/s")
+	case strings.HasSuffix(v, "/min"):
+		v, per = strings.TrimSuffix(v, "/min"), 60
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f <= 0 {
+		return errors.New("want a positive rate of content deltas such as 20/s, 20 or 1200/min")
+	}
+	*r.p = f / per
+	return nil
+}
+
+func (r *rateFlag) String() string {
+	if r.p == nil || *r.p == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(*r.p, 'g', -1, 64) + "/s"
+}
+
+func (r *rateFlag) Type() string { return "rate" }
+
+// countFlag is a whole number of 0 or more (a byte or frame count).
+type countFlag struct{ p *int }
+
+func nonNegativeIntVar(f *pflag.FlagSet, p *int, name, usage string) {
+	*p = 0
+	f.Var(countFlag{p}, name, usage)
+}
+
+func (c countFlag) Set(s string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 0 {
+		return errors.New("want a whole number, 0 or more")
+	}
+	*c.p = n
+	return nil
+}
+
+func (c countFlag) String() string {
+	if c.p == nil || *c.p == 0 {
+		return ""
+	}
+	return strconv.Itoa(*c.p)
+}
+
+func (c countFlag) Type() string { return "int" }

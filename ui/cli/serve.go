@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,6 +29,10 @@ type serveOptions struct {
 	drop, dup, garble []int
 	stalls            []string
 	cutAfter          int
+	// Delivery faults (docs/timing.md): --stall-at gives a bare --stall
+	// its frame.
+	stallAt, buffer, burst int
+	gzip                   bool
 	// The scenario relay.
 	floodFrames       int
 	idle, bodyTimeout time.Duration
@@ -48,6 +53,7 @@ demo turn of another dialect: --scenarios lists them). Listens on loopback only 
 by --allow-origin (a defence against DNS rebinding).`,
 		Example: `  framescope serve bug-123.jsonl --speed max
   framescope serve turn.sse --cut-after 5 --stall 3s@2
+  framescope serve turn.jsonl --buffer 65536 --gzip                  # a buffering, compressing proxy: check --stall / delivery-buffered
   framescope serve turn.jsonl --lan                                  # a phone on the LAN: prints the URL to use
   framescope serve turn.jsonl --lan --allow-origin mybox.local       # ... that reaches this machine by name
   framescope serve turn.jsonl --cors --allow-origin http://dev.test:5173   # a web app served from another origin
@@ -115,7 +121,14 @@ by --allow-origin (a defence against DNS rebinding).`,
 				}
 				faults := replay.NoFaults()
 				faults.Drop, faults.Dup, faults.Garble, faults.CutAfter = o.drop, o.dup, o.garble, o.cutAfter
+				faults.Buffer, faults.Burst, faults.Gzip = o.buffer, o.burst, o.gzip
+				if o.stallAt >= 0 && len(o.stalls) == 0 {
+					return errors.New("--stall-at N needs --stall DURATION")
+				}
 				for _, s := range o.stalls {
+					if o.stallAt >= 0 && !strings.Contains(s, "@") {
+						s = fmt.Sprintf("%s@%d", s, o.stallAt)
+					}
 					st, err := replay.ParseStall(s)
 					if err != nil {
 						return fmt.Errorf("--stall %s: %w", s, err)
@@ -191,7 +204,11 @@ by --allow-origin (a defence against DNS rebinding).`,
 	f.IntSliceVar(&o.drop, "drop", nil, "do not send frame `N` (repeatable)")
 	f.IntSliceVar(&o.dup, "dup", nil, "send frame `N` twice (repeatable)")
 	frameIndexVar(f, &o.cutAfter, "cut-after", "close the connection abruptly right after frame `N`")
-	f.StringArrayVar(&o.stalls, "stall", nil, "pause `D@N`: D before frame N (e.g. 5s@3; repeatable)")
+	f.StringArrayVar(&o.stalls, "stall", nil, "pause `D@N`: D before frame N (e.g. 5s@3; repeatable); a bare D pauses before --stall-at N")
+	frameIndexVar(f, &o.stallAt, "stall-at", "the frame `N` a bare --stall D pauses before")
+	nonNegativeIntVar(f, &o.buffer, "buffer", "hold the output until `BYTES` are pending, as a buffering proxy does (0 = off)")
+	nonNegativeIntVar(f, &o.burst, "burst", "send every `N` frames in one write (0 = off)")
+	f.BoolVar(&o.gzip, "gzip", false, "compress the event stream (Content-Encoding: gzip), flushed per write")
 	f.IntSliceVar(&o.garble, "garble", nil, "corrupt frame `N`'s data (repeatable)")
 	f.BoolVar(&o.lan, "lan", false, "listen on the network (default address 0.0.0.0:7070) and serve this machine's addresses: devices on the LAN can fetch the replay")
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "also serve this `HOST` in Host and Origin headers (HOST, HOST:PORT or an origin http://HOST:PORT; repeatable)")
@@ -210,7 +227,7 @@ by --allow-origin (a defence against DNS rebinding).`,
 // serveFlagsApply refuses flags that the chosen mode would ignore: fault
 // flags shape a capture's replay, the relay flags a scenario.
 func serveFlagsApply(cmd *cobra.Command, scenario bool) error {
-	replayOnly := []string{"drop", "dup", "cut-after", "stall", "garble", "loop", "content-type"}
+	replayOnly := []string{"drop", "dup", "cut-after", "stall", "stall-at", "buffer", "burst", "gzip", "garble", "loop", "content-type"}
 	scenarioOnly := []string{"idle", "flood-frames"}
 	names, mode, other := replayOnly, "--scenario", "a CAPTURE's replay"
 	if !scenario {
