@@ -270,7 +270,7 @@ func encodeBody(coding string, b []byte) []byte {
 	return out.Bytes()
 }
 
-// report [FILE]
+// report [-untimed] [FILE]
 //
 // prints the JSON reports of `check --format json` on the last stdout (or
 // in FILE), one line per fact, each line led by the report's number (from
@@ -279,10 +279,16 @@ func encodeBody(coding string, b []byte) []byte {
 // ("-" for a null), then "N KEY VALUE" for the other keys, sorted, the
 // value as JSON. The keys that name the input (source, format) or the build
 // (version) are left out, so that two reports of one stream read from
-// different files compare equal with cmp; match those in the JSON.
+// different files compare equal with cmp; match those in the JSON. With
+// -untimed the arrival-time facts (each turn's "timing", "timed") are left
+// out too: a raw body and a recording of it then compare equal.
 func cmdReport(ts *testscript.TestScript, neg bool, args []string) {
+	untimed := len(args) > 0 && args[0] == "-untimed"
+	if untimed {
+		args = args[1:]
+	}
 	if neg || len(args) > 1 {
-		ts.Fatalf("usage: report [FILE]")
+		ts.Fatalf("usage: report [-untimed] [FILE]")
 	}
 	file := "stdout"
 	if len(args) == 1 {
@@ -303,6 +309,9 @@ func cmdReport(ts *testscript.TestScript, neg bool, args []string) {
 		var turns []json.RawMessage
 		json.Unmarshal(rep["turns"], &turns)
 		for _, t := range turns {
+			if untimed {
+				t = withoutTiming(t)
+			}
 			fmt.Fprintf(out, "%d turn %s\n", n, t)
 		}
 		var alarms []struct {
@@ -325,6 +334,10 @@ func cmdReport(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		var keys []string
 		for k := range rep {
+			switch {
+			case untimed && k == "timed":
+				continue
+			}
 			switch k {
 			case "source", "format", "version", "dialect", "frames", "turns", "alarms":
 			default:
@@ -336,6 +349,15 @@ func cmdReport(ts *testscript.TestScript, neg bool, args []string) {
 			fmt.Fprintf(out, "%d %s %s\n", n, k, rep[k])
 		}
 	}
+}
+
+// withoutTiming is a turn's JSON without its "timing" member.
+func withoutTiming(turn json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(turn, &m) != nil || m["timing"] == nil {
+		return turn
+	}
+	return json.RawMessage(strings.Replace(string(turn), `,"timing":`+string(m["timing"]), "", 1))
 }
 
 // chunks FILE: prints the bytes a JSONL capture recorded (its chunks'
