@@ -23,7 +23,17 @@ func movesSummary(fr *decode.Frame) string {
 	case fr.Oversized:
 		return fmt.Sprintf("oversized event: %d bytes not kept", fr.Size)
 	case !fr.Decoded():
-		return fr.Problem.String() + ": " + excerpt(fr.Data, 200)
+		// Some dialects carry data that is no JSON object by design
+		// (langgraph's arrays and null, MCP's endpoint path and priming
+		// event): the data is shown as it is; frame-json says when a
+		// dialect wanted an object.
+		switch {
+		case len(fr.Data) == 0:
+			return "(empty data)"
+		case fr.Problem == decode.ProblemNotObject:
+			return excerpt(fr.Data, 200)
+		}
+		return "text: " + excerpt(fr.Data, 200)
 	}
 	var texts, tools, names, rest []string
 	budget := 40
