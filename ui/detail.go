@@ -348,12 +348,24 @@ func (d *Detail) jsonWork(r *store.Row) func(stop func() bool) []jline {
 	case r.Oversized:
 		return done([]jline{dim(fmt.Sprintf("oversized event: %d bytes, not kept (the framer's size limit)", r.Size))})
 	case !r.Decoded:
-		out := []jline{{"frame data is " + r.Problem.String(), sty.SevError.Render("frame data is " + r.Problem.String())}}
+		// Red only when the frame raised an alarm: some dialects carry
+		// data that is no JSON object by design (langgraph's arrays and
+		// null, MCP's endpoint path), and frame-json says when one
+		// wanted an object.
+		head := "frame data is " + r.Problem.String()
+		out := []jline{dim(head)}
+		if r.MaxSev != "" {
+			out[0] = jline{head, sty.SevError.Render(head)}
+		}
 		if fr := d.decoded(r); fr != nil && fr.ProblemDetail() != "" {
 			out = append(out, dim(decode.Sanitize(fr.ProblemDetail())))
 		}
 		out = append(out, dim(""))
 		data := d.decoded(r).Data
+		if r.Problem == decode.ProblemNotObject && len(data) <= rawLimit(expand) {
+			w := d.w
+			return func(stop func() bool) []jline { return append(out, prettyJSONStop(data, sty, expand, w, stop)...) }
+		}
 		return func(func() bool) []jline {
 			more := 0
 			if limit := rawLimit(expand); len(data) > limit {
