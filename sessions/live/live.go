@@ -175,7 +175,11 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 	// The URL in messages and Meta: a password and query secrets hidden.
 	shown := sessions.RedactURLIf(opts.URL, opts.KeepSecrets)
 	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s: %s", sessions.Clean(shown), fmt.Sprintf(format, args...))
+		msg := fmt.Sprintf(format, args...)
+		if !opts.KeepSecrets {
+			msg = sessions.RedactMessage(msg) // an error may quote a URL
+		}
+		return fmt.Errorf("%s: %s", sessions.Clean(shown), msg)
 	}
 	u, err := url.Parse(opts.URL)
 	if err != nil {
