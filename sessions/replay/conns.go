@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -31,13 +32,11 @@ const (
 	// ReadHeaderTimeout bounds the time to send the request headers.
 	ReadHeaderTimeout = 10 * time.Second
 	// rejectDrain bounds the time and bytes a refused connection is read
-	// for after its 503 (closing a socket with unread input resets it, and
-	// the reset may destroy the 503 before the client reads it).
-	rejectDrain      = time.Second
+	// for before its 503.
+	rejectDrain      = 500 * time.Millisecond
 	rejectDrainBytes = 64 << 10
-	// maxRejecting bounds the goroutines answering 503 at once; past it a
-	// connection is closed unanswered.
-	maxRejecting = 64
+	// maxRejecting bounds the goroutines answering 503 at once.
+	maxRejecting = 128
 )
 
 // ConnLimits tunes Limit.
@@ -57,15 +56,16 @@ type Listener struct {
 	logMu        sync.Mutex
 
 	active    atomic.Int64
-	rejecting atomic.Int64
-	refused   atomic.Int64 // since the cap was last reached
+	rejecting chan struct{} // a slot per 503 being answered
+	refused   atomic.Int64  // since the cap was last reached
 	dropped   atomic.Int64
 	total     atomic.Int64 // refused, in all
 }
 
 // Limit wraps ln.
 func Limit(ln net.Listener, lim ConnLimits) *Listener {
-	l := &Listener{Listener: ln, max: lim.MaxConns, writeTimeout: lim.WriteTimeout, log: lim.Log}
+	l := &Listener{Listener: ln, max: lim.MaxConns, writeTimeout: lim.WriteTimeout, log: lim.Log,
+		rejecting: make(chan struct{}, maxRejecting)}
 	if l.max <= 0 {
 		l.max = DefaultMaxConns
 	}
@@ -86,7 +86,7 @@ func NewServer(h http.Handler) *http.Server {
 // Active is the number of connections open now.
 func (l *Listener) Active() int { return int(l.active.Load()) }
 
-// Refused is the number of connections answered 503 (or closed) at the cap.
+// Refused is the number of connections answered 503 at the cap.
 func (l *Listener) Refused() int { return int(l.total.Load()) }
 
 // Dropped is the number of connections closed because the client did not
@@ -115,26 +115,39 @@ func (l *Listener) refuse(c net.Conn) {
 		l.logf("framescope serve: %d connections open, the cap (--max-conns %d): refusing more with 503 until one closes (from %s)",
 			l.max, l.max, sessions.CleanShort(c.RemoteAddr().String(), 80))
 	}
-	if l.rejecting.Add(1) > maxRejecting {
-		l.rejecting.Add(-1)
-		c.Close()
-		return
-	}
+	// At most maxRejecting answer at once: past it Accept waits for one
+	// (the kernel's backlog holds the next connections, not this process).
+	l.rejecting <- struct{}{}
 	go func() {
-		defer l.rejecting.Add(-1)
+		defer func() { <-l.rejecting }()
 		defer c.Close()
-		body := fmt.Sprintf("framescope serve: too many connections (%d open, the cap: --max-conns); try again\n", l.max)
 		_ = c.SetDeadline(time.Now().Add(rejectDrain))
-		_, err := fmt.Fprintf(c, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"+
+		// Read the request's headers first: closing a socket with unread
+		// input resets it, and the reset may destroy the 503 before the
+		// client reads it.
+		readHeaders(c)
+		body := fmt.Sprintf("framescope serve: too many connections (%d open, the cap: --max-conns); try again\n", l.max)
+		_, _ = fmt.Fprintf(c, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"+
 			"X-Content-Type-Options: nosniff\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
-		if err != nil {
+	}()
+}
+
+// readHeaders reads a refused request up to the end of its headers (or
+// rejectDrainBytes, or the deadline).
+func readHeaders(c net.Conn) {
+	buf := make([]byte, 4<<10)
+	var tail []byte
+	for read := 0; read < rejectDrainBytes; {
+		n, err := c.Read(buf)
+		read += n
+		tail = append(tail, buf[:n]...)
+		if bytes.Contains(tail, []byte("\r\n\r\n")) || bytes.Contains(tail, []byte("\n\n")) || err != nil {
 			return
 		}
-		if tc, ok := c.(interface{ CloseWrite() error }); ok {
-			_ = tc.CloseWrite()
+		if len(tail) > 3 {
+			tail = tail[len(tail)-3:]
 		}
-		_, _ = io.Copy(io.Discard, io.LimitReader(c, rejectDrainBytes))
-	}()
+	}
 }
 
 // release frees a slot; the first one after refusals reports how many.
