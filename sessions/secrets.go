@@ -11,11 +11,6 @@ import (
 // token headers (X-Auth-Token, X-Api-Key, …). They are redacted wherever a
 // URL or a header is stored or shown, unless --keep-secrets.
 
-// secretHeaderWords mark a header name as a credential when it contains
-// one of them (case-insensitive): X-Auth-Token, X-Goog-Api-Key,
-// Proxy-Authorization, X-Client-Secret…
-var secretHeaderWords = []string{"auth", "token", "secret", "api-key", "apikey", "api_key", "password", "session"}
-
 // challengeHeaders name auth the server asks for, not a credential: they
 // are worth seeing when a 401 is debugged.
 var challengeHeaders = []string{"WWW-Authenticate", "Proxy-Authenticate"}
@@ -26,7 +21,7 @@ var challengeHeaders = []string{"WWW-Authenticate", "Proxy-Authenticate"}
 var urlHeaders = []string{"Location", "Content-Location", "Referer"}
 
 // secretHeader reports whether a header's value is a credential: one of
-// defaultRedact, a name holding a secretHeaderWord, or one of extra
+// defaultRedact, a secret name (secrets_names.go), or one of extra
 // (--redact).
 func secretHeader(name string, extra []string) bool {
 	name = strings.TrimSpace(name)
@@ -42,13 +37,7 @@ func secretHeader(name string, extra []string) bool {
 			return false
 		}
 	}
-	lower := strings.ToLower(name)
-	for _, w := range secretHeaderWords {
-		if strings.Contains(lower, w) {
-			return true
-		}
-	}
-	return false
+	return secretName(name)
 }
 
 // urlHeader reports whether a header's value is a URL (its query is
@@ -62,48 +51,25 @@ func urlHeader(name string) bool {
 	return false
 }
 
-// secretParams are query parameter names (compared lower-case, with '-'
-// read as '_') whose values are credentials.
-var secretParams = map[string]bool{
-	"key": true, "apikey": true, "api_key": true, "token": true, "access_token": true,
-	"refresh_token": true, "id_token": true, "auth": true, "auth_token": true,
-	"authorization": true, "sig": true, "signature": true, "secret": true,
-	"client_secret": true, "password": true, "passwd": true, "pwd": true,
-	"session": true, "sessionid": true, "session_id": true, "jwt": true,
-	"credential": true, "credentials": true, "code": true,
-}
-
-// secretParamSuffixes mark a parameter as a credential by its last word:
-// x_amz_signature, x-goog-credential, private_key, upload_token…
-var secretParamSuffixes = []string{"_key", "_token", "_secret", "_password", "_signature", "_sig", "_credential", "apikey"}
-
 // secretParam reports whether a query parameter (its raw, still escaped
-// name) holds a credential.
+// name) holds a credential: a secret name (secrets_names.go), or "code",
+// an OAuth authorization code, which travels in a redirect URL (a body key
+// "code" is program text far more often, so it is a URL-only name).
 func secretParam(raw string) bool {
 	name, err := url.QueryUnescape(raw)
 	if err != nil {
 		name = raw
 	}
-	name = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")
-	if secretParams[name] {
-		return true
-	}
-	for _, s := range secretParamSuffixes {
-		if strings.HasSuffix(name, s) {
-			return true
-		}
-	}
-	return false
+	return strings.EqualFold(strings.TrimSpace(name), "code") || secretName(name)
 }
 
 // RedactURL returns s with the values of secret query (and fragment)
-// parameters replaced by [redacted] and a password in it masked, for
+// parameters replaced by [redacted] and its userinfo masked (a password,
+// or a user name standing alone: http://TOKEN@host/ is a token), for
 // storing and showing. It works on the text, so a URL Go cannot parse is
 // redacted too; everything else is left byte for byte.
 func RedactURL(s string) string {
-	if u, err := url.Parse(s); err == nil && hasPassword(u) {
-		s = u.Redacted()
-	}
+	s = redactUserinfo(s)
 	q := strings.IndexAny(s, "?#")
 	if q < 0 {
 		return s
@@ -192,7 +158,7 @@ func RedactQueryText(b []byte) []byte {
 }
 
 func paramNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '%'
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '%' || c == '[' || c == ']'
 }
 
 func bytesContain(set string, c byte) bool { return strings.IndexByte(set, c) >= 0 }
@@ -238,12 +204,54 @@ func RedactHeaders(h map[string]string, extra []string, keep bool) (map[string]s
 	return out, names
 }
 
-// hasPassword reports whether a URL carries a password (shown as "xxxxx"
-// unless secrets are kept).
-func hasPassword(u *url.URL) bool {
-	if u.User == nil {
-		return false
+// maskedUserinfo stands for a URL's password or lone user name (as
+// url.URL.Redacted writes a password).
+const maskedUserinfo = "xxxxx"
+
+// redactUserinfo masks the userinfo of a URL at the start of s: user:pw@
+// becomes user:xxxxx@, a lone user@ (a token used as the user name)
+// becomes xxxxx@.
+func redactUserinfo(s string) string {
+	i := strings.Index(s, "://")
+	if i < 0 || strings.ContainsAny(s[:i], "/?#") {
+		return s
 	}
-	_, ok := u.User.Password()
-	return ok
+	start := i + 3
+	end := start + strings.IndexAny(s[start:]+"/", "/?#")
+	at := strings.LastIndexByte(s[start:end], '@')
+	if at < 0 {
+		return s
+	}
+	info := s[start : start+at]
+	if user, _, ok := strings.Cut(info, ":"); ok {
+		info = user + ":" + maskedUserinfo
+	} else if info != "" {
+		info = maskedUserinfo
+	}
+	return s[:start] + info + s[start+at:]
+}
+
+// RedactMessage masks the secrets of the URLs an error message or note
+// quotes (query values, userinfo), for stderr and the terminal: the same
+// rules as a stored URL.
+func RedactMessage(s string) string {
+	s = string(RedactQueryText([]byte(s)))
+	for from := 0; ; {
+		i := strings.Index(s[from:], "://")
+		if i < 0 {
+			return s
+		}
+		i += from
+		start := i
+		for start > 0 && schemeByte(s[start-1]) {
+			start--
+		}
+		end := i + 3 + strings.IndexAny(s[i+3:]+" ", " \t\r\n\"'<>")
+		s = s[:start] + redactUserinfo(s[start:end]) + s[end:]
+		from = i + 3
+	}
+}
+
+func schemeByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'
 }

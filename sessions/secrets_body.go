@@ -14,17 +14,10 @@ import (
 // are replaced by "[redacted]" wherever a request body is stored or shown,
 // unless --keep-secrets. Everything else is left byte for byte.
 
-// secretBodyKeys are the body keys (compared lower-case, '-' read as '_')
-// whose values are credentials.
-var secretBodyKeys = map[string]bool{
-	"api_key": true, "apikey": true, "token": true, "access_token": true,
-	"refresh_token": true, "id_token": true, "password": true, "passwd": true,
-	"secret": true, "client_secret": true, "authorization": true, "private_key": true,
-}
-
-func secretBodyKey(name string) bool {
-	return secretBodyKeys[strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")]
-}
+// secretBodyKey reports whether a body key's value is a credential: the
+// one rule set of secrets_names.go (accessToken = access_token =
+// ACCESS-TOKEN, user[password], clientSecret, openai_api_key…).
+func secretBodyKey(name string) bool { return secretName(name) }
 
 // RedactBody returns body with the values of secret keys redacted: in a
 // JSON body (any depth; the value, whatever its type, becomes the string
@@ -35,19 +28,41 @@ func RedactBody(body []byte, contentType string) ([]byte, bool) {
 	if len(body) == 0 {
 		return body, false
 	}
-	if json.Valid(body) {
-		r := jsonRedactor{in: body}
-		r.value()
-		if r.out == nil {
-			return body, false
-		}
-		return append(r.out, body[r.last:]...), true
+	// A JSON body saved by an editor may start with a byte order mark
+	// (which json.Valid refuses): it is redacted behind it.
+	if rest, ok := bytes.CutPrefix(body, utf8BOM); ok && json.Valid(rest) {
+		out, changed := redactJSON(rest)
+		return append(append([]byte(nil), utf8BOM...), out...), changed
 	}
-	if looksLikeForm(body, contentType) {
-		out := redactForm(string(body))
-		return []byte(out), out != string(body)
+	if json.Valid(body) {
+		return redactJSON(body)
+	}
+	if boundary := multipartBoundary(body, contentType); boundary != "" {
+		return redactMultipart(body, boundary)
+	}
+	// curl --data-binary @file keeps the file's final newline: the form
+	// is the line before it.
+	form, eol := body, []byte(nil)
+	if i := len(bytes.TrimRight(body, "\r\n")); i > 0 && len(body)-i <= 2 {
+		form, eol = body[:i], body[i:]
+	}
+	if looksLikeForm(form, contentType) {
+		out := redactForm(string(form))
+		return append([]byte(out), eol...), out != string(form)
 	}
 	return body, false
+}
+
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// redactJSON redacts a valid JSON document's secret values.
+func redactJSON(body []byte) ([]byte, bool) {
+	r := jsonRedactor{in: body}
+	r.value()
+	if r.out == nil {
+		return body, false
+	}
+	return append(r.out, body[r.last:]...), true
 }
 
 // RedactBodyIf is RedactBody unless secrets are kept.

@@ -175,7 +175,11 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 	// The URL in messages and Meta: a password and query secrets hidden.
 	shown := sessions.RedactURLIf(opts.URL, opts.KeepSecrets)
 	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s: %s", sessions.Clean(shown), fmt.Sprintf(format, args...))
+		msg := fmt.Sprintf(format, args...)
+		if !opts.KeepSecrets {
+			msg = sessions.RedactMessage(msg) // an error may quote a URL
+		}
+		return fmt.Errorf("%s: %s", sessions.Clean(shown), msg)
 	}
 	u, err := url.Parse(opts.URL)
 	if err != nil {
@@ -211,7 +215,7 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 	conns := &connSet{m: make(map[net.Conn]struct{})}
 	dialer := &net.Dialer{KeepAlive: 30 * time.Second}
 	tr := &http.Transport{
-		Proxy: http.ProxyFromEnvironment,
+		Proxy: nil, // never a proxy: proxy_env.go
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			c, err := dialer.DialContext(ctx, network, addr)
 			if err != nil {
@@ -264,7 +268,11 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		cause := context.Cause(reqCtx)
 		cancel(nil)
 		cleanup()
-		return nil, fail("%s", describeConnectError(err, cause, ctx, timeout, opts.Insecure))
+		msg := describeConnectError(err, cause, ctx, timeout, opts.Insecure)
+		if env := envProxyFor(u); env != "" {
+			msg += " (" + ignoredProxyNote(env) + ")"
+		}
+		return nil, fail("%s", msg)
 	}
 
 	l := &Live{
@@ -298,6 +306,9 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		method = sent.Method
 	}
 	rd.note(resp, &l.probs)
+	if env := envProxyFor(u); env != "" {
+		l.probs.Note("%s", ignoredProxyNote(env))
+	}
 	l.meta = sessions.Meta{
 		Name:            shown,
 		Kind:            sessions.KindSSE,

@@ -199,8 +199,17 @@ func (a *AllowList) refuseReason(req *http.Request) string {
 		}
 		return fmt.Sprintf("Host %s is not a loopback address or an allowed host", sessions.CleanShort(strconv.Quote(req.Host), 120))
 	}
-	if origin, ok := req.Header["Origin"]; ok && len(origin) > 0 && !a.origin(origin[0]) {
-		return fmt.Sprintf("Origin %s is not a loopback or allowed origin", sessions.CleanShort(strconv.Quote(origin[0]), 120))
+	// Every Origin header counts, not only the first: a browser sends one
+	// (RFC 6454 §7.3), so more than one is forged or relayed and no one of
+	// them can be trusted to be the page's.
+	origins := req.Header.Values("Origin")
+	if len(origins) > 1 {
+		return fmt.Sprintf("%d Origin headers (a browser sends one)", len(origins))
+	}
+	for _, o := range origins {
+		if !a.origin(o) {
+			return fmt.Sprintf("Origin %s is not a loopback or allowed origin", sessions.CleanShort(strconv.Quote(o), 120))
+		}
 	}
 	return ""
 }

@@ -36,6 +36,9 @@ type serveOptions struct {
 	// The scenario relay.
 	floodFrames       int
 	idle, bodyTimeout time.Duration
+	// Connection bounds (issue 24 item 12).
+	maxConns     int
+	writeTimeout time.Duration
 }
 
 func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -151,10 +154,14 @@ by --allow-origin (a defence against DNS rebinding).`,
 			default:
 				return errors.New("give a CAPTURE to replay or --scenario NAME (see --scenarios)")
 			}
-			ln, err := net.Listen("tcp", o.addr)
+			if o.maxConns < 1 {
+				return fmt.Errorf("--max-conns %d: want at least 1", o.maxConns)
+			}
+			raw, err := net.Listen("tcp", o.addr)
 			if err != nil {
 				return err
 			}
+			ln := replay.Limit(raw, replay.ConnLimits{MaxConns: o.maxConns, WriteTimeout: o.writeTimeout, Log: stderr})
 			if err := replay.CheckListener(ln.Addr(), o.lan); err != nil {
 				ln.Close()
 				return err
@@ -166,9 +173,9 @@ by --allow-origin (a defence against DNS rebinding).`,
 				lanURLs = replay.LANURLs(ln.Addr(), o.path, local)
 			}
 			// Timeouts for every stage a client controls: the headers, the
-			// body (BodyTimeout, in the handler) and an idle keep-alive
-			// connection. No write timeout: a replay may last for hours.
-			srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+			// body (BodyTimeout, in the handler), each write (the Listener)
+			// and an idle keep-alive connection; and a connection cap.
+			srv := replay.NewServer(handler)
 			fmt.Fprintf(stderr, "serving %s at http://%s%s (Ctrl-C to stop)\n", what, ln.Addr(), o.path)
 			switch {
 			case !o.lan:
@@ -214,6 +221,9 @@ by --allow-origin (a defence against DNS rebinding).`,
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "also serve this `HOST` in Host and Origin headers (HOST, HOST:PORT or an origin http://HOST:PORT; repeatable)")
 	f.BoolVar(&o.cors, "cors", false, "send CORS headers for browser clients (loopback and --allow-origin origins)")
 	f.StringVar(&o.contentType, "content-type", "sse", "response Content-Type: sse (text/event-stream), keep (the capture's own) or a media `TYPE`")
+	f.IntVar(&o.maxConns, "max-conns", replay.DefaultMaxConns, "connections open at once; one more is answered 503")
+	positiveDuration(f, &o.writeTimeout, "write-timeout", replay.DefaultWriteTimeout, "a client that does not read must be dropped",
+		"drop a client that reads nothing of a write for this long (logged)")
 	positiveDuration(f, &o.bodyTimeout, "body-timeout", replay.DefaultBodyTimeout, "a client must send its request body in time", "how long a client may take to send its request body (then 408)")
 	f.StringVar(&o.scenario, "scenario", "", "run a built-in scenario `NAME` through the reference relay")
 	f.BoolVar(&o.listScenarios, "scenarios", false, "list the built-in scenarios")
