@@ -144,6 +144,11 @@ func RedactQueryText(b []byte) []byte {
 		for k < len(b) && !bytesContain("&;#\"'<> \t\r\n", b[k]) {
 			k++
 		}
+		// Punctuation that closes a sentence or a parenthesis around
+		// the URL in a message ("(…?key=abc):") is not the value's.
+		for k > j+1 && k < len(b) && bytesContain("),.:]", b[k-1]) {
+			k--
+		}
 		if k == j+1 || string(b[j+1:k]) == RedactedValue {
 			continue
 		}

@@ -29,6 +29,10 @@ func TestSecretNamesEverywhere(t *testing.T) {
 		{`Get "http://h/s?access_token=T1": EOF`, `Get "http://h/s?access_token=` + R + `": EOF`},
 		{"redirected to https://T0KEN@h/x?clientSecret=T2 (refused)", "redirected to https://xxxxx@h/x?clientSecret=" + R + " (refused)"},
 		{"dial tcp 127.0.0.1:1: connection refused", "dial tcp 127.0.0.1:1: connection refused"},
+		// The punctuation that closes a parenthesis or a sentence stays.
+		{"two URLs (h/a?key=abc and h/b?api_key=def): one", "two URLs (h/a?key=" + R + " and h/b?api_key=" + R + "): one"},
+		{"see h/a?token=abc. Then", "see h/a?token=" + R + ". Then"},
+		{"ends h/a?token=abc.", "ends h/a?token=" + R},
 	}
 	for _, tc := range msgs {
 		if got := RedactMessage(tc.in); got != tc.want {

@@ -58,7 +58,10 @@ func Execute(root *cobra.Command, args []string) int {
 	case errors.As(err, &ee):
 		return ee.code
 	default:
-		fmt.Fprintln(root.ErrOrStderr(), "framescope:", decode.SanitizeMultiline(err.Error()))
+		// Credentials in a URL or query a message quotes (a pasted curl
+		// line, a refused option) are masked: an error is printed, logged
+		// by CI, pasted into tickets.
+		fmt.Fprintln(root.ErrOrStderr(), "framescope:", decode.SanitizeMultiline(sessions.RedactMessage(err.Error())))
 		return 2
 	}
 }
