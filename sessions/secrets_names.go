@@ -37,6 +37,16 @@ var notSecretKeys = map[string]bool{
 	"message": true, "hash": true, "socket": true, "map": true,
 }
 
+// notSecretTokens are the words before a final "token" that make it a
+// protocol handle, not a credential: MCP's progressToken (the checker
+// pairs progress with its request by it), pagination's pageToken and
+// next_token, tokenizer terms (stop_token, pad_token).
+var notSecretTokens = map[string]bool{
+	"progress": true, "page": true, "next": true, "continuation": true, "cancellation": true,
+	"resume": true, "sync": true, "stop": true, "pad": true, "eos": true, "bos": true,
+	"special": true, "start": true, "end": true, "max": true,
+}
+
 // secretJoinedSuffixes catch a name written as one word (ACCESSTOKEN,
 // privatekey, xsrftoken): the words joined end with one of them.
 var secretJoinedSuffixes = []string{
@@ -60,7 +70,10 @@ func secretName(name string) bool {
 		return true // session_id, X-Session-Id
 	}
 	if secretLastWord[last] {
-		return last != "key" || len(words) == 1 || !notSecretKeys[words[len(words)-2]]
+		if len(words) > 1 && (last == "key" && notSecretKeys[words[len(words)-2]] || last == "token" && notSecretTokens[words[len(words)-2]]) {
+			return false
+		}
+		return true
 	}
 	joined := strings.Join(words, "")
 	for _, s := range secretJoinedSuffixes {

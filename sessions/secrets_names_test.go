@@ -93,7 +93,7 @@ func TestSecretNameSpellings(t *testing.T) {
 			t.Errorf("%q not a secret name", n)
 		}
 	}
-	for _, n := range []string{"monkey", "keys", "max_tokens", "maxOutputTokens", "Idempotency-Key", "token_type", "model", "Content-Type", "code", "tokenizer", ""} {
+	for _, n := range []string{"monkey", "keys", "max_tokens", "maxOutputTokens", "Idempotency-Key", "token_type", "model", "Content-Type", "code", "tokenizer", "progressToken", "progress_token", "nextPageToken", "page_token", "next_token", "stop_token", ""} {
 		if secretName(n) {
 			t.Errorf("%q read as a secret name", n)
 		}
