@@ -303,19 +303,20 @@ type Machine struct {
 	order map[State]map[Input][]int
 }
 
-// The two profiles, built once.
+// The two profiles' machines, built on first use (not at every start of
+// framescope: building them is most of PC3's init time).
 var (
-	ClientV05 = buildMachine(ProfileV05)
-	ClientV04 = buildMachine(ProfileV04)
+	ClientV05 = sync.OnceValue(func() *Machine { return buildMachine(ProfileV05) })
+	ClientV04 = sync.OnceValue(func() *Machine { return buildMachine(ProfileV04) })
 )
 
 // MachineFor returns a profile's machine (nil for an unknown profile).
 func MachineFor(p Profile) *Machine {
 	switch p {
 	case ProfileV05:
-		return ClientV05
+		return ClientV05()
 	case ProfileV04:
-		return ClientV04
+		return ClientV04()
 	}
 	return nil
 }
@@ -1061,7 +1062,7 @@ type ClientRun struct {
 func NewClientRun(p Profile) *ClientRun {
 	m := MachineFor(p)
 	if m == nil {
-		m = ClientV05
+		m = ClientV05()
 	}
 	r := &ClientRun{m: m, state: m.Initial}
 	r.resetTurn()
@@ -1661,8 +1662,8 @@ func telemetryOf(in Input, f *decode.Frame) string {
 var divergentInputs = sync.OnceValue(func() map[Input]bool {
 	m := map[Input]bool{}
 	for _, in := range allFrameInputs {
-		a := rowsOf(ClientV05, StStreaming, in)
-		b := rowsOf(ClientV04, StStreaming, in)
+		a := rowsOf(ClientV05(), StStreaming, in)
+		b := rowsOf(ClientV04(), StStreaming, in)
 		if len(a) != len(b) {
 			m[in] = true
 			continue
@@ -1692,11 +1693,11 @@ var divergentRows = sync.OnceValue(func() []divergentInput {
 			continue
 		}
 		d := divergentInput{in: in}
-		for _, i := range ClientV05.index[StStreaming][in] {
-			d.v05 = append(d.v05, &ClientV05.Transitions[i])
+		for _, i := range ClientV05().index[StStreaming][in] {
+			d.v05 = append(d.v05, &ClientV05().Transitions[i])
 		}
-		for _, i := range ClientV04.index[StStreaming][in] {
-			d.v04 = append(d.v04, &ClientV04.Transitions[i])
+		for _, i := range ClientV04().index[StStreaming][in] {
+			d.v04 = append(d.v04, &ClientV04().Transitions[i])
 		}
 		out = append(out, d)
 	}
@@ -1723,7 +1724,7 @@ func rowsOf(m *Machine, s State, in Input) []Transition {
 // probeRun() is an empty run used read-only to evaluate guards for
 // divergence: its memory is that of a fresh turn.
 var probeRun = sync.OnceValue(func() *ClientRun {
-	r := &ClientRun{m: ClientV05, state: StStreaming}
+	r := &ClientRun{m: ClientV05(), state: StStreaming}
 	r.resetTurn()
 	return r
 })
@@ -1738,9 +1739,9 @@ type Divergence struct {
 var divergenceMessages = sync.OnceValue(func() map[[2]*Transition]string {
 	msgs := map[[2]*Transition]string{}
 	for in := range divergentInputs() {
-		for _, i := range ClientV05.index[StStreaming][in] {
-			for _, j := range ClientV04.index[StStreaming][in] {
-				a, b := &ClientV05.Transitions[i], &ClientV04.Transitions[j]
+		for _, i := range ClientV05().index[StStreaming][in] {
+			for _, j := range ClientV04().index[StStreaming][in] {
+				a, b := &ClientV05().Transitions[i], &ClientV04().Transitions[j]
 				msgs[[2]*Transition{a, b}] = "a v0.4 client " + reading(b) + "; a v0.5 client " + reading(a)
 			}
 		}

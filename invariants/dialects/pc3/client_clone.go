@@ -75,7 +75,7 @@ func (r *ClientRun) TransportShared(ev TransportEvent) Step {
 // next turn on a frame (the only frame rows that reset the view).
 var restartStates = sync.OnceValue(func() map[*Machine]map[State]bool {
 	out := map[*Machine]map[State]bool{}
-	for _, m := range []*Machine{ClientV05, ClientV04} {
+	for _, m := range []*Machine{ClientV05(), ClientV04()} {
 		out[m] = map[State]bool{}
 		for _, t := range m.Transitions {
 			if t.Action == ActStartNextTurn {

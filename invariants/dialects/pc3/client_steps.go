@@ -14,7 +14,7 @@ import (
 // read-only: a second region appends to a fresh copy (capacity 1).
 var unkeyedSteps = sync.OnceValue(func() map[*Machine][][][]RegionStep {
 	out := map[*Machine][][][]RegionStep{}
-	for _, m := range []*Machine{ClientV05, ClientV04} {
+	for _, m := range []*Machine{ClientV05(), ClientV04()} {
 		regs := make([][][]RegionStep, len(m.Regions))
 		for i := range m.Regions {
 			reg := &m.Regions[i]
@@ -42,7 +42,7 @@ func unkeyedStep(m *Machine, i, j int, rt *Transition) []RegionStep {
 // regions), shared read-only like unkeyedSteps(): pairs[i0][j0][i][j].
 var unkeyedPairs = sync.OnceValue(func() map[*Machine][][][][]RegionStep {
 	out := map[*Machine][][][][]RegionStep{}
-	for _, m := range []*Machine{ClientV05, ClientV04} {
+	for _, m := range []*Machine{ClientV05(), ClientV04()} {
 		pairs := make([][][][]RegionStep, len(m.Regions))
 		for i0 := range m.Regions {
 			r0 := &m.Regions[i0]

@@ -7,7 +7,7 @@ import "testing"
 // appending to a step's Regions copies instead of writing into the list
 // every other step shares.
 func TestSharedRegionSteps(t *testing.T) {
-	for _, m := range []*Machine{ClientV05, ClientV04} {
+	for _, m := range []*Machine{ClientV05(), ClientV04()} {
 		n := 0
 		for i := range m.Regions {
 			for j := range m.Regions[i].Transitions {

@@ -136,7 +136,7 @@ func placeRun(m *Machine, t Transition) *ClientRun {
 // regions): placed in its from-state with a frame meeting its guard, the
 // run takes exactly that row.
 func TestEveryTransition(t *testing.T) {
-	for _, m := range []*Machine{ClientV05, ClientV04} {
+	for _, m := range []*Machine{ClientV05(), ClientV04()} {
 		for i := range m.Transitions {
 			tr := &m.Transitions[i]
 			inputs := []Input{tr.Input}
@@ -281,7 +281,7 @@ func placeRegion(m *Machine, reg *Region, tr Transition) (*ClientRun, *decode.Fr
 // TestV04NeverDispatches: a v0.4 client never hands a status frame or an
 // error to the regions, from any state.
 func TestV04NeverDispatches(t *testing.T) {
-	for _, tr := range ClientV04.Transitions {
+	for _, tr := range ClientV04().Transitions {
 		if (tr.Input == InStatus || tr.Input == InError) && tr.Action == ActDispatch {
 			t.Errorf("v0.4 dispatches %s from %s", tr.Input, tr.From)
 		}
@@ -299,7 +299,7 @@ func TestV04NeverDispatches(t *testing.T) {
 // TestForbidden: every documented missing row is a violation naming its
 // rule, and nothing changes.
 func TestForbidden(t *testing.T) {
-	m := ClientV05
+	m := ClientV05()
 	for ri := range m.Regions {
 		reg := &m.Regions[ri]
 		for _, fb := range reg.Forbidden {
@@ -1058,7 +1058,7 @@ func TestV04ClientReadings(t *testing.T) {
 }
 
 func TestMachineShape(t *testing.T) {
-	for _, m := range []*Machine{ClientV05, ClientV04} {
+	for _, m := range []*Machine{ClientV05(), ClientV04()} {
 		states := map[State]bool{}
 		for _, s := range m.States {
 			states[s.ID] = true

@@ -111,10 +111,10 @@ func differingGroups() [][2]string {
 		}
 		return out
 	}
-	a, b := rowsBy(ClientV05), rowsBy(ClientV04)
+	a, b := rowsBy(ClientV05()), rowsBy(ClientV04())
 	var groups [][2]string
 	seen := map[key]bool{}
-	for _, t := range ClientV05.Transitions {
+	for _, t := range ClientV05().Transitions {
 		k := key{t.From, t.Input}
 		if seen[k] {
 			continue
@@ -136,7 +136,7 @@ func differingGroups() [][2]string {
 // ReferenceMarkdown renders both profiles as a document a client engineer
 // can implement from. docs/client-state-machine.md is this output.
 func ReferenceMarkdown() []byte {
-	m, m4 := ClientV05, ClientV04
+	m, m4 := ClientV05(), ClientV04()
 	var b bytes.Buffer
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	groups := differingGroups()
@@ -410,7 +410,7 @@ func mermaidLabel(s string) string {
 // draws: the whole machine, the core lifecycle, and each region.
 func ReferenceDiagrams() []string {
 	out := []string{"machine", "core"}
-	for _, r := range ClientV05.Regions {
+	for _, r := range ClientV05().Regions {
 		out = append(out, r.Name)
 	}
 	return out
@@ -696,7 +696,7 @@ func ReferenceJSON() ([]byte, error) {
 		Profiles     []*Machine    `json:"profiles"`
 		WireExamples []WireExample `json:"wire_examples"`
 		Citations    []Citation    `json:"citations"`
-	}{"framescope reference --format json (invariants/dialects/pc3/client.go)", []*Machine{ClientV05, ClientV04}, wireExamples, Citations}
+	}{"framescope reference --format json (invariants/dialects/pc3/client.go)", []*Machine{ClientV05(), ClientV04()}, wireExamples, Citations}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return nil, err

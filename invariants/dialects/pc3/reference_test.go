@@ -144,7 +144,7 @@ func specText(t *testing.T) string {
 // each citation's heading and quote are verbatim in it.
 func TestCitationsExact(t *testing.T) {
 	cited := map[string]bool{}
-	for _, m := range []*Machine{ClientV05, ClientV04} {
+	for _, m := range []*Machine{ClientV05(), ClientV04()} {
 		for _, tr := range append(m.Transitions, regionRows(m)...) {
 			for _, c := range splitClauses(tr.Clause) {
 				cited[c] = true
@@ -249,7 +249,7 @@ func TestCoreDiagramMatchesRows(t *testing.T) {
 			found := false
 			for _, from := range coreMembersOf(e.from) {
 				for _, to := range coreMembersOf(e.to) {
-					for _, tr := range ClientV05.Transitions {
+					for _, tr := range ClientV05().Transitions {
 						if tr.From == from && tr.To == to && Matches(tr.Input, in) && (e.guard == GuardNone || tr.Guard == e.guard) {
 							found = true
 						}
@@ -285,7 +285,7 @@ func TestRenderReferenceErrors(t *testing.T) {
 // document, and every row names a clause.
 func TestReferenceMarkdownComplete(t *testing.T) {
 	md := string(ReferenceMarkdown())
-	for _, m := range []*Machine{ClientV05, ClientV04} {
+	for _, m := range []*Machine{ClientV05(), ClientV04()} {
 		for _, s := range m.States {
 			if !strings.Contains(md, "### "+string(s.ID)+"\n") {
 				t.Errorf("state %s has no section", s.ID)
@@ -305,7 +305,7 @@ func TestReferenceMarkdownComplete(t *testing.T) {
 			}
 		}
 	}
-	for _, tr := range ClientV05.Transitions {
+	for _, tr := range ClientV05().Transitions {
 		cell := "| `" + string(tr.Input) + "` | " + mdCode(string(tr.Guard)) + " | `" + string(tr.To) + "` | `" + string(tr.Action) + "` |"
 		if !strings.Contains(md, cell) {
 			t.Errorf("row missing from the md: %s", cell)
@@ -386,7 +386,7 @@ func TestReferenceJSONRoundTrip(t *testing.T) {
 	if len(doc.Profiles) != 2 || doc.Profiles[0].Profile != ProfileV05 || doc.Profiles[1].Profile != ProfileV04 {
 		t.Fatalf("profiles: %+v", len(doc.Profiles))
 	}
-	if got, want := len(doc.Profiles[0].Transitions), len(ClientV05.Transitions); got != want {
+	if got, want := len(doc.Profiles[0].Transitions), len(ClientV05().Transitions); got != want {
 		t.Errorf("v0.5 transitions %d, want %d", got, want)
 	}
 }
