@@ -1,8 +1,6 @@
 package a2a
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,14 +10,7 @@ import (
 	"framescope/invariants/dialects/dialecttest"
 )
 
-func capture(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "dialects", "a2a", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func capture(t testing.TB, name string) string { return dialecttest.Capture(t, "a2a", name) }
 
 // TestMappingTask: a v0.3 task maps to one turn keyed by the task id: its
 // states are progress, status messages text, an artifact a component span

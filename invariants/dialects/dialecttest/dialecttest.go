@@ -5,6 +5,8 @@ package dialecttest
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -274,4 +276,15 @@ func WantMoves(t *testing.T, res Result, want []string) {
 			t.Errorf("frame %d moves\n got  %q\n want %q", i, got, want[i])
 		}
 	}
+}
+
+// Capture reads testdata/dialects/DIALECT/NAME from a dialect room's tests
+// (three folders below the repository's root).
+func Capture(t testing.TB, dialect, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "dialects", dialect, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

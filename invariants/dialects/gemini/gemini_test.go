@@ -1,8 +1,6 @@
 package gemini
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,14 +9,7 @@ import (
 	"framescope/invariants/dialects/dialecttest"
 )
 
-func capture(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "dialects", "gemini", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func capture(t testing.TB, name string) string { return dialecttest.Capture(t, "gemini", name) }
 
 // TestMappingGenerate: a streamGenerateContent turn maps thought parts to
 // reasoning, text to the turn's text, a functionCall to a call the client

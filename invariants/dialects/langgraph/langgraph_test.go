@@ -2,8 +2,6 @@ package langgraph
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -13,14 +11,7 @@ import (
 	"framescope/invariants/dialects/dialecttest"
 )
 
-func capture(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "dialects", "langgraph", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func capture(t testing.TB, name string) string { return dialecttest.Capture(t, "langgraph", name) }
 
 const meta = "event: metadata\ndata: {\"run_id\":\"r1\",\"attempt\":1}\n\n"
 

@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,14 +9,7 @@ import (
 	"framescope/invariants/dialects/dialecttest"
 )
 
-func capture(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "dialects", "mcp", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func capture(t testing.TB, name string) string { return dialecttest.Capture(t, "mcp", name) }
 
 func ev(s string) string { return "event: message\ndata: " + s + "\n\n" }
 

@@ -1,8 +1,6 @@
 package ollama
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,14 +10,7 @@ import (
 	"framescope/invariants/dialects/dialecttest"
 )
 
-func capture(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "dialects", "ollama", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func capture(t testing.TB, name string) string { return dialecttest.Capture(t, "ollama", name) }
 
 // TestMappingChat: /api/chat's message.thinking is reasoning, content the
 // turn's text, a whole tool call is opened, filled and ready in one frame,
