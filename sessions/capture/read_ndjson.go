@@ -65,27 +65,10 @@ func (c *ndjsonCapture) Next() (sessions.Chunk, error) {
 
 func (c *ndjsonCapture) next() (sessions.Chunk, error) {
 	for !c.done {
-		line, err := c.lr.next()
-		ln := c.lr.line
-		if err == errLineTooLong {
-			c.probs.Add(ln, "line is longer than %d MiB; skipped", maxLineSize>>20)
-			continue
-		}
-		if err != nil {
+		line, ln, ok := c.lr.nextDataLine(&c.probs, &c.end)
+		if !ok {
 			c.done = true
-			if err != io.EOF {
-				c.probs.AddLost(ln, "read error: %s", sessions.Clean(err.Error()))
-				c.end = sessions.End{Kind: sessions.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
-			}
-			c.probs.Finish()
 			break
-		}
-		if ln == 1 {
-			line = bytes.TrimPrefix(line, sessions.UTF8BOM)
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
 		}
 		return c.convert(ln, line), nil
 	}

@@ -55,27 +55,10 @@ func (c *rawNDJSONCapture) Next() (sessions.Chunk, error) {
 		if len(c.out) > 0 && (len(c.out) >= readChunkSize || c.lr.br.Buffered() == 0) {
 			break
 		}
-		line, err := c.lr.next()
-		ln := c.lr.line
-		if err == errLineTooLong {
-			c.probs.AddLost(ln, "line is longer than %d MiB; its frame is dropped", maxLineSize>>20)
-			continue
-		}
-		if err != nil {
+		line, ln, ok := c.lr.nextDataLine(&c.probs, &c.end)
+		if !ok {
 			c.done = true
-			if err != io.EOF {
-				c.probs.AddLost(ln, "read error: %s", sessions.Clean(err.Error()))
-				c.end = sessions.End{Kind: sessions.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
-			}
-			c.probs.Finish()
 			break
-		}
-		if ln == 1 {
-			line = bytes.TrimPrefix(line, sessions.UTF8BOM)
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
 		}
 		if len(c.out) == 0 {
 			first = ln
