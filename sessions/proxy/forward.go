@@ -28,6 +28,11 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 	lf := &liveFlow{Flow: Flow{Kind: KindHTTP, Method: r.Method, URL: sessions.RedactURL(target.String()),
 		Host: target.Host, Started: started}}
 	p.book.start(lf)
+	// An HTTP/1 server stops the request body once the response starts;
+	// the upstream may answer before it read the whole body (or stream
+	// while the app still sends), and the transport, its body cut, closed
+	// the upstream connection mid-stream. Full duplex keeps both open.
+	_ = http.NewResponseController(w).EnableFullDuplex()
 
 	up := upgradeType(r.Header)
 	out, body := outgoing(r, target, up)
