@@ -332,6 +332,8 @@ func (l *Flows) row(f *proxy.Flow) string {
 		if f.Status >= 400 {
 			stSty = sty.SevError
 		}
+	case f.Kind == proxy.KindTunnel || f.Kind == proxy.KindWebSocket:
+		status = ""
 	case f.Done:
 		status = "---"
 		stSty = sty.SevError
