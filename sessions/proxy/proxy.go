@@ -61,7 +61,9 @@ type Options struct {
 	// OnStream, when set, is called as a stream starts; the Handler it
 	// returns receives the stream's checked items as they happen (what
 	// the inspector is fed by connect), on the stream's checker goroutine.
-	OnStream func(Flow) pipeline.Handler
+	// meta is the stream's capture Meta: the request and response as
+	// they passed (secrets not redacted: redact before showing them).
+	OnStream func(f Flow, meta sessions.Meta) pipeline.Handler
 }
 
 // DefaultBodyCap bounds the body a Flow keeps of a response that is no stream.

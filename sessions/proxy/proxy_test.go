@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"framescope/invariants"
+	"framescope/sessions"
 	"framescope/sessions/library"
 	"framescope/sessions/pipeline"
 )
@@ -163,7 +164,7 @@ func TestSlowCheckerNeverSlowsTheApp(t *testing.T) {
 	up := sseUpstream(t, body, nil)
 	u, _ := url.Parse(up.URL)
 	release := make(chan struct{})
-	p, px := startProxy(t, Options{Upstream: u, QueueBytes: 1024, OnStream: func(Flow) pipeline.Handler {
+	p, px := startProxy(t, Options{Upstream: u, QueueBytes: 1024, OnStream: func(Flow, sessions.Meta) pipeline.Handler {
 		return pipeline.Handler{OnItem: func(*pipeline.Item) { <-release }}
 	}})
 	resp, err := http.Get(px.URL)

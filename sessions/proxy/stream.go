@@ -78,7 +78,7 @@ func (p *Proxy) startStream(lf *liveFlow, meta sessions.Meta, started time.Time)
 	p.book.update(lf, func(f *Flow) { f.Kind = KindStream; snap = snapshot(lf) })
 	var h pipeline.Handler
 	if p.opts.OnStream != nil {
-		h = p.opts.OnStream(snap)
+		h = p.opts.OnStream(snap, meta)
 	}
 	p.checkers.Add(1)
 	go func() {

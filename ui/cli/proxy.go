@@ -21,8 +21,10 @@ import (
 	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/library"
+	"framescope/sessions/pipeline"
 	"framescope/sessions/proxy"
 	"framescope/ui"
+	"framescope/ui/store"
 )
 
 // proxyOptions are proxy's flags.
@@ -46,8 +48,9 @@ with --mitm (trust the CA first: framescope proxy ca). Every response byte reach
 the app as soon as it is read. Responses that are streams (text/event-stream,
 NDJSON, SSE without a Content-Type) are checked live with detection and saved in
 the session library; one line per finished flow, a total on Ctrl-C. --fail-on makes
-the exit status 1 when a stream had an alarm at that level. The interactive flow
-list is not built yet: on a terminal the proxy prints lines too.`,
+the exit status 1 when a stream had an alarm at that level. On a terminal the
+Flows screen lists every request as it happens (enter inspects a stream, live, esc
+goes back; q stops the proxy); --headless, or a stdout that is no terminal, prints the lines.`,
 		Example: `  framescope proxy http://127.0.0.1:7070                 # then point the app at http://127.0.0.1:7071
   HTTP_PROXY=http://127.0.0.1:7071 npm test & framescope proxy --fail-on warn
   framescope proxy --mitm --mitm-hosts 'api.*'           # HTTPS_PROXY, decrypting api.* only`,
@@ -62,7 +65,7 @@ list is not built yet: on a terminal the proxy prints lines too.`,
 	f.BoolVar(&o.mitm, "mitm", false, "decrypt HTTPS (CONNECT) with framescope's local CA (see: framescope proxy ca)")
 	f.StringArrayVar(&o.mitmHosts, "mitm-hosts", nil, "with --mitm, decrypt only hosts matching `PATTERN` (path.Match: api.*, *.example.com; repeatable)")
 	f.StringVar(&o.failOn, "fail-on", "", "exit status 1 when a stream had an alarm at this level: error or warn")
-	f.BoolVar(&o.headless, "headless", false, "print one line per finished flow (the default for now)")
+	f.BoolVar(&o.headless, "headless", false, "print one line per finished flow instead of the Flows screen (the default when stdout is not a terminal)")
 	f.BoolVar(&o.noSave, "no-save", false, "do not save streams in the session library")
 	f.BoolVar(&o.keep, "keep-secrets", false, "record Authorization, Cookie and other credentials as they are")
 	f.StringArrayVar(&o.redact, "redact", nil, "also redact this header `NAME` in recordings (repeatable)")
@@ -141,6 +144,13 @@ func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr
 		return err
 	}
 	opts.Listen = ln.Addr().String()
+	// The Flows screen keeps every stream's items from its start, for the
+	// inspector (headless: nobody looks, nothing is kept).
+	var streams *store.FlowStreams
+	if !o.headless && ui.IsTerminal(stdout) {
+		streams = store.NewFlowStreams(0, 0)
+		opts.OnStream = func(f proxy.Flow, meta sessions.Meta) pipeline.Handler { return streams.Start(f.ID, meta) }
+	}
 	p := proxy.New(opts)
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute,
 		ErrorLog: proxyErrorLog}
@@ -153,7 +163,7 @@ func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr
 			addr, proxy.Reach(ln.Addr()), addr, addr)
 	}
 	if !o.headless && ui.IsTerminal(stdout) {
-		fmt.Fprintln(stderr, "  (the interactive flow list is not built yet: printing one line per flow)")
+		return runProxyScreen(p, srv, ln, streams, opts, failing, failOn, stdout)
 	}
 
 	sub := p.Subscribe()
@@ -184,13 +194,7 @@ func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr
 	case <-sig.Done():
 	case err = <-serveErr:
 	}
-	// Streams in flight end now (recorded as cancelled); their checks finish.
-	shut, cancel := context.WithTimeout(context.Background(), time.Second)
-	srv.Shutdown(shut)
-	cancel()
-	srv.Close()
-	p.Close()
-	p.Wait()
+	stopProxy(srv, p)
 	stopFeed()
 	<-printed
 	for { // what the feed had not handed yet
@@ -307,4 +311,57 @@ func pluralWas(n int) string {
 		return "1 stream was"
 	}
 	return strconv.Itoa(n) + " streams were"
+}
+
+// stopProxy ends the streams in flight (recorded as cancelled) and waits
+// for their checks and recordings.
+func stopProxy(srv *http.Server, p *proxy.Proxy) {
+	shut, cancel := context.WithTimeout(context.Background(), time.Second)
+	srv.Shutdown(shut)
+	cancel()
+	srv.Close()
+	p.Close()
+	p.Wait()
+}
+
+// runProxyScreen serves while the Flows screen runs; when the user quits
+// it stops the proxy and prints the total (the screen showed the flows).
+func runProxyScreen(p *proxy.Proxy, srv *http.Server, ln net.Listener, streams *store.FlowStreams,
+	opts proxy.Options, failing bool, failOn invariants.Severity, stdout io.Writer) error {
+	addr := ln.Addr().String()
+	fo := ui.FlowsOptions{Listen: addr, Streams: streams}
+	if opts.Upstream != nil {
+		fo.Target = opts.Upstream.Redacted()
+		fo.Hint = "point the app's base URL at http://" + addr
+	} else {
+		fo.Hint = "HTTP_PROXY=http://" + addr + " HTTPS_PROXY=http://" + addr + " (or a device's proxy setting)"
+		if opts.CA != nil {
+			fo.Hint += "; trust the CA: framescope proxy ca"
+		}
+	}
+	sub := p.Subscribe()
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	err := ui.RunFlows(sub, fo, ui.RunOptions{})
+	sub.Close()
+	stopProxy(srv, p)
+	var tally proxyTally
+	for _, f := range p.Flows() {
+		tally.add(f)
+	}
+	tally.write(stdout)
+	select {
+	case serr := <-serveErr:
+		if err == nil && !errors.Is(serr, http.ErrServerClosed) {
+			err = serr
+		}
+	default:
+	}
+	if err != nil {
+		return err
+	}
+	if failing && tally.reaches(failOn) {
+		return exitError{1}
+	}
+	return nil
 }
