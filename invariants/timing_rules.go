@@ -108,8 +108,14 @@ type TimingVerdict struct {
 	FirstContentFrame int
 	// ServerSpread is the span of the server's timestamps over the
 	// turn's frames (HasServerSpread: two or more frames were stamped).
+	// Waited is how long the turn could have been held on the way: from
+	// the arrival of the frame before the turn (the response start for
+	// the first) to the turn's last frame. A replay of a recording keeps
+	// its old stamps and sends them at once without any wait: the stamps
+	// count only as far as the client waited.
 	ServerSpread    time.Duration
 	HasServerSpread bool
+	Waited          time.Duration
 }
 
 // Judge raises the turn's delivery-buffered and budget-* alarms through
@@ -148,8 +154,9 @@ func originName(s *TurnTiming) string {
 func (v *TimingVerdict) judgeBuffered(o *Options, raise func(string, Severity, int, string)) bool {
 	s := v.Summary
 	span := s.Duration
-	if v.HasServerSpread && v.ServerSpread > span {
-		span = v.ServerSpread
+	stamped := v.HasServerSpread && min(v.ServerSpread, v.Waited) > span
+	if stamped {
+		span = min(v.ServerSpread, v.Waited)
 	}
 	if s.Frames < buffMinFrames || span < buffMinSpan {
 		return false
@@ -166,11 +173,10 @@ func (v *TimingVerdict) judgeBuffered(o *Options, raise func(string, Severity, i
 		bunched = fmt.Sprintf("its %d frames arrived in one read", s.Frames)
 	}
 	took := fmt.Sprintf("the turn took %s", FormatDur(s.Duration))
-	if v.HasServerSpread {
+	if stamped {
+		took = fmt.Sprintf("the server stamped them over %s and they came %s after the frame before", FormatDur(v.ServerSpread), FormatDur(v.Waited))
+	} else if v.HasServerSpread {
 		took = fmt.Sprintf("%s and the server stamped them over %s", took, FormatDur(v.ServerSpread))
-		if v.ServerSpread > s.Duration {
-			took = fmt.Sprintf("the server stamped them over %s", FormatDur(v.ServerSpread))
-		}
 	}
 	cause, named := BufferCause(o.Exchange)
 	raise("delivery-buffered", SevWarn, NoFrame, fmt.Sprintf("%s though %s: the stream was held back and delivered at once; likely cause: %s",

@@ -90,6 +90,9 @@ type turnState struct {
 	stampMin     instant
 	stampMax     instant
 	stamps       int
+	// before is the arrival of the frame before the turn (0: the
+	// response start), lastAt the arrival of its last timed frame.
+	before, lastAt time.Duration
 }
 
 type toolState struct {

@@ -27,6 +27,9 @@ func (c *Checker) startTiming(t *turnState, gaps []time.Duration) {
 	if cap(gaps) > 0 {
 		t.timing.Reuse(gaps)
 	}
+	if c.haveArrival {
+		t.before = c.lastArrival
+	}
 	stall := max(c.opts.Stall, 0)
 	t.timing.Start(t.idx == 0, stall)
 	if t.idx == 0 && c.hasFirstByte {
@@ -48,6 +51,7 @@ func (c *Checker) timeFrame(f *decode.Frame, t *turnState) {
 	c.moves = AppendMoves(c.moves[:0], f)
 	content, chars := invariants.ContentOf(c.moves)
 	gap, from := t.timing.Frame(f.Index, f.Arrival, content, chars)
+	t.lastAt = f.Arrival
 	if content && from < 0 { // the turn's first content closes no gap
 		t.firstContent = f.Index
 	}
@@ -81,6 +85,7 @@ func (c *Checker) judgeTiming(t *turnState) {
 	v := invariants.TimingVerdict{Summary: &s, FirstContentFrame: t.firstContent}
 	if t.stamps > 1 {
 		v.ServerSpread, v.HasServerSpread = t.stampMax.time().Sub(t.stampMin.time()), true
+		v.Waited = t.lastAt - t.before
 	}
 	named := v.Judge(&c.opts, func(rule string, sev invariants.Severity, frame int, msg string) {
 		c.raise(rule, sev, frame, "%s", msg)

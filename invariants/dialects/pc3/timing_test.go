@@ -102,7 +102,7 @@ func TestTimingBufferedByServerStamps(t *testing.T) {
 	}
 	alarms, turns := checkTimed(t, first+second, invariants.Options{}, at)
 	d := delivery(alarms)
-	if len(d) != 1 || !strings.Contains(d[0], "delivery-buffered warn -1: its 13 frames arrived in one read though the server stamped them over 6s") {
+	if len(d) != 1 || !strings.Contains(d[0], "delivery-buffered warn -1: its 13 frames arrived in one read though the server stamped them over 6s and they came 1.3s after the frame before") {
 		t.Fatalf("got %q", d)
 	}
 	if len(turns) != 2 || !turns[1].Timing.Timed || turns[1].Timing.FromResponse {
@@ -114,6 +114,13 @@ func TestTimingBufferedByServerStamps(t *testing.T) {
 	quiet := textTurn(&turnBuilder{rid: "r2", version: "0.5", ms: 10000, step: 1}, 10).String()
 	if d := delivery(must(checkTimed(t, first+quiet, invariants.Options{}, at))); len(d) > 0 {
 		t.Fatalf("a turn stamped within ms raised %v", d)
+	}
+
+	// A replay sending a recording's turns at once, without waiting: the
+	// old stamps are spread, but nothing was held on the way.
+	fast := func(i int) time.Duration { return time.Duration(i) * time.Microsecond }
+	if d := delivery(must(checkTimed(t, first+second, invariants.Options{}, fast))); len(d) > 0 {
+		t.Fatalf("a fast replay raised %v", d)
 	}
 }
 
