@@ -31,6 +31,9 @@ type turnTiming struct {
 	live   invariants.Timing // fed every point: the figures as of the latest
 	stalls []Stall
 	ended  bool // its terminal frame was fed: later frames are not the turn's delivery
+	// firstContent is the arrival of its first content (hasContent).
+	firstContent time.Duration
+	hasContent   bool
 }
 
 // Stall is a content gap over the stall bound inside a turn.
@@ -73,6 +76,9 @@ func (s *Store) feedTiming(r *Row, x *rowExt) {
 		p.chars = x.chars
 	}
 	tt.points = append(tt.points, p)
+	if p.content() && !tt.hasContent {
+		tt.firstContent, tt.hasContent = p.at, true
+	}
 	gap, from := tt.live.Frame(r.Frame, p.at, p.content(), max(int(p.chars), 0))
 	if gap > invariants.DefaultStall {
 		fromAt := p.at - gap
@@ -119,6 +125,20 @@ func (s *Store) TimingAsOf(t, n int) invariants.TurnTiming {
 		c.cache.Frame(int(p.frame), p.at, p.content(), max(int(p.chars), 0))
 	}
 	return c.cache.Summary()
+}
+
+// FirstContent is turn t's time to first content (from the response
+// start for the first turn, else from the turn's first frame): the
+// header's figure while a live turn streams.
+func (s *Store) FirstContent(t int) (time.Duration, bool) {
+	tt := s.turnTiming(t)
+	if tt == nil || !tt.hasContent {
+		return 0, false
+	}
+	if t == 0 {
+		return tt.firstContent, true
+	}
+	return tt.firstContent - tt.points[0].at, true
 }
 
 // StallsOf is turn t's content gaps over the stall bound.
