@@ -241,7 +241,7 @@ type Store struct {
 	frameRows rowSet // the rows of frames: frame n is row frameRows.At(n)
 	rowTables
 	typeIdx   map[string]uint32
-	timing    timingState // the Timing view's data (timing.go)
+	timing    timingState       // the Timing view's data (timing.go)
 	rowAlarms map[int32][]int32 // the alarms of rows that have some
 	client    clientIndex       // the reference client machines' checkpoints (client_index.go)
 
