@@ -41,14 +41,12 @@ type Checker struct {
 
 	// Delivery (timing.go): the response's first bytes, the frame
 	// idle-gap was last raised at, whether any frame was timed, and
-	// whether delivery-buffered named the compression; moves is scratch
-	// for a frame's content.
+	// whether delivery-buffered named the compression.
 	firstByte      time.Duration
 	hasFirstByte   bool
 	idleAt         int
 	timedAny       bool
 	buffCompressed bool
-	moves          []invariants.Move
 }
 
 type turnState struct {

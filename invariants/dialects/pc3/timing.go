@@ -48,8 +48,7 @@ func (c *Checker) timeFrame(f *decode.Frame, t *turnState) {
 			t.timing.FirstByte(c.firstByte)
 		}
 	}
-	c.moves = AppendMoves(c.moves[:0], f)
-	content, chars := invariants.ContentOf(c.moves)
+	content, chars := contentOf(f)
 	gap, from := t.timing.Frame(f.Index, f.Arrival, content, chars)
 	t.lastAt = f.Arrival
 	if content && from < 0 { // the turn's first content closes no gap
@@ -70,6 +69,22 @@ func (c *Checker) timeFrame(f *decode.Frame, t *turnState) {
 		}
 		t.stamps++
 	}
+}
+
+// contentOf is whether f is a content frame and its characters: the
+// content moves AppendMoves maps it to (text, thinking/reasoning,
+// tool_call), read from the type alone on the hot path.
+func contentOf(f *decode.Frame) (bool, int) {
+	if !f.Decoded() {
+		return false, 0
+	}
+	switch f.Type() {
+	case decode.TypeText, decode.TypeReasoning, decode.TypeThinking:
+		return true, invariants.ContentChars(f.Chunk())
+	case decode.TypeToolCall:
+		return true, 0
+	}
+	return false, 0
 }
 
 // judgeTiming settles turn t's timing once (at its terminal, or when it

@@ -153,3 +153,29 @@ func TestTimingStallAndBudgets(t *testing.T) {
 		t.Fatalf("got %q", alarms)
 	}
 }
+
+// contentOf reads from the type what AppendMoves maps a frame to.
+func TestTimingContentOfMatchesMoves(t *testing.T) {
+	stream := newTurn("r1").open().f("status", `"data":{"event_id":"searching_offers","message":"Searching..."}`).
+		f("thinking", `"chunk":"hmm"`).f("reasoning", `"chunk":"so"`).f("text", `"chunk":"h\u00e9llo \"x\""`).
+		f("tool_call", `"tool_call":{"id":"c1","name":"search","type":"mcp"}`).
+		f("tool_completed", `"tool_call":{"id":"c1","name":"search","type":"mcp"}`).
+		f("usage", `"usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2}`).completed().done().String()
+	var dec decode.Decoder
+	fm := decode.NewFramer()
+	n := 0
+	fm.Feed([]byte(stream), func(ev *decode.Event) {
+		if !ev.Dispatched() {
+			return
+		}
+		f := dec.Decode(ev, 0, false)
+		wc, wn := invariants.ContentOf(AppendMoves(nil, f))
+		if gc, gn := contentOf(f); gc != wc || gn != wn {
+			t.Errorf("frame %d (%s): contentOf %v %d, moves say %v %d", f.Index, f.Type(), gc, gn, wc, wn)
+		}
+		n++
+	})
+	if n != 10 {
+		t.Fatalf("%d frames", n)
+	}
+}
