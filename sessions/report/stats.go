@@ -49,7 +49,9 @@ type statsFigure struct {
 	of         func(t *invariants.TurnTiming) (float64, bool)
 }
 
-func msOf(d time.Duration) float64 { return float64(d.Round(time.Microsecond)) / float64(time.Millisecond) }
+func msOf(d time.Duration) float64 {
+	return float64(d.Round(time.Microsecond)) / float64(time.Millisecond)
+}
 
 var statsFigures = [...]statsFigure{
 	{"time_to_first_byte_ms", "first byte", true, func(t *invariants.TurnTiming) (float64, bool) { return msOf(t.FirstByte), t.HasFirstByte }},
@@ -60,8 +62,12 @@ var statsFigures = [...]statsFigure{
 	{"gap_p95_ms", "gap p95", true, func(t *invariants.TurnTiming) (float64, bool) { return msOf(t.GapP95), t.Chunks > 1 }},
 	{"gap_max_ms", "gap max", true, func(t *invariants.TurnTiming) (float64, bool) { return msOf(t.GapMax), t.Chunks > 1 }},
 	{"last_chunk_to_end_ms", "tail", true, func(t *invariants.TurnTiming) (float64, bool) { return msOf(t.Tail), t.HasContent }},
-	{"chunks_per_s", "deltas/s", false, func(t *invariants.TurnTiming) (float64, bool) { return t.ChunksPerSec, t.Chunks > 1 && t.ChunksPerSec > 0 }},
-	{"chars_per_s", "chars/s", false, func(t *invariants.TurnTiming) (float64, bool) { return t.CharsPerSec, t.Chunks > 1 && t.ChunksPerSec > 0 }},
+	{"chunks_per_s", "deltas/s", false, func(t *invariants.TurnTiming) (float64, bool) {
+		return t.ChunksPerSec, t.Chunks > 1 && t.ChunksPerSec > 0
+	}},
+	{"chars_per_s", "chars/s", false, func(t *invariants.TurnTiming) (float64, bool) {
+		return t.CharsPerSec, t.Chunks > 1 && t.ChunksPerSec > 0
+	}},
 	{"stall_ms", "stalled", true, func(t *invariants.TurnTiming) (float64, bool) { return msOf(t.StallTotal), true }},
 }
 
