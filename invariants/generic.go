@@ -1,5 +1,7 @@
 package invariants
 
+import "slices"
+
 // Generic is the catalog of the rules every dialect shares, implemented
 // once by the Engine. The clause column names where a rule comes from when
 // no dialect says more ("framescope": the common turn model of
@@ -66,6 +68,9 @@ var Transport = []string{"frame-utf8", "frame-size", "sse-truncated", "capture-c
 // Delivery lists the timing rules every dialect with turns shares: they
 // read the turn's moves (docs/timing.md).
 var Delivery = []string{"delivery-buffered", "delivery-stall", "delivery-compressed", "budget-first-content", "budget-gap", "budget-rate"}
+
+// IsDeliveryRule reports whether rule is one of Delivery.
+func IsDeliveryRule(rule string) bool { return slices.Contains(Delivery, rule) }
 
 // Rules is a helper for Spec.Generic: the transport and delivery rules
 // plus names, plus id-limit, which any dialect whose turns track ids can

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"framescope/decode"
 )
 
 // Timing measures one turn's delivery from its frames' arrival times
@@ -229,8 +231,11 @@ type TurnTiming struct {
 // contentChars is the characters a content move adds: its delta's, with
 // a JSON escape's backslash not counted (close enough for a rate). One
 // pass: every byte but UTF-8 continuation bytes and backslashes.
-func contentChars(mv *Move) int {
-	r := mv.Text
+func contentChars(mv *Move) int { return ContentChars(mv.Text) }
+
+// ContentChars is the characters of a content delta's JSON string r (a
+// checker that classifies its frames itself, PC3's, counts with it).
+func ContentChars(r decode.Raw) int {
 	if len(r) < 2 || r[0] != '"' {
 		return 0
 	}

@@ -91,18 +91,51 @@ func (e *Engine) judgeTiming(t int, st *turnState) {
 	if i := t - e.base; i >= 0 && i < len(e.turns) {
 		e.turns[i].Timing = s
 	}
-	e.judgeBuffered(t, &s)
-	if m := e.opts.MaxFirstContent; m > 0 && s.HasContent && s.FirstContent > m {
-		e.raise("budget-first-content", SevError, st.firstContent, t, "the first content arrived %s after the %s (budget %s)",
-			FormatDur(s.FirstContent), originName(&s), FormatDur(m))
+	v := TimingVerdict{Summary: &s, FirstContentFrame: st.firstContent}
+	named := v.Judge(&e.opts, func(rule string, sev Severity, frame int, msg string) {
+		e.raise(rule, sev, frame, t, "%s", msg)
+	})
+	e.buffCompressed = e.buffCompressed || named
+}
+
+// TimingVerdict is what a checker knows of a settled turn's delivery:
+// its figures, the frame of its first content, and (where the dialect
+// stamps each frame, PC3's envelope timestamp) how far apart the server
+// stamped the turn's first and last frames. The Engine and the checkers
+// not built on it (PC3) judge a turn with it, so the rules say the same.
+type TimingVerdict struct {
+	Summary           *TurnTiming
+	FirstContentFrame int
+	// ServerSpread is the span of the server's timestamps over the
+	// turn's frames (HasServerSpread: two or more frames were stamped).
+	// Waited is how long the turn could have been held on the way: from
+	// the arrival of the frame before the turn (the response start for
+	// the first) to the turn's last frame. A replay of a recording keeps
+	// its old stamps and sends them at once without any wait: the stamps
+	// count only as far as the client waited.
+	ServerSpread    time.Duration
+	HasServerSpread bool
+	Waited          time.Duration
+}
+
+// Judge raises the turn's delivery-buffered and budget-* alarms through
+// raise and reports whether delivery-buffered named the compression as
+// its cause (then delivery-compressed is not said again).
+func (v *TimingVerdict) Judge(o *Options, raise func(rule string, sev Severity, frame int, msg string)) (namedCompression bool) {
+	s := v.Summary
+	namedCompression = v.judgeBuffered(o, raise)
+	if m := o.MaxFirstContent; m > 0 && s.HasContent && s.FirstContent > m {
+		raise("budget-first-content", SevError, v.FirstContentFrame, fmt.Sprintf("the first content arrived %s after the %s (budget %s)",
+			FormatDur(s.FirstContent), originName(s), FormatDur(m)))
 	}
-	if m := e.opts.MaxGap; m > 0 && s.Chunks > 1 && s.GapMax > m {
-		e.raise("budget-gap", SevError, s.GapMaxTo, t, "no content for %s between frames %d and %d (budget %s)",
-			FormatDur(s.GapMax), s.GapMaxFrom, s.GapMaxTo, FormatDur(m))
+	if m := o.MaxGap; m > 0 && s.Chunks > 1 && s.GapMax > m {
+		raise("budget-gap", SevError, s.GapMaxTo, fmt.Sprintf("no content for %s between frames %d and %d (budget %s)",
+			FormatDur(s.GapMax), s.GapMaxFrom, s.GapMaxTo, FormatDur(m)))
 	}
-	if m := e.opts.MinRate; m > 0 && s.Chunks > 1 && s.ChunksPerSec < m {
-		e.raise("budget-rate", SevError, NoFrame, t, "content came at %.1f deltas/s over %d deltas (budget %g/s)", s.ChunksPerSec, s.Chunks, m)
+	if m := o.MinRate; m > 0 && s.Chunks > 1 && s.ChunksPerSec < m {
+		raise("budget-rate", SevError, NoFrame, fmt.Sprintf("content came at %.1f deltas/s over %d deltas (budget %g/s)", s.ChunksPerSec, s.Chunks, m))
 	}
+	return namedCompression
 }
 
 func originName(s *TurnTiming) string {
@@ -114,33 +147,59 @@ func originName(s *TurnTiming) string {
 
 // judgeBuffered raises delivery-buffered when the turn's frames arrived
 // bunched while the turn took seconds: a paced stream's deltas come
-// milliseconds apart, each in a read of its own.
-func (e *Engine) judgeBuffered(t int, s *TurnTiming) {
-	if s.Frames < buffMinFrames || s.Duration < buffMinSpan {
-		return
+// milliseconds apart, each in a read of its own. Where the server stamped
+// each frame, the stamps' spread is the turn's time too: a later turn
+// (whose figures count from its own first frame) that the server wrote
+// over seconds and that arrived in one read was held on the way.
+func (v *TimingVerdict) judgeBuffered(o *Options, raise func(string, Severity, int, string)) bool {
+	s := v.Summary
+	span := s.Duration
+	stamped := v.HasServerSpread && min(v.ServerSpread, v.Waited) > span
+	if stamped {
+		span = min(v.ServerSpread, v.Waited)
+	}
+	if s.Frames < buffMinFrames || span < buffMinSpan {
+		return false
 	}
 	// Most frames back to back, in a burst far shorter than the turn: a
 	// server that streams spreads them; one that is held back (on the way,
 	// or by a server that does not flush) sends them at once. Frames in
 	// a few reads but spread (a tool's wait between two writes) are not.
-	if float64(s.Burst) < buffShare*float64(s.Frames) || s.BurstSpan*10 > s.Duration {
-		return
+	if float64(s.Burst) < buffShare*float64(s.Frames) || s.BurstSpan*10 > span {
+		return false
 	}
 	bunched := fmt.Sprintf("%d of its %d frames arrived within %s", s.Burst, s.Frames, FormatDur(s.BurstSpan))
 	if s.Reads == 1 {
 		bunched = fmt.Sprintf("its %d frames arrived in one read", s.Frames)
 	}
-	cause, named := e.bufferCause()
-	e.buffCompressed = e.buffCompressed || named
-	e.raise("delivery-buffered", SevWarn, NoFrame, t, "%s though the turn took %s: the stream was held back and delivered at once; likely cause: %s",
-		bunched, FormatDur(s.Duration), cause)
+	took := fmt.Sprintf("the turn took %s", FormatDur(s.Duration))
+	if stamped {
+		took = fmt.Sprintf("the server stamped them over %s and they came %s after the frame before", FormatDur(v.ServerSpread), FormatDur(v.Waited))
+	} else if v.HasServerSpread {
+		took = fmt.Sprintf("%s and the server stamped them over %s", took, FormatDur(v.ServerSpread))
+	}
+	cause, named := BufferCause(o.Exchange)
+	raise("delivery-buffered", SevWarn, NoFrame, fmt.Sprintf("%s though %s: the stream was held back and delivered at once; likely cause: %s",
+		bunched, took, cause))
+	return named
 }
 
-// bufferCause names the likely buffer from the response headers, and
+// CompressedRemark is delivery-compressed's message when the response
+// was compressed ("" when not).
+func CompressedRemark(x *Exchange) string {
+	if x == nil {
+		return ""
+	}
+	if enc := compression(x); enc != "" {
+		return fmt.Sprintf("the event stream is compressed (Content-Encoding: %s): delivery depends on the server flushing its compressor after every event", decode.Clip(enc, 30))
+	}
+	return ""
+}
+
+// BufferCause names the likely buffer from the response headers, and
 // whether it was the compression (then delivery-compressed is not said
 // again).
-func (e *Engine) bufferCause() (string, bool) {
-	x := e.opts.Exchange
+func BufferCause(x *Exchange) (string, bool) {
 	if x == nil {
 		return "a proxy, CDN or the client's networking stack (no response headers to tell)", false
 	}
@@ -186,12 +245,11 @@ func (e *Engine) endTiming() {
 	for i := range e.pending {
 		e.judgeTiming(e.pending[i].t, e.pending[i].st)
 	}
-	if !e.timedAny || e.buffCompressed || e.opts.Exchange == nil {
+	if !e.timedAny || e.buffCompressed {
 		return
 	}
-	if enc := compression(e.opts.Exchange); enc != "" {
-		e.raise("delivery-compressed", SevInfo, NoFrame, -1,
-			"the event stream is compressed (Content-Encoding: %s): delivery depends on the server flushing its compressor after every event", decode.Clip(enc, 30))
+	if msg := CompressedRemark(e.opts.Exchange); msg != "" {
+		e.raise("delivery-compressed", SevInfo, NoFrame, -1, "%s", msg)
 	}
 }
 

@@ -25,6 +25,7 @@ type KeyMap struct {
 	Copy             key.Binding // the frame's data, sanitized (copy.go)
 	CopyRaw          key.Binding // the frame's data as received
 	Zoom             key.Binding // the focused pane fills the body (and back)
+	Timing           key.Binding // the Timing view in the Client pane's place (and back)
 	Reconnect        key.Binding // live: a new session with the same request
 	Scenario         key.Binding // demo: the scenario picker
 	Help             key.Binding
@@ -79,6 +80,7 @@ func DefaultKeyMap() KeyMap {
 		Copy:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy data (sanitized)")),
 		CopyRaw:     key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy raw bytes")),
 		Zoom:        key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom pane")),
+		Timing:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "timing view")),
 		Reconnect:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
 		Scenario:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scenario")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),

@@ -44,6 +44,8 @@ type Model struct {
 	detail   *Detail
 	alarms   *Alarms
 	client   *Client
+	timing   *Timing // shown in the Client pane's place while timingOn
+	timingOn bool
 	focus    PaneID
 	rects    [numPanes]rect
 	grid     [2][]column // the wide layout: top and bottom rows
@@ -162,6 +164,8 @@ func (m *Model) newPanes() {
 	m.detail = newDetail(&m.sh)
 	m.alarms = newAlarms(&m.sh)
 	m.client = newClient(&m.sh)
+	m.timing = newTiming(&m.sh)
+	m.timingOn = false
 	m.panes = [numPanes]Pane{m.timeline, m.detail, m.alarms, newTools(&m.sh), newStatus(&m.sh), m.client, newComponents(&m.sh)}
 	m.panes[PaneTimeline].Focus()
 }
@@ -412,6 +416,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		if m.zoomed {
 			m.notice = "zoomed: " + m.focus.String() + " (tab switches pane, z back to the grid)"
 		}
+	case key.Matches(msg, k.Timing):
+		m.toggleTiming()
 	case key.Matches(msg, k.Follow):
 		m.sh.follow = !m.sh.follow
 		if m.sh.follow {
@@ -722,6 +728,9 @@ func (m *Model) tabNames() [numPanes]string {
 	if m.w < 90 {
 		names[PaneComponents] = "Comps"
 	}
+	if m.timingOn {
+		names[PaneClient] = "Timing"
+	}
 	return names
 }
 
@@ -897,7 +906,7 @@ func (m *Model) fullHelp() [][]key.Binding {
 	k := &m.keys
 	groups := [][]key.Binding{
 		k.navigation(),
-		{k.NextPane, k.PrevPane, k.Zoom, k.OpenDetail, k.Back, k.Expand, k.Enter, k.NextTab, k.PrevTab},
+		{k.NextPane, k.PrevPane, k.Zoom, k.Timing, k.OpenDetail, k.Back, k.Expand, k.Enter, k.NextTab, k.PrevTab},
 		{k.NextAlarm, k.PrevAlarm, k.Search, k.ClearSearch, k.Follow, k.Cancel, k.Copy, k.CopyRaw},
 		{k.Play, k.Faster, k.Slower, k.StepBack, k.StepForward},
 		{k.Filter, k.AlarmsOnly, k.ClearFilter, k.WriteTurn, k.WriteSession},
@@ -927,6 +936,14 @@ func (m *Model) header() []string {
 		sty.Label.Render("  elapsed ") + m.elapsed()
 	if st.HasFirstArrival {
 		l2 += sty.Label.Render("  TTFE ") + fmtDur(st.FirstArrival)
+	}
+	if t := len(st.Turns) - 1; m.live && st.Conn != store.ConnEnded && t >= 0 {
+		// While a live turn streams: its time to first content (docs/timing.md).
+		if d, ok := st.FirstContent(t); ok {
+			l2 += sty.Label.Render("  1st content ") + fmtDur(d)
+		} else if st.Timed(t) {
+			l2 += sty.Label.Render("  1st content ") + sty.Dim.Render("waiting")
+		}
 	}
 	if st.Dialect != "" {
 		l2 += sty.Label.Render("  dialect ") + st.Dialect

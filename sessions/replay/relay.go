@@ -181,16 +181,28 @@ type relayTurn struct {
 	rid   string
 	start time.Time
 	sent  int // frames written and flushed ([DONE] included)
+	// held are the frames a holding scenario (Scenario.hold) keeps back
+	// until its [DONE], as a buffering proxy does.
+	held []relayFrame
 }
 
-// write sends one frame and flushes it.
+// write sends one frame and flushes it. A holding scenario's frames wait
+// for the [DONE], then go out in one write.
 func (t *relayTurn) write(f relayFrame) error {
-	m := &sse.Message{}
-	if f.event != "" {
-		m.Type = sse.Type(f.event)
+	if t.rl.scn.hold {
+		if f.data != relayDoneFrame.data {
+			t.held = append(t.held, f)
+			t.sent++
+			return nil
+		}
+		for _, h := range t.held {
+			if err := t.send(h); err != nil {
+				return err
+			}
+		}
+		t.held = nil
 	}
-	m.AppendData(f.data)
-	if err := t.sess.Send(m); err != nil {
+	if err := t.send(f); err != nil {
 		return err
 	}
 	if err := t.sess.Flush(); err != nil {
@@ -198,6 +210,16 @@ func (t *relayTurn) write(f relayFrame) error {
 	}
 	t.sent++
 	return nil
+}
+
+// send writes one frame to the session, unflushed.
+func (t *relayTurn) send(f relayFrame) error {
+	m := &sse.Message{}
+	if f.event != "" {
+		m.Type = sse.Type(f.event)
+	}
+	m.AppendData(f.data)
+	return t.sess.Send(m)
 }
 
 // run plays the turn and returns how it ended, for the log. It returns

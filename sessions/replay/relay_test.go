@@ -139,7 +139,7 @@ func TestRelayScenariosMatchExpectedAlarms(t *testing.T) {
 	terminals := map[string]string{
 		"happy": "completed", "fanout": "completed", "axis1": "error", "axis2": "completed",
 		"axis3": "completed", "cancel": "completed", "idle": "cancelled", "v04": "error",
-		"broken": "completed", "flood": "completed",
+		"broken": "completed", "flood": "completed", "buffered": "completed",
 	}
 	var pc3 []Scenario
 	for _, scn := range Scenarios() {

@@ -36,6 +36,10 @@ type Scenario struct {
 	// ndjson: the demo's dialect is served as application/x-ndjson, each
 	// block's data one line (scenarios_ndjson.go).
 	ndjson bool
+	// hold: the relay keeps every frame back until the turn's [DONE] and
+	// then sends them in one write, as a buffering proxy (nginx without
+	// X-Accel-Buffering: no, a CDN) does (docs/timing.md).
+	hold bool
 }
 
 // AlarmTally counts the alarms of one rule at one severity.
@@ -144,6 +148,14 @@ var scenarioList = []Scenario{
 		Version: "0.5",
 		Expect:  scnExpect(scnTally("client-divergence", invariants.SevInfo, 1)),
 		play:    playHappy,
+	},
+	{
+		Name:    "buffered",
+		Summary: "the happy turn held back on the way (a buffering proxy): every frame arrives at once after ~2.6 s; live, delivery-buffered names it (docs/timing.md)",
+		Version: "0.5",
+		Expect:  scnExpect(scnTally("client-divergence", invariants.SevInfo, 1)),
+		play:    playHappy,
+		hold:    true,
 	},
 	{
 		Name:    "fanout",

@@ -22,7 +22,7 @@ import (
 func BenchmarkCheckTimingCost(b *testing.B) {
 	size := int(benchMB(b) << 20 / 20)
 	for _, dg := range dialectGens {
-		if dg.name != "openai-chat" && dg.name != "go-bus" {
+		if dg.name != "openai-chat" && dg.name != "go-bus" && dg.name != "pc3" {
 			continue
 		}
 		var buf bytes.Buffer

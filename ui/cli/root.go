@@ -165,6 +165,7 @@ func NewRoot(env Env) *cobra.Command {
 		newSessionsCmd(stdout), newServeCmd(stdout, stderr), newDemoCmd(stdout, stderr))
 	root.AddCommand(newProxyCmd(stdout, stderr))
 	root.AddCommand(newReferenceCmd(stdin, stdout, stderr, env.ReferenceKit))
+	root.AddCommand(newStatsCmd(stdin, stdout, stderr))
 	root.AddCommand(newVersionCmd(stdout))
 	root.AddCommand(newCompletionCmd(root, stdout))
 	return root

@@ -162,6 +162,9 @@ func (s *Store) addAlarm(a AlarmRec) {
 	s.Alarms = append(s.Alarms, a)
 	ai.entryOfAlarm = append(ai.entryOfAlarm, int32(len(ai.entries)))
 	ai.entries = append(ai.entries, i)
+	if invariants.IsDeliveryRule(a.Rule) {
+		s.timing.alarms = append(s.timing.alarms, i) // the Timing view's diagnosis
+	}
 	if a.Row < 0 {
 		return
 	}

@@ -389,6 +389,12 @@ func (f *Feeder) frameRow(it *pipeline.Item) Ingest {
 	r.Type = frameType(fr)
 	if r.Decoded {
 		f.extract(fr, &x)
+		switch fr.Type() {
+		case decode.TypeText, decode.TypeReasoning, decode.TypeThinking, decode.TypeToolCall:
+			// PC3's content frames (docs/timing.md), as its checker counts them.
+			_, chars := invariants.ContentOf([]invariants.Move{{Kind: invariants.MoveText, Text: fr.Chunk()}})
+			x.content, x.chars = true, int32(chars)
+		}
 	}
 	return Ingest{Row: r, ext: x}
 }

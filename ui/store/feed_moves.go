@@ -47,6 +47,9 @@ func (f *Feeder) movesRow(it *pipeline.Item) Ingest {
 	if r.Type == "" && fr.HasType {
 		r.Type = decode.Sanitize(fr.Event.Type)
 	}
+	if content, chars := invariants.ContentOf(it.Moves); content {
+		x.content, x.chars = true, int32(chars)
+	}
 	for _, mv := range it.Moves {
 		switch mv.Kind {
 		case invariants.MoveTerminal:

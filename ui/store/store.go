@@ -241,6 +241,7 @@ type Store struct {
 	frameRows rowSet // the rows of frames: frame n is row frameRows.At(n)
 	rowTables
 	typeIdx   map[string]uint32
+	timing    timingState       // the Timing view's data (timing.go)
 	rowAlarms map[int32][]int32 // the alarms of rows that have some
 	client    clientIndex       // the reference client machines' checkpoints (client_index.go)
 
@@ -424,6 +425,11 @@ type rowExt struct {
 	isStatus   bool
 	textEnd    int64 // text frames: the chunk's end in the text spill
 	hasChunk   bool
+	// content: the frame carries content a user waits for (text,
+	// reasoning, a tool call: invariants.ContentOf), chars its characters
+	// (timing.go).
+	content bool
+	chars   int32
 	// Frames of dialects other than PC3 (feed_moves.go): the checker's
 	// turn for the frame and the moves the indexes need.
 	generic bool
@@ -499,6 +505,7 @@ func (s *Store) appendRow(in *Ingest) {
 		} else {
 			s.index(&r, &in.ext)
 		}
+		s.feedTiming(&r, &in.ext)
 	} else {
 		r.Frame = s.Frames - 1
 		rc := pack(&r)

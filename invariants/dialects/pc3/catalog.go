@@ -70,6 +70,15 @@ var Catalog = []invariants.Rule{
 	// Timing
 	{Name: "idle-gap", Severity: invariants.SevWarn, Clause: "NFR-6", Summary: "no frame for longer than the idle window while the turn was open"},
 	{Name: "ttfe", Severity: invariants.SevWarn, Clause: "NFR-1", Summary: "the first frame arrived later than the TTFE bound after the response started"},
+	// Delivery and budgets (docs/timing.md): the same rules as every
+	// Engine dialect's (invariants.TimingVerdict), fed from PC3's content
+	// frames (text, thinking/reasoning, tool_call).
+	{Name: "delivery-buffered", Severity: invariants.SevWarn, Clause: "WHATWG SSE", Summary: "most of a turn's frames arrived back to back while the turn took seconds (by arrival, or by the envelope timestamps' spread): something between server and client buffered the stream (the likely cause named from the response headers)"},
+	{Name: "delivery-stall", Severity: invariants.SevWarn, Clause: "framescope", Summary: "no content (text, thinking/reasoning, tool_call) for longer than the stall bound (check --stall, 5 s) inside a turn, though frames may have come"},
+	{Name: "delivery-compressed", Severity: invariants.SevInfo, Clause: "WHATWG SSE", Summary: "the event stream is compressed (Content-Encoding): a compressor that is not flushed per event holds them back"},
+	{Name: "budget-first-content", Severity: invariants.SevError, Clause: "framescope", Summary: "the turn's first content arrived later than check --max-first-content"},
+	{Name: "budget-gap", Severity: invariants.SevError, Clause: "framescope", Summary: "a gap between two content frames is longer than check --max-gap"},
+	{Name: "budget-rate", Severity: invariants.SevError, Clause: "framescope", Summary: "the turn's content rate (deltas per second) is below check --min-rate"},
 	// Client profiles
 	{Name: "client-divergence", Severity: invariants.SevInfo, Clause: "AC-12", Summary: "a v0.4 client would end or misread the turn at this frame while a v0.5 client goes on"},
 }

@@ -38,6 +38,15 @@ type Checker struct {
 	lastArrival time.Duration
 	haveArrival bool
 	ended       bool
+
+	// Delivery (timing.go): the response's first bytes, the frame
+	// idle-gap was last raised at, whether any frame was timed, and
+	// whether delivery-buffered named the compression.
+	firstByte      time.Duration
+	hasFirstByte   bool
+	idleAt         int
+	timedAny       bool
+	buffCompressed bool
 }
 
 type turnState struct {
@@ -68,6 +77,20 @@ type turnState struct {
 	// [DONE] right after a [DONE] opens a new (empty) turn.
 	doneJustNow bool
 	idBound     // open ids past invariants.MaxOpenIDs (idbound.go)
+
+	// timing is the turn's delivery, judged once (timed) at its terminal
+	// or its end; firstContent the frame of its first content; the
+	// stamps the earliest and latest envelope timestamps of its timed
+	// frames (stamps: how many), for the server's spread.
+	timing       invariants.Timing
+	timed        bool
+	firstContent int
+	stampMin     instant
+	stampMax     instant
+	stamps       int
+	// before is the arrival of the frame before the turn (0: the
+	// response start), lastAt the arrival of its last timed frame.
+	before, lastAt time.Duration
 }
 
 type toolState struct {
@@ -93,7 +116,10 @@ func New(opts invariants.Options) *Checker {
 	if opts.TTFE == 0 {
 		opts.TTFE = invariants.DefaultTTFE
 	}
-	return &Checker{opts: opts, list: invariants.NewListing(opts.ListLimit)}
+	if opts.Stall == 0 {
+		opts.Stall = invariants.DefaultStall
+	}
+	return &Checker{opts: opts, list: invariants.NewListing(opts.ListLimit), idleAt: -1}
 }
 
 // turnIdx is the index of the latest turn (-1: none yet), as raise files
@@ -253,8 +279,12 @@ func (c *Checker) Observe(f *decode.Frame) []invariants.Alarm {
 
 	c.checkTiming(f, newTurn, terminalBefore)
 	t.doneJustNow = f.Done
+	timed := f.HasArrival && !c.opts.NoTiming && terminalBefore == decode.NotTerminal && !t.closed
 
 	if f.Done {
+		if timed {
+			c.timeFrame(f, t)
+		}
 		c.observeDone(f)
 		return c.out
 	}
@@ -267,11 +297,17 @@ func (c *Checker) Observe(f *decode.Frame) []invariants.Alarm {
 		}
 	}
 	if !f.Decoded() {
+		if timed {
+			c.timeFrame(f, t)
+		}
 		return c.out
 	}
 	open := terminalBefore == decode.NotTerminal && !t.closed
 
 	c.checkEnvelope(f, t, open)
+	if timed {
+		c.timeFrame(f, t) // after the envelope: its timestamp is parsed
+	}
 	c.checkVocabulary(f)
 	c.checkPayload(f, t, open)
 
@@ -285,6 +321,10 @@ func (c *Checker) Observe(f *decode.Frame) []invariants.Alarm {
 			turn.TerminalEvent = f.Type()
 			turn.Outcome = pc3Outcome(term)
 			c.settleAtTerminal(f, t, term)
+			if timed {
+				t.timing.Terminal(f.Arrival)
+			}
+			c.judgeTiming(t)
 		}
 	}
 	c.checkClientDivergence(f)
@@ -321,6 +361,7 @@ func (c *Checker) End(e invariants.End) []invariants.Alarm {
 		}
 		c.closeTurn(t, e.Kind == invariants.EndCancelled, e.Label(), invariants.NoFrame)
 	}
+	c.endTiming()
 	return c.out
 }
 
@@ -351,8 +392,10 @@ func (c *Checker) startTurn(f *decode.Frame) {
 	if cap(compList) > 256 {
 		compList = nil
 	}
+	gaps := t.timing.Release()
 	*t = turnState{idx: c.base + len(c.turns) - 1, firstSoftError: -1,
 		tools: tools, toolList: toolList, comps: comps, compList: compList}
+	c.startTiming(t, gaps)
 }
 
 // intern returns b as a string, shared with earlier equal ones.
@@ -409,6 +452,7 @@ func (c *Checker) closeTurn(t *turnState, clientEnded bool, how string, doneAt i
 		c.raise("error-unacknowledged", invariants.SevWarn, invariants.NoFrame,
 			"the turn has a non-terminal error (frame %d) but no text frame: the user was never told", t.firstSoftError)
 	}
+	c.judgeTiming(t)
 }
 
 func (c *Checker) checkFraming(f *decode.Frame) {
@@ -447,6 +491,7 @@ func (c *Checker) checkTiming(f *decode.Frame, newTurn bool, terminalBefore deco
 	if c.haveArrival && !newTurn && !c.cur.closed && terminalBefore == decode.NotTerminal && c.opts.Idle > 0 {
 		if gap := f.Arrival - c.lastArrival; gap > c.opts.Idle && !isIdleTimeoutCancel(f) {
 			c.raise("idle-gap", invariants.SevWarn, f.Index, "no frame for %s while the turn was open (idle window %s)", invariants.FormatDur(gap), c.opts.Idle)
+			c.idleAt = f.Index
 		}
 	}
 	c.lastArrival = f.Arrival

@@ -17,6 +17,7 @@ type turnBuilder struct {
 	rid     string
 	version string
 	ms      int
+	step    int // ms between frames' timestamps (0: 100)
 	b       strings.Builder
 }
 
@@ -25,6 +26,9 @@ func newTurn(rid string) *turnBuilder { return &turnBuilder{rid: rid, version: "
 // f appends a frame of type typ with extra JSON members (without braces).
 func (t *turnBuilder) f(typ, extra string) *turnBuilder {
 	t.ms += 100
+	if t.step != 0 {
+		t.ms += t.step - 100
+	}
 	ts := time.Date(2026, 5, 15, 18, 0, 0, 0, time.UTC).Add(time.Duration(t.ms) * time.Millisecond).Format("2006-01-02T15:04:05.000Z")
 	data := fmt.Sprintf(`{"event_type":%q,"version":%q,"timestamp":%q,"response_id":%q`, typ, t.version, ts, t.rid)
 	if extra != "" {

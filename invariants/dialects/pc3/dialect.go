@@ -75,8 +75,13 @@ type checker struct {
 	moves  []invariants.Move
 }
 
-// Block: PC3 comments do not reset the idle timer (docs/rules.md conventions).
-func (c *checker) Block(*decode.Event, time.Duration, bool) {}
+// Block: PC3 comments do not reset the idle timer (docs/rules.md
+// conventions); one before the first frame is the response's first byte.
+func (c *checker) Block(_ *decode.Event, arrival time.Duration, hasArrival bool) {
+	if hasArrival {
+		c.FirstByte(arrival)
+	}
+}
 
 func (c *checker) Moves() []invariants.Move {
 	if !c.mapped && c.last != nil {
