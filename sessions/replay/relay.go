@@ -186,10 +186,13 @@ type relayTurn struct {
 	held []relayFrame
 }
 
-// write sends one frame and flushes it. A holding scenario's frames wait
-// for the [DONE], then go out in one write.
+// write sends one frame and flushes it. A holding scenario's frames after
+// the first wait for the [DONE], then go out in one write: the first
+// passes, as a buffering proxy passes the first small write on (so the
+// turn is late as a whole, not at its first frame: delivery-buffered, not
+// ttfe, says what went wrong).
 func (t *relayTurn) write(f relayFrame) error {
-	if t.rl.scn.hold {
+	if t.rl.scn.hold && t.sent > 0 {
 		if f.data != relayDoneFrame.data {
 			t.held = append(t.held, f)
 			t.sent++

@@ -151,7 +151,7 @@ var scenarioList = []Scenario{
 	},
 	{
 		Name:    "buffered",
-		Summary: "the happy turn held back on the way (a buffering proxy): every frame arrives at once after ~2.6 s; live, delivery-buffered names it (docs/timing.md)",
+		Summary: "the happy turn held back on the way (a buffering proxy): the first frame passes, the rest arrive at once after ~2.6 s; live, delivery-buffered names it (docs/timing.md)",
 		Version: "0.5",
 		Expect:  scnExpect(scnTally("client-divergence", invariants.SevInfo, 1)),
 		play:    playHappy,
