@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions/proxy"
 	"framescope/ui/store"
 )
@@ -386,7 +387,7 @@ func (a *FlowsApp) header() string {
 		c[2] += f.Counts.Info
 	}
 	s := sty.HeaderHi.Render("framescope proxy") + sep + sty.Header.Render(a.list.Title()) + sep +
-		fmt.Sprintf("%d streams, %d open", streams, open) + sep +
+		fmt.Sprintf("%s, %d open", invariants.Plural(streams, "stream"), open) + sep +
 		sty.SevError.Render(fmt.Sprintf("%s %d", sevMark("error"), c[0])) + " " +
 		sty.SevWarn.Render(fmt.Sprintf("%s %d", sevMark("warn"), c[1])) + " " +
 		sty.SevInfo.Render(fmt.Sprintf("%s %d", sevMark("info"), c[2]))
