@@ -218,8 +218,12 @@ func (p *mapper) candidate(m *invariants.Mapping, c decode.Raw, pos int64) decod
 		m.Malformed("chunk", "a candidate is "+invariants.KindName(c)+", want an object")
 		return nil
 	}
+	// One pass over the candidate (its content holds the chunk's text:
+	// three lookups skipped it three times).
+	var cv [3]decode.Raw
+	c.GetAll(cv[:], "index", "content", "finishReason")
 	idx := pos
-	if i := c.Get("index"); i != nil {
+	if i := cv[0]; i != nil {
 		if v, ok := i.Int(); ok && v >= 0 {
 			idx = v
 		} else {
@@ -228,7 +232,7 @@ func (p *mapper) candidate(m *invariants.Mapping, c decode.Raw, pos int64) decod
 	}
 	bit := uint64(1) << (uint64(idx) % 64)
 	p.seen |= bit
-	if content := c.Get("content"); content != nil {
+	if content := cv[1]; content != nil {
 		parts := content.Get("parts")
 		switch {
 		case content.Kind() != decode.KindObject:
@@ -242,7 +246,7 @@ func (p *mapper) candidate(m *invariants.Mapping, c decode.Raw, pos int64) decod
 			m.Malformed("chunk", "candidates[].content.parts is "+invariants.KindName(parts)+", want an array")
 		}
 	}
-	fr := c.Get("finishReason")
+	fr := cv[2]
 	switch fr.Kind() {
 	case decode.KindNone, decode.KindNull:
 		return nil
