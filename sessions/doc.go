@@ -7,6 +7,7 @@
 // in headers, URLs and request bodies, and framescope's Version. Reading
 // captures (capture), the session library (library), the check pipeline
 // (pipeline), reports (report), the reference replay (reference), live
-// connections and recording (live) and the replay server (replay) live in
+// connections and recording, SSE and NDJSON (live), the replay server
+// (replay) and the proxy that checks an app's own streams (proxy) live in
 // the packages below it.
 package sessions

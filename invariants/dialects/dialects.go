@@ -1,5 +1,5 @@
 // Package dialects is the registry of every agent-stream dialect framescope
-// reads. Adding a dialect is one folder under invariants/dialect and one
+// reads. Adding a dialect is one folder under invariants/dialects and one
 // line in All.
 package dialects
 
