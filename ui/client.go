@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -25,10 +24,7 @@ const clientCompactH = 24
 // (states, regions, rows, clauses) comes from invariants; the pane only
 // lays it out.
 type Client struct {
-	sh      *shared
-	w, h    int
-	focused bool
-	sc      scroller
+	scrollPane
 
 	// The machines as of the cursor, and their rendering, cached.
 	snapKey  clientSnapKey
@@ -38,12 +34,7 @@ type Client struct {
 	movesKey movesClientKey // the view of a dialect other than PC3 (client_moves.go)
 }
 
-func newClient(sh *shared) *Client { return &Client{sh: sh} }
-
-func (c *Client) SetSize(w, h int)  { c.w, c.h = w, h }
-func (c *Client) Focus()            { c.focused = true }
-func (c *Client) Blur()             { c.focused = false }
-func (c *Client) Keys() help.KeyMap { return scrollKeys(c.sh.keys) }
+func newClient(sh *shared) *Client { return &Client{scrollPane: scrollPane{sh: sh}} }
 
 func (c *Client) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	c.sc.update(msg, c.sh.keys)

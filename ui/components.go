@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -15,18 +14,10 @@ import (
 // Components shows the turn's placeholders (data_loading → data_loaded)
 // and component frames as of the selected frame.
 type Components struct {
-	sh      *shared
-	w, h    int
-	focused bool
-	sc      scroller
+	scrollPane
 }
 
-func newComponents(sh *shared) *Components { return &Components{sh: sh} }
-
-func (c *Components) SetSize(w, h int)  { c.w, c.h = w, h }
-func (c *Components) Focus()            { c.focused = true }
-func (c *Components) Blur()             { c.focused = false }
-func (c *Components) Keys() help.KeyMap { return scrollKeys(c.sh.keys) }
+func newComponents(sh *shared) *Components { return &Components{scrollPane: scrollPane{sh: sh}} }
 
 func (c *Components) Title() string {
 	turn, n := c.sh.asOf()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
@@ -15,18 +14,10 @@ import (
 // current status line, the status history of the turn, and the text
 // streamed so far.
 type Status struct {
-	sh      *shared
-	w, h    int
-	focused bool
-	sc      scroller
+	scrollPane
 }
 
-func newStatus(sh *shared) *Status { return &Status{sh: sh} }
-
-func (s *Status) SetSize(w, h int)  { s.w, s.h = w, h }
-func (s *Status) Focus()            { s.focused = true }
-func (s *Status) Blur()             { s.focused = false }
-func (s *Status) Keys() help.KeyMap { return scrollKeys(s.sh.keys) }
+func newStatus(sh *shared) *Status { return &Status{scrollPane: scrollPane{sh: sh}} }
 
 func (s *Status) Title() string {
 	turn, n := s.sh.asOf()

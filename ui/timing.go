@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
@@ -20,18 +19,10 @@ import (
 // pane's place when the timing key toggles it (model.go). The figures
 // and the chart come from the store (store/timing.go); View only draws.
 type Timing struct {
-	sh      *shared
-	w, h    int
-	focused bool
-	sc      scroller
+	scrollPane
 }
 
-func newTiming(sh *shared) *Timing { return &Timing{sh: sh} }
-
-func (p *Timing) SetSize(w, h int)  { p.w, p.h = w, h }
-func (p *Timing) Focus()            { p.focused = true }
-func (p *Timing) Blur()             { p.focused = false }
-func (p *Timing) Keys() help.KeyMap { return scrollKeys(p.sh.keys) }
+func newTiming(sh *shared) *Timing { return &Timing{scrollPane: scrollPane{sh: sh}} }
 
 func (p *Timing) Title() string {
 	turn, _ := p.sh.asOf()

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
@@ -15,20 +14,10 @@ import (
 // against the turn's time axis: calls still open at that frame are marked,
 // calls that start later are not shown yet.
 type Tools struct {
-	sh      *shared
-	w, h    int
-	focused bool
-	sc      scroller
+	scrollPane
 }
 
-func newTools(sh *shared) *Tools { return &Tools{sh: sh} }
-
-func (t *Tools) SetSize(w, h int) { t.w, t.h = w, h }
-func (t *Tools) Focus()           { t.focused = true }
-func (t *Tools) Blur()            { t.focused = false }
-func (t *Tools) Keys() help.KeyMap {
-	return scrollKeys(t.sh.keys)
-}
+func newTools(sh *shared) *Tools { return &Tools{scrollPane: scrollPane{sh: sh}} }
 
 func (t *Tools) Title() string {
 	turn, n := t.sh.asOf()
