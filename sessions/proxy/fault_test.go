@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -158,7 +159,9 @@ func TestFaultStallOrder(t *testing.T) {
 		<-release
 		return nil
 	}
-	defer func() { faultSleep = old }()
+	var once sync.Once
+	unstall := func() { once.Do(func() { close(release) }) }
+	defer func() { unstall(); faultSleep = old }() // a failed test must not leave the proxy stalled
 
 	body := realStream(t)
 	bs := blocks(body)
@@ -208,7 +211,7 @@ func TestFaultStallOrder(t *testing.T) {
 		t.Fatalf("frame %d reached the app during the stall", i)
 	default:
 	}
-	close(release)
+	unstall()
 	for i := 2; i < len(bs); i++ {
 		wait(strconv.Itoa(i))
 	}
