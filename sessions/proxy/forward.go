@@ -70,7 +70,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 	defer copyBufs.Put(bp)
 	buf := *bp
 	var (
-		st        *stream // the stream's check, once the body is known to be one
+		st        *stream  // the stream's check, once the body is known to be one
 		fl        *faulter // the stream's --fault, when one applies
 		decided   bool
 		kept      []byte
