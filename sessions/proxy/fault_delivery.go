@@ -38,7 +38,9 @@ func (o *faultOut) write(p []byte, frames int) error {
 	}
 	o.held = append(o.held, p...)
 	o.frames += frames
-	if (o.buffer > 0 && len(o.held) >= o.buffer) || (o.burst > 0 && o.frames >= o.burst) {
+	// burst's hold is bounded as buffer's is: N frames of any size could be
+	// any number of bytes.
+	if (o.buffer > 0 && len(o.held) >= o.buffer) || (o.burst > 0 && o.frames >= o.burst) || len(o.held) >= maxFaultHold {
 		return o.release()
 	}
 	return nil

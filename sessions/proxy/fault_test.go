@@ -390,3 +390,19 @@ func TestParseFault(t *testing.T) {
 		}
 	}
 }
+
+// TestFaultBurstHoldIsBounded: burst holds N frames, but never more than
+// maxFaultHold bytes (frames of any size must not grow it without end).
+func TestFaultBurstHoldIsBounded(t *testing.T) {
+	var writes []int
+	out := newFaultOut(io.Discard, func() error { return nil }, func(p []byte) { writes = append(writes, len(p)) }, faultPlan{Faults: replay.Faults{Burst: 1000}})
+	big := bytes.Repeat([]byte("x"), maxFaultHold/4+1)
+	for range 8 {
+		if err := out.write(big, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(writes) != 2 || writes[0] != 4*len(big) {
+		t.Fatalf("writes %v: the hold passed %d bytes", writes, maxFaultHold)
+	}
+}
