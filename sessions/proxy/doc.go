@@ -15,6 +15,10 @@
 //   - stream.go    a stream's recording (session library) and live check
 //   - flow.go      Flow, the list of flows, and the batched event feed a
 //     screen subscribes to
+//   - fault*.go    --fault: serve's faults applied to a stream on its way
+//     to the app, frame by frame (fault.go the syntax, fault_split.go the
+//     frames, fault_stream.go the frame faults, fault_delivery.go buffer,
+//     burst and gzip, fault_hook.go what forward.go calls)
 //
 // The proxy never imports a UI: a screen (ui/) subscribes to the flows
 // (Proxy.Subscribe) and to the checked items of a stream (Options.OnStream).

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -61,15 +62,21 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 	announceTrailers(h, resp.Trailer)
 	ct := resp.Header.Get("Content-Type")
 	p.book.update(lf, func(f *Flow) { f.Status, f.ContentType = resp.StatusCode, ct })
-	w.WriteHeader(resp.StatusCode)
 	rc := http.NewResponseController(w)
-	rc.Flush() // the app sees the status and headers before the first byte
+	// --fault (fault_hook.go): a matching stream's headers wait for its
+	// first read, which says whether it is a stream to fault.
+	plan, faulting := planFor(p.opts.Faults, target.Host, target.Path)
+	if !faulting {
+		w.WriteHeader(resp.StatusCode)
+		rc.Flush() // the app sees the status and headers before the first byte
+	}
 
 	bp := copyBufs.Get().(*[]byte)
 	defer copyBufs.Put(bp)
 	buf := *bp
 	var (
-		st        *stream // the stream's check, once the body is known to be one
+		st        *stream  // the stream's check, once the body is known to be one
+		fl        *faulter // the stream's --fault, when one applies
 		decided   bool
 		kept      []byte
 		cut       bool
@@ -83,15 +90,34 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 		if r.Method == http.MethodHead || resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusNotModified || !isStream(ct, resp.Header.Get("Content-Encoding"), first) {
 			return
 		}
-		st = p.startStream(lf, streamMeta(r, out, resp, target, started, body), started)
+		meta := streamMeta(r, out, resp, target, started, body)
+		if faulting {
+			prepareFault(h, &meta, plan)
+		}
+		st = p.startStream(lf, meta, started)
+		if faulting {
+			fl = newStreamFaulter(w, rc, r.Context(), plan, st.tap, isNDJSON(ct))
+		}
 	}
 	for {
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {
 			if !decided {
 				decide(buf[:n])
+				if faulting {
+					w.WriteHeader(resp.StatusCode)
+					rc.Flush()
+				}
 			}
-			if _, werr := w.Write(buf[:n]); werr == nil {
+			if fl != nil {
+				if ferr := fl.feed(buf[:n]); ferr == errFaultCut {
+					lf.bytes.Add(int64(n))
+					end = sessions.End{Kind: sessions.EndError, Detail: "cut by the proxy after frame " + fmt.Sprint(plan.CutAfter) + " (--fault cut-after)"}
+					break
+				} else if ferr != nil {
+					appGone = true
+				}
+			} else if _, werr := w.Write(buf[:n]); werr == nil {
 				werr = rc.Flush()
 				if werr != nil {
 					appGone = true
@@ -100,7 +126,9 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 				appGone = true
 			}
 			lf.bytes.Add(int64(n))
-			if st != nil {
+			if fl != nil {
+				// the faulter pushed what the app got to the checker
+			} else if st != nil {
 				st.tap.push(buf[:n])
 			} else if len(kept) < p.opts.BodyCap {
 				take := min(n, p.opts.BodyCap-len(kept))
@@ -121,6 +149,10 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 		if rerr != nil {
 			if !decided {
 				decide(nil)
+				if faulting {
+					w.WriteHeader(resp.StatusCode)
+					rc.Flush()
+				}
 			}
 			if !errors.Is(rerr, io.EOF) {
 				end = sessions.End{Kind: sessions.EndError, Detail: "upstream: " + sessions.Clean(rerr.Error())}
@@ -134,6 +166,16 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 	}
 	for k, vs := range resp.Trailer {
 		h[http.TrailerPrefix+k] = vs
+	}
+	if fl != nil && !fl.cut {
+		if ferr := fl.finish(end.Kind == sessions.EndEOF); ferr != nil && end.Kind == sessions.EndEOF {
+			end, appGone = sessions.End{Kind: sessions.EndCancelled, Detail: "the app closed the connection"}, true
+		}
+	}
+	if fl != nil {
+		for _, n := range fl.notes {
+			st.tap.note("--fault: " + n)
+		}
 	}
 	if st != nil {
 		st.tap.finish(end)

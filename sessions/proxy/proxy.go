@@ -56,6 +56,9 @@ type Options struct {
 	// QueueTotal bounds the bytes all streams' checkers may lag behind
 	// together (0: DefaultQueueTotal).
 	QueueTotal int64
+	// Faults are injected into the matching streams on their way to the
+	// app (--fault; fault.go); their check sees the faulted stream.
+	Faults []Fault
 	// Transport sends the requests upstream (nil: DefaultTransport()).
 	Transport http.RoundTripper
 	// OnStream, when set, is called as a stream starts; the Handler it

@@ -34,6 +34,7 @@ type proxyOptions struct {
 	allowRemote, mitm       bool
 	mitmHosts, redact       []string
 	headless, noSave, keep  bool
+	faults                  []string
 }
 
 func newProxyCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -70,6 +71,7 @@ goes back; q stops the proxy); --headless, or a stdout that is no terminal, prin
 	f.BoolVar(&o.keep, "keep-secrets", false, "record Authorization, Cookie and other credentials as they are")
 	f.StringArrayVar(&o.redact, "redact", nil, "also redact this header `NAME` in recordings (repeatable)")
 	f.StringVar(&o.upstreamCA, "upstream-cacert", "", "also trust the CA certificates in PEM `FILE` for upstream TLS (a staging server's own CA)")
+	f.StringArrayVar(&o.faults, "fault", nil, "inject a fault into matching streams on their way to the app, e.g. 'cut-after=5', 'drop=3,7 path=/v1/*', 'stall=2s@3', 'drop-terminal', 'buffer=64KiB', 'burst=10', 'gzip' (`SPEC`; repeatable; docs/proxy.md)")
 	addDialectFlag(cmd, &o.dialect)
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.AddCommand(newProxyCACmd(stdout))
@@ -95,6 +97,13 @@ func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr
 		return err
 	}
 	opts := proxy.Options{Check: check, Redact: o.redact, KeepSecrets: o.keep}
+	for _, spec := range o.faults {
+		fault, err := proxy.ParseFault(spec)
+		if err != nil {
+			return err
+		}
+		opts.Faults = append(opts.Faults, fault)
+	}
 	if len(args) == 1 {
 		u, err := url.Parse(args[0])
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

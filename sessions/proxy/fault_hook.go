@@ -1,0 +1,66 @@
+package proxy
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"framescope/decode"
+	"framescope/sessions"
+)
+
+// FaultHeader names the faults applied to a stream, in the response the
+// app gets and so in the capture recorded of it: a faulted stream never
+// passes for the upstream's own.
+const FaultHeader = "X-Framescope-Fault"
+
+// prepareFault readies a faulted stream's response headers (the app's)
+// and its capture's Meta: the fault named, Content-Length dropped (the
+// faults change the body's length), Content-Encoding: gzip under --fault
+// gzip (the capture then holds the decoded bytes: Meta.DecodedFrom).
+func prepareFault(h http.Header, meta *sessions.Meta, plan faultPlan) {
+	name := decode.Sanitize(plan.String())
+	h.Set(FaultHeader, name)
+	h.Del("Content-Length")
+	resp := make(map[string]string, len(meta.ResponseHeaders)+2)
+	for k, v := range meta.ResponseHeaders {
+		if http.CanonicalHeaderKey(k) != "Content-Length" {
+			resp[k] = v
+		}
+	}
+	resp[FaultHeader] = name
+	if plan.Gzip {
+		h.Set("Content-Encoding", "gzip")
+		resp["Content-Encoding"] = "gzip"
+		meta.DecodedFrom = "gzip"
+	}
+	meta.ResponseHeaders = resp
+}
+
+// newStreamFaulter makes the faulter of a stream whose check reads t.
+func newStreamFaulter(w http.ResponseWriter, rc *http.ResponseController, ctx context.Context, plan faultPlan, t *tap, ndjson bool) *faulter {
+	t.note(fmt.Sprintf("--fault %s: this is the stream as the proxy passed it to the app, faulted, not as the upstream sent it", plan))
+	out := newFaultOut(w, rc.Flush, t.push, plan)
+	return newFaulter(plan, ndjson, out, func(d time.Duration) error { return faultSleep(ctx, d) })
+}
+
+// faultSleep pauses a stalled stream (a variable: tests see the stall by
+// the order of events, not by the clock).
+var faultSleep = func(ctx context.Context, d time.Duration) error {
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// note adds a remark to the stream's check (and so its report).
+func (t *tap) note(msg string) {
+	t.mu.Lock()
+	t.probs.Note("%s", msg)
+	t.mu.Unlock()
+}
