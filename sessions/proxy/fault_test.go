@@ -203,9 +203,28 @@ func TestFaultStallOrder(t *testing.T) {
 			t.Fatalf("nothing came (waiting for %s)", what)
 		}
 	}
-	wait("stall")
-	wait("0")
-	wait("1")
+	// Frames 0 and 1 (in order) and the stall before frame 2, in any
+	// order between them: the stall may begin before or after the app
+	// has read what came before it.
+	got := map[string]bool{}
+	next := 0
+	for len(got) < 3 {
+		select {
+		case d := <-stalled:
+			if d != time.Hour || got["stall"] {
+				t.Fatalf("stall of %s (twice: %v)", d, got["stall"])
+			}
+			got["stall"] = true
+		case i, ok := <-frames:
+			if !ok || i != next || i > 1 {
+				t.Fatalf("want frame %d, got frame %d (ok %v)", next, i, ok)
+			}
+			got[strconv.Itoa(i)] = true
+			next++
+		case <-time.After(20 * time.Second):
+			t.Fatalf("nothing came (have %v)", got)
+		}
+	}
 	select {
 	case i := <-frames:
 		t.Fatalf("frame %d reached the app during the stall", i)
