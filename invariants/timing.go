@@ -126,6 +126,27 @@ func (t *Timing) Frame(index int, at time.Duration, content bool, chars int) (ga
 	return gap, from
 }
 
+// Resume records a frame that ends a wait the turn owed to something else
+// than delivery: a tool's result (the server ran the tool, the client
+// showed it running). The next content gap counts from it, so a tool's
+// run is neither a content gap nor a stall. Call it after Frame.
+func (t *Timing) Resume(index int, at time.Duration) {
+	if t.contents > 0 {
+		t.lastContent, t.lastContentFrame = at, index
+	}
+}
+
+// ResumesContent reports whether a frame's moves end a wait (a tool call
+// closes: its result came), for Timing.Resume.
+func ResumesContent(moves []Move) bool {
+	for i := range moves {
+		if moves[i].Kind == MoveToolClose {
+			return true
+		}
+	}
+	return false
+}
+
 // Terminal records the arrival of the turn's terminal frame.
 func (t *Timing) Terminal(at time.Duration) {
 	if !t.hasTerminal {

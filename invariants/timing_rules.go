@@ -64,6 +64,9 @@ func (e *Engine) timeFrame(f *decode.Frame, t int, wasEnded bool) {
 		content, chars = ContentOf(e.m.Moves)
 	}
 	gap, from := st.timing.Frame(f.Index, f.Arrival, content, chars)
+	if !content && f.Decoded() && ResumesContent(e.m.Moves) {
+		st.timing.Resume(f.Index, f.Arrival)
+	}
 	if content && st.timing.contents == 1 {
 		st.firstContent = f.Index
 	}

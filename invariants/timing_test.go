@@ -166,3 +166,26 @@ func TestTimingNotBufferedWhenSpread(t *testing.T) {
 		t.Errorf("one read after the wait: %v", dialecttest.Lines(as))
 	}
 }
+
+// TestTimingToolWaitIsNoStall: a tool's run between its call and its
+// result is the turn waiting on the tool, not on delivery: after Resume
+// the next gap counts from the result, and no stall is counted.
+func TestTimingToolWaitIsNoStall(t *testing.T) {
+	var tm invariants.Timing
+	tm.Start(true, invariants.DefaultStall)
+	tm.Frame(0, 10*time.Millisecond, true, 0) // tool_call
+	if gap, _ := tm.Frame(1, 12*time.Second, false, 0); gap != 0 {
+		t.Fatalf("a result is no content, yet closed a gap of %s", gap)
+	}
+	if !invariants.ResumesContent([]invariants.Move{{Kind: invariants.MoveToolClose}}) || invariants.ResumesContent([]invariants.Move{{Kind: invariants.MoveProgress}}) {
+		t.Fatal("ResumesContent reads the wrong moves")
+	}
+	tm.Resume(1, 12*time.Second)
+	gap, from := tm.Frame(2, 12100*time.Millisecond, true, 5)
+	if gap != 100*time.Millisecond || from != 1 {
+		t.Fatalf("gap %s from frame %d, want 100ms from the result", gap, from)
+	}
+	if s := tm.Summary(); s.Stalls != 0 || s.GapMax != 100*time.Millisecond {
+		t.Fatalf("stalls %d, max gap %s", s.Stalls, s.GapMax)
+	}
+}

@@ -394,6 +394,8 @@ func (f *Feeder) frameRow(it *pipeline.Item) Ingest {
 			// PC3's content frames (docs/timing.md), as its checker counts them.
 			_, chars := invariants.ContentOf([]invariants.Move{{Kind: invariants.MoveText, Text: fr.Chunk()}})
 			x.content, x.chars = true, int32(chars)
+		case decode.TypeToolCompleted:
+			x.resume = true // as the checker's Timing.Resume
 		}
 	}
 	return Ingest{Row: r, ext: x}

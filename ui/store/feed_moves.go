@@ -49,6 +49,8 @@ func (f *Feeder) movesRow(it *pipeline.Item) Ingest {
 	}
 	if content, chars := invariants.ContentOf(it.Moves); content {
 		x.content, x.chars = true, int32(chars)
+	} else if fr.Decoded() {
+		x.resume = invariants.ResumesContent(it.Moves)
 	}
 	for _, mv := range it.Moves {
 		switch mv.Kind {

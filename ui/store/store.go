@@ -427,8 +427,9 @@ type rowExt struct {
 	hasChunk   bool
 	// content: the frame carries content a user waits for (text,
 	// reasoning, a tool call: invariants.ContentOf), chars its characters
-	// (timing.go).
+	// (timing.go); resume: it ends a tool's wait (Timing.Resume).
 	content bool
+	resume  bool
 	chars   int32
 	// Frames of dialects other than PC3 (feed_moves.go): the checker's
 	// turn for the frame and the moves the indexes need.

@@ -20,10 +20,23 @@ import (
 type timePoint struct {
 	at    time.Duration
 	frame int32
-	chars int32 // characters of content; -1: not content
+	chars int32 // characters of content; -1: not content; resumeMark: it ends a tool's wait
 }
 
+// resumeMark is the chars of a point that ends a tool's wait (Timing.Resume).
+const resumeMark = -2
+
 func (p *timePoint) content() bool { return p.chars >= 0 }
+
+// feed hands the point to a timing as the checker does: Frame, then
+// Resume when it ends a wait.
+func (p *timePoint) feed(t *invariants.Timing) (gap time.Duration, from int) {
+	gap, from = t.Frame(int(p.frame), p.at, p.content(), max(int(p.chars), 0))
+	if p.chars == resumeMark {
+		t.Resume(int(p.frame), p.at)
+	}
+	return gap, from
+}
 
 // turnTiming is one turn's timing as the store keeps it.
 type turnTiming struct {
@@ -72,14 +85,17 @@ func (s *Store) feedTiming(r *Row, x *rowExt) {
 		return
 	}
 	p := timePoint{at: x.arrival, frame: int32(r.Frame), chars: -1}
-	if x.content {
+	switch {
+	case x.content:
 		p.chars = x.chars
+	case x.resume:
+		p.chars = resumeMark
 	}
 	tt.points = append(tt.points, p)
 	if p.content() && !tt.hasContent {
 		tt.firstContent, tt.hasContent = p.at, true
 	}
-	gap, from := tt.live.Frame(r.Frame, p.at, p.content(), max(int(p.chars), 0))
+	gap, from := p.feed(&tt.live)
 	if gap > invariants.DefaultStall {
 		fromAt := p.at - gap
 		tt.stalls = append(tt.stalls, Stall{From: from, To: r.Frame, FromAt: fromAt, ToAt: p.at})
@@ -122,7 +138,7 @@ func (s *Store) TimingAsOf(t, n int) invariants.TurnTiming {
 	}
 	for ; c.cacheK < k; c.cacheK++ {
 		p := &tt.points[c.cacheK]
-		c.cache.Frame(int(p.frame), p.at, p.content(), max(int(p.chars), 0))
+		p.feed(&c.cache)
 	}
 	return c.cache.Summary()
 }

@@ -8,8 +8,9 @@ import (
 
 // The store's timing of a turn is the checker's: example-happy.jsonl's
 // check report says first content 104ms, 2.504s to the terminal, 4 deltas,
-// the longest gap 1.6s between frames 4 and 8, 12 frames (the [DONE]
-// after the terminal is not the turn's delivery).
+// the longest gap 800ms between frames 5 and 8 (the tool's run between
+// its call at 4 and its result at 5 is no content gap), 12 frames (the
+// [DONE] after the terminal is not the turn's delivery).
 func TestStoreTimingMatchesTheChecker(t *testing.T) {
 	st := storeOf(t, openSource(t, filepath.Join(examples, "example-happy.jsonl")))
 	if !st.Timed(0) || st.Timed(1) {
@@ -17,7 +18,7 @@ func TestStoreTimingMatchesTheChecker(t *testing.T) {
 	}
 	s := st.TimingAsOf(0, 12)
 	if s.FirstContent != 104*time.Millisecond || s.Duration != 2504*time.Millisecond || !s.HasTerminal ||
-		s.Chunks != 4 || s.GapMax != 1600*time.Millisecond || s.GapMaxFrom != 4 || s.GapMaxTo != 8 || s.Frames != 12 {
+		s.Chunks != 4 || s.GapMax != 800*time.Millisecond || s.GapMaxFrom != 5 || s.GapMaxTo != 8 || s.Frames != 12 {
 		t.Fatalf("as of the end: %+v", s)
 	}
 	// Time travel: as of frame 4 (the second content), then back to 1.
@@ -27,7 +28,7 @@ func TestStoreTimingMatchesTheChecker(t *testing.T) {
 	if s := st.TimingAsOf(0, 1); s.Frames != 2 || s.Chunks != 0 {
 		t.Errorf("as of frame 1: %+v", s)
 	}
-	if s := st.TimingAsOf(0, 8); s.Chunks != 3 || s.GapMax != 1600*time.Millisecond {
+	if s := st.TimingAsOf(0, 8); s.Chunks != 3 || s.GapMax != 800*time.Millisecond {
 		t.Errorf("as of frame 8: %+v", s)
 	}
 

@@ -50,6 +50,9 @@ func (c *Checker) timeFrame(f *decode.Frame, t *turnState) {
 	}
 	content, chars := contentOf(f)
 	gap, from := t.timing.Frame(f.Index, f.Arrival, content, chars)
+	if !content && resumesContent(f) {
+		t.timing.Resume(f.Index, f.Arrival)
+	}
 	t.lastAt = f.Arrival
 	if content && from < 0 { // the turn's first content closes no gap
 		t.firstContent = f.Index
@@ -85,6 +88,12 @@ func contentOf(f *decode.Frame) (bool, int) {
 		return true, 0
 	}
 	return false, 0
+}
+
+// resumesContent is whether f ends a wait (a tool's result: the move
+// MoveToolClose AppendMoves maps it to), for Timing.Resume.
+func resumesContent(f *decode.Frame) bool {
+	return f.Decoded() && f.Type() == decode.TypeToolCompleted
 }
 
 // judgeTiming settles turn t's timing once (at its terminal, or when it
