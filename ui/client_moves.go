@@ -113,9 +113,10 @@ func bubbleLines(bs []store.Bubble, w int, sty *Styles) []string {
 	var out []string
 	texts, comps := 0, 0
 	for _, b := range bs {
-		if b.Component {
+		switch {
+		case b.Component:
 			comps++
-		} else {
+		case !b.Reasoning:
 			texts++
 		}
 	}
@@ -135,7 +136,15 @@ func bubbleLines(bs []store.Bubble, w int, sty *Styles) []string {
 		if b.Total > len(text) {
 			text = "…" + text
 		}
-		out = append(out, wrapPlain(decode.Sanitize(text), w)...)
+		// A client breaks lines where the text does (as the PC3 Status
+		// text does); every other control byte stays escaped.
+		lines := wrapPlain(decode.SanitizeMultiline(text), w)
+		if b.Reasoning { // a client shows thinking apart, dimmed
+			for i := range lines {
+				lines[i] = sty.Dim.Render(lines[i])
+			}
+		}
+		out = append(out, lines...)
 	}
 	if comps > 0 {
 		out = append(out, "", sty.Label.Render("components"))

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"framescope/ui/store"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,5 +113,20 @@ func TestClientToolsReadyAtToolCalls(t *testing.T) {
 	// arguments.
 	if v := clientAtFrame(t, m, 28); !strings.Contains(v, "get_forecast ▶ running") {
 		t.Fatalf("frame 28:\n%s", v)
+	}
+}
+
+// A bubble breaks lines where its text does, as a client renders it;
+// other control bytes stay escaped, and thinking is drawn apart.
+func TestBubbleLinesBreakAtNewlines(t *testing.T) {
+	sty := NewStyles(true, true)
+	bs := []store.Bubble{
+		{Label: "reasoning", Reasoning: true, Text: "think\nmore", Total: 10, Deltas: 2},
+		{Text: "para one\n\npara\x1b[2J two", Total: 22, Deltas: 1},
+	}
+	got := strings.Join(bubbleLines(bs, 40, sty), "\n")
+	wantInOrder(t, ansi.Strip(got), "reasoning · 10 bytes in 2 deltas", "think\nmore", "text · 22 bytes", "para one\n\npara\\x1b[2J two")
+	if strings.Contains(got, "\x1b[2J") {
+		t.Fatalf("escape reached the pane: %q", got)
 	}
 }

@@ -79,7 +79,15 @@ func (s *Status) lines() []string {
 	if st.Generic() {
 		// A client keeps choices, blocks and messages apart, and
 		// renders a card stream in its component (client_moves.go).
-		return append(out, bubbleLines(st.ClientViewAsOf(turn, n, 8192).Bubbles, s.w, sty)...)
+		// Status shows the answer; thinking is the Client pane's.
+		bs := st.ClientViewAsOf(turn, n, 8192).Bubbles
+		answer := bs[:0:0]
+		for _, b := range bs {
+			if !b.Reasoning {
+				answer = append(answer, b)
+			}
+		}
+		return append(out, bubbleLines(answer, s.w, sty)...)
 	}
 	// Only the tail can matter on screen: never copy or sanitize megabytes.
 	text, total, k := st.TextAsOf(turn, n, 8192)

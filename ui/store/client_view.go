@@ -19,10 +19,13 @@ import (
 // bubble is one text bubble of a turn: the pieces of the text spill its
 // deltas wrote, in order.
 type bubble struct {
-	span   invariants.SpanKind
-	key    string // rawKey: '#'-prefixed for a number
-	name   string // the span's name when it opened (block type, role, modality)
-	pieces []piece
+	span invariants.SpanKind
+	key  string // rawKey: '#'-prefixed for a number
+	name string // the span's name when it opened (block type, role, modality)
+	// reasoning: the bubble holds thinking/reasoning deltas (in the
+	// reason spill), shown apart from the answer as a client does.
+	reasoning bool
+	pieces    []piece
 }
 
 // piece is one delta: 16 bytes, one per text move of the stream (a
@@ -35,20 +38,25 @@ type piece struct {
 
 func (p piece) end() int64 { return p.start + int64(p.n) }
 
-// addPiece adds a text delta to its bubble in turn t.
+// addPiece adds a text or reasoning delta to its bubble in turn t.
 func (s *Store) addPiece(t *TurnRec, frame int, fc moveFact) {
 	k := fc.span.String() + "\x00" + fc.key
-	i, ok := t.bubbleOf[k]
+	reasoning := fc.kind == invariants.MoveReasoning
+	bk := k
+	if reasoning {
+		bk = "reasoning\x00" + k // never the answer's bubble, whatever the keys
+	}
+	i, ok := t.bubbleOf[bk]
 	if !ok {
 		if t.bubbleOf == nil {
 			t.bubbleOf = map[string]int{}
 		}
-		b := bubble{span: fc.span, key: fc.key}
+		b := bubble{span: fc.span, key: fc.key, reasoning: reasoning}
 		if j, ok := t.comps[k]; ok {
 			b.name = s.Comps[j].name
 		}
 		i = len(t.bubbles)
-		t.bubbleOf[k] = i
+		t.bubbleOf[bk] = i
 		t.bubbles = append(t.bubbles, b)
 	}
 	b := &t.bubbles[i]
@@ -64,6 +72,9 @@ type Bubble struct {
 	// Component: a stream whose modality is not text (chunk-framed
 	// product_carousel, image, action): a client renders it in its slot.
 	Component bool
+	// Reasoning: thinking or reasoning deltas, which a client shows
+	// apart from the answer (a collapsible "Thinking" block).
+	Reasoning bool
 	// Text is the bubble's text (raw: sanitize to display), its tail when
 	// longer than asked; Total its length, Deltas the deltas so far, Last
 	// the last delta (a component's latest chunk).
@@ -128,12 +139,25 @@ func (s *Store) ClientViewAsOf(t, n, tail int) ClientView {
 			v.Open = append(v.Open, strings.TrimSpace(sp.Type+" "+sp.ID))
 		}
 	}
+	// A bubble is labelled among its kind: a lone answer beside a
+	// reasoning bubble still needs no name.
+	var kinds [2]int
 	for i := range tr.bubbles {
-		if b, ok := s.bubbleAsOf(&tr.bubbles[i], len(tr.bubbles), n, tail); ok {
+		kinds[b2i(tr.bubbles[i].reasoning)]++
+	}
+	for i := range tr.bubbles {
+		if b, ok := s.bubbleAsOf(&tr.bubbles[i], kinds[b2i(tr.bubbles[i].reasoning)], n, tail); ok {
 			v.Bubbles = append(v.Bubbles, b)
 		}
 	}
 	return v
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // OutcomeAsOf is turn t's state as of frame n ("streaming", its
@@ -164,8 +188,12 @@ func (s *Store) bubbleAsOf(b *bubble, of, n, tail int) (Bubble, bool) {
 	if k == 0 {
 		return Bubble{}, false
 	}
-	out := Bubble{Label: b.label(of), Deltas: k,
-		Component: b.span == invariants.SpanStream && b.name != "" && b.name != "text"}
+	out := Bubble{Label: b.label(of), Deltas: k, Reasoning: b.reasoning,
+		Component: !b.reasoning && b.span == invariants.SpanStream && b.name != "" && b.name != "text"}
+	src := s.text
+	if b.reasoning {
+		src = s.reason
+	}
 	// The text is the last pieces, back until tail bytes. Pieces of
 	// bubbles that stream side by side interleave in the spill: when the
 	// ones needed lie within a few tails of each other they are read in
@@ -178,14 +206,14 @@ func (s *Store) bubbleAsOf(b *bubble, of, n, tail int) (Bubble, bool) {
 	lo, hi := b.pieces[first].start, b.pieces[k-1].end()
 	var win []byte
 	if hi-lo <= int64(8*max(got, 4096)) {
-		win = s.readText(lo, hi)
+		win = readSpill(src, lo, hi)
 	}
 	parts := make([][]byte, 0, k-first)
 	for _, p := range b.pieces[first:k] {
 		if int64(len(win)) == hi-lo {
 			parts = append(parts, win[p.start-lo:p.end()-lo])
 		} else {
-			parts = append(parts, s.readText(p.start, p.end()))
+			parts = append(parts, readSpill(src, p.start, p.end()))
 		}
 	}
 	out.Last = string(parts[len(parts)-1])
@@ -208,13 +236,14 @@ func (s *Store) bubbleAsOf(b *bubble, of, n, tail int) (Bubble, bool) {
 	return out, true
 }
 
-// readText reads [from, to) of the text spill ("" when the spill failed).
-func (s *Store) readText(from, to int64) []byte {
+// readSpill reads [from, to) of a text or reasoning spill ("" when the
+// spill failed).
+func readSpill(sp *spill, from, to int64) []byte {
 	b := make([]byte, to-from)
-	if s.text == nil {
+	if sp == nil {
 		return b[:0]
 	}
-	if n, _ := s.text.ReadAt(b, from); n < len(b) {
+	if n, _ := sp.ReadAt(b, from); n < len(b) {
 		return b[:0]
 	}
 	return b
@@ -228,10 +257,15 @@ func (b *bubble) label(of int) string {
 		key = key[1:]
 	}
 	if b.span == invariants.SpanNone && of == 1 {
+		if b.reasoning {
+			return "reasoning"
+		}
 		return "" // the turn's only text, in a dialect that names no span
 	}
 	var l string
 	switch {
+	case b.span == invariants.SpanNone && b.key == "" && b.reasoning:
+		return "reasoning"
 	case b.span == invariants.SpanNone && b.key == "":
 		l = "text"
 	case b.span == invariants.SpanNone && strings.HasPrefix(b.key, "#"):
@@ -243,6 +277,9 @@ func (b *bubble) label(of int) string {
 	}
 	if b.name != "" {
 		l += " · " + b.name
+	}
+	if b.reasoning && !strings.Contains(b.name, "thinking") && !strings.Contains(b.name, "reasoning") {
+		l += " · reasoning"
 	}
 	return l
 }

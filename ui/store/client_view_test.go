@@ -58,3 +58,33 @@ func BenchmarkClientViewTwoChoices(b *testing.B) {
 		}
 	}
 }
+
+// Thinking is its own bubble, shown apart from the answer as a client
+// does; the answer's text (TextAsOf, the Status pane) stays the answer.
+func TestClientViewReasoningApart(t *testing.T) {
+	const ollama = `{"model":"m","created_at":"2025-08-21T09:55:17.1Z","response":"","thinking":"The user","done":false}
+{"model":"m","created_at":"2025-08-21T09:55:17.2Z","response":"","thinking":" asks.","done":false}
+{"model":"m","created_at":"2025-08-21T09:55:17.3Z","response":"Fluffy,","done":false}
+{"model":"m","created_at":"2025-08-21T09:55:17.4Z","response":" swift.","done":false}
+{"model":"m","created_at":"2025-08-21T09:55:17.5Z","response":"","done":true,"done_reason":"stop"}
+`
+	st := storeOf(t, readerSource(t, "think.ndjson", ollama))
+	v := st.ClientViewAsOf(0, st.Frames-1, 0)
+	if len(v.Bubbles) != 2 {
+		t.Fatalf("bubbles %+v", v.Bubbles)
+	}
+	th, ans := v.Bubbles[0], v.Bubbles[1]
+	if !th.Reasoning || th.Label != "reasoning" || th.Text != "The user asks." || th.Deltas != 2 {
+		t.Errorf("thinking bubble %+v", th)
+	}
+	if ans.Reasoning || ans.Label != "" || ans.Text != "Fluffy, swift." {
+		t.Errorf("answer bubble %+v", ans)
+	}
+	if txt, total, _ := st.TextAsOf(0, st.Frames-1, 0); txt != "Fluffy, swift." || total != len(txt) {
+		t.Errorf("TextAsOf = %q (%d)", txt, total)
+	}
+	// As of frame 1 the client shows thinking and no answer yet.
+	if v := st.ClientViewAsOf(0, 1, 0); len(v.Bubbles) != 1 || !v.Bubbles[0].Reasoning {
+		t.Errorf("as of frame 1: %+v", v.Bubbles)
+	}
+}

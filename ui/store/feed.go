@@ -40,6 +40,8 @@ type Feeder struct {
 	verify      ByteSource // the capture file, until its first block is checked
 	text        *spill     // the text frames' chunks, one after the other
 	textEnd     int64
+	reason      *spill // the reasoning deltas, one after the other
+	reasonEnd   int64
 	nextRow     int
 	scratch     []Ingest // an item's rows, before they join the batch
 	firstTS     time.Time
@@ -184,8 +186,9 @@ func (f *Feeder) Finish(e EndInfo) {
 func (f *Feeder) keepBytes(file ByteSource) {
 	f.verify = file
 	f.text = newSpill()
+	f.reason = newSpill()
 	f.mu.Lock()
-	f.pend.Text = f.text
+	f.pend.Text, f.pend.Reason = f.text, f.reason
 	f.mu.Unlock()
 	if file == nil {
 		f.spill = newSpill()

@@ -15,6 +15,9 @@ type Batch struct {
 	// frames' chunks are (each set once, in the first batch).
 	Src  ByteSource
 	Text *spill
+	// Reason holds the reasoning deltas' text, apart from the answer's
+	// (set once, with Text).
+	Reason *spill
 	// Client is the reference client machines' run over the batch's frames
 	// (client_index.go); nil when the batch has no frame.
 	Client *clientIndex
@@ -36,7 +39,7 @@ type ConnUpdate struct {
 }
 
 func (b *Batch) empty() bool {
-	return len(b.Rows) == 0 && b.Dialect == "" && b.Flavor == "" && b.Client == nil && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil && b.Src == nil && b.Text == nil
+	return len(b.Rows) == 0 && b.Dialect == "" && b.Flavor == "" && b.Client == nil && len(b.Alarms) == 0 && len(b.Notes) == 0 && b.Conn == nil && b.End == nil && b.Src == nil && b.Text == nil && b.Reason == nil
 }
 
 // A batch's rows and alarms are copied into the store by Update, after

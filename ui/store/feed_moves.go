@@ -69,6 +69,15 @@ func (f *Feeder) movesRow(it *pipeline.Item) Ingest {
 				// messages and streams apart (client_view.go).
 				x.facts = append(x.facts, moveFact{kind: mv.Kind, span: mv.Span, key: rawKey(mv.Key), start: start, end: f.textEnd})
 			}
+		case invariants.MoveReasoning:
+			// A client shows thinking apart from the answer (a collapsed
+			// "Thinking" block): its own bubble, its own spill.
+			if s, ok := mv.Text.Str(); ok && s != "" && f.reason != nil {
+				start := f.reasonEnd
+				f.reason.write(start, []byte(s))
+				f.reasonEnd += int64(len(s))
+				x.facts = append(x.facts, moveFact{kind: mv.Kind, span: mv.Span, key: rawKey(mv.Key), start: start, end: f.reasonEnd})
+			}
 		case invariants.MoveToolReady:
 			x.facts = append(x.facts, moveFact{kind: mv.Kind, key: rawStr(mv.Key)})
 		case invariants.MoveToolOpen, invariants.MoveToolClose, invariants.MoveSpanOpen, invariants.MoveSpanClose:

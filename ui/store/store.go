@@ -293,6 +293,9 @@ type Store struct {
 	src     ByteSource
 	text    *spill
 	textEnd int64
+	// reason holds the reasoning deltas (thinking, reasoning summaries),
+	// apart from the text so that TextAsOf stays the answer alone.
+	reason *spill
 }
 
 // EndInfo says how the stream ended.
@@ -446,6 +449,9 @@ func (s *Store) Apply(b *Batch) {
 	}
 	if b.Text != nil {
 		s.text = b.Text
+	}
+	if b.Reason != nil {
+		s.reason = b.Reason
 	}
 	for i := range b.Rows {
 		s.appendRow(&b.Rows[i])

@@ -69,7 +69,7 @@ func (s *Store) indexMoves(r *Row, x *rowExt) {
 				sp := &s.Tools[i]
 				sp.Ready, sp.ReadyTime, sp.HasReady = r.Frame, r.At, true
 			}
-		case invariants.MoveText:
+		case invariants.MoveText, invariants.MoveReasoning:
 			s.addPiece(t, r.Frame, fc)
 		case invariants.MoveToolClose:
 			if i, ok := t.tools[fc.key]; ok && s.Tools[i].End < 0 {
