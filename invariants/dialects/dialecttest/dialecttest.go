@@ -166,7 +166,13 @@ func Fuzz(f *testing.F, d invariants.Dialect, seeds ...string) {
 		emit := func(ev *decode.Event) {
 			switch {
 			case ev.Dispatched():
-				check(chk.Observe(dec.Decode(ev, 0, false)))
+				f := dec.Decode(ev, 0, false)
+				// The timeline's labels read every frame too.
+				_ = d.Label(f)
+				if rl, ok := d.(interface{ RowLabel(*decode.Frame) string }); ok {
+					_ = rl.RowLabel(f)
+				}
+				check(chk.Observe(f))
 				_ = chk.Moves()
 			case ev.Truncated && ev.HasData:
 				check(chk.Truncated(ev))

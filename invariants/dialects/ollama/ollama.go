@@ -73,6 +73,7 @@ var Dialect = &invariants.Spec{
 	Keys:       []string{"done", "created_at", "done_reason"},
 	SniffFrame: sniff,
 	LabelOf:    label,
+	RowLabelOf: carries,
 	NewMapper:  newMapper,
 	DemoFiles: invariants.DemoFiles{
 		FS:          demoFiles,

@@ -223,3 +223,31 @@ func FuzzMap(f *testing.F) {
 		"data: {\"error\":{}}\n\ndata: {\"done\":true,\"done_reason\":null,\"response\":\"x\"}\n\ndata: {\"status\":\"pulling\"}\n\n",
 		capture(f, "valid-chat-tools.sse"), capture(f, "valid-generate.sse"), capture(f, "error-midstream.fires.sse"))
 }
+
+// TestCarries: the timeline's type column says what a line carries.
+func TestCarries(t *testing.T) {
+	frame := func(s string) *decode.Frame {
+		var got *decode.Frame
+		fr := decode.NewFramer()
+		fr.Feed([]byte("data: "+s+"\n\n"), func(ev *decode.Event) {
+			if ev.Dispatched() {
+				got = decode.DecodeFrame(ev, 0)
+			}
+		})
+		return got
+	}
+	for s, want := range map[string]string{
+		`{"model":"m","response":"","thinking":"The","done":false}`:                                                                       "thinking",
+		`{"model":"m","response":"Fluffy","done":false}`:                                                                                  "response",
+		`{"model":"m","response":"","done":false}`:                                                                                        "",
+		`{"model":"m","message":{"role":"assistant","content":"hi","thinking":"hm"},"done":false}`:                                        "thinking, content",
+		`{"model":"m","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_\u001b[2Jw"}},{}]},"done":false}`: "tool_calls[0] get_\\x1b[2Jw, tool_calls[1]",
+		`{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}`:                                      "done: stop",
+		`{"model":"m","response":"","done":true}`:                                                                                         "done",
+		`not json`: "",
+	} {
+		if got := carries(frame(s)); got != want {
+			t.Errorf("%s: %q, want %q", s, got, want)
+		}
+	}
+}
