@@ -16,6 +16,10 @@ const (
 	// KindRawNDJSON is a response body that is itself NDJSON (Ollama's
 	// application/x-ndjson): each line is one frame as the server sent it.
 	KindRawNDJSON Kind = "raw-ndjson"
+	// KindJSONSeq is a body of JSON values one after another, each over as
+	// many lines as it takes: an NDJSON stream saved through `jq .`, or an
+	// RFC 7464 JSON text sequence. Each value is one frame.
+	KindJSONSeq Kind = "json-seq"
 )
 
 // Meta describes where a capture's bytes came from.

@@ -133,3 +133,10 @@ func FuzzOpenSSE(f *testing.F) {
 	f.Add([]byte("<html>\n"))
 	f.Fuzz(func(t *testing.T, in []byte) { fuzzCapture(t, in, -1) })
 }
+
+func FuzzOpenJSONSeq(f *testing.F) {
+	f.Add([]byte("{\n  \"model\": \"m\",\n  \"response\": \"}{\\\"\",\n  \"done\": false\n}\n{\n  \"done\": true\n}\n"))
+	f.Add([]byte("\x1e{\"a\":1}\n\x1e[1,\n2]\n\x1eoops\n"))
+	f.Add([]byte("[\n{\n\"a\": [\n]]]]}\n{\n\"x\n"))
+	f.Fuzz(func(t *testing.T, in []byte) { fuzzCapture(t, in, -1) })
+}

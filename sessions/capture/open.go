@@ -120,6 +120,8 @@ func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (s
 		return newNDJSONCapture(name, br, closer)
 	case sessions.KindRawNDJSON:
 		return newRawNDJSONCapture(name, br, closer), nil
+	case sessions.KindJSONSeq:
+		return newJSONSeqCapture(name, br, closer), nil
 	case sessions.KindHAR:
 		// A regular file is read twice: its structure first, then the
 		// chosen body from its offset (a pipe's long strings are kept).
@@ -152,12 +154,14 @@ func kindName(k sessions.Kind) string {
 		return "NDJSON frames"
 	case sessions.KindRawNDJSON:
 		return "raw NDJSON"
+	case sessions.KindJSONSeq:
+		return "JSON values"
 	}
 	return string(k)
 }
 
 func notRecognised(name string) error {
-	return fmt.Errorf("%s: not a recognised capture (expected raw SSE, framescope JSONL, HAR or NDJSON frames)", sessions.Clean(name))
+	return fmt.Errorf("%s: not a recognised capture (expected raw SSE, framescope JSONL, HAR, NDJSON or JSON values)", sessions.Clean(name))
 }
 
 func readError(name string, err error) error {
@@ -397,7 +401,11 @@ func sniffSSEScan(name string, br *bufio.Reader) (sessions.Kind, error) {
 			return sessions.KindSSE, nil
 		}
 	}
-	if all, _ := br.Peek(br.Buffered()); looksRawNDJSON(all) {
+	all, _ := br.Peek(br.Buffered())
+	switch {
+	case looksJSONSeq(all): // before NDJSON: a jq-printed value's lines may hold a one-line object
+		return sessions.KindJSONSeq, nil
+	case looksRawNDJSON(all):
 		return sessions.KindRawNDJSON, nil
 	}
 	return "", notRecognised(name)

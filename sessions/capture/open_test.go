@@ -100,7 +100,7 @@ func TestSniffContent(t *testing.T) {
 }
 
 func TestSniffErrors(t *testing.T) {
-	const notRec = "in: not a recognised capture (expected raw SSE, framescope JSONL, HAR or NDJSON frames)"
+	const notRec = "in: not a recognised capture (expected raw SSE, framescope JSONL, HAR, NDJSON or JSON values)"
 	bin := make([]byte, 4096)
 	for i := range bin {
 		bin[i] = byte(i*7 + i/13)
@@ -112,9 +112,10 @@ func TestSniffErrors(t *testing.T) {
 		{"text", "hello world\nthis is not\na capture\n", notRec},
 		{"binary", string(bin), notRec},
 		{"json array", "[1,2,3]\n", notRec},
-		// (A line holding another JSON object is a raw NDJSON body now:
-		// read_raw_ndjson_test.go.)
-		{"pretty other json", "{\n \"foo\": [1,\n 2]\n}\n", notRec},
+		// (A line holding another JSON object is a raw NDJSON body, and a
+		// value printed over lines a JSON sequence: read_raw_ndjson_test.go,
+		// read_json_seq_test.go.)
+		{"pretty broken json", "{\n \"foo\": [1,\n 2\n}\n", notRec},
 		{"field-like words", "database: x\nidentity: y\nretrying\n", notRec},
 		{"har without entries", `{"log":{"version":"1.2"}}`, "in: HAR without a log.entries array"},
 		{"har truncated", "{\n \"log\": {\n  \"entries\": [\n", "in: invalid JSON in HAR: it ends too early (truncated?)"},

@@ -36,7 +36,8 @@ func TestRawNDJSONSniff(t *testing.T) {
 			t.Errorf("%s: kind %s, want %s", name, c.Meta().Kind, tc.want)
 		}
 	}
-	for _, in := range []string{"hello\n{\"a\":1}\n", "{\n \"foo\": [1,\n 2]\n}\n", "[1,2]\n"} {
+	// (A value printed over several lines is a JSON sequence: read_json_seq_test.go.)
+	for _, in := range []string{"hello\n{\"a\":1}\n", "[1,2]\n"} {
 		if c, err := openString(t, in, OpenOptions{}); err == nil {
 			t.Errorf("%q: opened as %s, want not recognised", in, c.Meta().Kind)
 		}

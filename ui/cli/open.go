@@ -27,7 +27,7 @@ func newOpenCmd(stdin io.Reader) *cobra.Command {
 	var o openOptions
 	cmd := &cobra.Command{
 		Use:   "open FILE|-|@ID",
-		Short: "Inspect a capture in the terminal UI (raw SSE, framescope JSONL, HAR, NDJSON)",
+		Short: "Inspect a capture in the terminal UI (raw SSE, framescope JSONL, HAR, NDJSON, JSON values)",
 		Long: `Open a capture in the inspector: the timeline of every frame, the selected frame's
 JSON, raw bytes and alarms, and the turn's tools, status and components as of the
 selected frame. - reads stdin; @ID (or @last) opens a saved session.
