@@ -103,11 +103,11 @@ func leafText(v decode.Raw) string {
 // envelopeKey: top-level keys that say nothing about this one frame.
 var envelopeKey = setOf("type", "kind", "object", "event", "schema", "sequence_number", "eventSeq", "event_id",
 	"seq_no", "stream_id", "streamId", "conversation_id", "conversationId", "server_timestamp", "timestamp",
-	"createdAt", "created", "system_fingerprint", "threadId", "agentIdUsed", "agentName")
+	"createdAt", "created", "created_at", "system_fingerprint", "threadId", "agentIdUsed", "agentName", "model")
 
 // textKey: fields whose string value is text the user reads.
 var textKey = setOf("delta", "text", "content", "partial_json", "thinking", "payload", "narration", "message",
-	"errorText", "refusal", "arguments", "summary", "reasoning_content")
+	"errorText", "refusal", "arguments", "summary", "reasoning_content", "response")
 
 // snapshotPath: a field of the whole response an event carries
 // (openai-responses response.created / .completed): its texts are the

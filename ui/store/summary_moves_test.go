@@ -23,3 +23,19 @@ func TestMovesSummaryOfDataThatIsNoObject(t *testing.T) {
 		}
 	}
 }
+
+// TestMovesSummaryLeadsWithText: an Ollama line leads with its text (the
+// generate endpoint's "response"), not the model and time every line
+// repeats.
+func TestMovesSummaryLeadsWithText(t *testing.T) {
+	for _, tc := range []struct{ data, want string }{
+		{`{"model":"gpt-oss:120b","created_at":"2025-08-21T09:55:17Z","response":"Fl","done":false}`, `"Fl"  done=false`},
+		{`{"model":"m","created_at":"t","message":{"role":"assistant","content":"Hi"},"done":false}`, `"Hi"  role="assistant"  done=false`},
+	} {
+		var d decode.Decoder
+		fr := d.Decode(&decode.Event{Data: []byte(tc.data), HasData: true}, 0, false)
+		if got := movesSummary(fr); got != tc.want {
+			t.Errorf("%s: summary %q, want %q", tc.data, got, tc.want)
+		}
+	}
+}
