@@ -338,7 +338,7 @@ func stopProxy(srv *http.Server, p *proxy.Proxy) {
 func runProxyScreen(p *proxy.Proxy, srv *http.Server, ln net.Listener, streams *store.FlowStreams,
 	opts proxy.Options, failing bool, failOn invariants.Severity, stdout io.Writer) error {
 	addr := ln.Addr().String()
-	fo := ui.FlowsOptions{Listen: addr, Streams: streams}
+	fo := ui.FlowsOptions{Listen: addr, Streams: streams, Detail: p.Detail}
 	if opts.Upstream != nil {
 		fo.Target = opts.Upstream.Redacted()
 		fo.Hint = "point the app's base URL at http://" + addr
