@@ -79,7 +79,7 @@ func (p *FlowExchange) SetSize(w, h int) {
 			p.shown = append(p.shown, l.styled)
 			continue
 		}
-		p.shown = append(p.shown, strings.Split(ansi.Hardwrap(l.styled, w, true), "\n")...)
+		p.shown = append(p.shown, strings.Split(ansi.Wrap(l.styled, w, ""), "\n")...)
 	}
 	p.scrollTo(p.top)
 }
@@ -280,10 +280,16 @@ func flowBytes(d proxy.FlowDetail) string {
 // whole body's.
 func flowBodyLines(label string, body []byte, more bool, size int64, sty *Styles) []jline {
 	if !binaryBody(body) {
-		out := bodyLines(label, body, more, sty)
-		if more && size > int64(len(body)) {
-			s := fmt.Sprintf("(the proxy kept the first %s of %s)", fmtBytes(int64(len(body))), fmtBytes(size))
-			out = append(out, jline{s, sty.Dim.Render(s)})
+		out := bodyLines(label, body, false, sty)
+		// The label says the body's size as it passed (a redacted one
+		// is longer or shorter), and how much of it was kept.
+		head := fmt.Sprintf("%s (%s):", label, fmtBytes(size))
+		if more {
+			head = fmt.Sprintf("%s (%s, the first %s kept):", label, fmtBytes(size), fmtBytes(int64(len(body))))
+		}
+		out[0] = jline{head, sty.Dim.Render(head)}
+		if n := len(out); n > 2 && out[n-1].plain == "" { // the body's own last newline
+			out = out[:n-1]
 		}
 		return out
 	}

@@ -230,3 +230,18 @@ func TestE2EFlowsOpenNonStream(t *testing.T) {
 		t.Fatal("the request's secret reached the screen's data")
 	}
 }
+
+// TestFlowBodyLabel: a body's label says its size as it passed (a
+// redacted body's length differs) and how much the proxy kept; the
+// body's own last newline adds no blank line.
+func TestFlowBodyLabel(t *testing.T) {
+	sty := NewStyles(true, false)
+	lines := flowBodyLines("response body", []byte("not found\n"), false, 10, sty)
+	if len(lines) != 2 || lines[0].plain != "response body (10 B):" {
+		t.Fatalf("%+v", lines)
+	}
+	lines = flowBodyLines("request body", []byte(`{"password":"[redacted]"}`), true, 200000, sty)
+	if !strings.HasPrefix(lines[0].plain, "request body (195.3 KiB, the first 25 B kept)") {
+		t.Fatalf("%q", lines[0].plain)
+	}
+}
