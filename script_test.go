@@ -127,6 +127,25 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"freeport":   cmdFreeport,
 	"listening":  cmdListening,
 	"valid":      cmdValid,
+	"rawget":     cmdRawget,
+}
+
+// rawget URL FILE: GETs URL as an app that asks for a compressed body and
+// does not decompress it (Accept-Encoding: gzip, deflate, br; no
+// transparent decoding), and writes the body as received to FILE.
+func cmdRawget(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: rawget URL FILE")
+	}
+	req, err := http.NewRequest(http.MethodGet, args[0], nil)
+	ts.Check(err)
+	req.Header.Set("Accept-Encoding", "gzip, deflate, br")
+	resp, err := (&http.Transport{DisableCompression: true, Proxy: nil}).RoundTrip(req)
+	ts.Check(err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), b, 0o644))
 }
 
 // status N: the last framescope run exited with status N. (`exec` wants 0

@@ -45,7 +45,8 @@ const maxListedFlows = 10000
 // FlowKeys is the flow list's key map.
 type FlowKeys struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Open, Filter, Clear, Quit, ForceQuit    key.Binding
+	Open, Exchange, Filter, Clear, Quit     key.Binding
+	ForceQuit                               key.Binding
 }
 
 // DefaultFlowKeys returns the flow list's bindings (the inspector's
@@ -54,7 +55,8 @@ func DefaultFlowKeys() FlowKeys {
 	k := DefaultKeyMap()
 	return FlowKeys{
 		Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Top: k.Top, Bottom: k.Bottom,
-		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "inspect")),
+		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Exchange:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "request/response")),
 		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter (host: dialect:)")),
 		Clear:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "stop the proxy")),
@@ -63,11 +65,11 @@ func DefaultFlowKeys() FlowKeys {
 }
 
 func (k FlowKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Filter, k.Clear, k.Quit}
+	return []key.Binding{k.Open, k.Exchange, k.Filter, k.Clear, k.Quit}
 }
 
 func (k FlowKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Filter, k.Clear, k.Quit, k.ForceQuit}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Exchange, k.Filter, k.Clear, k.Quit, k.ForceQuit}}
 }
 
 func newFlows(sty *Styles, clock func() time.Time) *Flows {

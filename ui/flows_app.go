@@ -23,8 +23,9 @@ import (
 // while it streams.
 type FlowsApp struct {
 	list    *Flows
-	insp    *Model // the inspector shown (nil: the list)
-	open    int64  // the flow the inspector shows
+	insp    *Model        // the inspector shown (nil: the list)
+	exch    *FlowExchange // a flow's request and response shown (nil: none)
+	open    int64         // the flow the inspector shows
 	streams *store.FlowStreams
 	opts    FlowsOptions
 	cfg     Config
@@ -48,6 +49,9 @@ type FlowsOptions struct {
 	Listen, Target, Hint string
 	// Streams are the proxy's streams by flow ID (fed by its OnStream).
 	Streams *store.FlowStreams
+	// Detail is a flow's request and response (proxy.Proxy.Detail; false:
+	// no longer held). nil: the screen shows what the list knows.
+	Detail func(id int64) (proxy.FlowDetail, bool)
 }
 
 // flowsMsg is a batch of flows from the proxy's subscription.
@@ -154,6 +158,9 @@ func (a *FlowsApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		a.w, a.h = msg.Width, msg.Height
 		a.list.SetSize(a.w, a.listH())
+		if a.exch != nil {
+			a.exch.SetSize(a.w, a.listH())
+		}
 		a.help.SetWidth(a.w)
 		return a, a.toInspector(msg)
 	case tea.BackgroundColorMsg:
@@ -162,6 +169,9 @@ func (a *FlowsApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.sty = NewStyles(msg.IsDark(), a.cfg.NoColor)
 			a.help.Styles = a.sty.Help
 			a.list.sty = a.sty
+			if a.exch != nil {
+				a.openExchange(a.exch.d.Flow) // rebuilt in the new styles
+			}
 		}
 		return a, a.toInspector(msg)
 	case flowsMsg:
@@ -192,6 +202,12 @@ func (a *FlowsApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if a.insp != nil {
 		return a, a.toInspector(msg)
+	}
+	if a.exch != nil {
+		if mm, ok := msg.(tea.MouseWheelMsg); ok {
+			a.exch.Update(mm)
+		}
+		return a, nil
 	}
 	if _, ok := msg.(tea.MouseMsg); ok {
 		if mm, ok := msg.(tea.MouseClickMsg); ok {
@@ -228,6 +244,14 @@ func (a *FlowsApp) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return a.toInspector(msg)
 	}
+	if a.exch != nil {
+		if key.Matches(msg, a.exch.keys.Back) {
+			a.exch = nil
+			return nil
+		}
+		_, cmd := a.exch.Update(msg)
+		return cmd
+	}
 	a.notice = ""
 	if a.list.Typing() {
 		_, cmd := a.list.Update(msg)
@@ -238,6 +262,11 @@ func (a *FlowsApp) key(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(msg, k.Open):
 		return a.openSelected()
+	case key.Matches(msg, k.Exchange):
+		if f, ok := a.list.Selected(); ok {
+			a.openExchange(f)
+		}
+		return nil
 	}
 	_, cmd := a.list.Update(msg)
 	return cmd
@@ -259,12 +288,15 @@ func (a *FlowsApp) openSelected() tea.Cmd {
 		return nil
 	}
 	if f.Kind != proxy.KindStream {
-		a.notice = fmt.Sprintf("flow %d is %s: only streams open in the inspector", f.ID, flowWhat(f))
+		a.openExchange(f)
 		return nil
 	}
 	fs, ok := a.streams.Get(f.ID)
 	if !ok {
-		a.notice = fmt.Sprintf("flow %d is no longer kept in memory (the last %d ended streams are)", f.ID, store.KeepEnded)
+		// Its items are gone (the last store.KeepEnded ended streams are
+		// kept); its request, response and check are not.
+		a.openExchange(f)
+		a.notice = fmt.Sprintf("flow %d's frames are no longer kept in memory (the last %d ended streams' are)", f.ID, store.KeepEnded)
 		if f.SessionID != "" {
 			a.notice += ": framescope open @" + f.SessionID
 		}
@@ -298,6 +330,24 @@ func (a *FlowsApp) openSelected() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// openExchange shows flow f's request and response: the proxy's detail
+// of it (an in-memory copy), or what the list knows when the proxy no
+// longer holds it.
+func (a *FlowsApp) openExchange(f proxy.Flow) {
+	d, known := proxy.FlowDetail{Flow: f}, false
+	if a.opts.Detail != nil {
+		if got, ok := a.opts.Detail(f.ID); ok {
+			d, known = got, true
+		}
+	}
+	a.exch = newFlowExchange(a.sty, d, known)
+	a.exch.SetSize(a.w, a.listH())
+	a.exch.Focus()
+}
+
+// Exchange is the flow whose request and response are shown (nil: none).
+func (a *FlowsApp) Exchange() *FlowExchange { return a.exch }
+
 // adopt takes in a store filled before the model was made (a flow opened
 // late): the type index, and the cursor on the newest row, following.
 func (m *Model) adopt() {
@@ -319,24 +369,6 @@ func (a *FlowsApp) closeInspector() {
 	a.insp, a.open = nil, 0
 }
 
-// flowWhat says what a flow that is no stream carried.
-func flowWhat(f proxy.Flow) string {
-	switch f.Kind {
-	case proxy.KindTunnel:
-		return "a CONNECT tunnel passed on blind (--mitm decrypts it)"
-	case proxy.KindWebSocket:
-		return "an upgraded connection (WebSocket) passed on untouched"
-	}
-	if !f.Done {
-		return "a request still waiting for its response"
-	}
-	ct := decode.Sanitize(f.ContentType)
-	if ct == "" {
-		ct = "no Content-Type"
-	}
-	return fmt.Sprintf("a %d response (%s, %s)", f.Status, ct, fmtBytes(f.Bytes))
-}
-
 func (a *FlowsApp) View() tea.View {
 	v := tea.NewView(a.Render())
 	v.AltScreen = true
@@ -354,7 +386,11 @@ func (a *FlowsApp) Render() string {
 		return ""
 	}
 	out := []string{a.header()}
-	out = append(out, strings.Split(a.list.View(), "\n")...)
+	if a.exch != nil {
+		out = append(out, strings.Split(a.exch.View(), "\n")...)
+	} else {
+		out = append(out, strings.Split(a.list.View(), "\n")...)
+	}
 	out = append(out, a.where(), a.footer())
 	for len(out) < a.h {
 		out = append(out, "")
@@ -407,6 +443,15 @@ func (a *FlowsApp) where() string {
 
 // footer is the filter being typed, else a notice and the keys.
 func (a *FlowsApp) footer() string {
+	if a.exch != nil {
+		left := a.sty.Bold.Render(a.exch.Title()) + "  "
+		if n := a.exch.Notice(); n != "" {
+			left += a.sty.Bold.Render(decode.Sanitize(n)) + "  "
+		} else if a.notice != "" {
+			left += a.sty.Bold.Render(decode.Sanitize(a.notice)) + "  "
+		}
+		return left + a.help.ShortHelpView(a.exch.keys.ShortHelp())
+	}
 	if l := a.list.FilterLine(); l != "" {
 		return l
 	}

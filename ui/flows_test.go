@@ -106,21 +106,25 @@ func TestFlowsFilter(t *testing.T) {
 	}
 }
 
-// TestFlowsOpenWhat: enter on a flow that is no stream says what it is
-// and opens nothing; q on the list quits.
-func TestFlowsOpenWhat(t *testing.T) {
+// TestFlowsOpenWithoutDetail: without the proxy's detail (the flow no
+// longer held), enter on a flow that is no stream still opens what the
+// list knows of it, and says the rest is gone; esc goes back; q on the
+// list quits.
+func TestFlowsOpenWithoutDetail(t *testing.T) {
 	a := flowsApp(100, 12, true)
 	a.Update(keyMsg("g"))
 	a.Update(keyMsg("j"))
 	a.Update(keyMsg("j")) // flow 3, the 404
 	a.Update(keyMsg("enter"))
-	if _, open := a.Inspecting(); open || !strings.Contains(a.notice, "404 response") {
-		t.Errorf("open %v, notice %q", open, a.notice)
+	if _, open := a.Inspecting(); open || a.Exchange() == nil {
+		t.Fatalf("inspector %v, exchange %v", open, a.Exchange() != nil)
 	}
-	a.Update(keyMsg("k")) // flow 2: a stream, no longer kept
-	a.Update(keyMsg("enter"))
-	if _, open := a.Inspecting(); open || !strings.Contains(a.notice, "no longer kept") {
-		t.Errorf("open %v, notice %q", open, a.notice)
+	if s := ansi.Strip(a.Render()); !strings.Contains(s, "404 Not Found") || !strings.Contains(s, "no longer holds") {
+		t.Errorf("exchange:\n%s", s)
+	}
+	a.Update(keyMsg("esc"))
+	if a.Exchange() != nil {
+		t.Error("esc did not go back")
 	}
 	if _, cmd := a.Update(keyMsg("q")); cmd == nil {
 		t.Error("q on the list does not quit")

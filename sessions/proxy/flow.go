@@ -69,6 +69,9 @@ type flowBook struct {
 	nextID int64
 	flows  []*liveFlow // in order of arrival; finished ones beyond maxKept are forgotten
 	subs   map[*Subscription]struct{}
+	// bodies is the bytes of request and response bodies the finished
+	// flows keep (at most maxKeptBodies: the oldest give theirs up).
+	bodies int64
 }
 
 // liveFlow is a flow as the proxy updates it: its byte count moves on
@@ -77,6 +80,10 @@ type flowBook struct {
 type liveFlow struct {
 	Flow
 	bytes atomic.Int64
+	// The exchange as it passed, for the flow's detail (flow_detail.go):
+	// read and written under the book's lock, never published in a Flow
+	// (a screen asks for them when it opens the flow).
+	exchange
 }
 
 // maxKeptFlows bounds the finished flows the book remembers.
@@ -92,6 +99,7 @@ func (b *flowBook) start(f *liveFlow) {
 	if len(b.flows) >= maxKeptFlows {
 		for i, old := range b.flows {
 			if old.Done {
+				b.bodies -= old.keptBodies()
 				b.flows = append(b.flows[:i], b.flows[i+1:]...)
 				break
 			}
@@ -108,6 +116,8 @@ func (b *flowBook) update(f *liveFlow, change func(*Flow)) {
 	change(&f.Flow)
 	if !f.Done {
 		f.Duration = time.Since(f.Started)
+	} else if !f.settled {
+		b.settleLocked(f)
 	}
 	b.publishLocked(f)
 	b.mu.Unlock()

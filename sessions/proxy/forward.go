@@ -37,6 +37,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 
 	up := upgradeType(r.Header)
 	out, body := outgoing(r, target, up)
+	p.book.setRequest(lf, out, body) // for the flow's detail (flow_detail.go)
 	resp, err := p.transport.RoundTrip(out)
 	if err != nil {
 		msg := upstreamError(target, err)
@@ -61,6 +62,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 	removeHopHeaders(h)
 	announceTrailers(h, resp.Trailer)
 	ct := resp.Header.Get("Content-Type")
+	p.book.setResponse(lf, resp.Header)
 	p.book.update(lf, func(f *Flow) { f.Status, f.ContentType = resp.StatusCode, ct })
 	rc := http.NewResponseController(w)
 	// --fault (fault_hook.go): a matching stream's headers wait for its
@@ -91,11 +93,12 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 			return
 		}
 		meta := streamMeta(r, out, resp, target, started, body)
-		if faulting {
+		encoded := compressedStream(resp.Header.Get("Content-Encoding")) // checked decoded, never faulted
+		if faulting && !encoded {
 			prepareFault(h, &meta, plan)
 		}
 		st = p.startStream(lf, meta, started)
-		if faulting {
+		if faulting && !encoded {
 			fl = newStreamFaulter(w, rc, r.Context(), plan, st.tap, isNDJSON(ct))
 		}
 	}
@@ -280,10 +283,11 @@ var streamTypes = []string{"text/event-stream", "application/x-ndjson", "applica
 // isStream says whether a response is recorded and checked as a stream:
 // a stream media type, or a body without one whose first bytes are SSE
 // fields (a server that forgot its Content-Type: detection decides the
-// dialect). A compressed body is passed on, not checked (the app asked
-// for the encoding; decoding it here is not done yet).
+// dialect). An encoded body is a stream by its media type alone, when its
+// coding can be decoded for the check (decode_stream.go).
 func isStream(contentType, encoding string, first []byte) bool {
-	if encoding != "" && !strings.EqualFold(encoding, "identity") {
+	encoded, decodable := streamCoding(encoding)
+	if encoded && !decodable {
 		return false
 	}
 	mt, _, err := mime.ParseMediaType(contentType)
@@ -296,7 +300,7 @@ func isStream(contentType, encoding string, first []byte) bool {
 			return true
 		}
 	}
-	if mt != "" && mt != "text/plain" && mt != "application/octet-stream" {
+	if encoded || mt != "" && mt != "text/plain" && mt != "application/octet-stream" {
 		return false
 	}
 	for _, field := range []string{"data:", "event:", "id:", "retry:", ": "} {

@@ -401,7 +401,9 @@ func TestIsStream(t *testing.T) {
 		{"", "", "data: {}\n\n", true},
 		{"text/plain", "", "event: x\n", true},
 		{"application/json", "", "data: x", false},
-		{"text/event-stream", "gzip", "", false},
+		{"text/event-stream", "gzip", "", true},
+		{"text/event-stream", "zstd", "", false},
+		{"", "gzip", "data: x", false},
 		{"text/html", "", "<html>", false},
 	} {
 		if got := isStream(c.ct, c.enc, []byte(c.first)); got != c.want {

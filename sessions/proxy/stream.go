@@ -92,7 +92,8 @@ func (p *Proxy) startStream(lf *liveFlow, meta sessions.Meta, started time.Time)
 // flow done with the report's facts and saves the session's metadata.
 func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handler) {
 	var notes []string
-	var c sessions.Capture = t
+	// An encoded stream is checked and recorded decoded (decode_stream.go).
+	c := decodedIfEncoded(t)
 	var libID string
 	var libFile *os.File
 	if p.opts.Library != nil {

@@ -47,11 +47,11 @@ Without one, an HTTP proxy (HTTP_PROXY, HTTPS_PROXY, a device's proxy setting):
 absolute-form requests are forwarded and CONNECT is tunnelled blind, or decrypted
 with --mitm (trust the CA first: framescope proxy ca). Every response byte reaches
 the app as soon as it is read. Responses that are streams (text/event-stream,
-NDJSON, SSE without a Content-Type) are checked live with detection and saved in
-the session library; one line per finished flow, a total on Ctrl-C. --fail-on makes
+NDJSON, SSE without a Content-Type; compressed ones decoded for the check, passed
+on as they came) are checked live with detection and saved in the session library; one line per finished flow, a total on Ctrl-C. --fail-on makes
 the exit status 1 when a stream had an alarm at that level. On a terminal the
-Flows screen lists every request as it happens (enter inspects a stream, live, esc
-goes back; q stops the proxy); --headless, or a stdout that is no terminal, prints the lines.`,
+Flows screen lists every request as it happens (enter inspects a stream, live, or
+shows any other flow's request and response; esc goes back; q stops the proxy); --headless, or a stdout that is no terminal, prints the lines.`,
 		Example: `  framescope proxy http://127.0.0.1:7070                 # then point the app at http://127.0.0.1:7071
   HTTP_PROXY=http://127.0.0.1:7071 npm test & framescope proxy --fail-on warn
   framescope proxy --mitm --mitm-hosts 'api.*'           # HTTPS_PROXY, decrypting api.* only`,
@@ -338,7 +338,7 @@ func stopProxy(srv *http.Server, p *proxy.Proxy) {
 func runProxyScreen(p *proxy.Proxy, srv *http.Server, ln net.Listener, streams *store.FlowStreams,
 	opts proxy.Options, failing bool, failOn invariants.Severity, stdout io.Writer) error {
 	addr := ln.Addr().String()
-	fo := ui.FlowsOptions{Listen: addr, Streams: streams}
+	fo := ui.FlowsOptions{Listen: addr, Streams: streams, Detail: p.Detail}
 	if opts.Upstream != nil {
 		fo.Target = opts.Upstream.Redacted()
 		fo.Hint = "point the app's base URL at http://" + addr
