@@ -61,7 +61,8 @@ shows any other flow's request and response; esc goes back; q stops the proxy); 
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.listen, "listen", "127.0.0.1:7071", "listen address (a non-loopback one needs --allow-remote)")
+	f.StringVar(&o.listen, "listen", "127.0.0.1:7071", "listen address (a non-loopback one needs --allow-remote; --addr is the same)")
+	aliasFlag(f, "addr", "listen")
 	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a --listen address other machines can reach")
 	f.BoolVar(&o.mitm, "mitm", false, "decrypt HTTPS (CONNECT) with framescope's local CA (see: framescope proxy ca)")
 	f.StringArrayVar(&o.mitmHosts, "mitm-hosts", nil, "with --mitm, decrypt only hosts matching `PATTERN` (path.Match: api.*, *.example.com; repeatable)")

@@ -204,7 +204,8 @@ by --allow-origin (a defence against DNS rebinding).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.addr, "addr", "127.0.0.1:7070", "listen address (a non-loopback one needs --lan)")
+	f.StringVar(&o.addr, "addr", "127.0.0.1:7070", "listen address (a non-loopback one needs --lan; --listen is the same)")
+	aliasFlag(f, "listen", "addr")
 	f.StringVar(&o.path, "path", replay.DefaultReplayPath, "URL path to serve")
 	f.StringVar(&o.speedText, "speed", "1", "timing scale: 1 = as recorded, 2 = twice as fast, 0 or max = no pauses (the least: 0.001)")
 	f.BoolVar(&o.loop, "loop", false, "replay again and again on the same response")
