@@ -69,7 +69,7 @@ func flat(h http.Header) map[string]string {
 // library's recording (as connect records: live.Record, secrets
 // redacted) and the same pipeline as check, with detection.
 func (p *Proxy) startStream(lf *liveFlow, meta sessions.Meta, started time.Time) *stream {
-	t := newTap(meta, started, p.opts.QueueBytes, p.budget)
+	t := newTap(meta, started, p.opts.QueueBytes, p.budget, p.spill)
 	if isNDJSON(meta.ContentType) {
 		t.sep = []byte("\n")
 	}
