@@ -88,6 +88,10 @@ func (p *Proxy) startStream(lf *liveFlow, meta sessions.Meta, started time.Time)
 	return st
 }
 
+// recordFlushDelay batches a recording's writes (one write a batch, not
+// one a chunk): a killed proxy loses at most this much of a stream.
+const recordFlushDelay = 100 * time.Millisecond
+
 // check runs one stream's recording and check to its end, then marks its
 // flow done with the report's facts and saves the session's metadata.
 func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handler) {
@@ -101,7 +105,7 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 			notes = append(notes, "not saved: "+sessions.Clean(err.Error()))
 		} else {
 			libID, libFile = id, f
-			c = live.Record(c, f, live.RecordOptions{Redact: p.opts.Redact, KeepSecrets: p.opts.KeepSecrets})
+			c = live.Record(c, f, live.RecordOptions{Redact: p.opts.Redact, KeepSecrets: p.opts.KeepSecrets, FlushDelay: recordFlushDelay})
 			p.book.update(lf, func(f *Flow) { f.SessionID = id })
 		}
 	}
