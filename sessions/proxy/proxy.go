@@ -124,6 +124,7 @@ type Proxy struct {
 	checkers  sync.WaitGroup // one per stream being checked
 	budget    *queueBudget
 	spill     *spillBudget
+	capClock  capClock // the library cap's last enforcement (librarycap.go)
 
 	mu     sync.Mutex
 	hijack map[net.Conn]struct{} // tunnels, MITM and upgraded connections: Close ends them
@@ -189,7 +190,10 @@ func (p *Proxy) Flows() []Flow { return p.book.list() }
 
 // Wait waits until every stream's check and recording has finished (the
 // streams themselves must have ended: shut the server down first).
-func (p *Proxy) Wait() { p.checkers.Wait() }
+func (p *Proxy) Wait() {
+	p.checkers.Wait()
+	p.enforceCapPending()
+}
 
 // errLoop is a forward request addressed to the proxy itself.
 var errLoop = errors.New("the request is addressed to the proxy itself")

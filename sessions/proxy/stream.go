@@ -183,7 +183,7 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 		if ferr := p.opts.Library.Finish(meta); ferr != nil {
 			notes = append(notes, sessions.Clean(ferr.Error()))
 		}
-		if _, perr := p.opts.Library.EnforceCap(libID); perr != nil {
+		if perr := p.enforceCap(libID); perr != nil {
 			notes = append(notes, sessions.Clean(perr.Error()))
 		}
 	}
