@@ -66,7 +66,7 @@ type Recorder struct {
 	meta  sessions.Meta
 	delay time.Duration // RecordOptions.FlushDelay
 
-	mu       sync.Mutex // guards the writer and what follows
+	mu       sync.Mutex  // guards the writer and what follows
 	timer    *time.Timer // flushes a batch FlushDelay after its first line
 	armed    bool
 	line     []byte

@@ -3,10 +3,10 @@ package proxy
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
