@@ -25,6 +25,12 @@ type RecordOptions struct {
 	Redact []string
 	// KeepSecrets records every header as it was.
 	KeepSecrets bool
+	// FlushDelay, when positive, batches the writes: lines wait in the
+	// buffer (64 KiB) until it is full, until FlushDelay after the first
+	// of them, or until the end line, and are written whole (a buffer
+	// never ends mid-line). A killed process then loses at most the last
+	// FlushDelay of the stream; 0 writes every line as it comes.
+	FlushDelay time.Duration
 }
 
 // Record returns a Capture that passes every chunk of c through unchanged
@@ -45,6 +51,7 @@ func Record(c sessions.Capture, w io.Writer, opts RecordOptions) sessions.Captur
 		bw:    bufio.NewWriterSize(w, 64<<10),
 		start: time.Now(),
 		meta:  c.Meta(),
+		delay: opts.FlushDelay,
 	}
 	r.writeHeader(opts)
 	return r
@@ -57,8 +64,11 @@ type Recorder struct {
 	bw    *bufio.Writer
 	start time.Time
 	meta  sessions.Meta
+	delay time.Duration // RecordOptions.FlushDelay
 
-	mu       sync.Mutex // guards the writer and what follows
+	mu       sync.Mutex  // guards the writer and what follows
+	timer    *time.Timer // flushes a batch FlushDelay after its first line
+	armed    bool
 	line     []byte
 	lastT    time.Duration
 	endDone  bool
@@ -144,6 +154,7 @@ func (r *Recorder) writeHeader(opts RecordOptions) {
 	b = append(b, "}\n"...)
 	r.mu.Lock()
 	r.writeLine(b)
+	r.flush() // the file is a valid capture from the start
 	r.mu.Unlock()
 }
 
@@ -247,19 +258,52 @@ func appendMicros(b []byte, d time.Duration) []byte {
 	return append(b, strconv.FormatInt(frac, 10)[1:]...)
 }
 
-// writeLine writes one line and flushes it; the first failure stops the
-// recording. Call with r.mu held.
+// writeLine writes one line and flushes it, or with a FlushDelay adds it
+// to the batch (whole: a full buffer is flushed before a line that does
+// not fit); the first failure stops the recording. Call with r.mu held.
 func (r *Recorder) writeLine(line []byte) {
 	if r.err != nil {
 		return
+	}
+	if r.delay > 0 && len(line) > r.bw.Available() && r.bw.Buffered() > 0 {
+		r.flush()
+		if r.err != nil {
+			return
+		}
 	}
 	if _, err := r.bw.Write(line); err != nil {
 		r.err = err
 		return
 	}
-	if err := r.bw.Flush(); err != nil {
-		r.err = err
+	if r.delay <= 0 {
+		r.flush()
+		return
 	}
+	if r.bw.Buffered() > 0 && !r.armed {
+		r.armed = true
+		if r.timer == nil {
+			r.timer = time.AfterFunc(r.delay, r.timedFlush)
+		} else {
+			r.timer.Reset(r.delay)
+		}
+	}
+}
+
+// flush writes what is buffered (r.mu held).
+func (r *Recorder) flush() {
+	if r.err == nil && r.bw.Buffered() > 0 {
+		if err := r.bw.Flush(); err != nil {
+			r.err = err
+		}
+	}
+}
+
+// timedFlush is a batch's FlushDelay passed.
+func (r *Recorder) timedFlush() {
+	r.mu.Lock()
+	r.armed = false
+	r.flush()
+	r.mu.Unlock()
 }
 
 // arrival is a chunk's or the end's time for the capture: its own, or the
@@ -327,6 +371,10 @@ func (r *Recorder) writeEnd(e sessions.End) {
 	b = appendJSONText(b, []byte(text))
 	b = append(b, "}\n"...)
 	r.writeLine(b)
+	r.flush()
+	if r.timer != nil {
+		r.timer.Stop()
+	}
 }
 
 // Meta is the recorded capture's Meta, unchanged.

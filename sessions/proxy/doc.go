@@ -10,8 +10,10 @@
 //   - tunnel.go    CONNECT tunnelled blind (RFC 9110 §9.3.6)
 //   - mitm.go      CONNECT decrypted with the local CA (--mitm)
 //   - ca.go        the local certificate authority and its leaf cache
-//   - tap.go       the bounded queue that tees a stream into the checker
-//     without ever slowing the app
+//   - tap.go       the queue that tees a stream into the checker without
+//     ever slowing the app; spill.go the file it spills to when the
+//     checker falls behind (so nothing is left out of the check)
+//   - librarycap.go the library's size cap, enforced every few seconds
 //   - stream.go    a stream's recording (session library) and live check
 //   - flow.go      Flow, the list of flows, and the batched event feed a
 //     screen subscribes to

@@ -56,6 +56,11 @@ type Options struct {
 	// QueueTotal bounds the bytes all streams' checkers may lag behind
 	// together (0: DefaultQueueTotal).
 	QueueTotal int64
+	// MaxSpill bounds the bytes all streams' spill files hold (a checker
+	// past its queue spills to a file in the library's directory, else
+	// os.TempDir(); spill.go). 0: DefaultMaxSpill; negative: no spill,
+	// bytes past the queue are left out of the check.
+	MaxSpill int64
 	// Faults are injected into the matching streams on their way to the
 	// app (--fault; fault.go); their check sees the faulted stream.
 	Faults []Fault
@@ -118,6 +123,8 @@ type Proxy struct {
 	book      *flowBook
 	checkers  sync.WaitGroup // one per stream being checked
 	budget    *queueBudget
+	spill     *spillBudget
+	capClock  capClock // the library cap's last enforcement (librarycap.go)
 
 	mu     sync.Mutex
 	hijack map[net.Conn]struct{} // tunnels, MITM and upgraded connections: Close ends them
@@ -163,7 +170,14 @@ func New(opts Options) *Proxy {
 	if opts.QueueTotal <= 0 {
 		opts.QueueTotal = DefaultQueueTotal
 	}
-	return &Proxy{opts: opts, transport: t, book: newFlowBook(), budget: &queueBudget{limit: opts.QueueTotal}}
+	spill := &spillBudget{limit: opts.MaxSpill}
+	if opts.MaxSpill == 0 {
+		spill.limit = DefaultMaxSpill
+	}
+	if opts.Library != nil {
+		spill.dir = opts.Library.Dir
+	}
+	return &Proxy{opts: opts, transport: t, book: newFlowBook(), budget: &queueBudget{limit: opts.QueueTotal}, spill: spill}
 }
 
 // Subscribe starts a feed of the flows: every flow so far, then each one
@@ -176,7 +190,10 @@ func (p *Proxy) Flows() []Flow { return p.book.list() }
 
 // Wait waits until every stream's check and recording has finished (the
 // streams themselves must have ended: shut the server down first).
-func (p *Proxy) Wait() { p.checkers.Wait() }
+func (p *Proxy) Wait() {
+	p.checkers.Wait()
+	p.enforceCapPending()
+}
 
 // errLoop is a forward request addressed to the proxy itself.
 var errLoop = errors.New("the request is addressed to the proxy itself")

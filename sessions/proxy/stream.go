@@ -69,7 +69,7 @@ func flat(h http.Header) map[string]string {
 // library's recording (as connect records: live.Record, secrets
 // redacted) and the same pipeline as check, with detection.
 func (p *Proxy) startStream(lf *liveFlow, meta sessions.Meta, started time.Time) *stream {
-	t := newTap(meta, started, p.opts.QueueBytes, p.budget)
+	t := newTap(meta, started, p.opts.QueueBytes, p.budget, p.spill)
 	if isNDJSON(meta.ContentType) {
 		t.sep = []byte("\n")
 	}
@@ -88,6 +88,10 @@ func (p *Proxy) startStream(lf *liveFlow, meta sessions.Meta, started time.Time)
 	return st
 }
 
+// recordFlushDelay batches a recording's writes (one write a batch, not
+// one a chunk): a killed proxy loses at most this much of a stream.
+const recordFlushDelay = 100 * time.Millisecond
+
 // check runs one stream's recording and check to its end, then marks its
 // flow done with the report's facts and saves the session's metadata.
 func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handler) {
@@ -102,7 +106,7 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 			notes = append(notes, "not saved: "+sessions.Clean(err.Error()))
 		} else {
 			libID, libFile = id, f
-			c = live.Record(c, f, live.RecordOptions{Redact: p.opts.Redact, KeepSecrets: p.opts.KeepSecrets})
+			c = live.Record(c, f, live.RecordOptions{Redact: p.opts.Redact, KeepSecrets: p.opts.KeepSecrets, FlushDelay: recordFlushDelay})
 			p.book.update(lf, func(f *Flow) { f.SessionID = id })
 		}
 	}
@@ -180,7 +184,7 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 		if ferr := p.opts.Library.Finish(meta); ferr != nil {
 			notes = append(notes, sessions.Clean(ferr.Error()))
 		}
-		if _, perr := p.opts.Library.EnforceCap(libID); perr != nil {
+		if perr := p.enforceCap(libID); perr != nil {
 			notes = append(notes, sessions.Clean(perr.Error()))
 		}
 	}

@@ -10,16 +10,17 @@ import (
 	"framescope/sessions"
 )
 
-// DefaultQueueBytes bounds the bytes a stream's tap holds for its checker,
-// and DefaultQueueTotal those all the taps of a proxy hold together: a
-// hundred stalled checkers cost at most DefaultQueueTotal, not a hundred
-// times DefaultQueueBytes.
+// DefaultQueueBytes bounds the bytes a stream's tap holds in memory for
+// its checker, and DefaultQueueTotal those all the taps of a proxy hold
+// together: a hundred stalled checkers cost at most DefaultQueueTotal of
+// memory, not a hundred times DefaultQueueBytes. Past them a tap spills
+// to a file (spill.go).
 const (
 	DefaultQueueBytes = 8 << 20
 	DefaultQueueTotal = 64 << 20
 )
 
-// queueBudget is the bytes all of a proxy's taps hold.
+// queueBudget is the bytes all of a proxy's taps hold in memory.
 type queueBudget struct {
 	held  atomic.Int64
 	limit int64
@@ -27,26 +28,39 @@ type queueBudget struct {
 
 // tap is the sessions.Capture a stream's checker reads: the proxy pushes
 // a copy of every body read into it after writing the read to the app.
-// Push never blocks and never fails: when the checker has fallen more
-// than limit bytes behind, the read is left out of the check (and of the
-// recording), counted in behind, and the checker is told by a Lost
-// problem at that point of the stream. The app always gets every byte.
+// Push never blocks on the checker and never fails. Reads wait in memory
+// (up to limit bytes, and the proxy's pool) or, past that, in the
+// stream's spill file; the checker takes them in order, so the check and
+// the recording see every byte however far behind they fall. Only when
+// the spill is full too (or cannot be written) are reads left out: the
+// checker is told by a Lost problem at that point of the stream, and the
+// next bytes it gets start at a block's start.
 type tap struct {
-	meta  sessions.Meta
-	start time.Time
-	limit int
-	pool  *queueBudget
+	meta   sessions.Meta
+	start  time.Time
+	limit  int
+	pool   *queueBudget
+	budget *spillBudget
 
-	mu      sync.Mutex
-	wake    *sync.Cond
-	queue   []sessions.Chunk
-	queued  int
-	closed  bool // the proxy pushed the last read
-	end     sessions.End
-	behind  int64 // bytes left out since the checker last read
-	total   int64 // bytes left out in all
-	probs   sessions.ProblemList
-	current []byte // the chunk handed by the last Next, recycled by the next
+	mu     sync.Mutex
+	wake   *sync.Cond
+	queue  []tapEntry // in memory, older than anything in the spill
+	queued int
+	tail   *tapBlock // the block reads are copied into
+	cur    *tapBlock // the block of the chunk the last Next handed out
+	closed bool      // the proxy pushed the last read, or the checker gave up
+	end    sessions.End
+	lost   int64 // bytes left out and not yet told (at the next chunk, or the end)
+	total  int64 // bytes left out in all
+	probs  sessions.ProblemList
+	// spill: reads go to sp while spilling (set when one did not fit in
+	// memory, cleared when the checker has read everything); spillBusy:
+	// the producer writes to it outside the lock; dropping: the spill
+	// failed, reads are left out until the checker has caught up.
+	sp                            *spillFile
+	spilling, spillBusy, dropping bool
+	spilled                       int64 // bytes that went through the spill
+	discardSpill                  bool  // closed while spillBusy: the producer closes sp
 	// waiting: the checker waits in Next; armed: the wake timer runs.
 	waiting, armed bool
 	// resync: bytes were left out; the next ones queued start after a
@@ -55,6 +69,61 @@ type tap struct {
 	resync bool
 	sep    []byte // the block separator: "\n\n" (SSE) or "\n" (NDJSON)
 	timer  *time.Timer
+}
+
+// tapEntry is one read waiting in memory.
+type tapEntry struct {
+	ch   sessions.Chunk
+	blk  *tapBlock
+	lost int64 // bytes left out just before it
+}
+
+// tapBlock holds the copies of consecutive reads: one allocation for many
+// small events (a chunk's capacity is its length, so the bound on queued
+// bytes bounds memory too). It goes back to blockPool once it is sealed
+// (no more reads fit) and the checker is done with its last chunk.
+type tapBlock struct {
+	buf    []byte
+	refs   int // chunks of it not yet done with
+	sealed bool
+}
+
+// tapBlockSize is a block's size: a whole read of the copy loop fits.
+const tapBlockSize = copyBufSize
+
+var blockPool = sync.Pool{New: func() any { return &tapBlock{buf: make([]byte, 0, tapBlockSize)} }}
+
+// releaseLocked is the checker done with one chunk of b.
+func releaseLocked(b *tapBlock) {
+	b.refs--
+	if b.sealed && b.refs == 0 && cap(b.buf) == tapBlockSize {
+		b.buf, b.sealed = b.buf[:0], false
+		blockPool.Put(b)
+	}
+}
+
+// copyLocked copies p into the tail block (a new one when it does not fit).
+func (t *tap) copyLocked(p []byte) ([]byte, *tapBlock) {
+	b := t.tail
+	if b == nil || cap(b.buf)-len(b.buf) < len(p) {
+		if b != nil {
+			b.sealed = true
+			if b.refs == 0 {
+				b.refs++
+				releaseLocked(b)
+			}
+		}
+		if len(p) > tapBlockSize {
+			b = &tapBlock{buf: make([]byte, 0, len(p))}
+		} else {
+			b = blockPool.Get().(*tapBlock)
+		}
+		t.tail = b
+	}
+	i := len(b.buf)
+	b.buf = append(b.buf, p...)
+	b.refs++
+	return b.buf[i:len(b.buf):len(b.buf)], b
 }
 
 // The checker is woken when wakeBytes are queued, or wakeDelay after the
@@ -93,21 +162,23 @@ func (t *tap) timerFired() {
 	t.wake.Signal()
 }
 
-func newTap(meta sessions.Meta, start time.Time, limit int, pool *queueBudget) *tap {
+func newTap(meta sessions.Meta, start time.Time, limit int, pool *queueBudget, budget *spillBudget) *tap {
 	if limit <= 0 {
 		limit = DefaultQueueBytes
 	}
 	if pool == nil {
 		pool = &queueBudget{limit: DefaultQueueTotal}
 	}
-	t := &tap{meta: meta, start: start, limit: limit, pool: pool, sep: []byte("\n\n")}
+	if budget == nil {
+		budget = &spillBudget{limit: DefaultMaxSpill}
+	}
+	t := &tap{meta: meta, start: start, limit: limit, pool: pool, budget: budget, sep: []byte("\n\n")}
 	t.wake = sync.NewCond(&t.mu)
 	return t
 }
 
-var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, copyBufSize); return &b }}
-
-// push queues a copy of p (the proxy's buffer is reused at once).
+// push hands the checker a copy of p (the proxy's buffer is reused at
+// once): queued in memory, else spilled, else left out.
 func (t *tap) push(p []byte) {
 	now := time.Since(t.start)
 	t.mu.Lock()
@@ -115,16 +186,23 @@ func (t *tap) push(p []byte) {
 		t.mu.Unlock()
 		return
 	}
+	if t.dropping && len(t.queue) == 0 && !t.spilling {
+		t.dropping = false // the checker has everything before the gap
+	}
+	if t.dropping {
+		t.leaveOutLocked(len(p))
+		t.wakeLocked(false)
+		t.mu.Unlock()
+		return
+	}
 	if t.resync {
 		i := bytes.Index(p, t.sep)
 		if i < 0 {
-			t.behind += int64(len(p))
-			t.total += int64(len(p))
+			t.leaveOutLocked(len(p))
 			t.mu.Unlock()
 			return
 		}
-		t.behind += int64(i + len(t.sep))
-		t.total += int64(i + len(t.sep))
+		t.leaveOutLocked(i + len(t.sep))
 		p = p[i+len(t.sep):]
 		t.resync = false
 		if len(p) == 0 {
@@ -132,23 +210,73 @@ func (t *tap) push(p []byte) {
 			return
 		}
 	}
-	if t.queued+len(p) > t.limit || t.pool.held.Add(int64(len(p))) > t.pool.limit {
-		if t.queued+len(p) <= t.limit {
-			t.pool.held.Add(-int64(len(p)))
+	if !t.spilling && t.queued+len(p) <= t.limit {
+		if t.pool.held.Add(int64(len(p))) <= t.pool.limit {
+			data, blk := t.copyLocked(p)
+			t.queue = append(t.queue, tapEntry{ch: sessions.Chunk{Data: data, T: now, HasTime: true}, blk: blk, lost: t.lost})
+			t.lost = 0
+			t.queued += len(p)
+			t.wakeLocked(false)
+			t.mu.Unlock()
+			return
 		}
-		t.behind += int64(len(p))
-		t.total += int64(len(p))
-		t.resync = true
-		t.wakeLocked(false)
-		t.mu.Unlock()
-		return
+		t.pool.held.Add(-int64(len(p)))
 	}
-	bp := chunkPool.Get().(*[]byte)
-	b := append((*bp)[:0], p...)
-	t.queue = append(t.queue, sessions.Chunk{Data: b, T: now, HasTime: true})
-	t.queued += len(b)
-	t.wakeLocked(false)
+	t.spillLocked(now, p)
 	t.mu.Unlock()
+}
+
+// leaveOutLocked counts n bytes left out of the check; the next bytes
+// taken start at a block's start.
+func (t *tap) leaveOutLocked(n int) {
+	t.lost += int64(n)
+	t.total += int64(n)
+	t.resync = true
+}
+
+// spillLocked appends p to the spill (t.mu held, released while writing).
+func (t *tap) spillLocked(now time.Duration, p []byte) {
+	t.spilling, t.spillBusy = true, true
+	sp, lost := t.sp, t.lost
+	var off int64
+	if sp != nil {
+		off = sp.w
+	}
+	t.mu.Unlock()
+	var n int64
+	var err error
+	if sp == nil {
+		if t.budget.held.Load()+int64(spillHeader+len(p)) > t.budget.limit {
+			err = errSpillFull // no file made for nothing
+		} else {
+			sp, err = newSpillFile(t.budget.dir)
+		}
+	}
+	if err == nil {
+		n, err = sp.write(off, now, lost, p, t.budget)
+	}
+	t.mu.Lock()
+	t.spillBusy = false
+	if sp != nil && t.sp == nil {
+		t.sp = sp
+	}
+	switch {
+	case t.discardSpill: // the checker gave up meanwhile
+		if t.sp != nil {
+			t.sp.w += n
+			t.sp.close(t.budget)
+			t.sp = nil
+		}
+	case err != nil:
+		t.spilling = t.sp != nil && t.sp.w > 0 // what is spilled is read first
+		t.dropping = true
+		t.leaveOutLocked(len(p))
+	default:
+		t.sp.w += n
+		t.lost -= lost
+		t.spilled += int64(len(p))
+	}
+	t.wakeLocked(false)
 }
 
 // finish ends the stream: e says how (eof, the upstream's error, the app
@@ -178,39 +306,81 @@ func (t *tap) Behind() int64 {
 	return t.total
 }
 
+// Spilled is how many bytes went through the spill file.
+func (t *tap) Spilled() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.spilled
+}
+
 func (t *tap) Meta() sessions.Meta { return t.meta }
 
+// gapLocked tells the checker of n bytes left out before what it gets next.
+func (t *tap) gapLocked(n int64) {
+	if n > 0 {
+		t.probs.AddLost(0, "the checker fell behind: %d bytes passed to the app were not checked or recorded here", n)
+	}
+}
+
+// Next hands the reads in order: the memory queue, then the spill; the
+// chunk's data is valid until the next call.
 func (t *tap) Next() (sessions.Chunk, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.current != nil {
-		b := t.current[:0]
-		if cap(b) <= 1<<20 {
-			chunkPool.Put(&b)
-		}
-		t.current = nil
+	if t.cur != nil {
+		releaseLocked(t.cur)
+		t.cur = nil
 	}
-	for len(t.queue) == 0 && !t.closed && t.behind == 0 {
+	for {
+		if len(t.queue) > 0 {
+			e := t.queue[0]
+			t.queue[0] = tapEntry{}
+			t.queue = t.queue[1:]
+			t.queued -= len(e.ch.Data)
+			t.pool.held.Add(-int64(len(e.ch.Data)))
+			t.cur = e.blk
+			t.gapLocked(e.lost)
+			return e.ch, nil
+		}
+		if sp := t.sp; sp != nil && sp.r < sp.w {
+			w := sp.w
+			t.mu.Unlock()
+			at, lost, data, err := sp.read(w)
+			t.mu.Lock()
+			if err != nil { // unreadable: what is left of it is lost
+				t.probs.AddLost(0, "the spill file could not be read back: %v", err)
+				sp.r = sp.w
+				continue
+			}
+			t.gapLocked(lost)
+			return sessions.Chunk{Data: data, T: at, HasTime: true}, nil
+		}
+		// Caught up: the memory queue takes reads again.
+		if t.spilling && !t.spillBusy {
+			t.spilling = false
+			if t.sp != nil {
+				t.sp.close(t.budget)
+				t.sp = nil
+			}
+		}
+		if !t.spillBusy {
+			t.dropping = false
+		}
+		if t.closed && !t.spillBusy {
+			t.gapLocked(t.lost)
+			t.lost = 0
+			t.stopTimer()
+			return sessions.Chunk{}, io.EOF
+		}
+		if b := t.tail; b != nil && b.refs == 0 { // idle: the block goes back
+			t.tail = nil
+			b.sealed, b.refs = true, 1
+			releaseLocked(b)
+		}
 		t.waiting = true
 		t.wake.Wait()
 		t.waiting = false
 	}
-	if t.behind > 0 {
-		// Told before the next chunk, so the gap is at its place.
-		t.probs.AddLost(0, "the checker fell behind: %d bytes passed to the app were not checked or recorded here", t.behind)
-		t.behind = 0
-	}
-	if len(t.queue) == 0 {
-		t.stopTimer()
-		return sessions.Chunk{}, io.EOF
-	}
-	ch := t.queue[0]
-	t.queue[0] = sessions.Chunk{}
-	t.queue = t.queue[1:]
-	t.queued -= len(ch.Data)
-	t.pool.held.Add(-int64(len(ch.Data)))
-	t.current = ch.Data
-	return ch, nil
 }
 
 func (t *tap) End() sessions.End {
@@ -225,13 +395,20 @@ func (t *tap) TakeProblems() []sessions.Problem {
 	return t.probs.Take()
 }
 
-// Close is the checker giving up: what is still queued is dropped.
+// Close is the checker giving up: what is still queued or spilled is
+// dropped.
 func (t *tap) Close() error {
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.closed = true
 	t.pool.held.Add(-int64(t.queued))
 	t.queue = nil
 	t.queued = 0
-	t.mu.Unlock()
+	if t.sp != nil && !t.spillBusy {
+		t.sp.close(t.budget)
+		t.sp = nil
+	} else if t.spillBusy {
+		t.discardSpill = true
+	}
 	return nil
 }

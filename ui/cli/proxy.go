@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -35,6 +37,7 @@ type proxyOptions struct {
 	mitmHosts, redact       []string
 	headless, noSave, keep  bool
 	faults                  []string
+	maxSpill                string
 }
 
 func newProxyCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -72,6 +75,7 @@ shows any other flow's request and response; esc goes back; q stops the proxy); 
 	f.BoolVar(&o.keep, "keep-secrets", false, "record Authorization, Cookie and other credentials as they are")
 	f.StringArrayVar(&o.redact, "redact", nil, "also redact this header `NAME` in recordings (repeatable)")
 	f.StringVar(&o.upstreamCA, "upstream-cacert", "", "also trust the CA certificates in PEM `FILE` for upstream TLS (a staging server's own CA)")
+	f.StringVar(&o.maxSpill, "max-spill", "1GiB", "when a checker falls behind, hold at most `SIZE` of its streams on disk (all together) before leaving bytes out of the check and recording (0 = no limit)")
 	f.StringArrayVar(&o.faults, "fault", nil, "inject a fault into matching streams on their way to the app, e.g. 'cut-after=5', 'drop=3,7 path=/v1/*', 'stall=2s@3', 'drop-terminal', 'buffer=64KiB', 'burst=10', 'gzip' (`SPEC`; repeatable; docs/proxy.md)")
 	addDialectFlag(cmd, &o.dialect)
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn"}, cobra.ShellCompDirectiveNoFileComp))
@@ -98,6 +102,11 @@ func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr
 		return err
 	}
 	opts := proxy.Options{Check: check, Redact: o.redact, KeepSecrets: o.keep}
+	spill, err := sessions.ParseSize(o.maxSpill)
+	if err != nil {
+		return fmt.Errorf("--max-spill: %w", err)
+	}
+	opts.MaxSpill = cmp.Or(spill, math.MaxInt64) // as every size flag: 0 is no limit
 	for _, spec := range o.faults {
 		fault, err := proxy.ParseFault(spec)
 		if err != nil {
