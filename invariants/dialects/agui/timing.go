@@ -1,0 +1,16 @@
+package agui
+
+import (
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// readStamp hands the timing an event's timestamp
+// (docs/dialects/ag-ui.md "Timing"; events.ts BaseEventSchema: timestamp,
+// an optional number, Unix milliseconds as the TypeScript servers set it
+// with Date.now()). Most servers leave it out. AG-UI reports no usage.
+func readStamp(f *decode.Frame, m *invariants.Mapping) {
+	if at, ok := invariants.StampUnixMillis(f.Get("timestamp")); ok {
+		m.Stamp(at, 0)
+	}
+}

@@ -1,0 +1,18 @@
+package gobus
+
+import (
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// readStamp hands the timing the event's createdAt
+// (docs/dialects/go-bus.md "Timing"; runtime/streaming/event.go
+// Event.CreatedAt, a time.Time the runtime sets as it publishes the event,
+// RFC 3339 with a fraction on the wire). The usage event is not read as
+// the turn's output tokens: PatchConversations publishes the
+// conversation's running totals, not a turn's.
+func readStamp(f *decode.Frame, m *invariants.Mapping) {
+	if at, ok := invariants.StampRFC3339(f.Get("createdAt")); ok {
+		m.Stamp(at, 0)
+	}
+}
