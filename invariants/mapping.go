@@ -36,6 +36,8 @@ type Mapping struct {
 	usage    int64
 	genTime  time.Duration
 	has      mappedTiming
+	// stampCache: the minute of the last RFC 3339 stamp (timing_stamp.go).
+	stampCache stampCache
 }
 
 // EndedAtEOF reports, from Ender.EndStream, whether the stream ended

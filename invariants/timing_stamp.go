@@ -106,38 +106,45 @@ func parseUnixNumber(r decode.Raw, shift int) (Instant, bool) {
 // ParseRFC3339 parses an RFC 3339 / ISO 8601 date-time: a full date, 'T'
 // (or 't' or a space, as RFC 3339 allows), hh:mm:ss with an optional
 // fraction, and an optional zone (Z or ±hh:mm / ±hhmm; without one the time
-// is read as UTC). Hand-rolled: time.Parse costs more than the rest of a
-// frame's mapping, and this allocates nothing.
-func ParseRFC3339[T string | []byte](s T) (Instant, bool) {
+// is read as UTC). Hand-rolled and not generic (a generic parser's calls go
+// through a dictionary): time.Parse costs more than the rest of a frame's
+// mapping, and this allocates nothing.
+func ParseRFC3339(s []byte) (Instant, bool) {
+	if len(s) < 19 {
+		return Instant{}, false
+	}
+	base, ok := parseMinute(s[:16])
+	if !ok {
+		return Instant{}, false
+	}
+	return parseSeconds(base, s[16:])
+}
+
+// parseMinute reads "YYYY-MM-DDThh:mm" as Unix seconds.
+func parseMinute(s []byte) (int64, bool) {
+	year, ok1 := digits(s, 0, 4)
+	month, ok2 := digits(s, 5, 2)
+	day, ok3 := digits(s, 8, 2)
+	hour, ok4 := digits(s, 11, 2)
+	minute, ok5 := digits(s, 14, 2)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) || s[4] != '-' || s[7] != '-' ||
+		(s[10] != 'T' && s[10] != 't' && s[10] != ' ') || s[13] != ':' {
+		return 0, false
+	}
+	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 {
+		return 0, false
+	}
+	return daysFromCivil(year, month, day)*86400 + int64(hour*3600+minute*60), true
+}
+
+// parseSeconds reads ":ss[.fraction][zone]" after a minute at base.
+func parseSeconds(base int64, s []byte) (Instant, bool) {
 	n := len(s)
-	if n < 19 {
+	sec, ok := digits(s, 1, 2)
+	if n < 3 || s[0] != ':' || !ok || sec > 60 {
 		return Instant{}, false
 	}
-	num := func(i, w int) (int, bool) {
-		v := 0
-		for j := i; j < i+w; j++ {
-			c := s[j]
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			v = v*10 + int(c-'0')
-		}
-		return v, true
-	}
-	year, ok1 := num(0, 4)
-	month, ok2 := num(5, 2)
-	day, ok3 := num(8, 2)
-	hour, ok4 := num(11, 2)
-	minute, ok5 := num(14, 2)
-	sec, ok6 := num(17, 2)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || s[4] != '-' || s[7] != '-' ||
-		(s[10] != 'T' && s[10] != 't' && s[10] != ' ') || s[13] != ':' || s[16] != ':' {
-		return Instant{}, false
-	}
-	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || sec > 60 {
-		return Instant{}, false
-	}
-	i := 19
+	i := 3
 	nsec := 0
 	if i < n && (s[i] == '.' || s[i] == ',') {
 		i++
@@ -165,7 +172,7 @@ func ParseRFC3339[T string | []byte](s T) (Instant, bool) {
 			i++
 			oh, ok := 0, false
 			if i+2 <= n {
-				oh, ok = num(i, 2)
+				oh, ok = digits(s, i, 2)
 			}
 			if !ok || oh > 23 {
 				return Instant{}, false
@@ -176,7 +183,7 @@ func ParseRFC3339[T string | []byte](s T) (Instant, bool) {
 			}
 			om, ok := 0, false
 			if i+2 <= n {
-				om, ok = num(i, 2)
+				om, ok = digits(s, i, 2)
 			}
 			if !ok || om > 59 {
 				return Instant{}, false
@@ -193,8 +200,49 @@ func ParseRFC3339[T string | []byte](s T) (Instant, bool) {
 	if sec == 60 {
 		sec = 59 // a leap second: keep the order sane
 	}
-	days := daysFromCivil(year, month, day)
-	return Instant{Sec: days*86400 + int64(hour*3600+minute*60+sec) - int64(offset), Nsec: int32(nsec)}, true
+	return Instant{Sec: base + int64(sec) - int64(offset), Nsec: int32(nsec)}, true
+}
+
+// digits reads the w decimal digits of s at i (false when one is not).
+func digits(s []byte, i, w int) (int, bool) {
+	if i+w > len(s) {
+		return 0, false
+	}
+	v := 0
+	for j := i; j < i+w; j++ {
+		c := s[j]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
+}
+
+// stampCache remembers the minute of the last RFC 3339 stamp parsed: a
+// stream's stamps share it frame after frame, so the date arithmetic is
+// done once a minute and a stamp costs a 16-byte compare and its seconds.
+type stampCache struct {
+	minute [16]byte
+	base   int64
+	ok     bool
+}
+
+// rfc3339 is StampRFC3339 through the cache.
+func (c *stampCache) rfc3339(r decode.Raw) (Instant, bool) {
+	if len(r) < 21 || r[0] != '"' || r[len(r)-1] != '"' {
+		return Instant{}, false
+	}
+	s := []byte(r[1 : len(r)-1])
+	if !c.ok || string(s[:16]) != string(c.minute[:]) {
+		base, ok := parseMinute(s[:16])
+		if !ok {
+			return Instant{}, false
+		}
+		copy(c.minute[:], s[:16])
+		c.base, c.ok = base, true
+	}
+	return parseSeconds(c.base, s[16:])
 }
 
 // daysFromCivil is the number of days from 1970-01-01 to the proleptic
@@ -271,4 +319,22 @@ func (s *stampSpread) verdict(v *TimingVerdict) {
 	}
 	v.ServerSpread, v.HasServerSpread = max(spread, 0), true
 	v.Waited = s.lastAt - s.before
+}
+
+// StampMember is the top-level member key of f, looked up from the last
+// member back: a stamp is read on every frame, and servers put it last or
+// near it (go-bus's createdAt, Ollama's created_at after the message), so
+// this stops early where Frame.Get walks every member. The last one wins,
+// as with Get; a key written with escapes is no stamp.
+func StampMember(f *decode.Frame, key string) decode.Raw {
+	if len(f.Members) == 0 {
+		return f.Get(key)
+	}
+	for i := len(f.Members) - 1; i >= 0; i-- {
+		m := &f.Members[i]
+		if len(m.Key) == len(key) && !m.KeyEsc && string(m.Key) == key {
+			return m.Value
+		}
+	}
+	return nil
 }

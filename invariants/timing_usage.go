@@ -20,6 +20,10 @@ const (
 	mappedGenTime
 )
 
+// WantsTiming reports whether the check times the stream (not
+// Options.NoTiming): a mapper reads stamps and usage only then.
+func (m *Mapping) WantsTiming() bool { return m.e == nil || !m.e.opts.NoTiming }
+
 // Stamp records the server's timestamp of the frame being mapped;
 // resolution is how coarse the field is (0 for a fraction of a second,
 // time.Second for OpenAI chat's whole-second created). A stamp that did
@@ -27,6 +31,15 @@ const (
 func (m *Mapping) Stamp(at Instant, resolution time.Duration) {
 	m.stamp, m.stampRes = at, resolution
 	m.has |= mappedStamp
+}
+
+// StampRFC3339 records the frame's stamp from a JSON string holding an
+// RFC 3339 date-time (StampRFC3339, through a cache of the last stamp's
+// minute); one that does not parse is ignored.
+func (m *Mapping) StampRFC3339(r decode.Raw) {
+	if at, ok := m.stampCache.rfc3339(r); ok {
+		m.Stamp(at, 0)
+	}
 }
 
 // Usage records the output tokens the dialect reports for the turn of the

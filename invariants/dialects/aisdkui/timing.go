@@ -15,6 +15,9 @@ import (
 // not output tokens, not read. The chunks carry no timestamp (a metadata
 // createdAt is the app's, once): no server stamps.
 func readUsage(f *decode.Frame, m *invariants.Mapping) {
+	if !m.WantsTiming() {
+		return
+	}
 	md := f.Get("messageMetadata")
 	if md.Kind() != decode.KindObject {
 		return

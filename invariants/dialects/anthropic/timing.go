@@ -13,6 +13,9 @@ import (
 // before anything was generated) is not read. The events carry no
 // timestamp: no server stamps.
 func readUsage(f *decode.Frame, m *invariants.Mapping) {
+	if !m.WantsTiming() {
+		return
+	}
 	u := f.Get("usage")
 	if u.Kind() != decode.KindObject {
 		return

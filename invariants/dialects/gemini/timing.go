@@ -20,6 +20,9 @@ import (
 // creation time, the same on every chunk, and an interaction's created /
 // updated are whole seconds on its first and last events only.
 func readUsage(f *decode.Frame, m *invariants.Mapping, eventType decode.Raw) {
+	if !m.WantsTiming() {
+		return
+	}
 	if eventType != nil {
 		if !eventType.StrEq("interaction.completed") {
 			return

@@ -12,7 +12,8 @@ import (
 // the turn's output tokens: PatchConversations publishes the
 // conversation's running totals, not a turn's.
 func readStamp(f *decode.Frame, m *invariants.Mapping) {
-	if at, ok := invariants.StampRFC3339(f.Get("createdAt")); ok {
-		m.Stamp(at, 0)
+	if !m.WantsTiming() {
+		return
 	}
+	m.StampRFC3339(invariants.StampMember(f, "createdAt"))
 }

@@ -16,9 +16,10 @@ import (
 // own rate, shown beside the one measured on arrival). ollama.com's cloud
 // leaves eval_duration out: then only the measured rate.
 func readTiming(f *decode.Frame, m *invariants.Mapping, done bool) {
-	if at, ok := invariants.StampRFC3339(f.Get("created_at")); ok {
-		m.Stamp(at, 0)
+	if !m.WantsTiming() {
+		return
 	}
+	m.StampRFC3339(invariants.StampMember(f, "created_at"))
 	if !done {
 		return
 	}

@@ -22,6 +22,9 @@ import (
 //     included), on the usage chunk with stream_options.include_usage, or
 //     on the last chunk (vLLM, Groq's x_groq.usage is not read).
 func readTiming(f *decode.Frame, m *invariants.Mapping) {
+	if !m.WantsTiming() {
+		return
+	}
 	if at, ok := invariants.StampUnixSeconds(f.Get("created")); ok && at.Sec > 0 {
 		m.Stamp(at, time.Second)
 	}

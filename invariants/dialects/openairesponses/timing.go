@@ -13,6 +13,9 @@ import (
 // no timestamp of their own (the response's created_at is its creation
 // second, the same on every lifecycle event): no server stamps.
 func readUsage(f *decode.Frame, m *invariants.Mapping) {
+	if !m.WantsTiming() {
+		return
+	}
 	u := f.Get("response").Get("usage")
 	if u.Kind() != decode.KindObject {
 		return

@@ -11,7 +11,8 @@ import (
 // event). One that does not parse is ignored here: payload-malformed
 // judges the envelope.
 func readStamp(f *decode.Frame, m *invariants.Mapping) {
-	if at, ok := invariants.StampRFC3339(f.Get("server_timestamp")); ok {
-		m.Stamp(at, 0)
+	if !m.WantsTiming() {
+		return
 	}
+	m.StampRFC3339(invariants.StampMember(f, "server_timestamp"))
 }

@@ -12,6 +12,9 @@ import (
 // done carry none in the examples, so the stamps span the log phase; a
 // server that stamps every frame is read on every frame.
 func readStamp(f *decode.Frame, m *invariants.Mapping) {
+	if !m.WantsTiming() {
+		return
+	}
 	if at, ok := invariants.StampUnixMillis(f.Get("timestamp")); ok {
 		m.Stamp(at, 0)
 	}
