@@ -25,11 +25,26 @@ func readTiming(f *decode.Frame, m *invariants.Mapping) {
 	if !m.WantsTiming() {
 		return
 	}
-	if at, ok := invariants.StampUnixSeconds(f.Get("created")); ok && at.Sec > 0 {
+	// One pass over the chunk's members for both (two Gets walked them
+	// twice: a cost on every chunk); an escaped key is neither.
+	var created, usage decode.Raw
+	if len(f.Members) == 0 {
+		created, usage = f.Get("created"), f.Get("usage")
+	}
+	for i := range f.Members {
+		mb := &f.Members[i]
+		switch {
+		case len(mb.Key) == 7 && string(mb.Key) == "created":
+			created = mb.Value
+		case len(mb.Key) == 5 && string(mb.Key) == "usage":
+			usage = mb.Value
+		}
+	}
+	if at, ok := invariants.StampUnixSeconds(created); ok && at.Sec > 0 {
 		m.Stamp(at, time.Second)
 	}
-	if u := f.Get("usage"); u.Kind() == decode.KindObject {
-		if n, ok := invariants.Int(u.Get("completion_tokens")); ok {
+	if usage.Kind() == decode.KindObject {
+		if n, ok := invariants.Int(usage.Get("completion_tokens")); ok {
 			m.Usage(n)
 		}
 	}
