@@ -52,7 +52,7 @@ func (e *Engine) startTiming(t int, st *turnState) {
 // the turn's timing; a stall it closes raises delivery-stall unless
 // idle-gap named the same silence.
 func (e *Engine) timeFrame(f *decode.Frame, t int, wasEnded bool) {
-	if e.m.has != 0 && !e.opts.NoTiming {
+	if e.m.has&(mappedUsage|mappedGenTime) != 0 && !e.opts.NoTiming {
 		e.takeUsage(t)
 	}
 	if !f.HasArrival || t < 0 || wasEnded || e.opts.NoTiming {

@@ -6,7 +6,7 @@ import (
 )
 
 // readUsage hands the timing the message's output tokens where the server
-// put them in its messageMetadata (docs/dialects/ai-sdk-ui.md "Timing"):
+// put them in its messageMetadata (docs/timing.md):
 // the UI message stream carries no usage of its own; messageMetadata is the
 // app's (toUIMessageStreamResponse's messageMetadata callback, on start,
 // finish and message-metadata chunks). Read: outputTokens at its top, or

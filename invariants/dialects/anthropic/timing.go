@@ -6,7 +6,7 @@ import (
 )
 
 // readUsage hands the timing the message's output tokens
-// (docs/dialects/anthropic-messages.md "Timing"): message_delta's
+// (docs/timing.md): message_delta's
 // usage.output_tokens, cumulative ("The token counts shown in the usage
 // field of the message_delta event are cumulative", streaming reference),
 // thinking tokens included. message_start's usage (output_tokens 1 or so,

@@ -6,7 +6,7 @@ import (
 )
 
 // readUsage hands the timing the turn's output tokens
-// (docs/dialects/gemini.md "Timing"):
+// (docs/timing.md):
 //
 //   - streamGenerateContent: usageMetadata.candidatesTokenCount plus
 //     thoughtsTokenCount (UsageMetadata: the candidates' tokens leave the

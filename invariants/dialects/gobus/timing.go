@@ -6,7 +6,7 @@ import (
 )
 
 // readStamp hands the timing the event's createdAt
-// (docs/dialects/go-bus.md "Timing"; runtime/streaming/event.go
+// (docs/timing.md; runtime/streaming/event.go
 // Event.CreatedAt, a time.Time the runtime sets as it publishes the event,
 // RFC 3339 with a fraction on the wire). The usage event is not read as
 // the turn's output tokens: PatchConversations publishes the

@@ -8,7 +8,7 @@ import (
 )
 
 // readTiming hands the timing what an Ollama line says of time
-// (docs/dialects/ollama.md "Timing"): every line's created_at (api/types.go
+// (docs/timing.md): every line's created_at (api/types.go
 // ChatResponse.CreatedAt / GenerateResponse.CreatedAt, a Go time.Time:
 // RFC 3339 with nanoseconds, stamped as the server writes the line), and on
 // the done line eval_count (the output tokens, api/types.go Metrics) and

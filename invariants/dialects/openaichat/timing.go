@@ -8,7 +8,7 @@ import (
 )
 
 // readTiming hands the timing what a chunk says of time
-// (docs/dialects/openai-chat.md "Timing"):
+// (docs/timing.md):
 //
 //   - created, Unix seconds (reference ChatCompletionChunk.created: "The
 //     Unix timestamp (in seconds) of when the chat completion was

@@ -6,7 +6,7 @@ import (
 )
 
 // readUsage hands the timing the response's output tokens
-// (docs/dialects/openai-responses.md "Timing"): response.usage.output_tokens
+// (docs/timing.md): response.usage.output_tokens
 // (reference ResponseUsage: reasoning tokens included, as
 // output_tokens_details.reasoning_tokens), set on response.completed,
 // response.incomplete and response.failed and null before. The events carry

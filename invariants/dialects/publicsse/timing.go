@@ -6,7 +6,7 @@ import (
 )
 
 // readStamp hands the timing the event's server_timestamp
-// (docs/dialects/public-sse-v1.md "Timing"; v1.md §6.1: the required
+// (docs/timing.md; v1.md §6.1: the required
 // envelope field, an ISO 8601 date-time the server sets as it emits the
 // event). One that does not parse is ignored here: payload-malformed
 // judges the envelope.

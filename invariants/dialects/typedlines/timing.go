@@ -6,7 +6,7 @@ import (
 )
 
 // readStamp hands the timing a frame's timestamp
-// (docs/dialects/typed-lines.md "Timing"): the spec's "SSE Event Types"
+// (docs/timing.md): the spec's "SSE Event Types"
 // examples give log events a timestamp in Unix milliseconds
 // ({"type":"log","content":…,"timestamp":1734567890123}); text, data and
 // done carry none in the examples, so the stamps span the log phase; a
