@@ -80,6 +80,7 @@ type turnState struct {
 	timing       Timing
 	timed        bool
 	firstContent int
+	stamps       stampSpread // the server's stamps of its timed frames (timing_stamp.go)
 }
 
 const spanKinds = int(SpanReasoning) + 1

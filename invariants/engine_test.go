@@ -58,6 +58,16 @@ func (toy) Map(f *decode.Frame, m *invariants.Mapping) {
 	if t := f.Get("turn"); t != nil {
 		m.Turn = t
 	}
+	// Timing: a server stamp, reported output tokens, generation time (ms).
+	if at, ok := invariants.StampRFC3339(f.Get("ts")); ok {
+		m.Stamp(at, 0)
+	}
+	if n, ok := invariants.Int(f.Get("out")); ok {
+		m.Usage(n)
+	}
+	if n, ok := invariants.Int(f.Get("gen")); ok {
+		m.GenerationTime(time.Duration(n) * time.Millisecond)
+	}
 }
 
 func toySpec(shape invariants.Shape) *invariants.Spec {

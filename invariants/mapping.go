@@ -2,6 +2,7 @@ package invariants
 
 import (
 	"fmt"
+	"time"
 
 	"framescope/decode"
 )
@@ -28,6 +29,15 @@ type Mapping struct {
 	// legacy the older shape it reads the stream as (Legacy).
 	flavor, legacy string
 	end            *End // set while Ender.EndStream runs
+	// The frame's server stamp and the turn's usage (Stamp, Usage,
+	// GenerationTime; timing_usage.go): read by the Engine's timing.
+	stamp    Instant
+	stampRes time.Duration
+	usage    int64
+	genTime  time.Duration
+	has      mappedTiming
+	// stampCache: the minute of the last RFC 3339 stamp (timing_stamp.go).
+	stampCache stampCache
 }
 
 // EndedAtEOF reports, from Ender.EndStream, whether the stream ended
@@ -63,6 +73,7 @@ func (m *Mapping) reset() {
 	m.Moves = m.Moves[:0]
 	m.Turn, m.Stream, m.Unknown, m.Type = nil, false, false, nil
 	m.alarms = m.alarms[:0]
+	m.has = 0
 }
 
 // SetFlavor names the provider whose flavor of the dialect the stream is

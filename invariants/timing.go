@@ -48,6 +48,12 @@ type Timing struct {
 	firstByte        time.Duration
 	hasFirstByte     bool
 	stallBound       time.Duration
+	// The output tokens the dialect reported (timing_usage.go), and the
+	// server's own time generating them.
+	outTokens  int64
+	hasUsage   bool
+	genTime    time.Duration
+	hasGenTime bool
 }
 
 // BurstWindow is how close two frames' arrivals must be to count as one
@@ -205,6 +211,7 @@ func (t *Timing) Summary() TurnTiming {
 		s.GapP50, s.GapP95 = t.gaps.quantile(0.50), t.gaps.quantile(0.95)
 		s.GapMax, s.GapMaxFrom, s.GapMaxTo = t.gapMax, t.gapMaxFrom, t.gapMaxTo
 		span := t.lastContent - t.firstContent
+		s.ContentSpan = span
 		s.PerChunk = span / time.Duration(t.contents-1)
 		if span > 0 {
 			sec := span.Seconds()
@@ -212,6 +219,7 @@ func (t *Timing) Summary() TurnTiming {
 			s.CharsPerSec = float64(t.chars) / sec
 		}
 	}
+	t.usageInto(&s)
 	return s
 }
 
@@ -247,6 +255,20 @@ type TurnTiming struct {
 	CharsPerSec  float64
 	Stalls       int           // content gaps over the stall bound
 	StallTotal   time.Duration // their sum
+	// ContentSpan is the time from the first content to the last: what
+	// the rates divide by (0 with fewer than two content frames).
+	ContentSpan time.Duration
+	// OutputTokens is the turn's output tokens as the dialect reports
+	// them (HasUsage; OpenTelemetry GenAI gen_ai.usage.output_tokens);
+	// TokensPerSec is OutputTokens / ContentSpan (0 when either is
+	// unknown). GenTime is the server's own generation time (HasGenTime:
+	// Ollama's eval_duration) and ServerTokensPerSec OutputTokens / GenTime.
+	HasUsage           bool
+	OutputTokens       int64
+	TokensPerSec       float64
+	HasGenTime         bool
+	GenTime            time.Duration
+	ServerTokensPerSec float64
 }
 
 // contentChars is the characters a content move adds: its delta's, with

@@ -43,12 +43,18 @@ func (e *Engine) startTiming(t int, st *turnState) {
 	if t == 0 && e.hasFirstByte {
 		st.timing.FirstByte(e.firstByte)
 	}
+	if e.haveArrival {
+		st.stamps.before = e.lastArrival
+	}
 }
 
 // timeFrame feeds frame f of turn t (which was still open before it) to
 // the turn's timing; a stall it closes raises delivery-stall unless
 // idle-gap named the same silence.
 func (e *Engine) timeFrame(f *decode.Frame, t int, wasEnded bool) {
+	if e.m.has&(mappedUsage|mappedGenTime) != 0 && !e.opts.NoTiming {
+		e.takeUsage(t)
+	}
 	if !f.HasArrival || t < 0 || wasEnded || e.opts.NoTiming {
 		return
 	}
@@ -64,6 +70,7 @@ func (e *Engine) timeFrame(f *decode.Frame, t int, wasEnded bool) {
 		content, chars = ContentOf(e.m.Moves)
 	}
 	gap, from := st.timing.Frame(f.Index, f.Arrival, content, chars)
+	e.takeStamp(st, f)
 	if !content && f.Decoded() && ResumesContent(e.m.Moves) {
 		st.timing.Resume(f.Index, f.Arrival)
 	}
@@ -95,6 +102,7 @@ func (e *Engine) judgeTiming(t int, st *turnState) {
 		e.turns[i].Timing = s
 	}
 	v := TimingVerdict{Summary: &s, FirstContentFrame: st.firstContent}
+	st.stamps.verdict(&v)
 	named := v.Judge(&e.opts, func(rule string, sev Severity, frame int, msg string) {
 		e.raise(rule, sev, frame, t, "%s", msg)
 	})

@@ -149,6 +149,16 @@ func (p *Timing) figures(s invariants.TurnTiming) []string {
 	if s.HasContent {
 		lines = append(lines, sty.Label.Render("tail ")+d(s.Tail)+sty.Dim.Render(" from the last content"))
 	}
+	if s.HasUsage {
+		tok := sty.Label.Render("output tokens ") + fmt.Sprint(s.OutputTokens)
+		if s.ContentSpan > 0 {
+			tok += sty.Label.Render("  rate ") + fmt.Sprintf("%.1f tokens/s", s.TokensPerSec) + sty.Dim.Render(" over the content")
+		}
+		if s.HasGenTime {
+			tok += sty.Label.Render("  server ") + fmt.Sprintf("%.1f/s", s.ServerTokensPerSec)
+		}
+		lines = append(lines, tok)
+	}
 	return lines
 }
 

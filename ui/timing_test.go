@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -134,5 +135,20 @@ func TestE2EDemoBuffered(t *testing.T) {
 	}
 	if s := st.TimingAsOf(0, st.Frames); s.Reads != 2 || s.Frames < 8 {
 		t.Errorf("timing %+v", s)
+	}
+}
+
+// TestTimingShowsTokens: where the dialect reported usage, the figures as
+// of the turn's end say the output tokens and their rate.
+func TestTimingShowsTokens(t *testing.T) {
+	m := loadModel(t, filepath.Join(examples, "example-happy.jsonl"), 160, 48, true)
+	press(m, "i")
+	m.timeline.SetCursor(12)
+	m.syncSelection()
+	// The figures' lines (the wide grid's pane shows a dozen lines; they
+	// scroll).
+	v := ansi.Strip(strings.Join(m.timing.figures(m.Store().TimingAsOf(0, 12)), "\n"))
+	if !strings.Contains(v, "output tokens 64") || !strings.Contains(v, "tokens/s over the content") {
+		t.Errorf("the figures lack the tokens:\n%s", v)
 	}
 }

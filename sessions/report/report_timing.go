@@ -74,6 +74,17 @@ func appendTimingJSON(b []byte, t *invariants.TurnTiming) []byte {
 	num("chars_per_s", t.CharsPerSec, rated)
 	b = fmt.Appendf(b, `,"stalls":%d`, t.Stalls)
 	ms("stall_ms", t.StallTotal, true)
+	// Usage (added keys): the output tokens the dialect reported
+	// (gen_ai.usage.output_tokens), per second of the content span, and
+	// the server's own rate where it reports its generation time.
+	b = append(b, `,"output_tokens":`...)
+	if t.HasUsage {
+		b = strconv.AppendInt(b, t.OutputTokens, 10)
+	} else {
+		b = append(b, "null"...)
+	}
+	num("tokens_per_s", t.TokensPerSec, t.HasUsage && t.ContentSpan > 0)
+	num("server_tokens_per_s", t.ServerTokensPerSec, t.HasUsage && t.HasGenTime)
 	return append(b, '}')
 }
 
@@ -102,6 +113,9 @@ func timingLine(t *invariants.TurnTiming) string {
 		if t.ChunksPerSec > 0 {
 			rate = fmt.Sprintf(" at %.1f/s, %.0f chars/s", t.ChunksPerSec, t.CharsPerSec)
 		}
+		if t.HasUsage && t.ContentSpan > 0 {
+			rate += fmt.Sprintf(", %.1f tokens/s", t.TokensPerSec)
+		}
 		p = append(p, fmt.Sprintf("%d deltas%s", t.Chunks, rate))
 		p = append(p, fmt.Sprintf("gaps p50 %s p95 %s max %s (frames %d–%d)", d(t.GapP50), d(t.GapP95), d(t.GapMax), t.GapMaxFrom, t.GapMaxTo))
 	} else {
@@ -112,6 +126,13 @@ func timingLine(t *invariants.TurnTiming) string {
 	}
 	if t.HasContent {
 		p = append(p, "tail "+d(t.Tail))
+	}
+	if t.HasUsage {
+		u := plural(int(min(t.OutputTokens, 1<<31)), "output token")
+		if t.HasGenTime {
+			u += fmt.Sprintf(" (server %.1f/s)", t.ServerTokensPerSec)
+		}
+		p = append(p, u)
 	}
 	p = append(p, fmt.Sprintf("%d frames in %s", t.Frames, plural(t.Reads, "read")))
 	return "  timing  " + strings.Join(p, " · ")
@@ -140,12 +161,14 @@ const (
 	tmFirstByte
 	tmContent
 	tmTerminal
+	tmUsage
+	tmGenTime
 )
 
 // appendTimingBin appends a turn's timing to the turn log's record.
 func appendTimingBin(b []byte, t *invariants.TurnTiming) []byte {
 	var fl byte
-	for i, on := range [...]bool{t.Timed, t.FromResponse, t.HasFirstByte, t.HasContent, t.HasTerminal} {
+	for i, on := range [...]bool{t.Timed, t.FromResponse, t.HasFirstByte, t.HasContent, t.HasTerminal, t.HasUsage, t.HasGenTime} {
 		if on {
 			fl |= 1 << i
 		}
@@ -158,7 +181,17 @@ func appendTimingBin(b []byte, t *invariants.TurnTiming) []byte {
 		b = binary.AppendVarint(b, v)
 	}
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(t.ChunksPerSec))
-	return binary.LittleEndian.AppendUint64(b, math.Float64bits(t.CharsPerSec))
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(t.CharsPerSec))
+	b = binary.AppendVarint(b, int64(t.ContentSpan))
+	if t.HasUsage {
+		b = binary.AppendVarint(b, t.OutputTokens)
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(t.TokensPerSec))
+	}
+	if t.HasGenTime {
+		b = binary.AppendVarint(b, int64(t.GenTime))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(t.ServerTokensPerSec))
+	}
+	return b
 }
 
 // readTimingBin reads what appendTimingBin wrote.
@@ -169,6 +202,7 @@ func readTimingBin(r *bufio.Reader, t *invariants.TurnTiming) error {
 	}
 	t.Timed, t.FromResponse, t.HasFirstByte = fl&tmTimed != 0, fl&tmFromResponse != 0, fl&tmFirstByte != 0
 	t.HasContent, t.HasTerminal = fl&tmContent != 0, fl&tmTerminal != 0
+	t.HasUsage, t.HasGenTime = fl&tmUsage != 0, fl&tmGenTime != 0
 	if !t.Timed {
 		return nil
 	}
@@ -185,6 +219,31 @@ func readTimingBin(r *bufio.Reader, t *invariants.TurnTiming) error {
 	}
 	t.ChunksPerSec = math.Float64frombits(binary.LittleEndian.Uint64(f[:8]))
 	t.CharsPerSec = math.Float64frombits(binary.LittleEndian.Uint64(f[8:]))
+	span, err := binary.ReadVarint(r)
+	if err != nil {
+		return err
+	}
+	t.ContentSpan = time.Duration(span)
+	if t.HasUsage {
+		if t.OutputTokens, err = binary.ReadVarint(r); err != nil {
+			return err
+		}
+		if _, err := io.ReadFull(r, f[:8]); err != nil {
+			return err
+		}
+		t.TokensPerSec = math.Float64frombits(binary.LittleEndian.Uint64(f[:8]))
+	}
+	if t.HasGenTime {
+		g, err := binary.ReadVarint(r)
+		if err != nil {
+			return err
+		}
+		t.GenTime = time.Duration(g)
+		if _, err := io.ReadFull(r, f[:8]); err != nil {
+			return err
+		}
+		t.ServerTokensPerSec = math.Float64frombits(binary.LittleEndian.Uint64(f[:8]))
+	}
 	return nil
 }
 

@@ -68,6 +68,12 @@ var statsFigures = [...]statsFigure{
 	{"chars_per_s", "chars/s", false, func(t *invariants.TurnTiming) (float64, bool) {
 		return t.CharsPerSec, t.Chunks > 1 && t.ChunksPerSec > 0
 	}},
+	{"tokens_per_s", "tokens/s", false, func(t *invariants.TurnTiming) (float64, bool) {
+		return t.TokensPerSec, t.HasUsage && t.ContentSpan > 0
+	}},
+	{"server_tokens_per_s", "server tok/s", false, func(t *invariants.TurnTiming) (float64, bool) {
+		return t.ServerTokensPerSec, t.HasUsage && t.HasGenTime
+	}},
 	{"stall_ms", "stalled", true, func(t *invariants.TurnTiming) (float64, bool) { return msOf(t.StallTotal), true }},
 }
 

@@ -57,3 +57,30 @@ func TestStatsGroupsAndUntimed(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsTokensPerSecond: tokens/s is a figure of its own, over the
+// turns whose dialect reported usage only.
+func TestStatsTokensPerSecond(t *testing.T) {
+	turn := func(rate float64, usage bool) invariants.Turn {
+		return invariants.Turn{Timing: invariants.TurnTiming{Timed: true, HasContent: true, Frames: 3, Reads: 3,
+			ContentSpan: time.Second, HasUsage: usage, OutputTokens: int64(rate), TokensPerSec: rate}}
+	}
+	var s Stats
+	if err := s.Add(&Report{Source: "a", Dialect: "ollama", Turns: []invariants.Turn{turn(40, true), turn(60, true), turn(0, false)}}); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := s.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := `"tokens_per_s":{"n":2,"p50":40,"p95":60,"max":60}`; !strings.Contains(b.String(), want) {
+		t.Errorf("JSON lacks %s\n%s", want, b.String())
+	}
+	b.Reset()
+	if err := s.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "tokens/s") {
+		t.Errorf("text lacks tokens/s:\n%s", b.String())
+	}
+}

@@ -484,6 +484,7 @@ func (s *Store) Apply(b *Batch) {
 		e := *b.End
 		s.End = &e
 		s.settleTurns(e.Turns)
+		s.takeUsage(e.Turns)
 	}
 }
 

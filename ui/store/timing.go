@@ -257,3 +257,20 @@ func (s *Store) DeliveryAlarms(t int) []AlarmRec {
 	}
 	return out
 }
+
+// takeUsage gives each timed turn the output tokens its dialect reported,
+// from the checker's turns at the end of the stream (usage is no move, so
+// the rows do not carry it): the figures as of the turn's last frame show
+// tokens/s beside deltas/s (docs/timing.md "The Timing view").
+func (s *Store) takeUsage(final []invariants.Turn) {
+	for i := range final {
+		tt, tm := s.turnTiming(i), &final[i].Timing
+		if tt == nil || !tm.HasUsage {
+			continue
+		}
+		tt.live.Usage(tm.OutputTokens)
+		if tm.HasGenTime {
+			tt.live.GenerationTime(tm.GenTime)
+		}
+	}
+}

@@ -57,3 +57,17 @@ func TestStoreTimingUntimed(t *testing.T) {
 		t.Errorf("chart of an untimed turn: %+v", c)
 	}
 }
+
+// TestStoreTimingUsage: the output tokens the checker read (PC3's usage
+// frame: 64) join the figures as of the turn's end, with tokens/s over
+// the content span; as of an earlier frame they are not known yet.
+func TestStoreTimingUsage(t *testing.T) {
+	st := storeOf(t, openSource(t, filepath.Join(examples, "example-happy.jsonl")))
+	s := st.TimingAsOf(0, 12)
+	if !s.HasUsage || s.OutputTokens != 64 || s.ContentSpan <= 0 || s.TokensPerSec != 64/s.ContentSpan.Seconds() {
+		t.Fatalf("as of the end: usage %v, %d tokens at %v/s over %s", s.HasUsage, s.OutputTokens, s.TokensPerSec, s.ContentSpan)
+	}
+	if s := st.TimingAsOf(0, 4); s.HasUsage {
+		t.Errorf("as of frame 4: usage already %+v", s)
+	}
+}

@@ -46,6 +46,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		return
 	}
 	p.first, p.seen = !p.seen, true
+	readStamp(f, m)
 	t := kindOf(typ)
 	if t == evNone {
 		if typ.Kind() != decode.KindString {

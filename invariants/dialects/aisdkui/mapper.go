@@ -76,6 +76,7 @@ func (p *mapper) mapType(c *fields, name []byte) {
 		p.start(c)
 	case "finish":
 		p.finish(c)
+		readUsage(f, m)
 	case "abort":
 		c.optStr("reason")
 		p.terminal(m, invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnCancelled, Name: f.Get("type"), Text: f.Get("reason")})
@@ -94,6 +95,7 @@ func (p *mapper) mapType(c *fields, name []byte) {
 		if p.ended {
 			m.Stream = true
 		}
+		readUsage(f, m)
 	case "start-step":
 		p.fresh = false
 		p.step++

@@ -62,6 +62,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		p.blockStop(f, m)
 	case evMessageDelta:
 		p.messageDelta(f, m)
+		readUsage(f, m)
 	case evMessageStop:
 		p.messageStop(f, m, typ)
 	case evError:

@@ -58,6 +58,7 @@ var (
 )
 
 func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
+	readUsage(f, m, f.Get("event_type"))
 	if et := f.Get("event_type"); et != nil {
 		m.Type = et
 		if p.shape == shapeGC {

@@ -23,6 +23,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	k := classify(typ)
 
 	p.check(f, m, typ)
+	readStamp(f, m)
 	p.seq(f, m, k)
 
 	// Which turn: conversation-level events and events without a turnId

@@ -78,6 +78,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		// iteration at once.
 		m.Malformed(label(f), "done is "+invariants.KindName(d)+", want a boolean")
 	}
+	readTiming(f, m, done)
 	if msg != nil {
 		p.message(f, m, msg)
 	} else {

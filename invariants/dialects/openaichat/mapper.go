@@ -86,6 +86,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		return // after-terminal (the engine's): nothing more to check
 	}
 	p.readFlavor(f, choices, m)
+	readTiming(f, m)
 	if p.checkEnvelope(f, m, p.flavor == flavorGroq) {
 		p.newCompletion()
 	}

@@ -101,6 +101,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	switch ev.scope {
 	case scopeResponse:
 		p.lifecycle(f, m, ev)
+		readUsage(f, m)
 	case scopeError:
 		p.errorEvent(f, m, ev)
 	case scopeItemAdded:

@@ -53,6 +53,9 @@ func (c *Checker) timeFrame(f *decode.Frame, t *turnState) {
 	if !content && resumesContent(f) {
 		t.timing.Resume(f.Index, f.Arrival)
 	}
+	if !content && f.Decoded() {
+		readUsage(f, t)
+	}
 	t.lastAt = f.Arrival
 	if content && from < 0 { // the turn's first content closes no gap
 		t.firstContent = f.Index

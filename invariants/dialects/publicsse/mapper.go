@@ -34,6 +34,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	p.faults.reset()
 	p.countBytes(f, m)
 	p.env.check(f, m, &p.faults)
+	readStamp(f, m)
 	if !p.named {
 		if id := f.Get("stream_id"); id.IsNonEmptyStr() {
 			m.Add(invariants.Move{Kind: invariants.MoveTurnKey, Key: id})

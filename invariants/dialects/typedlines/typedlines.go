@@ -107,6 +107,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	}
 	typ := f.Get("type")
 	m.Type = typ
+	readStamp(f, m)
 	switch string(invariants.StrBytes(typ)) {
 	case "log":
 		p.order(m, phaseLog, "log")
