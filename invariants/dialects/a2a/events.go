@@ -59,7 +59,7 @@ func (p *mapper) status(m *invariants.Mapping, st, final decode.Raw, name decode
 		return
 	}
 	var sv [2]decode.Raw
-	fields(st, &p.buf, sv[:], "state", "message")
+	fields(st, sv[:], "state", "message")
 	state := sv[0]
 	ph, outcome := stateOf(state)
 	if state.Kind() != decode.KindString {
@@ -75,7 +75,7 @@ func (p *mapper) status(m *invariants.Mapping, st, final decode.Raw, name decode
 		return // after-terminal from the Engine; nothing more to read
 	}
 	if msg := sv[1]; msg.Kind() == decode.KindObject {
-		p.parts(m, msg.Get("parts"), nil)
+		p.parts(m, msg.TrustedGet("parts"), nil)
 	}
 	fin, hasFinal := false, final != nil
 	if hasFinal {
@@ -151,7 +151,7 @@ func (p *mapper) artifactEvent(m *invariants.Mapping, ev *event) {
 	}
 	var av [3]decode.Raw
 	art := ev.v[fArtifact]
-	fields(art, &p.buf, av[:], "artifactId", "name", "parts")
+	fields(art, av[:], "artifactId", "name", "parts")
 	id, name, parts := av[0], av[1], av[2]
 	if !name.IsNonEmptyStr() {
 		name = litArtifact
