@@ -107,6 +107,7 @@ type MemberIter struct {
 	data []byte
 	i    int
 	end  int // past the closing brace, once Next has reached it
+	open int // where the value NextOpen left open starts
 }
 
 // TrustedMembers reads the members of the object value that starts r, in
@@ -124,6 +125,32 @@ func (r Raw) TrustedMembers() MemberIter {
 // whether the key holds an escape (compare it decoded: KeyIs), and its
 // value; ok is false after the last.
 func (it *MemberIter) Next() (key []byte, esc bool, v Raw, ok bool) {
+	key, esc, v, _, ok = it.next(false)
+	return key, esc, v, ok
+}
+
+// NextOpen is Next, but an object or array value is left open, not
+// skipped (open is true): v runs from the value to the end of the data,
+// for the caller to read in the same pass with TrustedMembers or
+// TrustedElements (which stop at its end) and then hand that iterator's
+// End to Resume. The members of a nested object are read once, not once
+// to skip them and once more to read them.
+func (it *MemberIter) NextOpen() (key []byte, esc bool, v Raw, open, ok bool) {
+	return it.next(true)
+}
+
+// Resume continues after the value NextOpen left open, end bytes long
+// (the End of the iterator that read it; 0, a value not read to its end,
+// stops the iteration).
+func (it *MemberIter) Resume(end int) {
+	if end <= 0 || it.open+end > len(it.data) {
+		it.i = len(it.data)
+		return
+	}
+	it.i = it.open + end
+}
+
+func (it *MemberIter) next(lazy bool) (key []byte, esc bool, v Raw, open, ok bool) {
 	d, i := it.data, skipWS(it.data, it.i)
 	if i < len(d) && d[i] == ',' {
 		i = skipWS(d, i+1)
@@ -133,12 +160,12 @@ func (it *MemberIter) Next() (key []byte, esc bool, v Raw, ok bool) {
 			it.end = i + 1
 		}
 		it.i = len(d)
-		return nil, false, nil, false
+		return nil, false, nil, false, false
 	}
 	kEnd, esc := scanStringTrusted(d, i)
 	if kEnd < i+2 { // not valid JSON
 		it.i = len(d)
-		return nil, false, nil, false
+		return nil, false, nil, false, false
 	}
 	key = d[i+1 : kEnd-1]
 	i = kEnd
@@ -147,16 +174,20 @@ func (it *MemberIter) Next() (key []byte, esc bool, v Raw, ok bool) {
 	}
 	if i >= len(d) || d[i] != ':' {
 		it.i = len(d)
-		return nil, false, nil, false
+		return nil, false, nil, false, false
 	}
 	i = skipWS(d, i+1)
+	if lazy && i < len(d) && (d[i] == '{' || d[i] == '[') {
+		it.open, it.i = i, len(d) // until Resume
+		return key, esc, d[i:], true, true
+	}
 	end := SkipTrusted(d, i)
 	if end <= i {
 		it.i = len(d)
-		return nil, false, nil, false
+		return nil, false, nil, false, false
 	}
 	it.i = end
-	return key, esc, d[i:end], true
+	return key, esc, d[i:end], false, true
 }
 
 // End is the index in r just past the object's closing brace, once Next
@@ -172,10 +203,13 @@ func KeyIs(key []byte, esc bool, name string) bool { return keyEquals(key, esc, 
 type ElementIter struct {
 	data []byte
 	i    int
+	end  int // past the closing bracket, once Next has reached it
+	open int // where the element NextOpen left open starts
 }
 
-// TrustedElements reads the elements of an array value the decoder
-// validated, in one pass. A value that is not an array has none.
+// TrustedElements reads the elements of the array value that starts r,
+// in one pass (r may run on past the array: End says where it ended). A
+// value that is not an array has none.
 func (r Raw) TrustedElements() ElementIter {
 	if r.Kind() != KindArray {
 		return ElementIter{}
@@ -185,21 +219,51 @@ func (r Raw) TrustedElements() ElementIter {
 
 // Next returns the next element; ok is false after the last.
 func (it *ElementIter) Next() (v Raw, ok bool) {
+	v, _, ok = it.next(false)
+	return v, ok
+}
+
+// NextOpen is Next, but an object or array element is left open, as
+// MemberIter.NextOpen leaves a value: read it, then Resume.
+func (it *ElementIter) NextOpen() (v Raw, open, ok bool) { return it.next(true) }
+
+// Resume continues after the element NextOpen left open, end bytes long.
+func (it *ElementIter) Resume(end int) {
+	if end <= 0 || it.open+end > len(it.data) {
+		it.i = len(it.data)
+		return
+	}
+	it.i = it.open + end
+}
+
+// End is the index in r just past the array's closing bracket, once Next
+// has returned its last element (0 before, or when the bytes are not a
+// valid array).
+func (it *ElementIter) End() int { return it.end }
+
+func (it *ElementIter) next(lazy bool) (v Raw, open, ok bool) {
 	d, i := it.data, skipWS(it.data, it.i)
 	if i < len(d) && d[i] == ',' {
 		i = skipWS(d, i+1)
 	}
 	if i >= len(d) || d[i] == ']' {
+		if i < len(d) && it.end == 0 {
+			it.end = i + 1
+		}
 		it.i = len(d)
-		return nil, false
+		return nil, false, false
+	}
+	if lazy && (d[i] == '{' || d[i] == '[') {
+		it.open, it.i = i, len(d) // until Resume
+		return d[i:], true, true
 	}
 	end := SkipTrusted(d, i)
 	if end <= i {
 		it.i = len(d)
-		return nil, false
+		return nil, false, false
 	}
 	it.i = end
-	return d[i:end], true
+	return d[i:end], false, true
 }
 
 // TrustedGet is Raw.Get for an object value the decoder validated: the

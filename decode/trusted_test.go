@@ -55,6 +55,11 @@ func checkTrusted(t *testing.T, data []byte) {
 			}
 		}
 	}
+	// Read in one pass, every nested container left open and read in
+	// place, the value reads as the validating walk reads it.
+	if got, _ := openWalk(r); got != deepWalk(r) {
+		t.Errorf("open walk of %q = %s, want %s", r, got, deepWalk(r))
+	}
 	// Every nested value too.
 	r.Members(func(_ string, v Raw) bool { checkTrusted(t, v); return true })
 	r.Elements(func(v Raw) bool { checkTrusted(t, v); return true })
@@ -143,6 +148,7 @@ func FuzzTrusted(f *testing.F) {
 		r := Raw(data)
 		trustedMembers(r)
 		trustedElements(r)
+		openWalkBounded(r, 0)
 		if i := skipWS(data, 0); i < len(data) {
 			if end, err := skipValue(data, i); err == nil && skipWS(data, end) == len(data) { // valid JSON
 				checkTrusted(t, data)
@@ -163,4 +169,84 @@ func TestTrustedGet(t *testing.T) {
 	if Raw(`[1]`).TrustedGet("a") != nil || Raw(nil).TrustedGet("a") != nil {
 		t.Error("a non-object has a member")
 	}
+}
+
+// openWalk renders r reading every container in place (NextOpen, Resume)
+// and returns where r's value ended.
+func openWalk(r Raw) (string, int) {
+	var b bytes.Buffer
+	switch r.Kind() {
+	case KindObject:
+		it := r.TrustedMembers()
+		for k, esc, v, open, ok := it.NextOpen(); ok; k, esc, v, open, ok = it.NextOpen() {
+			fmt.Fprintf(&b, "%s/%v=", k, esc)
+			if open {
+				s, end := openWalk(v)
+				b.WriteString(s)
+				it.Resume(end)
+			} else {
+				b.Write(v)
+			}
+			b.WriteString(";")
+		}
+		return "{" + b.String() + "}", it.End()
+	case KindArray:
+		it := r.TrustedElements()
+		for v, open, ok := it.NextOpen(); ok; v, open, ok = it.NextOpen() {
+			if open {
+				s, end := openWalk(v)
+				b.WriteString(s)
+				it.Resume(end)
+			} else {
+				b.Write(v)
+			}
+			b.WriteString(";")
+		}
+		return "[" + b.String() + "]", it.End()
+	}
+	return string(r), len(r)
+}
+
+// deepWalk is openWalk's rendering made with the validating scanner.
+func deepWalk(r Raw) string {
+	var b bytes.Buffer
+	switch r.Kind() {
+	case KindObject:
+		_ = eachMember(r, func(k []byte, esc bool, v Raw) bool {
+			fmt.Fprintf(&b, "%s/%v=%s;", k, esc, deepWalk(v))
+			return true
+		})
+		return "{" + b.String() + "}"
+	case KindArray:
+		r.Elements(func(v Raw) bool { fmt.Fprintf(&b, "%s;", deepWalk(v)); return true })
+		return "[" + b.String() + "]"
+	}
+	return string(r)
+}
+
+// openWalkBounded is openWalk on any bytes, to a bounded depth (the fuzzer
+// nests brackets deeper than a test's stack wants to follow).
+func openWalkBounded(r Raw, depth int) int {
+	if depth > 64 {
+		return 0
+	}
+	switch r.Kind() {
+	case KindObject:
+		it := r.TrustedMembers()
+		for _, _, v, open, ok := it.NextOpen(); ok; _, _, v, open, ok = it.NextOpen() {
+			if open {
+				it.Resume(openWalkBounded(v, depth+1))
+			}
+		}
+		return it.End()
+	case KindArray:
+		it := r.TrustedElements()
+		for v, open, ok := it.NextOpen(); ok; v, open, ok = it.NextOpen() {
+			if open {
+				it.Resume(openWalkBounded(v, depth+1))
+			}
+		}
+		return it.End()
+	}
+	return len(r)
 }

@@ -112,6 +112,10 @@ type event struct {
 	// wrapper names the StreamResponse member ("" for v0.3 and errors).
 	wrapper string
 	v       [nFields]decode.Raw
+	// The members of v[fStatus] and v[fArtifact] the mapper reads, read
+	// in the pass over the body (nil when that value is not an object).
+	status   [2]decode.Raw // state, message
+	artifact [3]decode.Raw // artifactId, name, parts
 }
 
 // top is what the mapper reads of a frame's top-level members (the
@@ -175,23 +179,50 @@ func (t *top) readEscaped(k []byte, v decode.Raw) {
 }
 
 // fill reads the body's fields in one pass over its members (the decoder
-// validated the frame: decode.Raw.TrustedMembers).
+// validated the frame: decode.Raw.TrustedMembers); the status and the
+// artifact, which the mapper reads too, are read in the same pass.
 func (ev *event) fill() {
 	ev.v = [nFields]decode.Raw{}
+	ev.status, ev.artifact = [2]decode.Raw{}, [3]decode.Raw{}
 	it := ev.body.TrustedMembers()
-	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
-		if esc {
-			continue // no A2A member name needs an escape
+	for k, esc, v, open, ok := it.NextOpen(); ok; k, esc, v, open, ok = it.NextOpen() {
+		i := -1
+		if !esc { // no A2A member name needs an escape
+			i = field(k)
 		}
-		if i := field(k); i >= 0 {
+		if open {
+			var end int
+			switch {
+			case i == fStatus && v[0] == '{':
+				end = readMembers(v, ev.status[:], "state", "message")
+			case i == fArtifact && v[0] == '{':
+				end = readMembers(v, ev.artifact[:], "artifactId", "name", "parts")
+			default:
+				end = decode.SkipTrusted(v, 0)
+			}
+			it.Resume(end)
+			v = v[:max(end, 0)]
+		}
+		if i >= 0 {
 			ev.v[i] = v // the last one wins, as in encoding/json
+			switch i {
+			case fStatus:
+				if v.Kind() != decode.KindObject {
+					ev.status = [2]decode.Raw{}
+				}
+			case fArtifact:
+				if v.Kind() != decode.KindObject {
+					ev.artifact = [3]decode.Raw{}
+				}
+			}
 		}
 	}
 }
 
-// fields reads the members named in keys of obj in one pass: dst[i]
-// gets keys[i].
-func fields(obj decode.Raw, dst []decode.Raw, keys ...string) {
+// readMembers reads the members named in keys of the object that starts
+// obj (obj may run on past it) into dst, dst[i] getting keys[i]; it
+// returns the object's length.
+func readMembers(obj decode.Raw, dst []decode.Raw, keys ...string) int {
 	for i := range dst {
 		dst[i] = nil
 	}
@@ -203,6 +234,7 @@ func fields(obj decode.Raw, dst []decode.Raw, keys ...string) {
 			}
 		}
 	}
+	return it.End()
 }
 
 // classify reads a frame's event into ev. It never allocates.

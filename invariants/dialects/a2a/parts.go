@@ -27,13 +27,18 @@ func (p *mapper) parts(m *invariants.Mapping, parts, key decode.Raw) {
 		return
 	}
 	it := parts.TrustedElements()
-	for part, ok := it.Next(); ok; part, ok = it.Next() {
+	for part, open, ok := it.NextOpen(); ok; part, open, ok = it.NextOpen() {
 		if part.Kind() != decode.KindObject {
+			if open { // an array: skipped
+				end := decode.SkipTrusted(part, 0)
+				it.Resume(end)
+				part = part[:max(end, 0)]
+			}
 			m.Malformed("parts", "a part is "+invariants.KindName(part)+", want an object")
 			continue
 		}
-		// One pass over the part's members (a text chunk's part is the
-		// stream's hot path).
+		// One pass over the part's members, as the pass over the parts
+		// reaches it (a text chunk's part is the stream's hot path).
 		var t, d, md decode.Raw
 		mi := part.TrustedMembers()
 		for k, esc, v, ok := mi.Next(); ok; k, esc, v, ok = mi.Next() {
@@ -46,6 +51,7 @@ func (p *mapper) parts(m *invariants.Mapping, parts, key decode.Raw) {
 				md = v
 			}
 		}
+		it.Resume(mi.End())
 		if t != nil {
 			if t.Kind() != decode.KindString {
 				m.Malformed("parts", "a part's text is "+invariants.KindName(t)+", want a string")
