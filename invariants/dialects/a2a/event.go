@@ -275,15 +275,21 @@ func (ev *event) classify(f *decode.Frame, t *top) {
 	*ev = event{}
 }
 
+// kindOf is the event a v0.3 result's kind names (the string decoded
+// once, then switched on: this runs on every frame).
 func kindOf(k decode.Raw) kind {
-	switch {
-	case k.StrEq("status-update"):
+	b, ok := k.StrBytes()
+	if !ok {
+		return evUnknown
+	}
+	switch string(b) {
+	case "status-update":
 		return evStatus
-	case k.StrEq("artifact-update"):
+	case "artifact-update":
 		return evArtifact
-	case k.StrEq("task"):
+	case "task":
 		return evTask
-	case k.StrEq("message"):
+	case "message":
 		return evMessage
 	}
 	return evUnknown
