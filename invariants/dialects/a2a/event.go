@@ -112,95 +112,184 @@ type event struct {
 	// wrapper names the StreamResponse member ("" for v0.3 and errors).
 	wrapper string
 	v       [nFields]decode.Raw
+	// The members of v[fStatus] and v[fArtifact] the mapper reads, read
+	// in the pass over the body (nil when that value is not an object).
+	status   [2]decode.Raw // state, message
+	artifact [3]decode.Raw // artifactId, name, parts
 }
 
-// fill reads the body's fields in one scan (decode.ScanObject, the
-// frame decoder's own loop); buf is the member buffer to reuse.
-func (ev *event) fill(buf *[]decode.Member) {
+// top is what the mapper reads of a frame's top-level members (the
+// decoder scanned them on the reading core): the JSON-RPC envelope
+// (JSON-RPC 2.0 §5) and the StreamResponse members, in wrappers' order.
+type top struct {
+	jsonrpc, id, result, err, method decode.Raw
+	wrapped                          [len(wrappers)]decode.Raw
+}
+
+// read takes the frame's members in one loop (the last of a repeated key
+// wins, as Frame.Get).
+func (t *top) read(f *decode.Frame) {
+	*t = top{}
+	for i := range f.Members {
+		k, esc, v := f.Members[i].Key, f.Members[i].KeyEsc, f.Members[i].Value
+		if esc {
+			t.readEscaped(k, v)
+			continue
+		}
+		switch string(k) {
+		case "jsonrpc":
+			t.jsonrpc = v
+		case "id":
+			t.id = v
+		case "result":
+			t.result = v
+		case "error":
+			t.err = v
+		case "method":
+			t.method = v
+		case "statusUpdate":
+			t.wrapped[0] = v
+		case "artifactUpdate":
+			t.wrapped[1] = v
+		case "task":
+			t.wrapped[2] = v
+		case "message":
+			t.wrapped[3] = v
+		case "msg":
+			t.wrapped[4] = v
+		}
+	}
+}
+
+// readEscaped takes a member whose key holds an escape.
+func (t *top) readEscaped(k []byte, v decode.Raw) {
+	for _, f := range [...]struct {
+		name string
+		dst  *decode.Raw
+	}{{"jsonrpc", &t.jsonrpc}, {"id", &t.id}, {"result", &t.result}, {"error", &t.err}, {"method", &t.method}} {
+		if decode.KeyIs(k, true, f.name) {
+			*f.dst = v
+		}
+	}
+	for i, w := range wrappers {
+		if decode.KeyIs(k, true, w.name) {
+			t.wrapped[i] = v
+		}
+	}
+}
+
+// fill reads the body's fields in one pass over its members (the decoder
+// validated the frame: decode.Raw.TrustedMembers); the status and the
+// artifact, which the mapper reads too, are read in the same pass.
+func (ev *event) fill() {
 	ev.v = [nFields]decode.Raw{}
-	ms, ok, _ := decode.ScanObject(ev.body, (*buf)[:0])
-	*buf = ms
-	if !ok {
-		return
-	}
-	for i := range ms {
-		if ms[i].KeyEsc {
-			continue // no A2A member name needs an escape
+	ev.status, ev.artifact = [2]decode.Raw{}, [3]decode.Raw{}
+	it := ev.body.TrustedMembers()
+	for k, esc, v, open, ok := it.NextOpen(); ok; k, esc, v, open, ok = it.NextOpen() {
+		i := -1
+		if !esc { // no A2A member name needs an escape
+			i = field(k)
 		}
-		if k := field(ms[i].Key); k >= 0 {
-			ev.v[k] = ms[i].Value // the last one wins, as in encoding/json
+		if open {
+			var end int
+			switch {
+			case i == fStatus && v[0] == '{':
+				end = readMembers(v, ev.status[:], "state", "message")
+			case i == fArtifact && v[0] == '{':
+				end = readMembers(v, ev.artifact[:], "artifactId", "name", "parts")
+			default:
+				end = decode.SkipTrusted(v, 0)
+			}
+			it.Resume(end)
+			v = v[:max(end, 0)]
+		}
+		if i >= 0 {
+			ev.v[i] = v // the last one wins, as in encoding/json
+			switch i {
+			case fStatus:
+				if v.Kind() != decode.KindObject {
+					ev.status = [2]decode.Raw{}
+				}
+			case fArtifact:
+				if v.Kind() != decode.KindObject {
+					ev.artifact = [3]decode.Raw{}
+				}
+			}
 		}
 	}
 }
 
-// fields reads the members named in keys of obj in one scan: dst[i]
-// gets keys[i].
-func fields(obj decode.Raw, buf *[]decode.Member, dst []decode.Raw, keys ...string) {
+// readMembers reads the members named in keys of the object that starts
+// obj (obj may run on past it) into dst, dst[i] getting keys[i]; it
+// returns the object's length.
+func readMembers(obj decode.Raw, dst []decode.Raw, keys ...string) int {
 	for i := range dst {
 		dst[i] = nil
 	}
-	if obj.Kind() != decode.KindObject {
-		return
-	}
-	ms, ok, _ := decode.ScanObject(obj, (*buf)[:0])
-	*buf = ms
-	if !ok {
-		return
-	}
-	for i := range ms {
-		for j, k := range keys {
-			if !ms[i].KeyEsc && string(ms[i].Key) == k {
-				dst[j] = ms[i].Value
+	it := obj.TrustedMembers()
+	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
+		for j, key := range keys {
+			if !esc && string(k) == key {
+				dst[j] = v
 			}
 		}
 	}
+	return it.End()
 }
 
-// classify reads a frame's event. It never allocates.
-func classify(f *decode.Frame, buf *[]decode.Member) event {
-	if f.Get("jsonrpc") != nil {
-		if e := f.Get("error"); e != nil && f.Get("result") == nil {
-			return event{kind: evError, body: e}
+// classify reads a frame's event into ev. It never allocates.
+func (ev *event) classify(f *decode.Frame, t *top) {
+	t.read(f)
+	if t.jsonrpc != nil {
+		if t.err != nil && t.result == nil {
+			*ev = event{kind: evError, body: t.err}
+			return
 		}
-		res := f.Get("result")
-		if res.Kind() != decode.KindObject {
-			return event{kind: evNone, body: res}
+		if t.result.Kind() != decode.KindObject {
+			*ev = event{kind: evNone, body: t.result}
+			return
 		}
-		ev := event{body: res}
-		ev.fill(buf)
+		*ev = event{body: t.result}
+		ev.fill()
 		if k := ev.v[fKind]; k != nil {
 			ev.kind, ev.form = kindOf(k), formKind
-			return ev
+			return
 		}
 		for i, w := range wrappers {
 			if b := ev.v[fStatusUpdate+i]; b.Kind() == decode.KindObject {
-				ev = event{kind: w.kind, body: b, wrapper: w.name, form: formWrapped}
-				ev.fill(buf)
-				return ev
+				*ev = event{kind: w.kind, body: b, wrapper: w.name, form: formWrapped}
+				ev.fill()
+				return
 			}
 		}
 		ev.kind = evUnknown
-		return ev
+		return
 	}
-	for _, w := range wrappers {
-		if b := f.Get(w.name); b.Kind() == decode.KindObject {
-			ev := event{kind: w.kind, body: b, wrapper: w.name, form: formBare}
-			ev.fill(buf)
-			return ev
+	for i, w := range wrappers {
+		if b := t.wrapped[i]; b.Kind() == decode.KindObject {
+			*ev = event{kind: w.kind, body: b, wrapper: w.name, form: formBare}
+			ev.fill()
+			return
 		}
 	}
-	return event{}
+	*ev = event{}
 }
 
+// kindOf is the event a v0.3 result's kind names (the string decoded
+// once, then switched on: this runs on every frame).
 func kindOf(k decode.Raw) kind {
-	switch {
-	case k.StrEq("status-update"):
+	b, ok := k.StrBytes()
+	if !ok {
+		return evUnknown
+	}
+	switch string(b) {
+	case "status-update":
 		return evStatus
-	case k.StrEq("artifact-update"):
+	case "artifact-update":
 		return evArtifact
-	case k.StrEq("task"):
+	case "task":
 		return evTask
-	case k.StrEq("message"):
+	case "message":
 		return evMessage
 	}
 	return evUnknown
@@ -234,18 +323,19 @@ func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 	if foreign.In(f) {
 		return invariants.No
 	}
-	var buf []decode.Member
-	ev := classify(f, &buf)
+	var ev event
+	var t top
+	ev.classify(f, &t)
 	switch ev.kind {
 	case evNone, evUnknown:
 		return invariants.No
 	case evError:
-		if f.Get("method") != nil || ev.body.Kind() != decode.KindObject || ev.body.Get("code").Kind() != decode.KindNumber {
+		if t.method != nil || ev.body.Kind() != decode.KindObject || ev.body.Get("code").Kind() != decode.KindNumber {
 			return invariants.No
 		}
 		return invariants.Maybe
 	}
-	if f.Get("method") != nil || !ev.shaped() {
+	if t.method != nil || !ev.shaped() {
 		return invariants.No
 	}
 	if ev.form == formBare && len(f.Members) != 1 {
@@ -259,8 +349,9 @@ func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 // label is the event's v0.3 kind ("status-update"…), "error" for a
 // JSON-RPC error; "" when the frame is no A2A event.
 func label(f *decode.Frame) string {
-	var buf []decode.Member
-	ev := classify(f, &buf)
+	var ev event
+	var t top
+	ev.classify(f, &t)
 	if ev.kind == evNone {
 		return ""
 	}

@@ -17,7 +17,7 @@ func (p *mapper) taskEvent(m *invariants.Mapping, ev *event) {
 		p.start(m, true, id)
 		p.task = true
 		p.ids(m, "a task", id, ev.v[fCtxID])
-		p.status(m, ev.v[fStatus], nil, litTask)
+		p.status(m, ev, nil, litTask)
 		p.snapshotArtifacts(m, ev.v[fArtifacts])
 		return
 	}
@@ -31,7 +31,7 @@ func (p *mapper) taskEvent(m *invariants.Mapping, ev *event) {
 		m.Stream = true // the closing snapshot belongs to the stream
 		return
 	}
-	p.status(m, ev.v[fStatus], nil, litTask)
+	p.status(m, ev, nil, litTask)
 }
 
 // statusEvent: a TaskStatusUpdateEvent (§4.2.1) moves the task; its
@@ -47,19 +47,18 @@ func (p *mapper) statusEvent(m *invariants.Mapping, ev *event) {
 			final = decode.Raw("false")
 		}
 	}
-	p.status(m, ev.v[fStatus], final, litStatus)
+	p.status(m, ev, final, litStatus)
 }
 
 // status maps a TaskStatus: its state is progress, its message's parts
 // the client text and tool calls, and the state or v0.3's final flag may
 // end the turn.
-func (p *mapper) status(m *invariants.Mapping, st, final decode.Raw, name decode.Raw) {
-	if st.Kind() != decode.KindObject {
+func (p *mapper) status(m *invariants.Mapping, ev *event, final decode.Raw, name decode.Raw) {
+	if st := ev.v[fStatus]; st.Kind() != decode.KindObject {
 		m.Malformed(string(names[evStatus]), "status is "+invariants.KindName(st)+", want an object")
 		return
 	}
-	var sv [2]decode.Raw
-	fields(st, &p.buf, sv[:], "state", "message")
+	sv := &ev.status
 	state := sv[0]
 	ph, outcome := stateOf(state)
 	if state.Kind() != decode.KindString {
@@ -75,7 +74,7 @@ func (p *mapper) status(m *invariants.Mapping, st, final decode.Raw, name decode
 		return // after-terminal from the Engine; nothing more to read
 	}
 	if msg := sv[1]; msg.Kind() == decode.KindObject {
-		p.parts(m, msg.Get("parts"), nil)
+		p.parts(m, msg.TrustedGet("parts"), nil)
 	}
 	fin, hasFinal := false, final != nil
 	if hasFinal {
@@ -149,10 +148,7 @@ func (p *mapper) artifactEvent(m *invariants.Mapping, ev *event) {
 	if p.ended {
 		return
 	}
-	var av [3]decode.Raw
-	art := ev.v[fArtifact]
-	fields(art, &p.buf, av[:], "artifactId", "name", "parts")
-	id, name, parts := av[0], av[1], av[2]
+	id, name, parts := ev.artifact[0], ev.artifact[1], ev.artifact[2]
 	if !name.IsNonEmptyStr() {
 		name = litArtifact
 	}

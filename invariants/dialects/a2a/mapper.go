@@ -27,7 +27,7 @@ type mapper struct {
 	flooded       bool
 	calls         int   // tool calls without an id (synthetic keys)
 	ev            event // the frame being mapped (kept here: it is large)
-	buf           []decode.Member
+	top           top
 }
 
 func newMapper() invariants.Mapper { return &mapper{} }
@@ -43,14 +43,14 @@ var (
 )
 
 func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
-	p.ev = classify(f, &p.buf)
-	ev := &p.ev
-	if f.Get("jsonrpc") != nil {
-		p.envelope(f, m)
+	ev, t := &p.ev, &p.top
+	ev.classify(f, t)
+	if t.jsonrpc != nil {
+		p.envelope(t, m)
 	}
 	switch ev.kind {
 	case evNone:
-		if r := f.Get("result"); r != nil && f.Get("jsonrpc") != nil {
+		if r := t.result; r != nil && t.jsonrpc != nil {
 			m.Malformed("result", "result is "+invariants.KindName(r)+", want an object")
 			m.Stream = true // no event: it opens no turn
 			return
@@ -80,11 +80,11 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 // envelope checks the JSON-RPC response envelope (JSON-RPC 2.0 §5): the
 // version is "2.0", and every response of the stream answers the same
 // request id (envelope-drift, warn: the SDKs never compare it).
-func (p *mapper) envelope(f *decode.Frame, m *invariants.Mapping) {
-	if v := f.Get("jsonrpc"); !v.StrEq("2.0") {
+func (p *mapper) envelope(t *top, m *invariants.Mapping) {
+	if v := t.jsonrpc; !v.StrEq("2.0") {
 		m.Malformed("response", "jsonrpc is "+decode.Clip(string(v), 20)+", want \"2.0\"")
 	}
-	id := f.Get("id")
+	id := t.id
 	if id == nil {
 		return
 	}

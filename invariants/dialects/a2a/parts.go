@@ -26,33 +26,52 @@ func (p *mapper) parts(m *invariants.Mapping, parts, key decode.Raw) {
 		m.Malformed("parts", "parts is "+invariants.KindName(parts)+", want an array")
 		return
 	}
-	parts.Elements(func(part decode.Raw) bool {
+	it := parts.TrustedElements()
+	for part, open, ok := it.NextOpen(); ok; part, open, ok = it.NextOpen() {
 		if part.Kind() != decode.KindObject {
+			if open { // an array: skipped
+				end := decode.SkipTrusted(part, 0)
+				it.Resume(end)
+				part = part[:max(end, 0)]
+			}
 			m.Malformed("parts", "a part is "+invariants.KindName(part)+", want an object")
-			return true
+			continue
 		}
-		if t := part.Get("text"); t != nil {
+		// One pass over the part's members, as the pass over the parts
+		// reaches it (a text chunk's part is the stream's hot path).
+		var t, d, md decode.Raw
+		mi := part.TrustedMembers()
+		for k, esc, v, ok := mi.Next(); ok; k, esc, v, ok = mi.Next() {
+			switch {
+			case decode.KeyIs(k, esc, "text"):
+				t = v
+			case decode.KeyIs(k, esc, "data"):
+				d = v
+			case decode.KeyIs(k, esc, "metadata"):
+				md = v
+			}
+		}
+		it.Resume(mi.End())
+		if t != nil {
 			if t.Kind() != decode.KindString {
 				m.Malformed("parts", "a part's text is "+invariants.KindName(t)+", want a string")
-				return true
+				continue
 			}
 			mv := invariants.Move{Kind: invariants.MoveText, Text: t}
 			if key != nil {
 				mv.Span, mv.Key = invariants.SpanItem, key
 			}
 			m.Add(mv)
-			return true
+			continue
 		}
-		if d := part.Get("data"); d.Kind() == decode.KindObject {
-			md := part.Get("metadata")
-			typ := md.Get(adkTypeKey)
+		if d.Kind() == decode.KindObject {
+			typ := md.TrustedGet(adkTypeKey)
 			if typ == nil {
-				typ = md.Get(adkTypeKeyJava)
+				typ = md.TrustedGet(adkTypeKeyJava)
 			}
 			p.adkData(m, d, typ)
 		}
-		return true
-	})
+	}
 }
 
 // adkData maps ADK's function_call and function_response data parts.

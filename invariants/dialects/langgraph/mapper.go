@@ -20,6 +20,7 @@ type mapper struct {
 	track        tracker
 	pending      []pendingCall
 	lastNode     []byte // the graph node of the latest progress line
+	lastMeta     lastMeta
 }
 
 // pendingCall is a tool call opened from a streamed message whose input is

@@ -44,33 +44,35 @@ func (p *mapper) remember(m *invariants.Mapping, kind byte, id []byte, v string)
 // tuple maps a messages-tuple event: [message chunk, metadata]. The chunk's
 // content is a delta (useStream concatenates the chunks of one id).
 func (p *mapper) tuple(data decode.Raw, m *invariants.Mapping) {
-	var msg, meta decode.Raw
-	n := 0
-	data.Elements(func(v decode.Raw) bool {
-		switch n {
-		case 0:
-			msg = v
-		case 1:
-			meta = v
+	var c chunk
+	if !p.commonTuple(data, &c, m) {
+		c = chunk{}
+		var msg, meta decode.Raw
+		n := 0
+		it := data.TrustedElements()
+		for v, ok := it.Next(); ok && n < 3; v, ok = it.Next() {
+			switch n {
+			case 0:
+				msg = v
+			case 1:
+				meta = v
+			}
+			n++
 		}
-		n++
-		return n < 3
-	})
-	if data.Kind() != decode.KindArray || n != 2 || msg.Kind() != decode.KindObject {
-		// useStream destructures [serialized, metadata] and reads
-		// serialized.type: anything else throws.
-		m.Malformed("messages", "data is "+invariants.KindName(data)+", want [message, metadata]")
-		return
+		if data.Kind() != decode.KindArray || n != 2 || msg.Kind() != decode.KindObject {
+			// useStream destructures [serialized, metadata] and reads
+			// serialized.type: anything else throws.
+			m.Malformed("messages", "data is "+invariants.KindName(data)+", want [message, metadata]")
+			return
+		}
+		if meta.Kind() != decode.KindObject && meta.Kind() != decode.KindNull {
+			m.Malformed("messages", "metadata is "+invariants.KindName(meta)+", want an object")
+		}
+		p.node(meta.TrustedGet("langgraph_node"), m)
+		it2 := msg.TrustedMembers()
+		c.read(&it2)
 	}
-	if meta.Kind() != decode.KindObject && meta.Kind() != decode.KindNull {
-		m.Malformed("messages", "metadata is "+invariants.KindName(meta)+", want an object")
-	}
-	p.node(meta.Get("langgraph_node"), m)
-	// One pass over the chunk for every member the mapping reads (a
-	// chunk is the stream's hot path).
-	var v [8]decode.Raw
-	msg.GetAll(v[:], "type", "id", "content", "tool_call_chunks", "chunk_position", "response_metadata", "tool_call_id", "status")
-	typ, idv, content, chunks, position, respMeta, toolCallID, status := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+	typ, idv, content, chunks, position, respMeta, toolCallID, status := c.typ, c.id, c.content, c.toolCallChunks, c.position, c.respMeta, c.toolCallID, c.status
 	k, ok := kindOf(typ)
 	if !ok {
 		m.Malformed("messages", "the message's type is "+invariants.KindName(typ)+", want a string")
@@ -89,8 +91,10 @@ func (p *mapper) tuple(data decode.Raw, m *invariants.Mapping) {
 			p.remember(m, 'm', id, "")
 		}
 		p.content(content, m)
-		if chunks.Kind() == decode.KindArray && chunks.Len() > 0 {
-			p.toolChunks(chunks, id, m)
+		if it := chunks.TrustedElements(); chunks.Kind() == decode.KindArray {
+			if _, some := it.Next(); some {
+				p.toolChunks(chunks, id, m)
+			}
 		}
 		if finished(position, respMeta) {
 			p.readyAll(m, string(id))
@@ -107,7 +111,17 @@ func finished(position, rm decode.Raw) bool {
 	if position.StrEq("last") {
 		return true
 	}
-	return rm.Get("finish_reason").Kind() == decode.KindString || rm.Get("stop_reason").Kind() == decode.KindString
+	it := rm.TrustedMembers()
+	var finish, stop decode.Raw
+	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
+		switch {
+		case decode.KeyIs(k, esc, "finish_reason"):
+			finish = v
+		case decode.KeyIs(k, esc, "stop_reason"):
+			stop = v
+		}
+	}
+	return finish.Kind() == decode.KindString || stop.Kind() == decode.KindString
 }
 
 // content maps a message's content: a string, or a list of content blocks

@@ -1,0 +1,280 @@
+package decode
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Reading JSON the decoder already validated.
+//
+// A mapper reads the nested objects of a frame whose data the decoder has
+// scanned and validated (a decoded frame: its data is one valid JSON
+// value). Validating them again on every read (Raw.Get, GetAll, Elements)
+// is most of a nested dialect's checking cost; these walkers only find
+// where each value ends: strings by their closing quote, containers by
+// their matching bracket. They trust the bytes to be valid JSON and check
+// nothing more than they must to stay in bounds: on bytes that are not
+// valid JSON they return views of the input that may not mean much, but
+// never panic, never loop, and never allocate. Callers hand them only
+// views of a decoded frame's data.
+
+// SkipTrusted returns the index just past the JSON value that starts at
+// data[i] (no whitespace before it), trusting the value to be valid.
+func SkipTrusted(data []byte, i int) int {
+	if i < 0 || i >= len(data) {
+		return len(data)
+	}
+	switch data[i] {
+	case '"':
+		return skipStringTrusted(data, i)
+	case '{', '[':
+		return skipContainerTrusted(data, i)
+	}
+	for i < len(data) && !delimiter[data[i]] { // a number, true, false, null
+		i++
+	}
+	return i
+}
+
+// delimiter marks the bytes that end a number or a literal.
+var delimiter = [256]bool{',': true, '}': true, ']': true, ':': true, ' ': true, '\t': true, '\n': true, '\r': true}
+
+// skipStringTrusted returns the index past the closing quote of the
+// string that starts at data[i] ('"').
+func skipStringTrusted(data []byte, i int) int {
+	end, _ := scanStringTrusted(data, i)
+	return end
+}
+
+// scanStringTrusted returns the index past the closing quote of the
+// string that starts at data[i] ('"') and whether it holds an escape, 8
+// bytes at a time: the lowest '"' or '\\' of a word is the next byte
+// that matters.
+func scanStringTrusted(data []byte, i int) (int, bool) {
+	i++
+	esc := false
+	for i < len(data) {
+		for i+8 <= len(data) {
+			x := binary.LittleEndian.Uint64(data[i:])
+			q := x ^ (swarLo * '"')
+			b := x ^ (swarLo * '\\')
+			if m := ((q-swarLo)&^q | (b-swarLo)&^b) & swarHi; m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto special
+			}
+			i += 8
+		}
+		for i < len(data) && data[i] != '"' && data[i] != '\\' {
+			i++
+		}
+	special:
+		if i >= len(data) {
+			break
+		}
+		if data[i] == '"' {
+			return i + 1, esc
+		}
+		esc = true
+		i += 2 // an escape: the byte after the backslash is never the end
+	}
+	return len(data), esc
+}
+
+// skipContainerTrusted returns the index past the bracket that closes the
+// object or array starting at data[i].
+func skipContainerTrusted(data []byte, i int) int {
+	depth := 0
+	for i < len(data) {
+		switch data[i] {
+		case '"':
+			i = skipStringTrusted(data, i)
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+		i++
+	}
+	return len(data)
+}
+
+// MemberIter reads an object's members in order (Raw.TrustedMembers).
+type MemberIter struct {
+	data []byte
+	i    int
+	end  int // past the closing brace, once Next has reached it
+	open int // where the value NextOpen left open starts
+}
+
+// TrustedMembers reads the members of the object value that starts r, in
+// one pass, without a callback: a mapper switches on each key as it
+// comes. r may run on past the object (the rest of an array): End says
+// where the object ended. A value that is not an object has no members.
+func (r Raw) TrustedMembers() MemberIter {
+	if r.Kind() != KindObject {
+		return MemberIter{}
+	}
+	return MemberIter{data: r, i: 1}
+}
+
+// Next returns the next member: its key's raw bytes between the quotes,
+// whether the key holds an escape (compare it decoded: KeyIs), and its
+// value; ok is false after the last.
+func (it *MemberIter) Next() (key []byte, esc bool, v Raw, ok bool) {
+	key, esc, v, _, ok = it.next(false)
+	return key, esc, v, ok
+}
+
+// NextOpen is Next, but an object or array value is left open, not
+// skipped (open is true): v runs from the value to the end of the data,
+// for the caller to read in the same pass with TrustedMembers or
+// TrustedElements (which stop at its end) and then hand that iterator's
+// End to Resume. The members of a nested object are read once, not once
+// to skip them and once more to read them.
+func (it *MemberIter) NextOpen() (key []byte, esc bool, v Raw, open, ok bool) {
+	return it.next(true)
+}
+
+// Resume continues after the value NextOpen left open, end bytes long
+// (the End of the iterator that read it; 0, a value not read to its end,
+// stops the iteration).
+func (it *MemberIter) Resume(end int) {
+	if end <= 0 || it.open+end > len(it.data) {
+		it.i = len(it.data)
+		return
+	}
+	it.i = it.open + end
+}
+
+func (it *MemberIter) next(lazy bool) (key []byte, esc bool, v Raw, open, ok bool) {
+	d, i := it.data, skipWS(it.data, it.i)
+	if i < len(d) && d[i] == ',' {
+		i = skipWS(d, i+1)
+	}
+	if i >= len(d) || d[i] != '"' {
+		if i < len(d) && d[i] == '}' && it.end == 0 {
+			it.end = i + 1
+		}
+		it.i = len(d)
+		return nil, false, nil, false, false
+	}
+	kEnd, esc := scanStringTrusted(d, i)
+	if kEnd < i+2 { // not valid JSON
+		it.i = len(d)
+		return nil, false, nil, false, false
+	}
+	key = d[i+1 : kEnd-1]
+	i = kEnd
+	if i < len(d) && d[i] != ':' {
+		i = skipWS(d, i)
+	}
+	if i >= len(d) || d[i] != ':' {
+		it.i = len(d)
+		return nil, false, nil, false, false
+	}
+	i = skipWS(d, i+1)
+	if lazy && i < len(d) && (d[i] == '{' || d[i] == '[') {
+		it.open, it.i = i, len(d) // until Resume
+		return key, esc, d[i:], true, true
+	}
+	end := SkipTrusted(d, i)
+	if end <= i {
+		it.i = len(d)
+		return nil, false, nil, false, false
+	}
+	it.i = end
+	return key, esc, d[i:end], false, true
+}
+
+// End is the index in r just past the object's closing brace, once Next
+// has returned its last member (0 before, or when the bytes are not a
+// valid object).
+func (it *MemberIter) End() int { return it.end }
+
+// KeyIs reports whether a member's key (as MemberIter.Next returns it) is
+// name, decoding it when it holds an escape.
+func KeyIs(key []byte, esc bool, name string) bool { return keyEquals(key, esc, name) }
+
+// ElementIter reads an array's elements in order (Raw.TrustedElements).
+type ElementIter struct {
+	data []byte
+	i    int
+	end  int // past the closing bracket, once Next has reached it
+	open int // where the element NextOpen left open starts
+}
+
+// TrustedElements reads the elements of the array value that starts r,
+// in one pass (r may run on past the array: End says where it ended). A
+// value that is not an array has none.
+func (r Raw) TrustedElements() ElementIter {
+	if r.Kind() != KindArray {
+		return ElementIter{}
+	}
+	return ElementIter{data: r, i: 1}
+}
+
+// Next returns the next element; ok is false after the last.
+func (it *ElementIter) Next() (v Raw, ok bool) {
+	v, _, ok = it.next(false)
+	return v, ok
+}
+
+// NextOpen is Next, but an object or array element is left open, as
+// MemberIter.NextOpen leaves a value: read it, then Resume.
+func (it *ElementIter) NextOpen() (v Raw, open, ok bool) { return it.next(true) }
+
+// Resume continues after the element NextOpen left open, end bytes long.
+func (it *ElementIter) Resume(end int) {
+	if end <= 0 || it.open+end > len(it.data) {
+		it.i = len(it.data)
+		return
+	}
+	it.i = it.open + end
+}
+
+// End is the index in r just past the array's closing bracket, once Next
+// has returned its last element (0 before, or when the bytes are not a
+// valid array).
+func (it *ElementIter) End() int { return it.end }
+
+func (it *ElementIter) next(lazy bool) (v Raw, open, ok bool) {
+	d, i := it.data, skipWS(it.data, it.i)
+	if i < len(d) && d[i] == ',' {
+		i = skipWS(d, i+1)
+	}
+	if i >= len(d) || d[i] == ']' {
+		if i < len(d) && it.end == 0 {
+			it.end = i + 1
+		}
+		it.i = len(d)
+		return nil, false, false
+	}
+	if lazy && (d[i] == '{' || d[i] == '[') {
+		it.open, it.i = i, len(d) // until Resume
+		return d[i:], true, true
+	}
+	end := SkipTrusted(d, i)
+	if end <= i {
+		it.i = len(d)
+		return nil, false, false
+	}
+	it.i = end
+	return d[i:end], false, true
+}
+
+// TrustedGet is Raw.Get for an object value the decoder validated: the
+// member key (the last one when it repeats), or nil.
+func (r Raw) TrustedGet(key string) Raw {
+	var found Raw
+	it := r.TrustedMembers()
+	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
+		if keyEquals(k, esc, key) {
+			found = v
+		}
+	}
+	return found
+}
