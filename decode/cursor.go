@@ -43,6 +43,18 @@ func (c *Cursor) Kind() Kind {
 	return Raw(c.data[i:]).Kind()
 }
 
+// Mark is where the value at the cursor starts: once it is read (entered
+// and read to its end), Since(mark) returns it whole, as Value would have.
+func (c *Cursor) Mark() int { return skipWS(c.data, c.i) }
+
+// Since returns the bytes from mark to the cursor (nil once stopped).
+func (c *Cursor) Since(mark int) Raw {
+	if c.bad || mark < 0 || mark > c.i {
+		return nil
+	}
+	return Raw(c.data[mark:c.i:c.i])
+}
+
 // Value reads the value at the cursor and returns it (nil at the end or
 // on bytes that are not JSON).
 func (c *Cursor) Value() Raw {

@@ -6,14 +6,15 @@ import (
 	"testing"
 )
 
-// walkCursor renders a value read with a Cursor: containers entered,
-// scalars read, and the members whose key starts with "s" and every
+// walkCursor renders a value read with a Cursor: containers entered (and
+// then taken whole with Mark and Since), scalars read, and the members whose key starts with "s" and every
 // third element left unread (the next call skips them).
 func walkCursor(c *Cursor, depth int) string {
 	if depth > 64 {
 		return string(c.Value())
 	}
 	var b strings.Builder
+	mark := c.Mark()
 	switch {
 	case c.Object():
 		b.WriteByte('{')
@@ -39,6 +40,10 @@ func walkCursor(c *Cursor, depth int) string {
 		b.WriteByte(']')
 	default:
 		b.Write(c.Value())
+	}
+	// A value read to its end is, by Since, what Value reads.
+	if whole := c.Since(mark); !c.Bad() && walkRaw(whole, depth) != b.String() {
+		b.WriteString("!Since " + string(whole))
 	}
 	return b.String()
 }
