@@ -222,3 +222,24 @@ func TestHotPathAllocs(t *testing.T) {
 	dialecttest.HotPathAllocs(t, Dialect, ev(progress),
 		ev(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"deepwiki","data":"Processing query (14s elapsed)"}}`))
 }
+
+// TestMethodAfterKnownOne: the mapper remembers the last method it looked
+// up; a method that is not it — unknown, empty, a request among
+// notifications, escaped — is looked up afresh.
+func TestMethodAfterKnownOne(t *testing.T) {
+	body := ev(progress) + ev(`{"jsonrpc":"2.0","method":""}`) + ev(strings.Replace(progress, `"progress":1`, `"progress":2`, 1)) + ev(`{"jsonrpc":"2.0","method":"notifications/bogus"}`) +
+		ev(`{"jsonrpc":"2.0","id":"s","method":"notifications/progress"}`) + ev(`{"jsonrpc":"2.0","id":"s","method":"roots/list"}`) +
+		ev(`{"jsonrpc":"2.0","method":"notifications/m\u0065ssage","params":{"data":"esc"}}`) + ev(result1)
+	res := dialecttest.Run(Dialect, body)
+	if got, want := strings.Join(dialecttest.Lines(res.Alarms), " | "), "event-unknown info 1 | event-unknown info 3 | event-unknown info 4"; got != want {
+		t.Errorf("alarms %q, want %q", got, want)
+	}
+	dialecttest.WantMoves(t, res, []string{`turn-start; progress text="Halfway"`, "", `progress text="Halfway"`, "", "",
+		`progress text="roots/list"`, `progress text="esc"`,
+		`text text="Sunny"; tool-open key=1 name="tools/call"; tool-close key=1 outcome=completed`})
+	// An empty method before any known one is not the "" remembered.
+	res = dialecttest.Run(Dialect, ev(`{"jsonrpc":"2.0","method":""}`)+ev(result1))
+	if got, want := strings.Join(dialecttest.Lines(res.Alarms), " | "), "event-unknown info 0"; got != want {
+		t.Errorf("empty method first: alarms %q, want %q", got, want)
+	}
+}
