@@ -65,9 +65,14 @@ func (c *Cursor) Value() Raw {
 	i := skipWS(c.data, c.i)
 	var end int
 	var err error
-	if i < len(c.data) && c.data[i] == '"' {
+	switch {
+	case i >= len(c.data):
+		err = errEOF(i)
+	case c.data[i] == '"':
 		end, _, err = scanString(c.data, i)
-	} else {
+	case c.data[i] == '-' || c.data[i] >= '0' && c.data[i] <= '9':
+		end, err = scanNumber(c.data, i)
+	default:
 		end, err = skipValue(c.data, i)
 	}
 	if err != nil {
