@@ -44,16 +44,9 @@ type mapper struct {
 	code, text decode.Raw
 	tokIdx     map[string]int
 	tokVal     []float64
-	eventIDs   map[string]struct{}
-	eventRing  []string // the ids in eventIDs, oldest at eventPos once full
-	eventPos   int
+	events     eventIDs // the SSE event ids seen
 	bounded    bool
-	// lastID is the greatest event id so far while they only grew
-	// (longer, or as long and greater): a greater one is fresh without a
-	// lookup. The first that does not grow switches to the map.
-	lastID   string
-	growing  bool
-	endpoint bool
+	endpoint   bool
 	// last is the method of the last notification or request mapped: a
 	// stream repeats one (progress), so its lookup is a compare.
 	last methodInfo
@@ -200,40 +193,8 @@ func (p *mapper) eventID(f *decode.Frame, m *invariants.Mapping) {
 		m.Raise("resume-replay", invariants.SevWarn, "event id %q is the Last-Event-ID the client resumed from: the server sends again an event the client has", decode.Clip(f.ID, 60))
 		return
 	}
-	id := f.ID
-	if p.eventRing == nil {
-		p.eventRing = make([]string, 0, 64)
-		p.growing = true
-	} else if p.growing {
-		if len(id) < len(p.lastID) || len(id) == len(p.lastID) && id <= p.lastID {
-			// The ids stopped growing: index the ones remembered.
-			p.growing = false
-			p.eventIDs = make(map[string]struct{}, len(p.eventRing))
-			for _, r := range p.eventRing {
-				p.eventIDs[r] = struct{}{}
-			}
-		}
-	}
-	if !p.growing {
-		if _, dup := p.eventIDs[id]; dup {
-			m.Raise("event-id-duplicate", invariants.SevWarn, "event id %q repeats within the stream: resuming from it replays the wrong events", decode.Clip(id, 60))
-			return
-		}
-	}
-	p.lastID = id
-	// The latest maxEventIDs ids are kept (a ring): a long stream stays in
-	// flat memory, and a repeat further back goes unseen.
-	if len(p.eventRing) < maxEventIDs {
-		p.eventRing = append(p.eventRing, id)
-	} else {
-		if !p.growing {
-			delete(p.eventIDs, p.eventRing[p.eventPos])
-		}
-		p.eventRing[p.eventPos] = id
-		p.eventPos = (p.eventPos + 1) % maxEventIDs
-	}
-	if !p.growing {
-		p.eventIDs[id] = struct{}{}
+	if p.events.repeat(f.ID) {
+		m.Raise("event-id-duplicate", invariants.SevWarn, "event id %q repeats within the stream: resuming from it replays the wrong events", decode.Clip(f.ID, 60))
 	}
 }
 
