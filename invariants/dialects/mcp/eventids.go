@@ -23,7 +23,7 @@ type eventIDs struct {
 	seed    maphash.Seed
 	ring    []uint64 // hashes of the latest ids, oldest at pos once full
 	pos     int
-	set     map[uint64]struct{} // the ring's hashes, once the ids stopped growing
+	set     *hashSet // the ring's hashes, once the ids stopped growing
 }
 
 // repeat records id and reports whether it repeats one of the latest
@@ -36,16 +36,14 @@ func (e *eventIDs) repeat(id string) bool {
 	} else if e.growing && (len(id) < len(e.last) || len(id) == len(e.last) && id <= e.last) {
 		// The ids stopped growing: index the ones remembered.
 		e.growing = false
-		e.set = make(map[uint64]struct{}, len(e.ring))
+		e.set = new(hashSet)
 		for _, h := range e.ring {
-			e.set[h] = struct{}{}
+			e.set.add(h)
 		}
 	}
-	h := maphash.String(e.seed, id)
-	if !e.growing {
-		if _, dup := e.set[h]; dup {
-			return true
-		}
+	h := maphash.String(e.seed, id) | 1 // never 0: hashSet's empty slot
+	if !e.growing && e.set.has(h) {
+		return true
 	}
 	e.last = id
 	// The latest maxEventIDs are kept (a ring): a long stream stays in
@@ -54,13 +52,63 @@ func (e *eventIDs) repeat(id string) bool {
 		e.ring = append(e.ring, h)
 	} else {
 		if !e.growing {
-			delete(e.set, e.ring[e.pos])
+			e.set.remove(e.ring[e.pos])
 		}
 		e.ring[e.pos] = h
 		e.pos = (e.pos + 1) % maxEventIDs
 	}
 	if !e.growing {
-		e.set[h] = struct{}{}
+		e.set.add(h)
 	}
 	return false
+}
+
+// hashSet holds up to maxEventIDs hashes (none 0) in twice as many slots,
+// by linear probing; a removal shifts back the run after it (Knuth 6.4,
+// algorithm R), so no tombstones build up over a long stream. A Go map
+// cost a third of the mapper's time on a stream of ids that do not grow.
+type hashSet struct {
+	slot [2 * maxEventIDs]uint64
+}
+
+const hashMask = 2*maxEventIDs - 1
+
+func (s *hashSet) has(h uint64) bool {
+	for i := h & hashMask; s.slot[i] != 0; i = (i + 1) & hashMask {
+		if s.slot[i] == h {
+			return true
+		}
+	}
+	return false
+}
+
+// add puts h in the set (it is not there; at most maxEventIDs are).
+func (s *hashSet) add(h uint64) {
+	i := h & hashMask
+	for s.slot[i] != 0 {
+		i = (i + 1) & hashMask
+	}
+	s.slot[i] = h
+}
+
+// remove takes h out of the set (a no-op when it is not there).
+func (s *hashSet) remove(h uint64) {
+	i := h & hashMask
+	for s.slot[i] != h {
+		if s.slot[i] == 0 {
+			return
+		}
+		i = (i + 1) & hashMask
+	}
+	// Move back each later entry of the run whose home slot is not
+	// between the hole and it (cyclically), so every entry stays
+	// reachable from its home without a gap.
+	for j := (i + 1) & hashMask; s.slot[j] != 0; j = (j + 1) & hashMask {
+		home := s.slot[j] & hashMask
+		if (j > i && (home <= i || home > j)) || (j < i && home <= i && home > j) {
+			s.slot[i] = s.slot[j]
+			i = j
+		}
+	}
+	s.slot[i] = 0
 }
