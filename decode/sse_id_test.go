@@ -75,3 +75,13 @@ func TestEventIDsDoNotAllocatePerEvent(t *testing.T) {
 }
 
 func tail(s string) string { return s[max(0, len(s)-24):] }
+
+// BenchmarkFramerEventIDs: blocks of an MCP stream with an event store,
+// a 60-byte id on every event (compare BenchmarkFramer: no ids).
+func BenchmarkFramerEventIDs(b *testing.B) {
+	var body strings.Builder
+	for i := range 100_000 {
+		fmt.Fprintf(&body, "id: 3f2b6a1e-8f7c-4d2a-9b1e-0c5d7e9a1f20_%d_k3j4h5g6\nevent: message\ndata: {\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":%d,\"total\":1000000,\"message\":\"fox a \"},\"jsonrpc\":\"2.0\"}\n\n", 1764180012345+i, i)
+	}
+	benchFeed(b, []byte(body.String()), 64<<10)
+}
