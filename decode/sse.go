@@ -67,6 +67,9 @@ type Framer struct {
 	unknown  int
 
 	lastID string
+	// idArena is the block event ids are carved from (sse_id.go): only
+	// ever appended to, never reused.
+	idArena []byte
 
 	ev Event
 	// out is where blocks are emitted (EmitInto); nil: ev.
@@ -682,7 +685,7 @@ func (f *Framer) emitBlock(base []byte, off, size int64, truncated, over bool, e
 	ev.ID = ""
 	if f.hasID {
 		if f.lastID != string(f.idBuf) {
-			f.lastID = string(f.idBuf)
+			f.lastID = f.idString(f.idBuf)
 		}
 		ev.ID = f.lastID
 	}

@@ -39,6 +39,7 @@ type mapper struct {
 	steps     []stepTool
 	lastEvent []byte
 	haveEvent bool
+	cand      candFields // the candidate being mapped (reused: no allocation per chunk)
 }
 
 // stepTool is a function_call step: its index and call id.
@@ -115,25 +116,56 @@ var finishReasons = map[string]string{
 	"FINISH_REASON_UNSPECIFIED": invariants.TurnFailed,
 }
 
+// chunkTop is what the mapper reads of a GenerateContentResponse's
+// top-level members, found in one pass over the frame's members.
+type chunkTop struct {
+	candidates, usage, model, respID, err, feedback decode.Raw
+}
+
+func readTop(f *decode.Frame) (t chunkTop) {
+	for i := range f.Members {
+		mb := &f.Members[i]
+		if mb.KeyEsc { // a key with escapes: Get compares it decoded
+			return chunkTop{candidates: f.Get("candidates"), usage: f.Get("usageMetadata"), model: f.Get("modelVersion"),
+				respID: f.Get("responseId"), err: f.Get("error"), feedback: f.Get("promptFeedback")}
+		}
+		switch string(mb.Key) { // the last of a key wins, as with Get
+		case "candidates":
+			t.candidates = mb.Value
+		case "usageMetadata":
+			t.usage = mb.Value
+		case "modelVersion":
+			t.model = mb.Value
+		case "responseId":
+			t.respID = mb.Value
+		case "error":
+			t.err = mb.Value
+		case "promptFeedback":
+			t.feedback = mb.Value
+		}
+	}
+	return t
+}
+
 // chunk maps one GenerateContentResponse.
 func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {
-	if p.ended && f.Get("candidates") == nil && f.Get("error") == nil && f.Get("promptFeedback") == nil &&
-		f.Get("usageMetadata").Kind() == decode.KindObject {
+	t := readTop(f)
+	if p.ended && t.candidates == nil && t.err == nil && t.feedback == nil && t.usage.Kind() == decode.KindObject {
 		// A usage-only chunk after the finish reports the response's
 		// usage; the SDKs yield it as one more response, nothing breaks:
 		// it belongs to the stream, not after the turn's terminal.
 		m.Stream = true
-		p.envelope(m, f.Get("responseId"), f.Get("modelVersion"), false)
+		p.envelope(m, t.respID, t.model, false)
 		return
 	}
 	first := !p.begun
 	p.begun = true
-	rid := f.Get("responseId")
+	rid := t.respID
 	if first {
 		m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: strOrNil(rid)})
 	}
-	p.envelope(m, rid, f.Get("modelVersion"), first)
-	if e := f.Get("error"); e != nil && f.Get("candidates") == nil {
+	p.envelope(m, rid, t.model, first)
+	if e := t.err; e != nil && t.candidates == nil {
 		// The SDKs throw an ApiError on an error object in the stream.
 		code := e.Get("status")
 		if code.Kind() != decode.KindString {
@@ -146,7 +178,7 @@ func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {
 		p.ended = true
 		return
 	}
-	if pf := f.Get("promptFeedback"); pf != nil {
+	if pf := t.feedback; pf != nil {
 		if pf.Kind() != decode.KindObject {
 			m.Malformed("chunk", "promptFeedback is "+invariants.KindName(pf)+", want an object")
 		} else if br := pf.Get("blockReason"); br != nil {
@@ -158,10 +190,10 @@ func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {
 			return
 		}
 	}
-	if u := f.Get("usageMetadata"); u != nil && u.Kind() != decode.KindObject {
+	if u := t.usage; u != nil && u.Kind() != decode.KindObject {
 		m.Malformed("chunk", "usageMetadata is "+invariants.KindName(u)+", want an object")
 	}
-	cands := f.Get("candidates")
+	cands := t.candidates
 	switch cands.Kind() {
 	case decode.KindNone:
 		return
@@ -170,17 +202,19 @@ func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {
 		m.Malformed("chunk", "candidates is "+invariants.KindName(cands)+", want an array")
 		return
 	}
+	// One pass over the candidates: each is read (its parts' members
+	// found) and then mapped, before the next is read.
 	finishing := false
-	pos := int64(0)
-	cands.Elements(func(c decode.Raw) bool {
-		if p.candidate(m, c, pos) != nil {
+	c := decode.NewCursor(cands)
+	c.Array()
+	for pos := int64(0); c.Elem(); pos++ {
+		readCandidate(&c, &p.cand)
+		if p.candidate(m, &p.cand, pos) != nil {
 			finishing = true
 		}
-		pos++
-		return true
-	})
+	}
 	if finishing && !p.ended && p.finished&p.seen == p.seen {
-		if f.Get("usageMetadata") == nil {
+		if t.usage == nil {
 			m.Raise("usage-missing", invariants.SevInfo, "the finishing chunk carries no usageMetadata: the turn's token usage is unknown")
 		}
 		mv := invariants.Move{Kind: invariants.MoveTerminal, Outcome: p.outcome, Name: litFinish}
@@ -213,18 +247,15 @@ func (p *mapper) envelope(m *invariants.Mapping, rid, model decode.Raw, first bo
 	check(1, "modelVersion", model, &p.model)
 }
 
-// candidate maps one candidate; it returns its finishReason when it has one.
-func (p *mapper) candidate(m *invariants.Mapping, c decode.Raw, pos int64) decode.Raw {
-	if c.Kind() != decode.KindObject {
-		m.Malformed("chunk", "a candidate is "+invariants.KindName(c)+", want an object")
+// candidate maps one candidate read by readCandidate; it returns its
+// finishReason when it has one.
+func (p *mapper) candidate(m *invariants.Mapping, cf *candFields, pos int64) decode.Raw {
+	if cf.raw.Kind() != decode.KindObject {
+		m.Malformed("chunk", "a candidate is "+invariants.KindName(cf.raw)+", want an object")
 		return nil
 	}
-	// One pass over the candidate (its content holds the chunk's text:
-	// three lookups skipped it three times).
-	var cv [3]decode.Raw
-	c.GetAll(cv[:], "index", "content", "finishReason")
 	idx := pos
-	if i := cv[0]; i != nil {
+	if i := cf.index; i != nil {
 		if v, ok := i.Int(); ok && v >= 0 {
 			idx = v
 		} else {
@@ -233,21 +264,29 @@ func (p *mapper) candidate(m *invariants.Mapping, c decode.Raw, pos int64) decod
 	}
 	bit := uint64(1) << (uint64(idx) % 64)
 	p.seen |= bit
-	if content := cv[1]; content != nil {
-		parts := content.Get("parts")
+	if content := cf.content; content != nil {
+		parts := cf.parts
 		switch {
 		case content.Kind() != decode.KindObject:
 			m.Malformed("chunk", "candidates[].content is "+invariants.KindName(content)+", want an object")
-		case parts.Kind() == decode.KindArray:
+		case parts.Kind() == decode.KindArray && cf.over:
+			// More parts than readCandidate keeps: read each again.
 			parts.Elements(func(part decode.Raw) bool {
-				p.part(m, part)
+				var pf partFields
+				c := decode.NewCursor(part)
+				readPart(&c, &pf)
+				p.part(m, &pf)
 				return true
 			})
+		case parts.Kind() == decode.KindArray:
+			for i := range cf.nparts {
+				p.part(m, &cf.part[i])
+			}
 		case parts != nil:
 			m.Malformed("chunk", "candidates[].content.parts is "+invariants.KindName(parts)+", want an array")
 		}
 	}
-	fr := cv[2]
+	fr := cf.finish
 	switch fr.Kind() {
 	case decode.KindNone, decode.KindNull:
 		return nil
@@ -274,28 +313,28 @@ func (p *mapper) candidate(m *invariants.Mapping, c decode.Raw, pos int64) decod
 // part maps one Part: text (thought: reasoning), a functionCall, code
 // execution; the others (inlineData, fileData, functionResponse,
 // thoughtSignature alone, server tool parts) move nothing.
-func (p *mapper) part(m *invariants.Mapping, part decode.Raw) {
-	if part.Kind() != decode.KindObject {
-		m.Malformed("chunk", "a part is "+invariants.KindName(part)+", want an object")
+func (p *mapper) part(m *invariants.Mapping, pf *partFields) {
+	if pf.raw.Kind() != decode.KindObject {
+		m.Malformed("chunk", "a part is "+invariants.KindName(pf.raw)+", want an object")
 		return
 	}
-	if t := part.Get("text"); t != nil {
+	if t := pf.text; t != nil {
 		if t.Kind() != decode.KindString {
 			m.Malformed("chunk", "parts[].text is "+invariants.KindName(t)+", want a string")
 			return
 		}
 		kind := invariants.MoveText
-		if th, _ := part.Get("thought").Bool(); th {
+		if th, _ := pf.thought.Bool(); th {
 			kind = invariants.MoveReasoning
 		}
 		m.Add(invariants.Move{Kind: kind, Text: t})
 		return
 	}
-	if fc := part.Get("functionCall"); fc != nil {
+	if fc := pf.call; fc != nil {
 		p.functionCall(m, fc)
 		return
 	}
-	if ec := part.Get("executableCode"); ec != nil {
+	if ec := pf.code; ec != nil {
 		p.calls++
 		key := invariants.Lit("code " + strconv.Itoa(p.calls))
 		p.execs = append(p.execs, key)
@@ -306,7 +345,7 @@ func (p *mapper) part(m *invariants.Mapping, part decode.Raw) {
 		m.Add(invariants.Move{Kind: invariants.MoveToolReady, Key: key})
 		return
 	}
-	if res := part.Get("codeExecutionResult"); res != nil {
+	if res := pf.result; res != nil {
 		outcome := invariants.TurnCompleted
 		if o := res.Get("outcome"); o != nil && !o.StrEq("OUTCOME_OK") {
 			outcome = invariants.TurnFailed

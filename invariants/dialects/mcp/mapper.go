@@ -20,6 +20,12 @@ const (
 // msg is one JSON-RPC message: a decoded frame, or an element of a batch.
 type msg interface{ Get(key string) decode.Raw }
 
+// rpc is the members of one JSON-RPC message the mapper reads (nil when
+// absent), found in one pass (rpc.go).
+type rpc struct {
+	jsonrpc, id, method, params, result, err decode.Raw
+}
+
 // mapper keeps one stream's state: the exchange it answers, the revision,
 // which ids were answered, the progress per token, the event ids seen.
 type mapper struct {
@@ -38,17 +44,12 @@ type mapper struct {
 	code, text decode.Raw
 	tokIdx     map[string]int
 	tokVal     []float64
-	eventIDs   map[string]struct{}
-	eventRing  []string // the ids in eventIDs, oldest at eventPos once full
-	eventPos   int
+	events     eventIDs // the SSE event ids seen
 	bounded    bool
-	fields     [3]decode.Raw // scratch for GetAll
-	// lastID is the greatest event id so far while they only grew
-	// (longer, or as long and greater): a greater one is fresh without a
-	// lookup. The first that does not grow switches to the map.
-	lastID   string
-	growing  bool
-	endpoint bool
+	endpoint   bool
+	// last is the method of the last notification or request mapped: a
+	// stream repeats one (progress), so its lookup is a compare.
+	last methodInfo
 }
 
 func newMapper() invariants.Mapper {
@@ -124,7 +125,8 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		m.Raise("event-name", invariants.SevError, "a JSON-RPC %s in an SSE event named %q: the official SDKs read only message events and lose it",
 			label(f), decode.Clip(f.Event.Type, 40))
 	}
-	p.message(f, m)
+	g := frameRPC(f)
+	p.message(&g, m)
 }
 
 // MapText reads a frame that is not a JSON object: the legacy endpoint
@@ -168,7 +170,8 @@ func (p *mapper) MapText(f *decode.Frame, m *invariants.Mapping) {
 				m.Malformed("batch", "an element is "+invariants.KindName(el)+", want a JSON-RPC object")
 				return true
 			}
-			p.message(el, m)
+			g := rawRPC(el)
+			p.message(&g, m)
 			return true
 		})
 		return
@@ -190,40 +193,8 @@ func (p *mapper) eventID(f *decode.Frame, m *invariants.Mapping) {
 		m.Raise("resume-replay", invariants.SevWarn, "event id %q is the Last-Event-ID the client resumed from: the server sends again an event the client has", decode.Clip(f.ID, 60))
 		return
 	}
-	id := f.ID
-	if p.eventRing == nil {
-		p.eventRing = make([]string, 0, 64)
-		p.growing = true
-	} else if p.growing {
-		if len(id) < len(p.lastID) || len(id) == len(p.lastID) && id <= p.lastID {
-			// The ids stopped growing: index the ones remembered.
-			p.growing = false
-			p.eventIDs = make(map[string]struct{}, len(p.eventRing))
-			for _, r := range p.eventRing {
-				p.eventIDs[r] = struct{}{}
-			}
-		}
-	}
-	if !p.growing {
-		if _, dup := p.eventIDs[id]; dup {
-			m.Raise("event-id-duplicate", invariants.SevWarn, "event id %q repeats within the stream: resuming from it replays the wrong events", decode.Clip(id, 60))
-			return
-		}
-	}
-	p.lastID = id
-	// The latest maxEventIDs ids are kept (a ring): a long stream stays in
-	// flat memory, and a repeat further back goes unseen.
-	if len(p.eventRing) < maxEventIDs {
-		p.eventRing = append(p.eventRing, id)
-	} else {
-		if !p.growing {
-			delete(p.eventIDs, p.eventRing[p.eventPos])
-		}
-		p.eventRing[p.eventPos] = id
-		p.eventPos = (p.eventPos + 1) % maxEventIDs
-	}
-	if !p.growing {
-		p.eventIDs[id] = struct{}{}
+	if p.events.repeat(f.ID) {
+		m.Raise("event-id-duplicate", invariants.SevWarn, "event id %q repeats within the stream: resuming from it replays the wrong events", decode.Clip(f.ID, 60))
 	}
 }
 
@@ -241,21 +212,27 @@ func (p *mapper) bound(m *invariants.Mapping, what string) {
 }
 
 // message maps one JSON-RPC message (JSON-RPC 2.0 §4, §5).
-func (p *mapper) message(g msg, m *invariants.Mapping) {
-	if !g.Get("jsonrpc").StrEq("2.0") {
+func (p *mapper) message(g *rpc, m *invariants.Mapping) {
+	if !g.jsonrpc.StrEq("2.0") {
 		m.Malformed(msgLabel(g), `jsonrpc is not "2.0": the SDKs' schema rejects the message`)
 	}
-	id := g.Get("id")
-	if meth := g.Get("method"); meth != nil {
+	id := g.id
+	if meth := g.method; meth != nil {
 		nb, ok := meth.StrBytes()
 		if !ok {
 			m.Malformed("message", "method is "+invariants.KindName(meth)+", want a string")
 			return
 		}
-		isReq, known := methods[string(nb)] // no copy: a map lookup
-		name := ""
-		if known {
-			name = methodNames[string(nb)]
+		known := true
+		if p.last.name == "" || string(nb) != p.last.name {
+			var mi methodInfo
+			if mi, known = methodInfos[string(nb)]; known { // no copy: a map lookup
+				p.last = mi
+			}
+		}
+		isReq, name := p.last.isReq, p.last.name
+		if !known {
+			isReq, name = false, ""
 		}
 		if id != nil && id.Kind() != decode.KindNull {
 			if !known || !isReq {
@@ -277,15 +254,15 @@ func (p *mapper) message(g msg, m *invariants.Mapping) {
 		}
 		switch name {
 		case "notifications/progress":
-			p.progress(g.Get("params"), m)
+			p.progress(g.params, m)
 		case "notifications/message":
-			if d := g.Get("params").Get("data"); d.Kind() == decode.KindString {
+			if d := g.params.Get("data"); d.Kind() == decode.KindString {
 				m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: d})
 			}
 		}
 		return
 	}
-	res, er := g.Get("result"), g.Get("error")
+	res, er := g.result, g.err
 	switch {
 	case res != nil && er != nil:
 		m.Malformed("response", "it carries both result and error")
@@ -302,11 +279,11 @@ func (p *mapper) message(g msg, m *invariants.Mapping) {
 	p.response(id, res, er, m)
 }
 
-func msgLabel(g msg) string {
-	if s, ok := g.Get("method").Str(); ok {
+func msgLabel(g *rpc) string {
+	if s, ok := g.method.Str(); ok {
 		return s
 	}
-	if g.Get("error") != nil {
+	if g.err != nil {
 		return "error"
 	}
 	return "response"
@@ -433,8 +410,7 @@ func copyRaw(r decode.Raw) decode.Raw {
 // progress checks notifications/progress (basic/utilities/progress): a
 // token the request set, a value that increases.
 func (p *mapper) progress(params decode.Raw, m *invariants.Mapping) {
-	params.GetAll(p.fields[:], "progressToken", "progress", "message")
-	tok, val, text := p.fields[0], p.fields[1], p.fields[2]
+	tok, val, text := progressFields(params)
 	if (tok.Kind() != decode.KindString && tok.Kind() != decode.KindNumber) || val.Kind() != decode.KindNumber {
 		m.Malformed("notifications/progress", "params.progressToken (string or number) and params.progress (number) are required")
 		return

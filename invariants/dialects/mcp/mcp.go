@@ -138,15 +138,20 @@ var methods = map[string]bool{
 	"notifications/tasks/status":           false,
 }
 
-// methodNames are the methods' names as strings the mapper keeps without
-// copying the frame's bytes.
-var methodNames = func() map[string]string {
-	out := make(map[string]string, len(methods))
-	for k := range methods {
-		out[k] = k
+// methodInfos are the methods with their names as strings the mapper
+// keeps without copying the frame's bytes.
+var methodInfos = func() map[string]methodInfo {
+	out := make(map[string]methodInfo, len(methods))
+	for k, isReq := range methods {
+		out[k] = methodInfo{name: k, isReq: isReq}
 	}
 	return out
 }()
+
+type methodInfo struct {
+	name  string
+	isReq bool
+}
 
 // sniff: a JSON-RPC 2.0 message is mcp's when it carries an MCP method or
 // a result only MCP returns (content, tools, protocolVersion, resultType…);

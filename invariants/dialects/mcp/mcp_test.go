@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/decode"
 	"framescope/invariants"
 	"framescope/invariants/dialects/dialecttest"
 )
@@ -221,4 +222,79 @@ func TestSmallUint(t *testing.T) {
 func TestHotPathAllocs(t *testing.T) {
 	dialecttest.HotPathAllocs(t, Dialect, ev(progress),
 		ev(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"deepwiki","data":"Processing query (14s elapsed)"}}`))
+}
+
+// TestMethodAfterKnownOne: the mapper remembers the last method it looked
+// up; a method that is not it — unknown, empty, a request among
+// notifications, escaped — is looked up afresh.
+func TestMethodAfterKnownOne(t *testing.T) {
+	body := ev(progress) + ev(`{"jsonrpc":"2.0","method":""}`) + ev(strings.Replace(progress, `"progress":1`, `"progress":2`, 1)) + ev(`{"jsonrpc":"2.0","method":"notifications/bogus"}`) +
+		ev(`{"jsonrpc":"2.0","id":"s","method":"notifications/progress"}`) + ev(`{"jsonrpc":"2.0","id":"s","method":"roots/list"}`) +
+		ev(`{"jsonrpc":"2.0","method":"notifications/m\u0065ssage","params":{"data":"esc"}}`) + ev(result1)
+	res := dialecttest.Run(Dialect, body)
+	if got, want := strings.Join(dialecttest.Lines(res.Alarms), " | "), "event-unknown info 1 | event-unknown info 3 | event-unknown info 4"; got != want {
+		t.Errorf("alarms %q, want %q", got, want)
+	}
+	dialecttest.WantMoves(t, res, []string{`turn-start; progress text="Halfway"`, "", `progress text="Halfway"`, "", "",
+		`progress text="roots/list"`, `progress text="esc"`,
+		`text text="Sunny"; tool-open key=1 name="tools/call"; tool-close key=1 outcome=completed`})
+	// An empty method before any known one is not the "" remembered.
+	res = dialecttest.Run(Dialect, ev(`{"jsonrpc":"2.0","method":""}`)+ev(result1))
+	if got, want := strings.Join(dialecttest.Lines(res.Alarms), " | "), "event-unknown info 0"; got != want {
+		t.Errorf("empty method first: alarms %q, want %q", got, want)
+	}
+}
+
+// TestEventIDRepeats: a repeat of one of the latest ids is found whether
+// the ids grow (a counter) or not (the TypeScript SDK's
+// streamId_milliseconds_random, the Python SDK's UUIDs); one further back
+// than the ids remembered goes unseen, and nothing else raises.
+func TestEventIDRepeats(t *testing.T) {
+	for name, idOf := range map[string]func(int) string{
+		"counter": func(i int) string { return fmt.Sprintf("s1_%d", i) },
+		"ts sdk":  func(i int) string { return fmt.Sprintf("3f2b6a1e_%d_%08x", 1764180012345+i/2, uint32(i*2654435761)) },
+	} {
+		var b strings.Builder
+		n := maxEventIDs + 100
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "id: %s\n%s", idOf(i), ev(`{"method":"notifications/message","params":{"data":"x"},"jsonrpc":"2.0"}`))
+		}
+		b.WriteString("id: " + idOf(n-5) + "\n" + ev(`{"method":"notifications/message","params":{"data":"x"},"jsonrpc":"2.0"}`)) // recent
+		b.WriteString("id: " + idOf(3) + "\n" + ev(result1))                                                                      // forgotten
+		res := dialecttest.Run(Dialect, b.String())
+		if got, want := strings.Join(dialecttest.Lines(res.Alarms), " | "), fmt.Sprintf("event-id-duplicate warn %d", n); got != want {
+			t.Errorf("%s: alarms %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestHotPathAllocsWithEventIDs: progress notifications whose event ids
+// do not grow (the map of the latest ids in use) map without allocating.
+func TestHotPathAllocsWithEventIDs(t *testing.T) {
+	chk := Dialect.NewChecker(invariants.Options{})
+	var frames []*decode.Frame
+	fr := decode.NewFramer()
+	for i := 0; i < 600; i++ {
+		body := fmt.Sprintf("id: 3f2b6a1e_%d_%08x\n", 1764180012345+i/2, uint32(i*2654435761)) +
+			ev(strings.Replace(progress, `"progress":1`, fmt.Sprintf(`"progress":%d`, i+1), 1))
+		fr.Feed([]byte(body), func(ev *decode.Event) {
+			if ev.Dispatched() {
+				c := ev.Clone()
+				frames = append(frames, decode.DecodeFrame(&c, len(frames)))
+			}
+		})
+	}
+	for _, f := range frames[:300] { // warm: the ids stopped growing, the ring and map are made
+		if as := chk.Observe(f); len(as) != 0 {
+			t.Fatalf("frame %d raises %v", f.Index, dialecttest.Lines(as))
+		}
+	}
+	next := 300
+	n := testing.AllocsPerRun(200, func() {
+		chk.Observe(frames[next])
+		next++
+	})
+	if n != 0 {
+		t.Errorf("a progress notification with an event id allocates %.1f times, want 0", n)
+	}
 }
