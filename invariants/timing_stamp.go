@@ -131,10 +131,10 @@ func parseMinute(s []byte) (int64, bool) {
 		(s[10] != 'T' && s[10] != 't' && s[10] != ' ') || s[13] != ':' {
 		return 0, false
 	}
-	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 {
+	if month < 1 || month > 12 || day < 1 || day > DaysIn(year, month) || hour > 23 || minute > 59 {
 		return 0, false
 	}
-	return daysFromCivil(year, month, day)*86400 + int64(hour*3600+minute*60), true
+	return DaysFromCivil(year, month, day)*86400 + int64(hour*3600+minute*60), true
 }
 
 // parseSeconds reads ":ss[.fraction][zone]" after a minute at base.
@@ -245,9 +245,9 @@ func (c *stampCache) rfc3339(r decode.Raw) (Instant, bool) {
 	return parseSeconds(c.base, s[16:])
 }
 
-// daysFromCivil is the number of days from 1970-01-01 to the proleptic
+// DaysFromCivil is the number of days from 1970-01-01 to the proleptic
 // Gregorian date (H. Hinnant's algorithm: eras of 400 years).
-func daysFromCivil(year, month, day int) int64 {
+func DaysFromCivil(year, month, day int) int64 {
 	y := int64(year)
 	if month <= 2 {
 		y--
@@ -267,7 +267,8 @@ func daysFromCivil(year, month, day int) int64 {
 	return era*146097 + doe - 719468
 }
 
-func daysIn(year, month int) int {
+// DaysIn is the number of days in month of year (leap years counted).
+func DaysIn(year, month int) int {
 	switch month {
 	case 2:
 		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {

@@ -1,6 +1,9 @@
 package pc3
 
-import "time"
+import (
+	"framescope/invariants"
+	"time"
+)
 
 // ParseTimestamp accepts ISO-8601 / RFC 3339 date-times: a full date, 'T'
 // (or 't' or a space, as RFC 3339 allows), hh:mm:ss with an optional
@@ -61,7 +64,7 @@ func parseUnix[T string | []byte](s T) (int64, int32, bool) {
 		(s[10] != 'T' && s[10] != 't' && s[10] != ' ') || s[13] != ':' || s[16] != ':' {
 		return 0, 0, false
 	}
-	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || min > 59 || sec > 60 {
+	if month < 1 || month > 12 || day < 1 || day > invariants.DaysIn(year, month) || hour > 23 || min > 59 || sec > 60 {
 		return 0, 0, false
 	}
 	i := 19
@@ -120,41 +123,6 @@ func parseUnix[T string | []byte](s T) (int64, int32, bool) {
 	if sec == 60 {
 		sec = 59 // leap second: keep ordering sane
 	}
-	days := daysFromCivil(year, month, day)
+	days := invariants.DaysFromCivil(year, month, day)
 	return days*86400 + int64(hour*3600+min*60+sec) - int64(offset), int32(nsec), true
-}
-
-// daysFromCivil is the number of days from 1970-01-01 to the proleptic
-// Gregorian date (H. Hinnant's algorithm: eras of 400 years).
-func daysFromCivil(year, month, day int) int64 {
-	y := int64(year)
-	if month <= 2 {
-		y--
-	}
-	era := y
-	if era < 0 {
-		era -= 399
-	}
-	era /= 400
-	yoe := y - era*400
-	mp := int64(month) + 9
-	if month > 2 {
-		mp = int64(month) - 3
-	}
-	doy := (153*mp+2)/5 + int64(day) - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
-}
-
-func daysIn(year, month int) int {
-	switch month {
-	case 2:
-		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }
