@@ -1,11 +1,7 @@
 package live
 
 import (
-	"bufio"
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
-	"compress/zlib"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -22,8 +18,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"github.com/andybalholm/brotli"
 
 	"framescope/sessions"
 )
@@ -340,7 +334,7 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		ContentType:     ct,
 		ContentEncoding: resp.Header.Get("Content-Encoding"),
 	}
-	encs, ncodings := parseCodings(resp.Header.Values("Content-Encoding"), MaxCodings)
+	encs, ncodings := ParseCodings(resp.Header.Values("Content-Encoding"), MaxCodings)
 	l.encs = encs
 	if ncodings > MaxCodings {
 		// Each layer is a decoder of its own (~35 KB for deflate): 50,000
@@ -484,29 +478,6 @@ const AcceptCompressed = "gzip, deflate, br"
 // MaxCodings is how many content codings a body may stack (curl's limit,
 // CVE-2022-32206); a response with more is a failed stream.
 const MaxCodings = 5
-
-// parseCodings lists the content codings applied to a body, in the order
-// they were applied (identity dropped): at most limit of them, and how many
-// there are in all (counted without allocating one string per coding: a
-// header can stack 50,000).
-func parseCodings(values []string, limit int) ([]string, int) {
-	var out []string
-	n := 0
-	for _, v := range values {
-		for rest := v; rest != ""; {
-			var c string
-			c, rest, _ = strings.Cut(rest, ",")
-			c = strings.TrimSpace(c)
-			if c == "" || strings.EqualFold(c, "identity") {
-				continue
-			}
-			if n++; n <= limit {
-				out = append(out, strings.ToLower(c))
-			}
-		}
-	}
-	return out, n
-}
 
 // isSSEMediaType reports whether a Content-Type is text/event-stream.
 func isSSEMediaType(ct string) bool {
@@ -663,46 +634,19 @@ func (l *Live) decoder() (io.Reader, error) {
 			lim.coding, lim.decoded = strings.TrimPrefix(l.encs[i+1], "x-"), 0
 			r = &layerGuard{r: r, l: l, limit: &lim}
 		}
-		switch l.encs[i] {
-		case "gzip", "x-gzip":
-			zr, err := gzip.NewReader(r)
-			if err == io.EOF {
-				r = eofReader{} // an empty body
-				continue
-			}
-			if err != nil {
-				return nil, codingError("gzip", err)
-			}
-			r = &codingReader{r: zr, coding: "gzip"}
-		case "br":
-			br := bufio.NewReaderSize(r, 4<<10)
-			if _, err := br.Peek(1); err == io.EOF {
-				r = br // an empty body
-				continue
-			}
-			r = &codingReader{r: brotli.NewReader(br), coding: "br"}
-		case "deflate":
-			// RFC 9110 deflate is zlib-wrapped; some servers send raw
-			// deflate: tell them apart by the zlib header.
-			br := bufio.NewReaderSize(r, 4<<10)
-			hdr, err := br.Peek(2)
-			if err != nil && len(hdr) < 2 {
-				if err == io.EOF && len(hdr) == 0 {
-					r = br // an empty body
-					continue
-				}
-				return nil, codingError("deflate", unexpected(err))
-			}
-			if hdr[0]&0x0f == 8 && hdr[0]>>4 <= 7 && (uint16(hdr[0])<<8|uint16(hdr[1]))%31 == 0 {
-				zr, err := zlib.NewReader(br)
-				if err != nil {
-					return nil, codingError("deflate", err)
-				}
-				r = &codingReader{r: zr, coding: "deflate"}
-			} else {
-				r = &codingReader{r: flate.NewReader(br), coding: "deflate"}
-			}
+		coding := l.encs[i]
+		if coding == "x-gzip" {
+			coding = "gzip"
 		}
+		dr, err := NewDecoder(coding, r)
+		if err == io.EOF {
+			r = eofReader{} // an empty body
+			continue
+		}
+		if err != nil {
+			return nil, codingError(coding, err)
+		}
+		r = &codingReader{r: dr, coding: coding}
 	}
 	return r, nil
 }

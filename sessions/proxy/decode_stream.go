@@ -1,17 +1,12 @@
 package proxy
 
 import (
-	"bufio"
-	"compress/flate"
-	"compress/gzip"
-	"compress/zlib"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
-
-	"github.com/andybalholm/brotli"
 
 	"framescope/sessions"
 	"framescope/sessions/live"
@@ -61,20 +56,7 @@ func compressedStream(contentEncoding string) bool {
 // how many there are in all (a header can stack thousands: they are
 // counted, not kept).
 func codings(v string) ([]string, int) {
-	var out []string
-	n := 0
-	for rest := v; rest != ""; {
-		var c string
-		c, rest, _ = strings.Cut(rest, ",")
-		c = strings.ToLower(strings.TrimSpace(c))
-		if c == "" || c == "identity" {
-			continue
-		}
-		if n++; n <= live.MaxCodings+1 {
-			out = append(out, c)
-		}
-	}
-	return out, n
+	return live.ParseCodings([]string{v}, live.MaxCodings+1)
 }
 
 // decodedIfEncoded is c decoded when its response is encoded and c holds
@@ -220,9 +202,9 @@ func (d *decodedCapture) decoders() (io.Reader, error) {
 		if i < len(d.encs)-1 {
 			r = &boundedReader{r: r, b: newInflateBound(strings.TrimPrefix(d.encs[i+1], "x-")), raw: &d.src.n}
 		}
-		next, err := decoderFor(coding, r)
+		next, err := live.NewDecoder(coding, r)
 		if err == io.EOF {
-			return eofReader{}, nil // an empty body
+			return bytes.NewReader(nil), nil // an empty body
 		}
 		if err != nil {
 			return nil, codingErr(coding, err)
@@ -231,40 +213,6 @@ func (d *decodedCapture) decoders() (io.Reader, error) {
 	}
 	return &boundedReader{r: r, b: newInflateBound(strings.TrimPrefix(d.encs[0], "x-")), raw: &d.src.n}, nil
 }
-
-// decoderFor is one coding's decoder over r (io.EOF: r is empty).
-func decoderFor(coding string, r io.Reader) (io.Reader, error) {
-	switch coding {
-	case "gzip":
-		return gzip.NewReader(r) // multistream: concatenated members are one body (RFC 1952 §2.2)
-	case "br":
-		br := bufio.NewReaderSize(r, 4<<10)
-		if _, err := br.Peek(1); err != nil {
-			return nil, err
-		}
-		return brotli.NewReader(br), nil
-	case "deflate":
-		// RFC 9110 §8.4.1.2: deflate is zlib-wrapped (RFC 1950); some
-		// servers send raw deflate (RFC 1951): the zlib header tells.
-		br := bufio.NewReaderSize(r, 4<<10)
-		hdr, err := br.Peek(2)
-		if len(hdr) < 2 {
-			if err == io.EOF && len(hdr) == 0 {
-				return nil, io.EOF
-			}
-			return nil, io.ErrUnexpectedEOF
-		}
-		if hdr[0]&0x0f == 8 && hdr[0]>>4 <= 7 && (uint16(hdr[0])<<8|uint16(hdr[1]))%31 == 0 {
-			return zlib.NewReader(br)
-		}
-		return flate.NewReader(br), nil
-	}
-	return nil, errors.New("this coding cannot be decoded")
-}
-
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 // errDecodeGap: the tap left bytes out (the checker fell behind); a
 // compressed stream cannot be decoded past them.
