@@ -59,26 +59,9 @@ func (c *jsonSeqCapture) Meta() sessions.Meta { return c.meta }
 // Next hands on the events of as many values as are already buffered (up
 // to readChunkSize), as the raw NDJSON reader does with lines.
 func (c *jsonSeqCapture) Next() (sessions.Chunk, error) {
-	c.out = c.out[:0]
-	first := 0
-	for !c.done {
-		if len(c.out) > 0 && (len(c.out) >= readChunkSize || (len(c.rest) == 0 && c.lr.br.Buffered() == 0)) {
-			break
-		}
-		v, ln, ok := c.nextValue()
-		if !ok {
-			c.done = true
-			break
-		}
-		if len(c.out) == 0 {
-			first = ln
-		}
-		c.out = AppendNDJSONEvent(c.out, v)
-	}
-	if len(c.out) > 0 {
-		return sessions.Chunk{Data: c.out, Line: first}, nil
-	}
-	return sessions.Chunk{}, io.EOF
+	return nextEvents(&c.out, &c.done,
+		func() bool { return len(c.rest) > 0 || c.lr.br.Buffered() > 0 },
+		c.nextValue)
 }
 
 // nextValue returns the next value's text (valid until the next call) and

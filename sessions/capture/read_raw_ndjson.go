@@ -49,24 +49,36 @@ func (c *rawNDJSONCapture) Meta() sessions.Meta { return c.meta }
 // it holds an event, so a pipe's lines go on as they come. Chunk.Line is
 // the line of the chunk's first event.
 func (c *rawNDJSONCapture) Next() (sessions.Chunk, error) {
-	c.out = c.out[:0]
+	return nextEvents(&c.out, &c.done,
+		func() bool { return c.lr.br.Buffered() > 0 },
+		func() ([]byte, int, bool) { return c.lr.nextDataLine(&c.probs, &c.end) })
+}
+
+// nextEvents is the Next of a capture that reads one frame at a time
+// (raw NDJSON lines, JSON values): the events of as many frames as are
+// already buffered (more), up to readChunkSize, each turned into one SSE
+// event. It never waits for more input while it holds an event, so a
+// pipe's frames go on as they come. Chunk.Line is the line of the chunk's
+// first frame; frame returns ok false at the end, which sets done.
+func nextEvents(out *[]byte, done *bool, more func() bool, frame func() ([]byte, int, bool)) (sessions.Chunk, error) {
+	*out = (*out)[:0]
 	first := 0
-	for !c.done {
-		if len(c.out) > 0 && (len(c.out) >= readChunkSize || c.lr.br.Buffered() == 0) {
+	for !*done {
+		if len(*out) > 0 && (len(*out) >= readChunkSize || !more()) {
 			break
 		}
-		line, ln, ok := c.lr.nextDataLine(&c.probs, &c.end)
+		v, ln, ok := frame()
 		if !ok {
-			c.done = true
+			*done = true
 			break
 		}
-		if len(c.out) == 0 {
+		if len(*out) == 0 {
 			first = ln
 		}
-		c.out = AppendNDJSONEvent(c.out, line)
+		*out = AppendNDJSONEvent(*out, v)
 	}
-	if len(c.out) > 0 {
-		return sessions.Chunk{Data: c.out, Line: first}, nil
+	if len(*out) > 0 {
+		return sessions.Chunk{Data: *out, Line: first}, nil
 	}
 	return sessions.Chunk{}, io.EOF
 }
