@@ -1,14 +1,8 @@
-//go:build unix
-
 package a2a
 
 import (
-	"syscall"
+	"framescope/invariants/dialects/dialecttest"
 	"testing"
-	"time"
-
-	"framescope/decode"
-	"framescope/invariants"
 )
 
 // benchIDs are a2a-python's: uuid4 task, context and request ids.
@@ -22,45 +16,11 @@ const (
 // artifact append chunk: the frame is decoded once (the reading core's
 // work), observed b.N times.
 func BenchmarkObserveArtifactChunk(b *testing.B) {
-	observeBench(b, benchPrefix, `data: {"id":"9b1c2f4e-3d5a-4c6b-8e7f-0a1b2c3d4e5f","jsonrpc":"2.0","result":{"append":true,"artifact":{"artifactId":"a-7c2d","parts":[{"kind":"text","text":"fox jumps "}]},`+benchIDs+`,"kind":"artifact-update","lastChunk":false}}`+"\n\n")
+	dialecttest.ObserveBench(b, Dialect, benchPrefix, `data: {"id":"9b1c2f4e-3d5a-4c6b-8e7f-0a1b2c3d4e5f","jsonrpc":"2.0","result":{"append":true,"artifact":{"artifactId":"a-7c2d","parts":[{"kind":"text","text":"fox jumps "}]},`+benchIDs+`,"kind":"artifact-update","lastChunk":false}}`+"\n\n")
 }
 
 // BenchmarkObserveStatusMessage: a working status-update with a text
 // message (an ADK agent's partial event).
 func BenchmarkObserveStatusMessage(b *testing.B) {
-	observeBench(b, benchPrefix, `data: {"id":"9b1c2f4e-3d5a-4c6b-8e7f-0a1b2c3d4e5f","jsonrpc":"2.0","result":{`+benchIDs+`,"final":false,"kind":"status-update","status":{"message":{`+benchIDs+`,"kind":"message","messageId":"6e1f0c2a-8b3d-4f5e-9a7b-1c2d3e4f5a6b","parts":[{"kind":"text","text":"fox jumps "}],"role":"agent"},"state":"working","timestamp":"2026-03-02T10:00:01.000000+00:00"}}}`+"\n\n")
-}
-
-func observeBench(b *testing.B, prefix, hot string) {
-	chk := Dialect.NewChecker(invariants.Options{})
-	var dec decode.Decoder
-	decode.NewFramer().Feed([]byte(prefix), func(ev *decode.Event) {
-		if ev.Dispatched() {
-			chk.Observe(dec.Decode(ev, 0, false))
-		}
-	})
-	var f *decode.Frame
-	decode.NewFramer().Feed([]byte(hot), func(ev *decode.Event) {
-		if f == nil && ev.Dispatched() {
-			c := ev.Clone()
-			f = dec.Decode(&c, 0, false).Clone()
-		}
-	})
-	b.SetBytes(int64(len(f.Raw)))
-	b.ReportAllocs()
-	cpu0 := cpuTime()
-	for b.Loop() {
-		if len(chk.Observe(f)) != 0 {
-			b.Fatal("the hot frame raises alarms")
-		}
-	}
-	// CPU time per frame: on a shared machine wall time counts the
-	// time other processes ran.
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	dialecttest.ObserveBench(b, Dialect, benchPrefix, `data: {"id":"9b1c2f4e-3d5a-4c6b-8e7f-0a1b2c3d4e5f","jsonrpc":"2.0","result":{`+benchIDs+`,"final":false,"kind":"status-update","status":{"message":{`+benchIDs+`,"kind":"message","messageId":"6e1f0c2a-8b3d-4f5e-9a7b-1c2d3e4f5a6b","parts":[{"kind":"text","text":"fox jumps "}],"role":"agent"},"state":"working","timestamp":"2026-03-02T10:00:01.000000+00:00"}}}`+"\n\n")
 }
