@@ -1,7 +1,9 @@
 package invariants
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -277,18 +279,43 @@ type TurnTiming struct {
 func contentChars(mv *Move) int { return ContentChars(mv.Text) }
 
 // ContentChars is the characters of a content delta's JSON string r (a
-// checker that classifies its frames itself, PC3's, counts with it).
+// checker that classifies its frames itself, PC3's, counts with it): its
+// bytes less UTF-8 continuation bytes and escapes' backslashes. It runs on
+// every delta, so it counts eight bytes at a time.
 func ContentChars(r decode.Raw) int {
 	if len(r) < 2 || r[0] != '"' {
 		return 0
 	}
-	n := 0
-	for _, c := range r[1 : len(r)-1] {
-		if c&0xC0 != 0x80 && c != '\\' {
-			n++
+	s := r[1 : len(r)-1]
+	n, i := len(s), 0
+	for ; i+8 <= len(s); i += 8 {
+		n -= notChars(binary.LittleEndian.Uint64(s[i:]))
+	}
+	if rem := len(s) - i; rem > 0 {
+		// The last bytes as one word, zeros (no character and not one
+		// of the two) where they end.
+		var w uint64
+		if len(s) >= 8 {
+			w = binary.LittleEndian.Uint64(s[len(s)-8:]) >> (8 * (8 - rem))
+		} else {
+			var b [8]byte
+			copy(b[:], s)
+			w = binary.LittleEndian.Uint64(b[:])
 		}
+		n -= notChars(w)
 	}
 	return n
+}
+
+// notChars counts the bytes of w that are no character of their own: UTF-8
+// continuation bytes (10xxxxxx) and backslashes. Each test leaves a
+// byte's top bit set exactly where it holds; no carry crosses bytes.
+func notChars(w uint64) int {
+	const lo7, hi = 0x7F7F7F7F7F7F7F7F, 0x8080808080808080
+	cont := w &^ (w << 1) & hi  // bit 7 set, bit 6 clear
+	x := w ^ 0x5C5C5C5C5C5C5C5C // '\\' bytes become zero
+	bs := ^((x&lo7 + lo7) | x | lo7)
+	return bits.OnesCount64(cont) + bits.OnesCount64(bs)
 }
 
 // isContent reports whether a move carries content a user sees (text,
@@ -300,6 +327,11 @@ func isContent(k MoveKind) bool {
 	}
 	return false
 }
+
+// AddChars adds the characters of the content frame Frame just recorded,
+// for a checker that counts them where it already reads the frame's text
+// (PC3's payload check: the text is in cache there, not a second time).
+func (t *Timing) AddChars(chars int) { t.chars += int64(chars) }
 
 // ContentOf sums a frame's content moves: whether it has any, and their
 // characters.
@@ -323,9 +355,17 @@ type gapSample struct {
 }
 
 const (
-	exactGaps   = 2048
-	histSub     = 32 // buckets per doubling
-	histBuckets = 40 * histSub
+	exactGaps = 2048
+	// The histogram is log-linear (as HDR histograms are): bucket 0 holds
+	// gaps under histFloor (~1 µs); above it, each doubling splits into
+	// histSub equal buckets (at most 1/32, ~3%, wide), up to 2^50 ns
+	// (13 days), where the last bucket takes the rest. A bucket is a
+	// bit length and the next five bits: no logarithm per gap.
+	histSubBits  = 5
+	histSub      = 1 << histSubBits
+	histFloorLog = 10 // 1,024 ns
+	histFloor    = 1 << histFloorLog
+	histBuckets  = 1 + 40*histSub
 )
 
 func (g *gapSample) add(d time.Duration) {
@@ -344,21 +384,26 @@ func (g *gapSample) add(d time.Duration) {
 	g.hist[histBucket(d)]++
 }
 
-// histBucket: bucket 0 holds gaps up to 1 µs; then histSub per doubling.
+// histBucket is the bucket of gap d.
 func histBucket(d time.Duration) int {
-	us := float64(d) / float64(time.Microsecond)
-	if us <= 1 {
+	if d < histFloor {
 		return 0
 	}
-	b := 1 + int(math.Log2(us)*histSub)
-	return min(b, histBuckets-1)
+	v := uint64(d)
+	e := bits.Len64(v) - 1 // v is in [2^e, 2^(e+1))
+	sub := int(v>>(e-histSubBits)) & (histSub - 1)
+	return min(1+(e-histFloorLog)*histSub+sub, histBuckets-1)
 }
 
+// histValue is the middle of bucket b: its gaps are within half a
+// bucket's width (~1.6%) of it.
 func histValue(b int) time.Duration {
 	if b == 0 {
-		return time.Microsecond
+		return histFloor / 2
 	}
-	return time.Duration(math.Exp2(float64(b-1)/histSub) * float64(time.Microsecond))
+	e, sub := (b-1)/histSub+histFloorLog, (b-1)%histSub
+	lo := uint64(1)<<e + uint64(sub)<<(e-histSubBits)
+	return time.Duration(lo + uint64(1)<<(e-histSubBits)/2)
 }
 
 // quantile is the q-quantile of the gaps (nearest rank).

@@ -42,6 +42,12 @@ func (m *Mapping) StampRFC3339(r decode.Raw) {
 	}
 }
 
+// RFC3339 parses a JSON string holding an RFC 3339 date-time
+// (ParseRFC3339) through the mapping's cache of the last stamp's minute,
+// without recording it: for a mapper that checks a date-time member
+// before it stamps the frame with it.
+func (m *Mapping) RFC3339(r decode.Raw) (Instant, bool) { return m.stampCache.rfc3339(r) }
+
 // Usage records the output tokens the dialect reports for the turn of the
 // frame being mapped (OpenTelemetry GenAI gen_ai.usage.output_tokens):
 // reasoning tokens included where the dialect counts them apart (Gemini's

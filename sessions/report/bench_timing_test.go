@@ -42,7 +42,7 @@ func timedJSONL(sse []byte, step int) []byte {
 func BenchmarkCheckTiming(b *testing.B) {
 	size := int(benchMB(b) << 20 / 5)
 	for _, dg := range dialectGens {
-		if dg.name != "openai-chat" && dg.name != "go-bus" {
+		if dg.name != "openai-chat" && dg.name != "go-bus" && dg.name != "pc3" {
 			continue
 		}
 		var buf bytes.Buffer

@@ -1,6 +1,9 @@
 package gobus
 
-import "framescope/decode"
+import (
+	"framescope/decode"
+	"framescope/invariants"
+)
 
 // The JSON type each member of the bus Event struct unmarshals from. The
 // reference client (sdk/http.go readLoop) json.Unmarshals every frame into
@@ -17,59 +20,70 @@ const (
 	wBool
 	wObject
 	wArray
+	wTime
 )
 
-var wantNames = [...]string{"anything", "a string", "an integer", "a boolean", "an object", "an array"}
+var wantNames = [...]string{"anything", "a string", "an integer", "a boolean", "an object", "an array",
+	"an RFC 3339 date-time as Go's time.Time reads it (T, seconds 00-59, a period before any fraction, Z or ±hh:mm)"}
 
-type field struct {
-	name string
-	want want
+// wantOf is the JSON type the Event struct's member key unmarshals from
+// (time.Time members from an RFC 3339 string: time_fields.go); ok false
+// for a member the struct does not know. A switch, not a table walk: it
+// runs for every member of every frame.
+func wantOf(key []byte) (w want, ok bool) {
+	switch string(key) {
+	case "id", "streamId", "conversationId", "turnId", "messageId", "agentIdUsed", "agentName",
+		"assistantMessageId", "parentMessageId", "requestId", "responseId", "operationId",
+		"toolCallId", "toolMessageId", "requestPayloadId", "responsePayloadId",
+		"providerRequestPayloadId", "providerResponsePayloadId", "streamPayloadId",
+		"linkedConversationId", "linkedConversationAgentId", "linkedConversationTitle",
+		"executionRole", "phase", "pageId", "mode", "type", "op", "content", "narration",
+		"narrationSource", "elicitationId", "callbackUrl", "userMessageId", "startedByMessageId",
+		"modelCallId", "provider", "modelName", "feedId", "feedTitle", "plannerTrigger",
+		"plannerStaticProfile", "plannerStrategyFamily", "plannerSecondPolicy", "plannerOutputPayloadId":
+		return wString, true
+	case "eventSeq", "queueSeq", "feedItemCount", "plannerAttempt",
+		"usageInputTokens", "usageOutputTokens", "usageEmbeddingTokens", "usageTotalTokens":
+		return wInt, true
+	case "plannerValidated":
+		return wBool, true
+	case "patch", "elicitationData", "responsePayload":
+		return wObject, true
+	case "createdAt", "completedAt", "startedAt":
+		return wTime, true
+	}
+	return wAny, false
 }
 
-// fields lists the Event struct's JSON names with their types (time.Time
-// members unmarshal from an RFC 3339 string).
-var fields = [...]field{
-	{"id", wString}, {"streamId", wString}, {"conversationId", wString}, {"turnId", wString},
-	{"messageId", wString}, {"eventSeq", wInt}, {"agentIdUsed", wString}, {"agentName", wString},
-	{"assistantMessageId", wString}, {"parentMessageId", wString}, {"requestId", wString},
-	{"responseId", wString}, {"operationId", wString}, {"toolCallId", wString}, {"toolMessageId", wString},
-	{"requestPayloadId", wString}, {"responsePayloadId", wString}, {"providerRequestPayloadId", wString},
-	{"providerResponsePayloadId", wString}, {"streamPayloadId", wString}, {"linkedConversationId", wString},
-	{"linkedConversationAgentId", wString}, {"linkedConversationTitle", wString}, {"executionRole", wString},
-	{"phase", wString}, {"pageId", wString}, {"mode", wString}, {"type", wString}, {"op", wString},
-	{"patch", wObject}, {"content", wString}, {"narration", wString}, {"narrationSource", wString},
-	{"toolName", wString}, {"skillName", wString}, {"skillExecutionId", wString}, {"arguments", wObject},
-	{"error", wString}, {"status", wString}, {"iteration", wInt}, {"pageIndex", wInt}, {"pageCount", wInt},
-	{"latestPage", wBool}, {"finalResponse", wBool}, {"model", wObject}, {"toolCallsPlanned", wArray},
-	{"createdAt", wString}, {"elicitationId", wString}, {"elicitationData", wObject}, {"callbackUrl", wString},
-	{"responsePayload", wObject}, {"completedAt", wString}, {"startedAt", wString}, {"userMessageId", wString},
-	{"queueSeq", wInt}, {"startedByMessageId", wString}, {"modelCallId", wString}, {"provider", wString},
-	{"modelName", wString}, {"feedId", wString}, {"feedTitle", wString}, {"feedItemCount", wInt},
-	{"plannerTrigger", wString}, {"plannerStaticProfile", wString}, {"plannerStrategyFamily", wString},
-	{"plannerAttempt", wInt}, {"plannerValidated", wBool}, {"plannerSecondPolicy", wString},
-	{"plannerOutputPayloadId", wString}, {"usageInputTokens", wInt}, {"usageOutputTokens", wInt},
-	{"usageEmbeddingTokens", wInt}, {"usageTotalTokens", wInt},
-}
-
-// badField returns the first member of the frame whose JSON type the Event
-// struct cannot take, and the type it wants.
-func badField(f *decode.Frame) (name string, got decode.Raw, w want) {
+// badField returns the first member of the frame whose JSON value the
+// Event struct cannot take, and the type it wants; createdAt is the
+// frame's createdAt as the client reads it (ok false when absent, null or
+// refused).
+func badField(f *decode.Frame, m *invariants.Mapping) (name string, got decode.Raw, w want, createdAt invariants.Instant, ok bool) {
 	for i := range f.Members {
-		m := &f.Members[i]
-		if m.KeyEsc || m.Value.Kind() == decode.KindNull {
+		mb := &f.Members[i]
+		if mb.KeyEsc || mb.Value.Kind() == decode.KindNull {
 			continue
 		}
-		for j := range fields {
-			if string(m.Key) != fields[j].name {
+		want, known := wantOf(mb.Key)
+		switch {
+		case !known:
+		case want == wTime:
+			at, fine := goTime(mb.Value, m)
+			if !fine {
+				if name == "" {
+					name, got, w = string(mb.Key), mb.Value, wTime
+				}
 				continue
 			}
-			if !fits(m.Value, fields[j].want) {
-				return fields[j].name, m.Value, fields[j].want
+			if string(mb.Key) == "createdAt" {
+				createdAt, ok = at, true
 			}
-			break
+		case name == "" && !fits(mb.Value, want):
+			name, got, w = string(mb.Key), mb.Value, want
 		}
 	}
-	return "", nil, wAny
+	return name, got, w, createdAt, ok
 }
 
 func fits(v decode.Raw, w want) bool {

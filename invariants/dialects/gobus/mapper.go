@@ -22,8 +22,9 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	m.Type = typ
 	k := classify(typ)
 
-	p.check(f, m, typ)
-	readStamp(f, m)
+	if at, ok := p.check(f, m, typ); ok {
+		stamp(m, at)
+	}
 	p.seq(f, m, k)
 
 	// Which turn: conversation-level events and events without a turnId
@@ -110,15 +111,20 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 
 // check raises the rules every frame is subject to: a type and members the
 // Event struct can take, and the deprecated finalResponse.
-func (p *mapper) check(f *decode.Frame, m *invariants.Mapping, typ decode.Raw) {
-	if typ.Kind() != decode.KindString {
+func (p *mapper) check(f *decode.Frame, m *invariants.Mapping, typ decode.Raw) (createdAt invariants.Instant, ok bool) {
+	field, got, w, createdAt, ok := badField(f, m)
+	switch {
+	case typ.Kind() != decode.KindString:
 		m.Malformed("event", "type is "+invariants.KindName(typ)+", want a string from the EventType vocabulary")
-	} else if field, got, w := badField(f); field != "" {
+	case field != "" && w == wTime && got.Kind() == decode.KindString:
+		m.Malformed(label(f), field+" is "+decode.Clip(string(got), 48)+", want "+wantNames[w]+" (the client's json.Unmarshal drops the event)")
+	case field != "":
 		m.Malformed(label(f), field+" is "+invariants.KindName(got)+", want "+wantNames[w]+" (the client's json.Unmarshal drops the event)")
 	}
 	if v, ok := f.Get("finalResponse").Bool(); ok && v {
 		m.Raise("field-deprecated", invariants.SevWarn, "%s sets finalResponse: true; it is deprecated and MUST NOT be set on live stream events (turn_completed ends a turn)", decode.Clip(label(f), 40))
 	}
+	return createdAt, ok
 }
 
 // seq moves eventSeq: one counter per conversation stream (conversationId,

@@ -40,12 +40,14 @@ type Checker struct {
 	ended       bool
 
 	// Delivery (timing.go): the response's first bytes, the frame
-	// idle-gap was last raised at, whether any frame was timed, and
-	// whether delivery-buffered named the compression.
+	// idle-gap was last raised at, whether any frame was timed (and the
+	// frame being observed: its payload check counts a text's characters
+	// then), and whether delivery-buffered named the compression.
 	firstByte      time.Duration
 	hasFirstByte   bool
 	idleAt         int
 	timedAny       bool
+	timedNow       bool
 	buffCompressed bool
 }
 
@@ -280,6 +282,7 @@ func (c *Checker) Observe(f *decode.Frame) []invariants.Alarm {
 	c.checkTiming(f, newTurn, terminalBefore)
 	t.doneJustNow = f.Done
 	timed := f.HasArrival && !c.opts.NoTiming && terminalBefore == decode.NotTerminal && !t.closed
+	c.timedNow = timed
 
 	if f.Done {
 		if timed {

@@ -70,6 +70,9 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 				s = c.scratch
 			}
 		}
+		if ok && c.timedNow { // timeFrame recorded the frame without them
+			t.timing.AddChars(invariants.ContentChars(chunk))
+		}
 		if !ok {
 			what := "missing"
 			if chunk != nil {

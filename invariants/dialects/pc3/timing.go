@@ -85,7 +85,9 @@ func contentOf(f *decode.Frame) (bool, int) {
 		return false, 0
 	}
 	switch f.Type() {
-	case decode.TypeText, decode.TypeReasoning, decode.TypeThinking:
+	case decode.TypeText, decode.TypeReasoning:
+		return true, 0 // checkPayload adds them (Timing.AddChars)
+	case decode.TypeThinking:
 		return true, invariants.ContentChars(f.Chunk())
 	case decode.TypeToolCall:
 		return true, 0

@@ -1,0 +1,52 @@
+package invariants
+
+import (
+	"testing"
+
+	"framescope/decode"
+)
+
+// contentCharsByByte is ContentChars one byte at a time: the oracle.
+func contentCharsByByte(r decode.Raw) int {
+	if len(r) < 2 || r[0] != '"' {
+		return 0
+	}
+	n := 0
+	for _, c := range r[1 : len(r)-1] {
+		if c&0xC0 != 0x80 && c != '\\' {
+			n++
+		}
+	}
+	return n
+}
+
+func TestContentChars(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want int
+	}{
+		{`""`, 0},
+		{`"hello"`, 5},
+		{`"héllo wörld, ça va"`, 18},
+		{`"line\nnext \"quoted\" \\ done"`, 24},
+		{`"日本語のテキストです"`, 10},
+		{`"🙂🙂 ok"`, 5},
+		{`"\u00e9tait"`, 9}, // an escape counts its hex digits: a bound, not exact
+		{`null`, 0},
+	} {
+		if got := ContentChars(decode.Raw(tc.raw)); got != tc.want {
+			t.Errorf("ContentChars(%s) = %d, want %d", tc.raw, got, tc.want)
+		}
+	}
+}
+
+func FuzzContentChars(f *testing.F) {
+	for _, s := range []string{`"hello"`, `"héllo\\n日本🙂"`, "\"\x80\xbf\\\\\xc0\xff\x5c\"", `"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := ContentChars(decode.Raw(s)), contentCharsByByte(decode.Raw(s)); got != want {
+			t.Fatalf("ContentChars(%q) = %d, byte by byte %d", s, got, want)
+		}
+	})
+}
