@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"encoding/binary"
 	"time"
 	"unicode/utf8"
 )
@@ -50,6 +51,10 @@ type Frame struct {
 	// InvalidUTF8 is true when the event's bytes are not valid UTF-8. The
 	// frame is still decoded when its data is otherwise a JSON object.
 	InvalidUTF8 bool
+	// ASCII is true when every byte of the event is ASCII: a string of
+	// the frame then has as many characters as bytes, less its escapes'
+	// (a checker counting characters skips the count).
+	ASCII bool
 	// Problem says why Object is empty; ProblemDetail() says where.
 	Problem Problem
 	// The detail is made when asked for (an alarm flood of broken frames
@@ -240,7 +245,7 @@ func DecodeAt(dst *Frame, ev *Event, index int, arrival time.Duration, hasArriva
 	// would copy the event onto itself, a tenth of a flood's time.
 	// TestDecodeAtResetsEveryField trips when a field is added.
 	dst.Index, dst.Arrival, dst.HasArrival = index, arrival, hasArrival
-	dst.Done, dst.InvalidUTF8, dst.Problem, dst.problemErr = false, false, ProblemNone, JSONError{}
+	dst.Done, dst.InvalidUTF8, dst.ASCII, dst.Problem, dst.problemErr = false, false, false, ProblemNone, JSONError{}
 	if dst.scanned { // what only the JSON scan sets (a flood of broken frames never gets there)
 		dst.Members = dst.Members[:0]
 		dst.EventType, dst.Version, dst.Timestamp, dst.ResponseID = nil, nil, nil, nil
@@ -262,12 +267,30 @@ func (f *Frame) decode() {
 		f.Problem = ProblemOversized
 		return
 	}
-	f.InvalidUTF8 = !utf8.Valid(f.Raw) // Data is made of Raw's bytes split at ASCII
+	f.ASCII, f.InvalidUTF8 = asciiOrValid(f.Raw) // Data is made of Raw's bytes split at ASCII
 	if string(f.Data) == DoneSentinel {
 		f.Done = true
 		return
 	}
 	f.decodeMembers()
+}
+
+// asciiOrValid reports whether p is all ASCII, and else whether it is not
+// valid UTF-8: utf8.Valid's own ASCII pass, eight bytes at a time, which
+// says the first for free.
+func asciiOrValid(p []byte) (ascii, invalid bool) {
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		if binary.LittleEndian.Uint64(p[i:])&0x8080808080808080 != 0 {
+			return false, !utf8.Valid(p[i:]) // no sequence began before i
+		}
+	}
+	for ; i < len(p); i++ {
+		if p[i] >= utf8.RuneSelf {
+			return false, !utf8.Valid(p[i:])
+		}
+	}
+	return true, false
 }
 
 func (f *Frame) decodeMembers() {

@@ -25,6 +25,7 @@ const (
 	bareInvalidUTF8
 	bareIndexed // idx.ok: the scan indexed an object without members
 	bareScanned
+	bareASCII
 )
 
 // bareErr is the error a BareFrame can hold: none, or one of the two a
@@ -68,6 +69,9 @@ func (f *Frame) Bare() (BareFrame, bool) {
 	if f.InvalidUTF8 {
 		b.flags |= bareInvalidUTF8
 	}
+	if f.ASCII {
+		b.flags |= bareASCII
+	}
 	if f.idx.ok {
 		b.flags |= bareIndexed
 	}
@@ -87,7 +91,7 @@ func (f *Frame) Bare() (BareFrame, bool) {
 // from the narrower stores that built it (a stall per frame of a flood).
 func (f *Frame) SetBare(b *BareFrame, later int, arrival time.Duration, hasArrival bool) {
 	f.Index, f.Arrival, f.HasArrival = b.index+later, arrival, hasArrival
-	f.Done, f.InvalidUTF8 = b.flags&bareDone != 0, b.flags&bareInvalidUTF8 != 0
+	f.Done, f.InvalidUTF8, f.ASCII = b.flags&bareDone != 0, b.flags&bareInvalidUTF8 != 0, b.flags&bareASCII != 0
 	f.Problem = b.problem
 	e := &f.problemErr
 	e.Offset, e.After, e.Char, e.HasChar = int(b.errAt), "", 0, false

@@ -17,7 +17,7 @@ func TestDecodeAtResetsEveryField(t *testing.T) {
 	for i := 0; i < ft.NumField(); i++ {
 		fields = append(fields, ft.Field(i).Name)
 	}
-	want := []string{"Event", "Index", "Arrival", "HasArrival", "Done", "InvalidUTF8", "Problem", "problemErr",
+	want := []string{"Event", "Index", "Arrival", "HasArrival", "Done", "InvalidUTF8", "ASCII", "Problem", "problemErr",
 		"Members", "EventType", "Version", "Timestamp", "ResponseID", "idx", "scanned"}
 	if !reflect.DeepEqual(fields, want) {
 		t.Fatalf("Frame fields are %v; DecodeAt resets %v: reset the new field there, then update this list", fields, want)

@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -273,11 +274,6 @@ type TurnTiming struct {
 	ServerTokensPerSec float64
 }
 
-// contentChars is the characters a content move adds: its delta's, with
-// a JSON escape's backslash not counted (close enough for a rate). One
-// pass: every byte but UTF-8 continuation bytes and backslashes.
-func contentChars(mv *Move) int { return ContentChars(mv.Text) }
-
 // ContentChars is the characters of a content delta's JSON string r (a
 // checker that classifies its frames itself, PC3's, counts with it): its
 // bytes less UTF-8 continuation bytes and escapes' backslashes. It runs on
@@ -335,11 +331,26 @@ func (t *Timing) AddChars(chars int) { t.chars += int64(chars) }
 
 // ContentOf sums a frame's content moves: whether it has any, and their
 // characters.
-func ContentOf(moves []Move) (content bool, chars int) {
+func ContentOf(moves []Move) (content bool, chars int) { return contentOf(moves, false) }
+
+// contentOf is ContentOf for a frame known to be ASCII or not
+// (decode.Frame.ASCII): an ASCII delta's characters are its bytes less
+// its escapes' backslashes, found with one IndexByte when there are none.
+func contentOf(moves []Move, ascii bool) (content bool, chars int) {
 	for i := range moves {
-		if isContent(moves[i].Kind) {
-			content = true
-			chars += contentChars(&moves[i])
+		mv := &moves[i]
+		if !isContent(mv.Kind) {
+			continue
+		}
+		content = true
+		if !ascii || len(mv.Text) < 2 || mv.Text[0] != '"' {
+			chars += ContentChars(mv.Text)
+			continue
+		}
+		s := mv.Text[1 : len(mv.Text)-1]
+		chars += len(s)
+		if bytes.IndexByte(s, '\\') >= 0 {
+			chars -= bytes.Count(s, []byte{'\\'})
 		}
 	}
 	return content, chars

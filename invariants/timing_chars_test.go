@@ -45,8 +45,26 @@ func FuzzContentChars(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := ContentChars(decode.Raw(s)), contentCharsByByte(decode.Raw(s)); got != want {
+		want := contentCharsByByte(decode.Raw(s))
+		if got := ContentChars(decode.Raw(s)); got != want {
 			t.Fatalf("ContentChars(%q) = %d, byte by byte %d", s, got, want)
 		}
+		if !isASCII(s) || len(s) < 2 || s[0] != '"' {
+			return
+		}
+		// An ASCII frame's deltas are counted without the byte pass.
+		moves := []Move{{Kind: MoveText, Text: decode.Raw(s)}, {Kind: MoveProgress, Text: decode.Raw(s)}}
+		if _, got := contentOf(moves, true); got != want {
+			t.Fatalf("contentOf(%q, ascii) = %d, byte by byte %d", s, got, want)
+		}
 	})
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -67,7 +67,7 @@ func (e *Engine) timeFrame(f *decode.Frame, t int, wasEnded bool) {
 	}
 	content, chars := false, 0
 	if f.Decoded() {
-		content, chars = ContentOf(e.m.Moves)
+		content, chars = contentOf(e.m.Moves, f.ASCII)
 	}
 	gap, from := st.timing.Frame(f.Index, f.Arrival, content, chars)
 	e.takeStamp(st, f)

@@ -86,7 +86,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		return // after-terminal (the engine's): nothing more to check
 	}
 	p.readFlavor(f, choices, m)
-	readTiming(f, m)
+	readTiming(f, m, choices, p.flavor)
 	if p.checkEnvelope(f, m, p.flavor == flavorGroq) {
 		p.newCompletion()
 	}

@@ -63,15 +63,21 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 		// could spell a code's letter or underscore: other escapes never
 		// make or break one.
 		var s []byte
+		escaped := false
 		if ok {
 			s = chunk[1 : len(chunk)-1]
-			if bytes.IndexByte(s, '\\') >= 0 && bytes.Contains(s, []byte(`\u`)) {
+			escaped = bytes.IndexByte(s, '\\') >= 0
+			if escaped && bytes.Contains(s, []byte(`\u`)) {
 				c.scratch, _ = chunk.AppendStr(c.scratch[:0])
 				s = c.scratch
 			}
 		}
 		if ok && c.timedNow { // timeFrame recorded the frame without them
-			t.timing.AddChars(invariants.ContentChars(chunk))
+			n := len(chunk) - 2 // ASCII without escapes: a byte is a character
+			if escaped || !f.ASCII {
+				n = invariants.ContentChars(chunk)
+			}
+			t.timing.AddChars(n)
 		}
 		if !ok {
 			what := "missing"

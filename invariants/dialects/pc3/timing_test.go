@@ -160,6 +160,7 @@ func TestTimingStallAndBudgets(t *testing.T) {
 func TestTimingContentOfMatchesMoves(t *testing.T) {
 	stream := newTurn("r1").open().f("status", `"data":{"event_id":"searching_offers","message":"Searching..."}`).
 		f("thinking", `"chunk":"hmm"`).f("reasoning", `"chunk":"so"`).f("text", `"chunk":"h\u00e9llo \"x\""`).
+		f("text", `"chunk":" wörld"`).f("text", `"chunk":" plain ascii"`).
 		f("tool_call", `"tool_call":{"id":"c1","name":"search","type":"mcp"}`).
 		f("tool_completed", `"tool_call":{"id":"c1","name":"search","type":"mcp"}`).
 		f("usage", `"usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2}`).completed().done().String()
@@ -178,7 +179,7 @@ func TestTimingContentOfMatchesMoves(t *testing.T) {
 		}
 		n++
 	})
-	if n != 10 || chars == 0 {
+	if n != 12 || chars == 0 {
 		t.Fatalf("%d frames, %d characters", n, chars)
 	}
 	_, turns := checkTimed(t, stream, invariants.Options{}, func(i int) time.Duration { return time.Duration(i) * 100 * time.Millisecond })
