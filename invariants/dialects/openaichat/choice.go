@@ -9,15 +9,31 @@ import (
 
 // mapChoice maps one element of a chunk's choices: its delta (text,
 // refusal, reasoning, tool calls), then its finish_reason.
-func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping) {
+//
+// recognise: the stream's flavor is still open and c is the chunk's first
+// choice, whose marks may name it (choiceFlavor, then the model id's):
+// read in the same pass, before the delta is mapped (Mistral's tool calls
+// are keyed by the flavor).
+func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping, recognise bool, marks *chunkMarks) {
 	if c.Kind() != decode.KindObject {
 		m.Malformed("choices", "an element is "+invariants.KindName(c)+", want an object")
 		return
 	}
-	// One pass over the choice for the three members read.
-	var f [3]decode.Raw
-	c.GetAll(f[:], "index", "delta", "finish_reason")
+	// One pass over the choice for the members read.
+	var f [6]decode.Raw
+	c.GetAll(f[:], "index", "delta", "finish_reason", "content_filter_results", "stop_reason", "usage")
 	idx, delta, fr := f[0], f[1], f[2]
+	var d deltaFields
+	if delta.Kind() == decode.KindObject {
+		delta.GetAll(d[:], deltaKeys...)
+	}
+	if recognise {
+		fl := choiceFlavor(f[3], f[4], f[5], d[dTokenID], d[dContent])
+		if fl == "" {
+			fl = recogniseModel(marks)
+		}
+		p.settleFlavor(fl, m)
+	}
 	n, ok := invariants.Int(idx)
 	if !ok || n < 0 {
 		m.Malformed("choices", "index is "+invariants.KindName(idx)+", want an integer ≥ 0")
@@ -31,15 +47,10 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping) {
 	// missing delta is legal; one of the wrong type is not.
 	if k := delta.Kind(); k != decode.KindObject && k != decode.KindNone && k != decode.KindNull {
 		m.Malformed("choices", "delta is "+invariants.KindName(delta)+", want an object")
-		delta = nil
 	}
 	if k := fr.Kind(); k != decode.KindString && k != decode.KindNone && k != decode.KindNull {
 		m.Malformed("choices", "finish_reason is "+invariants.KindName(fr)+", want a string or null")
 		fr = nil
-	}
-	var d deltaFields
-	if delta.Kind() == decode.KindObject {
-		delta.GetAll(d[:], deltaKeys...)
 	}
 
 	if st.finish != finishNone {
@@ -81,9 +92,9 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping) {
 }
 
 // deltaFields are a delta's members, read in one pass (deltaKeys order).
-type deltaFields [6]decode.Raw
+type deltaFields [7]decode.Raw
 
-var deltaKeys = []string{"content", "refusal", "reasoning_content", "reasoning", "tool_calls", "function_call"}
+var deltaKeys = []string{"content", "refusal", "reasoning_content", "reasoning", "tool_calls", "function_call", "token_id"}
 
 const (
 	dContent = iota
@@ -92,6 +103,7 @@ const (
 	dReasoning
 	dToolCalls
 	dFunctionCall
+	dTokenID // Together's; read for the flavor only
 )
 
 // mapDelta turns a delta into moves; the choice index is every move's key,

@@ -52,24 +52,42 @@ var flavors = []invariants.Flavor{
 	{Name: flavorMoonshot, Provider: "Moonshot AI (Kimi)", Recognised: "a system_fingerprint fpv0_…, or usage inside a choice"},
 }
 
-// recognise names the flavor one chunk's marks say, "" when none.
-// Allocation-free: it compares JSON literals.
+// recognise names the flavor one chunk's marks say, "" when none:
+// the chunk's own marks, then its first choice's, then a model id's.
+// Allocation-free: it compares JSON literals. The mapper runs the three
+// apart (readFlavor, mapChoice) so a choice is walked once per chunk, by
+// the mapping that reads it anyway; this is their order, for tests.
 func recognise(f *decode.Frame, choices decode.Raw) string {
+	var k chunkMarks
+	k.read(f)
+	if fl := recogniseChunk(&k); fl != "" {
+		return fl
+	}
+	if fl := recogniseChoice(choices); fl != "" {
+		return fl
+	}
+	return recogniseModel(&k)
+}
+
+// recogniseChunk names the flavor the chunk's own members say. It runs
+// on every chunk of a stream no mark names (OpenAI's own, most often), so
+// they are read in one pass (chunkMarks.read).
+func recogniseChunk(k *chunkMarks) string {
 	switch {
-	case f.Get("x_groq") != nil:
+	case k.xGroq != nil:
 		return flavorGroq
-	case f.Get("provider").Kind() == decode.KindString:
+	case k.provider.Kind() == decode.KindString:
 		return flavorOpenRouter
-	case f.Get("prompt_filter_results") != nil || f.Get("prompt_annotations") != nil:
+	case k.promptFilter != nil:
 		return flavorAzure
-	case f.Get("citations") != nil || f.Get("search_results") != nil || f.Get("object").StrEq("chat.completion.done"):
+	case k.citations != nil || k.object.StrEq("chat.completion.done"):
 		return flavorPerplexity
-	case f.Get("x_vllm") != nil:
+	case k.xVLLM != nil:
 		return flavorVLLM
-	case f.Get("obfuscation") != nil:
+	case k.obfuscation != nil:
 		return flavorOpenAI
 	}
-	model, fp := f.Get("model"), f.Get("system_fingerprint")
+	model, fp := k.model, k.fingerprint
 	switch {
 	case bytes.HasPrefix(model, []byte(`"accounts/fireworks/`)):
 		return flavorFireworks
@@ -80,7 +98,7 @@ func recognise(f *decode.Frame, choices decode.Raw) string {
 	case fp.IsNonEmptyStr() && bytes.Equal(fp, model):
 		return flavorLMStudio
 	}
-	if u := f.Get("usage"); u.Kind() == decode.KindObject {
+	if u := k.usage; u.Kind() == decode.KindObject {
 		switch {
 		case u.Get("prompt_cache_hit_tokens") != nil:
 			return flavorDeepSeek
@@ -88,47 +106,119 @@ func recognise(f *decode.Frame, choices decode.Raw) string {
 			return flavorXAI
 		}
 	}
-	if fl := recogniseChoice(choices); fl != "" {
-		return fl
-	}
+	return ""
+}
+
+// recogniseModel names the flavor a bare model id says, after the
+// chunk's and its first choice's marks said none (Azure serves grok
+// models too: its content-filter annotations come first).
+func recogniseModel(k *chunkMarks) string {
 	switch {
-	case bytes.HasPrefix(model, []byte(`"grok-`)):
+	case bytes.HasPrefix(k.model, []byte(`"grok-`)):
 		return flavorXAI
-	case mistralModel(model) && hex32(f.Get("id")):
+	case mistralModel(k.model) && hex32(k.id):
 		return flavorMistral
 	}
 	return ""
 }
 
-// recogniseChoice reads the first choice's marks.
+// choiceFlavor names the flavor a choice's marks say, from its members
+// (filter: content_filter_results, stopReason, usage) and its delta's
+// (tokenID, content).
+func choiceFlavor(filter, stopReason, usage, tokenID, content decode.Raw) string {
+	switch {
+	case filter != nil:
+		return flavorAzure
+	case stopReason != nil:
+		return flavorVLLM
+	case usage.Kind() == decode.KindObject:
+		return flavorMoonshot
+	case tokenID != nil:
+		return flavorTogether
+	case content.Kind() == decode.KindArray:
+		return flavorMistral
+	}
+	return ""
+}
+
+// chunkMarks are the chunk members recognise reads.
+type chunkMarks struct {
+	xGroq, provider, promptFilter, citations, object, xVLLM, obfuscation decode.Raw
+	model, fingerprint, usage, id                                        decode.Raw
+}
+
+// read takes the marks from f's members in one pass (the last of a
+// repeated key wins, as Frame.Get; a key written with escapes is read
+// through Get for the frames that have any).
+func (k *chunkMarks) read(f *decode.Frame) {
+	if len(f.Members) == 0 {
+		k.readSlow(f)
+		return
+	}
+	for i := range f.Members {
+		mb := &f.Members[i]
+		if mb.KeyEsc {
+			k.readSlow(f)
+			return
+		}
+		switch string(mb.Key) {
+		case "x_groq":
+			k.xGroq = mb.Value
+		case "provider":
+			k.provider = mb.Value
+		case "prompt_filter_results", "prompt_annotations":
+			k.promptFilter = mb.Value
+		case "citations", "search_results":
+			k.citations = mb.Value
+		case "object":
+			k.object = mb.Value
+		case "x_vllm":
+			k.xVLLM = mb.Value
+		case "obfuscation":
+			k.obfuscation = mb.Value
+		case "model":
+			k.model = mb.Value
+		case "system_fingerprint":
+			k.fingerprint = mb.Value
+		case "usage":
+			k.usage = mb.Value
+		case "id":
+			k.id = mb.Value
+		}
+	}
+}
+
+// readSlow is read through Frame.Get, which decodes escaped keys.
+func (k *chunkMarks) readSlow(f *decode.Frame) {
+	k.xGroq, k.provider, k.object, k.xVLLM = f.Get("x_groq"), f.Get("provider"), f.Get("object"), f.Get("x_vllm")
+	k.promptFilter = orRaw(f.Get("prompt_filter_results"), f.Get("prompt_annotations"))
+	k.citations = orRaw(f.Get("citations"), f.Get("search_results"))
+	k.obfuscation, k.model, k.fingerprint = f.Get("obfuscation"), f.Get("model"), f.Get("system_fingerprint")
+	k.usage, k.id = f.Get("usage"), f.Get("id")
+}
+
+func orRaw(a, b decode.Raw) decode.Raw {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// recogniseChoice reads the first choice's marks (the mapper reads them
+// in mapChoice instead), in one pass over it.
 func recogniseChoice(choices decode.Raw) string {
-	var c decode.Raw
-	choices.Elements(func(v decode.Raw) bool {
-		c = v
-		return false
-	})
+	it := choices.TrustedElements()
+	c, _ := it.Next()
 	if c.Kind() != decode.KindObject {
 		return ""
 	}
 	var f [4]decode.Raw
 	c.GetAll(f[:], "content_filter_results", "stop_reason", "usage", "delta")
-	switch {
-	case f[0] != nil:
-		return flavorAzure
-	case f[1] != nil:
-		return flavorVLLM
-	case f[2].Kind() == decode.KindObject:
-		return flavorMoonshot
+	var d [2]decode.Raw
+	if f[3].Kind() == decode.KindObject {
+		f[3].GetAll(d[:], "token_id", "content")
 	}
-	if d := f[3]; d.Kind() == decode.KindObject {
-		if d.Get("token_id") != nil {
-			return flavorTogether
-		}
-		if d.Get("content").Kind() == decode.KindArray {
-			return flavorMistral
-		}
-	}
-	return ""
+	return choiceFlavor(f[0], f[1], f[2], d[0], d[1])
 }
 
 var mistralPrefixes = [][]byte{[]byte(`"mistral-`), []byte(`"magistral-`), []byte(`"codestral-`), []byte(`"ministral-`), []byte(`"devstral-`), []byte(`"pixtral-`)}

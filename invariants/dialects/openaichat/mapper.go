@@ -85,8 +85,9 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	if p.ended {
 		return // after-terminal (the engine's): nothing more to check
 	}
-	p.readFlavor(f, choices, m)
-	readTiming(f, m, choices, p.flavor)
+	var marks chunkMarks
+	pending := p.readFlavor(f, &marks, m)
+	defer func() { readTiming(f, m, choices, p.flavor) }()
 	if p.checkEnvelope(f, m, p.flavor == flavorGroq) {
 		p.newCompletion()
 	}
@@ -100,10 +101,15 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		m.Malformed("chat.completion.chunk", "choices is "+invariants.KindName(choices)+", want an array")
 		return
 	}
+	first := true
 	choices.Elements(func(c decode.Raw) bool {
-		p.mapChoice(c, f.Index, m)
+		p.mapChoice(c, f.Index, m, first && pending, &marks)
+		first = false
 		return true
 	})
+	if pending && !p.flavored {
+		p.settleFlavor(recogniseModel(&marks), m)
+	}
 }
 
 // mapError: OpenAI reports a failure mid-stream as a data object with an
@@ -155,16 +161,26 @@ func (p *mapper) findChoice(index int64) *choice {
 }
 
 // readFlavor settles the stream's flavor: the forced one, else the first
-// a chunk's marks name (SetFlavor).
-func (p *mapper) readFlavor(f *decode.Frame, choices decode.Raw, m *invariants.Mapping) {
+// a chunk's marks name (SetFlavor). It reads the chunk's own marks into
+// k; pending says the flavor is still open, for the first choice's marks
+// (mapChoice, which reads the choice anyway) and then the model id's
+// (recogniseModel), in recognise's order.
+func (p *mapper) readFlavor(f *decode.Frame, k *chunkMarks, m *invariants.Mapping) (pending bool) {
 	if p.flavored {
-		return
+		return false
 	}
 	if fl := m.ForcedFlavor(); fl != "" {
 		p.flavor, p.flavored = fl, true
-		return
+		return false
 	}
-	if fl := recognise(f, choices); fl != "" {
+	k.read(f)
+	p.settleFlavor(recogniseChunk(k), m)
+	return !p.flavored
+}
+
+// settleFlavor makes fl the stream's flavor ("" settles nothing).
+func (p *mapper) settleFlavor(fl string, m *invariants.Mapping) {
+	if fl != "" {
 		p.flavor, p.flavored = fl, true
 		m.SetFlavor(fl)
 	}

@@ -1,0 +1,97 @@
+package openaichat
+
+import (
+	"reflect"
+	"testing"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// recogniseChoiceByGet is recogniseChoice read with the validating
+// lookups: the oracle for the one-pass walk.
+func recogniseChoiceByGet(choices decode.Raw) string {
+	var c decode.Raw
+	choices.Elements(func(v decode.Raw) bool {
+		c = v
+		return false
+	})
+	if c.Kind() != decode.KindObject {
+		return ""
+	}
+	switch {
+	case c.Get("content_filter_results") != nil:
+		return flavorAzure
+	case c.Get("stop_reason") != nil:
+		return flavorVLLM
+	case c.Get("usage").Kind() == decode.KindObject:
+		return flavorMoonshot
+	}
+	if d := c.Get("delta"); d.Kind() == decode.KindObject {
+		if d.Get("token_id") != nil {
+			return flavorTogether
+		}
+		if d.Get("content").Kind() == decode.KindArray {
+			return flavorMistral
+		}
+	}
+	return ""
+}
+
+// The one-pass reads of a chunk's marks say what Frame.Get and Raw.Get say.
+func FuzzRecogniseOnePass(f *testing.F) {
+	for _, s := range []string{
+		`{"id":"a","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"x"}}]}`,
+		`{"x_groq":{"id":"r"},"choices":[{"index":0,"delta":{},"stop_reason":null}]}`,
+		`{"model":"grok-3","choices":[{"index":0,"content_filter_results":{},"delta":{"content":"x"}}]}`,
+		`{"choices":[{"delta":{"token_id":5,"content":[1]}}],"usage":{"prompt_cache_hit_tokens":1}}`,
+		`{"choices":[{"usage":{"completion_tokens":1},"delta":{"content":[{"type":"text"}]}}],"system_fingerprint":"fpv0_x"}`,
+		`{"\u0078_groq":1,"model":"m","model":"mistral-small","id":"0123456789abcdef0123456789abcdef","choices":[]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fr := decode.DecodeFrame(&decode.Event{Data: data, Raw: data}, 0)
+		if !fr.Decoded() {
+			return
+		}
+		var fast, slow chunkMarks
+		fast.read(fr)
+		slow.readSlow(fr)
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("one pass %+v, by Get %+v", fast, slow)
+		}
+		choices := fr.Get("choices")
+		if got, want := recogniseChoice(choices), recogniseChoiceByGet(choices); got != want {
+			t.Fatalf("recogniseChoice %q, by Get %q", got, want)
+		}
+	})
+}
+
+// The mapper names a chunk's flavor as recognise does, though it reads
+// the first choice's marks in mapChoice.
+func FuzzMapperFlavorIsRecognise(f *testing.F) {
+	for _, s := range []string{
+		`{"id":"a","object":"chat.completion.chunk","model":"grok-3","choices":[{"index":0,"content_filter_results":{},"delta":{"content":"x"}}]}`,
+		`{"id":"a","object":"chat.completion.chunk","model":"grok-3","choices":[{"index":0,"delta":{"content":"x"}}]}`,
+		`{"id":"0123456789abcdef0123456789abcdef","object":"chat.completion.chunk","model":"mistral-small","choices":[{"index":0,"delta":{"tool_calls":[{"function":{"name":"f","arguments":"{}"}}]}}]}`,
+		`{"id":"a","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"token_id":3,"content":"x"}}]}`,
+		`{"id":"a","object":"chat.completion.chunk","model":"m","choices":[{"index":"bad","usage":{"completion_tokens":1}}]}`,
+		`{"id":"a","object":"chat.completion.chunk","model":"m","choices":[]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fr := decode.DecodeFrame(&decode.Event{Data: data, Raw: data}, 0)
+		if !fr.Decoded() || !fr.Get("object").StrEq("chat.completion.chunk") || fr.Get("error") != nil ||
+			fr.Get("choices").Kind() != decode.KindArray {
+			return
+		}
+		chk := Dialect.NewChecker(invariantsOptions())
+		chk.Observe(fr)
+		got := chk.(invariants.Flavored).Flavor()
+		if want := recognise(fr, fr.Get("choices")); got != want {
+			t.Fatalf("mapper's flavor %q, recognise %q", got, want)
+		}
+	})
+}
