@@ -266,6 +266,21 @@ func (it *ElementIter) next(lazy bool) (v Raw, open, ok bool) {
 	return d[i:end], false, true
 }
 
+// TrustedGetAll is GetAll for validated JSON: dst[i] is the value of
+// keys[i] (the last when repeated; nil when absent), found in one pass
+// that does not validate the object again.
+func (r Raw) TrustedGetAll(dst []Raw, keys ...string) {
+	clear(dst)
+	it := r.TrustedMembers()
+	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
+		for i, key := range keys {
+			if i < len(dst) && keyEquals(k, esc, key) {
+				dst[i] = v
+			}
+		}
+	}
+}
+
 // TrustedGet is Raw.Get for an object value the decoder validated: the
 // member key (the last one when it repeats), or nil.
 func (r Raw) TrustedGet(key string) Raw {

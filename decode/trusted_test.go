@@ -45,6 +45,20 @@ func checkTrusted(t *testing.T, data []byte) {
 		t.Errorf("TrustedElements(%q) = %s, want %s", r, got, want)
 	}
 	if r.Kind() == KindObject {
+		// TrustedGetAll: what GetAll finds, for keys present and not.
+		keys := []string{"a", "b", "kAy", "", "zz"}
+		r.Members(func(k string, _ Raw) bool {
+			keys = append(keys, k)
+			return len(keys) < 12
+		})
+		got, want := make([]Raw, len(keys)), make([]Raw, len(keys))
+		r.TrustedGetAll(got, keys...)
+		r.GetAll(want, keys...)
+		for i := range keys {
+			if !bytes.Equal(got[i], want[i]) || (got[i] == nil) != (want[i] == nil) {
+				t.Errorf("TrustedGetAll(%q)[%q] = %s, GetAll %s", r, keys[i], got[i], want[i])
+			}
+		}
 		// End: where the object ends, also when more bytes follow it.
 		for _, tail := range []string{"", " , 1 ]", "}"} {
 			it := Raw(append(append([]byte(nil), r...), tail...)).TrustedMembers()

@@ -21,11 +21,11 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping, recog
 	}
 	// One pass over the choice for the members read.
 	var f [6]decode.Raw
-	c.GetAll(f[:], "index", "delta", "finish_reason", "content_filter_results", "stop_reason", "usage")
+	c.TrustedGetAll(f[:], "index", "delta", "finish_reason", "content_filter_results", "stop_reason", "usage")
 	idx, delta, fr := f[0], f[1], f[2]
 	var d deltaFields
 	if delta.Kind() == decode.KindObject {
-		delta.GetAll(d[:], deltaKeys...)
+		delta.TrustedGetAll(d[:], deltaKeys...)
 	}
 	if recognise {
 		fl := choiceFlavor(f[3], f[4], f[5], d[dTokenID], d[dContent])

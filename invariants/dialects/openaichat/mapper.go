@@ -101,12 +101,13 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		m.Malformed("chat.completion.chunk", "choices is "+invariants.KindName(choices)+", want an array")
 		return
 	}
-	first := true
-	choices.Elements(func(c decode.Raw) bool {
+	// The frame was validated as it was decoded: its choices are read
+	// with the trusted walkers, not validated again.
+	it, first := choices.TrustedElements(), true
+	for c, ok := it.Next(); ok; c, ok = it.Next() {
 		p.mapChoice(c, f.Index, m, first && pending, &marks)
 		first = false
-		return true
-	})
+	}
 	if pending && !p.flavored {
 		p.settleFlavor(recogniseModel(&marks), m)
 	}
