@@ -116,7 +116,7 @@ func recogniseModel(k *chunkMarks) string {
 	switch {
 	case bytes.HasPrefix(k.model, []byte(`"grok-`)):
 		return flavorXAI
-	case mistralModel(k.model) && hex32(k.id):
+	case hex32(k.id) && mistralModel(k.model): // the cheap test first: it runs on every chunk of an unnamed stream
 		return flavorMistral
 	}
 	return ""
