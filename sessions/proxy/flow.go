@@ -67,11 +67,13 @@ const MaxFlowAlarms = 50
 type flowBook struct {
 	mu     sync.Mutex
 	nextID int64
-	flows  []*liveFlow // in order of arrival; finished ones beyond maxKept are forgotten
+	flows  []*liveFlow // in order of arrival; finished ones beyond maxFlows are forgotten
 	subs   map[*Subscription]struct{}
 	// bodies is the bytes of request and response bodies the finished
 	// flows keep (at most maxKeptBodies: the oldest give theirs up).
 	bodies int64
+	// maxFlows bounds len(flows) (Options.MaxFlows), finished ones first.
+	maxFlows int
 }
 
 // liveFlow is a flow as the proxy updates it: its byte count moves on
@@ -86,17 +88,24 @@ type liveFlow struct {
 	exchange
 }
 
-// maxKeptFlows bounds the finished flows the book remembers.
-const maxKeptFlows = 10000
+// DefaultMaxFlows bounds the flows the book remembers (Options.MaxFlows).
+// A flow kept costs about 1 KB (its row, headers, timings) besides its
+// kept bodies (maxKeptBodies bounds those), so a proxy under steady
+// traffic levels off once it holds this many: 2,000 flows is minutes of
+// a busy app's history on the Flows screen, and every stream's session
+// is in the library besides.
+const DefaultMaxFlows = 2000
 
-func newFlowBook() *flowBook { return &flowBook{subs: map[*Subscription]struct{}{}} }
+func newFlowBook(maxFlows int) *flowBook {
+	return &flowBook{subs: map[*Subscription]struct{}{}, maxFlows: max(maxFlows, 1)}
+}
 
 // start registers a new flow and announces it.
 func (b *flowBook) start(f *liveFlow) {
 	b.mu.Lock()
 	b.nextID++
 	f.ID = b.nextID
-	if len(b.flows) >= maxKeptFlows {
+	if len(b.flows) >= b.maxFlows {
 		for i, old := range b.flows {
 			if old.Done {
 				b.bodies -= old.keptBodies()

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -62,7 +63,7 @@ func TestDetailOfANonStreamFlow(t *testing.T) {
 // oldest finished flows give their bodies up (their detail says so); the
 // newest keep theirs.
 func TestKeptBodiesBounded(t *testing.T) {
-	b := newFlowBook()
+	b := newFlowBook(DefaultMaxFlows)
 	body := bytes.Repeat([]byte("x"), DefaultBodyCap)
 	n := maxKeptBodies/DefaultBodyCap + 10
 	var flows []*liveFlow
@@ -84,5 +85,26 @@ func TestKeptBodiesBounded(t *testing.T) {
 	p := &Proxy{book: b}
 	if d, _ := p.Detail(flows[0].ID); !d.BodiesDropped || d.RequestSize != int64(len(body)) {
 		t.Fatalf("dropped flow's detail: %+v", d.BodiesDropped)
+	}
+}
+
+// TestMaxFlows: the book remembers at most maxFlows flows, forgetting the
+// oldest finished ones; a flow still open is never forgotten.
+func TestMaxFlows(t *testing.T) {
+	b := newFlowBook(3)
+	open := &liveFlow{Flow: Flow{Kind: KindHTTP}}
+	b.start(open)
+	for range 6 {
+		f := &liveFlow{Flow: Flow{Kind: KindHTTP}}
+		b.start(f)
+		b.update(f, func(fl *Flow) { fl.Done = true })
+	}
+	got := b.list()
+	var ids []int64
+	for _, f := range got {
+		ids = append(ids, f.ID)
+	}
+	if want := []int64{1, 6, 7}; !slices.Equal(ids, want) {
+		t.Fatalf("kept flows %v, want %v (the open one and the newest)", ids, want)
 	}
 }

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"cmp"
 	"crypto/x509"
 	"fmt"
 	"framescope/sessions"
@@ -61,6 +62,10 @@ type Options struct {
 	// os.TempDir(); spill.go). 0: DefaultMaxSpill; negative: no spill,
 	// bytes past the queue are left out of the check.
 	MaxSpill int64
+	// MaxFlows bounds the flows the proxy remembers for its list and
+	// their details (the oldest finished ones are forgotten; a stream's
+	// session stays in the library). 0: DefaultMaxFlows.
+	MaxFlows int
 	// Faults are injected into the matching streams on their way to the
 	// app (--fault; fault.go); their check sees the faulted stream.
 	Faults []Fault
@@ -177,7 +182,7 @@ func New(opts Options) *Proxy {
 	if opts.Library != nil {
 		spill.dir = opts.Library.Dir
 	}
-	return &Proxy{opts: opts, transport: t, book: newFlowBook(), budget: &queueBudget{limit: opts.QueueTotal}, spill: spill}
+	return &Proxy{opts: opts, transport: t, book: newFlowBook(cmp.Or(opts.MaxFlows, DefaultMaxFlows)), budget: &queueBudget{limit: opts.QueueTotal}, spill: spill}
 }
 
 // Subscribe starts a feed of the flows: every flow so far, then each one
@@ -185,7 +190,7 @@ func New(opts Options) *Proxy {
 func (p *Proxy) Subscribe() *Subscription { return p.book.subscribe() }
 
 // Flows is every flow so far (the oldest finished ones forgotten past
-// maxKeptFlows), in order of arrival.
+// Options.MaxFlows), in order of arrival.
 func (p *Proxy) Flows() []Flow { return p.book.list() }
 
 // Wait waits until every stream's check and recording has finished (the

@@ -10,7 +10,9 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,7 +129,16 @@ func TestProxySoak(t *testing.T) {
 			samples = append(samples, sample{at, rss})
 			if at >= next {
 				next += 30 * time.Second
-				t.Logf("%4.0fs  RSS %5.1f MB  streams %d  %.1f MB through", at.Seconds(), mb(rss), streams.Load(), mb(received.Load()))
+				// Where the RSS goes: the Go heap in use, the heap the
+				// runtime holds from the system, goroutine stacks.
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				t.Logf("%4.0fs  RSS %5.1f MB  heap in use %5.1f MB  heap sys %5.1f MB  released %5.1f MB  stacks %4.1f MB  goroutines %d  streams %d  %.1f MB through",
+					at.Seconds(), mb(rss), mb(int64(ms.HeapInuse)), mb(int64(ms.HeapSys)), mb(int64(ms.HeapReleased)), mb(int64(ms.StackSys)),
+					runtime.NumGoroutine(), streams.Load(), mb(received.Load()))
+				if dir := os.Getenv("FRAMESCOPE_PROXY_SOAK_HEAP"); dir != "" {
+					writeHeapProfile(t, filepath.Join(dir, fmt.Sprintf("heap-%04.0fs.pprof", at.Seconds())))
+				}
 			}
 		}
 	}()
@@ -246,3 +257,18 @@ func median(v []int64) int64 {
 }
 
 func mb(n int64) float64 { return float64(n) / (1 << 20) }
+
+// writeHeapProfile writes the heap profile to path (FRAMESCOPE_PROXY_SOAK_HEAP:
+// a directory gets one every 30 s, to compare an early minute with a late
+// one with go tool pprof -diff_base).
+func writeHeapProfile(t *testing.T, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Logf("heap profile: %v", err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		t.Logf("heap profile: %v", err)
+	}
+}

@@ -265,7 +265,7 @@ func TestTapCloseWithSpill(t *testing.T) {
 // TestSubscriptionBatches: a subscriber that reads late gets one entry
 // per flow, in its latest state.
 func TestSubscriptionBatches(t *testing.T) {
-	book := newFlowBook()
+	book := newFlowBook(DefaultMaxFlows)
 	sub := book.subscribe()
 	defer sub.Close()
 	f := &liveFlow{Flow: Flow{Method: "GET", Started: time.Now()}}

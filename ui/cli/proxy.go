@@ -38,6 +38,7 @@ type proxyOptions struct {
 	headless, noSave, keep  bool
 	faults                  []string
 	maxSpill                string
+	maxFlows                int
 }
 
 func newProxyCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -76,6 +77,7 @@ shows any other flow's request and response; esc goes back; q stops the proxy); 
 	f.StringArrayVar(&o.redact, "redact", nil, "also redact this header `NAME` in recordings (repeatable)")
 	f.StringVar(&o.upstreamCA, "upstream-cacert", "", "also trust the CA certificates in PEM `FILE` for upstream TLS (a staging server's own CA)")
 	f.StringVar(&o.maxSpill, "max-spill", "1GiB", "when a checker falls behind, hold at most `SIZE` of its streams on disk (all together) before leaving bytes out of the check and recording (0 = no limit)")
+	f.IntVar(&o.maxFlows, "max-flows", proxy.DefaultMaxFlows, "remember at most `N` flows for the Flows screen and their details (the oldest finished ones are forgotten; streams stay in the library)")
 	f.StringArrayVar(&o.faults, "fault", nil, "inject a fault into matching streams on their way to the app, e.g. 'cut-after=5', 'drop=3,7 path=/v1/*', 'stall=2s@3', 'drop-terminal', 'buffer=64KiB', 'burst=10', 'gzip' (`SPEC`; repeatable; docs/proxy.md)")
 	addDialectFlag(cmd, &o.dialect)
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn"}, cobra.ShellCompDirectiveNoFileComp))
@@ -107,6 +109,10 @@ func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr
 		return fmt.Errorf("--max-spill: %w", err)
 	}
 	opts.MaxSpill = cmp.Or(spill, math.MaxInt64) // as every size flag: 0 is no limit
+	if o.maxFlows < 1 {
+		return fmt.Errorf("--max-flows %d: want at least 1", o.maxFlows)
+	}
+	opts.MaxFlows = o.maxFlows
 	for _, spec := range o.faults {
 		fault, err := proxy.ParseFault(spec)
 		if err != nil {
