@@ -87,7 +87,16 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	}
 	var marks chunkMarks
 	pending := p.readFlavor(f, &marks, m)
-	defer func() { readTiming(f, m, choices, p.flavor) }()
+	defer func() {
+		// After the choices: a flavor only a model id names is settled
+		// once no choice named one (and on a chunk whose choices are
+		// malformed), and Moonshot's usage is read from its finishing
+		// choice once its marks named the stream.
+		if pending && !p.flavored {
+			p.settleFlavor(recogniseModel(&marks), m)
+		}
+		readTiming(f, m, choices, p.flavor)
+	}()
 	if p.checkEnvelope(f, m, p.flavor == flavorGroq) {
 		p.newCompletion()
 	}
@@ -107,9 +116,6 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	for c, ok := it.Next(); ok; c, ok = it.Next() {
 		p.mapChoice(c, f.Index, m, first && pending, &marks)
 		first = false
-	}
-	if pending && !p.flavored {
-		p.settleFlavor(recogniseModel(&marks), m)
 	}
 }
 
