@@ -9,6 +9,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
 	"framescope/sessions/pipeline"
 )
 
@@ -394,9 +395,10 @@ func (f *Feeder) frameRow(it *pipeline.Item) Ingest {
 		f.extract(fr, &x)
 		switch fr.Type() {
 		case decode.TypeText, decode.TypeReasoning, decode.TypeThinking, decode.TypeToolCall:
-			// PC3's content frames (docs/timing.md), as its checker counts them.
-			_, chars := invariants.ContentOf([]invariants.Move{{Kind: invariants.MoveText, Text: fr.Chunk()}})
-			x.content, x.chars = true, int32(chars)
+			// PC3's content frames (docs/timing.md), as its checker counts
+			// them: its moves (a bare thinking frame is an indicator).
+			content, chars := pc3.Content(fr)
+			x.content, x.chars = content, int32(chars)
 		case decode.TypeToolCompleted:
 			x.resume = true // as the checker's Timing.Resume
 		}

@@ -7,7 +7,8 @@ import (
 )
 
 // The store's timing of a turn is the checker's: example-happy.jsonl's
-// check report says first content 104ms, 2.504s to the terminal, 4 deltas,
+// check report says first content 404ms (the tool call: the bare thinking
+// frame at 104ms is an indicator), 2.504s to the terminal, 3 deltas,
 // the longest gap 800ms between frames 5 and 8 (the tool's run between
 // its call at 4 and its result at 5 is no content gap), 12 frames (the
 // [DONE] after the terminal is not the turn's delivery).
@@ -17,18 +18,18 @@ func TestStoreTimingMatchesTheChecker(t *testing.T) {
 		t.Fatalf("timed: turn 0 %v, turn 1 %v", st.Timed(0), st.Timed(1))
 	}
 	s := st.TimingAsOf(0, 12)
-	if s.FirstContent != 104*time.Millisecond || s.Duration != 2504*time.Millisecond || !s.HasTerminal ||
-		s.Chunks != 4 || s.GapMax != 800*time.Millisecond || s.GapMaxFrom != 5 || s.GapMaxTo != 8 || s.Frames != 12 {
+	if s.FirstContent != 404*time.Millisecond || s.Duration != 2504*time.Millisecond || !s.HasTerminal ||
+		s.Chunks != 3 || s.GapMax != 800*time.Millisecond || s.GapMaxFrom != 5 || s.GapMaxTo != 8 || s.Frames != 12 {
 		t.Fatalf("as of the end: %+v", s)
 	}
-	// Time travel: as of frame 4 (the second content), then back to 1.
-	if s := st.TimingAsOf(0, 4); s.Frames != 5 || s.Chunks != 2 || s.HasTerminal {
+	// Time travel: as of frame 4 (the first content), then back to 1.
+	if s := st.TimingAsOf(0, 4); s.Frames != 5 || s.Chunks != 1 || s.HasTerminal {
 		t.Errorf("as of frame 4: %+v", s)
 	}
 	if s := st.TimingAsOf(0, 1); s.Frames != 2 || s.Chunks != 0 {
 		t.Errorf("as of frame 1: %+v", s)
 	}
-	if s := st.TimingAsOf(0, 8); s.Chunks != 3 || s.GapMax != 800*time.Millisecond {
+	if s := st.TimingAsOf(0, 8); s.Chunks != 2 || s.GapMax != 800*time.Millisecond {
 		t.Errorf("as of frame 8: %+v", s)
 	}
 

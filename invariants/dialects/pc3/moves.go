@@ -15,8 +15,14 @@ func AppendMoves(dst []invariants.Move, f *decode.Frame) []invariants.Move {
 		dst = append(dst, invariants.Move{Kind: invariants.MoveTurnKey, Key: f.ResponseID})
 	case decode.TypeText:
 		dst = append(dst, invariants.Move{Kind: invariants.MoveText, Text: f.Chunk()})
-	case decode.TypeReasoning, decode.TypeThinking:
+	case decode.TypeReasoning:
 		dst = append(dst, invariants.Move{Kind: invariants.MoveReasoning, Text: f.Chunk()})
+	case decode.TypeThinking:
+		// A pre-content indicator (clients MAY ignore it): reasoning only
+		// when it carries its optional content.
+		if c := thinkingContent(f); c != nil {
+			dst = append(dst, invariants.Move{Kind: invariants.MoveReasoning, Text: c})
+		}
 	case decode.TypeToolCall:
 		tc := f.Get("tool_call")
 		dst = append(dst, invariants.Move{Kind: invariants.MoveToolOpen, Key: tc.Get("id"), Name: tc.Get("name")})
@@ -49,4 +55,14 @@ func AppendMoves(dst []invariants.Move, f *decode.Frame) []invariants.Move {
 			Code: f.Get("error").Get("code")})
 	}
 	return dst
+}
+
+// thinkingContent is a thinking frame's optional reasoning text (its
+// content member, {content, role: "reasoning"}), nil when it has none: a
+// bare thinking frame only says the model is working.
+func thinkingContent(f *decode.Frame) decode.Raw {
+	if c := f.Get("content"); c.IsNonEmptyStr() {
+		return c
+	}
+	return nil
 }

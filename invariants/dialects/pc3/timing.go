@@ -78,8 +78,9 @@ func (c *Checker) timeFrame(f *decode.Frame, t *turnState) {
 }
 
 // contentOf is whether f is a content frame and its characters: the
-// content moves AppendMoves maps it to (text, thinking/reasoning,
-// tool_call), read from the type alone on the hot path.
+// content moves AppendMoves maps it to (text, reasoning, a thinking frame
+// that carries its optional content, tool_call), read from the type on
+// the hot path. A bare thinking frame is an indicator, not content.
 func contentOf(f *decode.Frame) (bool, int) {
 	if !f.Decoded() {
 		return false, 0
@@ -87,12 +88,26 @@ func contentOf(f *decode.Frame) (bool, int) {
 	switch f.Type() {
 	case decode.TypeText, decode.TypeReasoning:
 		return true, 0 // checkPayload adds them (Timing.AddChars)
-	case decode.TypeThinking:
-		return true, invariants.ContentChars(f.Chunk())
+	case decode.TypeThinking: // content only with its optional text (AppendMoves)
+		if c := thinkingContent(f); c != nil {
+			return true, invariants.ContentChars(c)
+		}
+		return false, 0
 	case decode.TypeToolCall:
 		return true, 0
 	}
 	return false, 0
+}
+
+// Content is whether f is a content frame and its characters, counted
+// whole (the checker counts a text's in its payload check instead): the
+// inspector's store times PC3's rows with it, as the checker does.
+func Content(f *decode.Frame) (bool, int) {
+	content, chars := contentOf(f)
+	if content && (f.Type() == decode.TypeText || f.Type() == decode.TypeReasoning) {
+		chars = invariants.ContentChars(f.Chunk())
+	}
+	return content, chars
 }
 
 // resumesContent is whether f ends a wait (a tool's result: the move

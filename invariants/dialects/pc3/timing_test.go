@@ -159,7 +159,7 @@ func TestTimingStallAndBudgets(t *testing.T) {
 // and reasoning, by the payload check) are the moves' characters.
 func TestTimingContentOfMatchesMoves(t *testing.T) {
 	stream := newTurn("r1").open().f("status", `"data":{"event_id":"searching_offers","message":"Searching..."}`).
-		f("thinking", `"chunk":"hmm"`).f("reasoning", `"chunk":"so"`).f("text", `"chunk":"h\u00e9llo \"x\""`).
+		f("thinking", ``).f("thinking", `"content":"hmm","role":"reasoning"`).f("reasoning", `"chunk":"so"`).f("text", `"chunk":"h\u00e9llo \"x\""`).
 		f("text", `"chunk":" wörld"`).f("text", `"chunk":" plain ascii"`).
 		f("tool_call", `"tool_call":{"id":"c1","name":"search","type":"mcp"}`).
 		f("tool_completed", `"tool_call":{"id":"c1","name":"search","type":"mcp"}`).
@@ -179,7 +179,7 @@ func TestTimingContentOfMatchesMoves(t *testing.T) {
 		}
 		n++
 	})
-	if n != 12 || chars == 0 {
+	if n != 13 || chars == 0 {
 		t.Fatalf("%d frames, %d characters", n, chars)
 	}
 	_, turns := checkTimed(t, stream, invariants.Options{}, func(i int) time.Duration { return time.Duration(i) * 100 * time.Millisecond })
