@@ -315,11 +315,15 @@ func notChars(w uint64) int {
 }
 
 // isContent reports whether a move carries content a user sees (text,
-// reasoning, a tool call): never a control frame, ping or heartbeat.
-func isContent(k MoveKind) bool {
-	switch k {
-	case MoveText, MoveReasoning, MoveToolOpen, MoveToolArgs:
+// reasoning, a tool call): never a control frame, ping or heartbeat, and
+// never a delta with nothing in it (an empty string opening a message is
+// the "first token" a control frame fakes).
+func isContent(mv *Move) bool {
+	switch mv.Kind {
+	case MoveToolOpen:
 		return true
+	case MoveText, MoveReasoning, MoveToolArgs:
+		return len(mv.Text) > 2 && mv.Text.Kind() != decode.KindNull // not absent, null, "", {} or []
 	}
 	return false
 }
@@ -339,7 +343,7 @@ func ContentOf(moves []Move) (content bool, chars int) { return contentOf(moves,
 func contentOf(moves []Move, ascii bool) (content bool, chars int) {
 	for i := range moves {
 		mv := &moves[i]
-		if !isContent(mv.Kind) {
+		if !isContent(mv) {
 			continue
 		}
 		content = true

@@ -68,3 +68,25 @@ func isASCII(s string) bool {
 	}
 	return true
 }
+
+// An empty delta is no content: the empty string that opens a message
+// (a role chunk's "content": "") must not pass for the first token.
+func TestContentOfEmptyDeltas(t *testing.T) {
+	for _, tc := range []struct {
+		mv   Move
+		want bool
+	}{
+		{Move{Kind: MoveText, Text: decode.Raw(`"hi"`)}, true},
+		{Move{Kind: MoveText, Text: decode.Raw(`""`)}, false},
+		{Move{Kind: MoveText}, false},
+		{Move{Kind: MoveReasoning, Text: decode.Raw(`null`)}, false},
+		{Move{Kind: MoveToolArgs, Text: decode.Raw(`""`)}, false},
+		{Move{Kind: MoveToolArgs, Text: decode.Raw(`"{\"a\":1}"`)}, true},
+		{Move{Kind: MoveToolOpen}, true},
+		{Move{Kind: MoveProgress, Text: decode.Raw(`"Searching..."`)}, false},
+	} {
+		if got, _ := ContentOf([]Move{tc.mv}); got != tc.want {
+			t.Errorf("ContentOf(%v %s) = %v, want %v", tc.mv.Kind, tc.mv.Text, got, tc.want)
+		}
+	}
+}
