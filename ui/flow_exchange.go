@@ -205,7 +205,7 @@ func flowExchangeLines(d proxy.FlowDetail, known bool, sty *Styles) []jline {
 	}
 	if !known {
 		blank()
-		add("the proxy no longer holds this flow's headers and bodies (it keeps the last 10,000 flows)", sty.Dim.Render)
+		add("the proxy no longer holds this flow's headers and bodies (it keeps the latest flows only: proxy --max-flows)", sty.Dim.Render)
 		return out
 	}
 	if d.BodiesDropped {

@@ -16,8 +16,8 @@ import (
 // Bounds of what flows keep of their bodies: a request's first
 // DefaultBodyCap bytes (the response's: Options.BodyCap), and at most
 // maxKeptBodies for all flows together — past it the oldest finished
-// flows give their bodies up (their detail says so). 10,000 flows of
-// 64 KiB each would otherwise be 1.3 GB.
+// flows give their bodies up (their detail says so). DefaultMaxFlows
+// flows of 64 KiB each would otherwise be 128 MB.
 const (
 	requestBodyCap = DefaultBodyCap
 	maxKeptBodies  = 64 << 20
