@@ -24,7 +24,7 @@ const (
 )
 
 var wantNames = [...]string{"anything", "a string", "an integer", "a boolean", "an object", "an array",
-	"an RFC 3339 date-time as Go's time.Time reads it (T, seconds 00-59, a period before any fraction, Z or ±hh:mm)"}
+	"an RFC 3339 date-time as Go's time.Time reads it (time.Parse with time.RFC3339: T, seconds 00-59, a zone of Z or ±hh:mm)"}
 
 // wantOf is the JSON type the Event struct's member key unmarshals from
 // (time.Time members from an RFC 3339 string: time_fields.go); ok false
