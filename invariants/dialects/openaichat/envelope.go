@@ -48,8 +48,8 @@ func newEnvelope() envelope {
 // model switches from the value the previous chunks carried; quiet says
 // the flavor expects switches (Groq). It reports whether the id switched:
 // a new completion begins in the stream.
-func (p *mapper) checkEnvelope(f *decode.Frame, m *invariants.Mapping, quiet bool) bool {
-	if c := f.Get("created"); c != nil && !empty(c) {
+func (p *mapper) checkEnvelope(f *decode.Frame, m *invariants.Mapping, created decode.Raw, quiet bool) bool {
+	if c := created; c != nil && !empty(c) {
 		if _, ok := invariants.Int(c); !ok {
 			m.Malformed("chat.completion.chunk", "created is "+invariants.KindName(c)+", want an integer")
 		}

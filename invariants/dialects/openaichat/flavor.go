@@ -141,16 +141,19 @@ func choiceFlavor(filter, stopReason, usage, tokenID, content decode.Raw) string
 	return ""
 }
 
-// chunkMarks are the chunk members recognise reads.
+// chunkMarks are the chunk's top-level members the mapper reads besides
+// its choices: the flavor's marks, and created, usage and x_groq (the
+// envelope check and the timing), read in one pass per chunk (Map).
 type chunkMarks struct {
 	xGroq, provider, promptFilter, citations, object, xVLLM, obfuscation decode.Raw
-	model, fingerprint, usage, id                                        decode.Raw
+	model, fingerprint, usage, id, created                               decode.Raw
 }
 
 // read takes the marks from f's members in one pass (the last of a
 // repeated key wins, as Frame.Get; a key written with escapes is read
 // through Get for the frames that have any).
 func (k *chunkMarks) read(f *decode.Frame) {
+	*k = chunkMarks{}
 	if len(f.Members) == 0 {
 		k.readSlow(f)
 		return
@@ -184,6 +187,8 @@ func (k *chunkMarks) read(f *decode.Frame) {
 			k.usage = mb.Value
 		case "id":
 			k.id = mb.Value
+		case "created":
+			k.created = mb.Value
 		}
 	}
 }
@@ -194,7 +199,7 @@ func (k *chunkMarks) readSlow(f *decode.Frame) {
 	k.promptFilter = orRaw(f.Get("prompt_filter_results"), f.Get("prompt_annotations"))
 	k.citations = orRaw(f.Get("citations"), f.Get("search_results"))
 	k.obfuscation, k.model, k.fingerprint = f.Get("obfuscation"), f.Get("model"), f.Get("system_fingerprint")
-	k.usage, k.id = f.Get("usage"), f.Get("id")
+	k.usage, k.id, k.created = f.Get("usage"), f.Get("id"), f.Get("created")
 }
 
 func orRaw(a, b decode.Raw) decode.Raw {

@@ -18,6 +18,7 @@ const (
 // valid frame allocates nothing.
 type mapper struct {
 	env     envelope
+	created lastCreated // the last chunk's created, parsed (timing.go)
 	choices []choice
 	tools   []tool
 	// arena holds copies of tool ids and names (JSON literals): later
@@ -85,8 +86,11 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	if p.ended {
 		return // after-terminal (the engine's): nothing more to check
 	}
+	// The chunk's top-level members, once, for the flavor, the envelope
+	// check and the timing.
 	var marks chunkMarks
-	pending := p.readFlavor(f, &marks, m)
+	marks.read(f)
+	pending := p.readFlavor(&marks, m)
 	defer func() {
 		// After the choices: a flavor only a model id names is settled
 		// once no choice named one (and on a chunk whose choices are
@@ -95,9 +99,9 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		if pending && !p.flavored {
 			p.settleFlavor(recogniseModel(&marks), m)
 		}
-		readTiming(f, m, choices, p.flavor)
+		p.readTiming(&marks, m, choices)
 	}()
-	if p.checkEnvelope(f, m, p.flavor == flavorGroq) {
+	if p.checkEnvelope(f, m, marks.created, p.flavor == flavorGroq) {
 		p.newCompletion()
 	}
 	if !p.keyed {
@@ -168,11 +172,11 @@ func (p *mapper) findChoice(index int64) *choice {
 }
 
 // readFlavor settles the stream's flavor: the forced one, else the first
-// a chunk's marks name (SetFlavor). It reads the chunk's own marks into
-// k; pending says the flavor is still open, for the first choice's marks
+// a chunk's marks name (SetFlavor), from the chunk's own marks k;
+// pending says the flavor is still open, for the first choice's marks
 // (mapChoice, which reads the choice anyway) and then the model id's
 // (recogniseModel), in recognise's order.
-func (p *mapper) readFlavor(f *decode.Frame, k *chunkMarks, m *invariants.Mapping) (pending bool) {
+func (p *mapper) readFlavor(k *chunkMarks, m *invariants.Mapping) (pending bool) {
 	if p.flavored {
 		return false
 	}
@@ -180,7 +184,6 @@ func (p *mapper) readFlavor(f *decode.Frame, k *chunkMarks, m *invariants.Mappin
 		p.flavor, p.flavored = fl, true
 		return false
 	}
-	k.read(f)
 	p.settleFlavor(recogniseChunk(k), m)
 	return !p.flavored
 }

@@ -27,27 +27,14 @@ import (
 //     reference, "usage" in the x_groq object: queue_time, prompt_time,
 //     completion_time, total_time); Moonshot's usage inside the finishing
 //     choice (choices is walked for it only on a moonshot stream).
-func readTiming(f *decode.Frame, m *invariants.Mapping, choices decode.Raw, flavor string) {
+//
+// The members come from the chunk's one pass (chunkMarks, Map): the
+// timing walks nothing of its own but Moonshot's choices.
+func (p *mapper) readTiming(k *chunkMarks, m *invariants.Mapping, choices decode.Raw) {
 	if !m.WantsTiming() {
 		return
 	}
-	// One pass over the chunk's members for both (two Gets walked them
-	// twice: a cost on every chunk); an escaped key is neither.
-	var created, usage, xGroq decode.Raw
-	if len(f.Members) == 0 {
-		created, usage, xGroq = f.Get("created"), f.Get("usage"), f.Get("x_groq")
-	}
-	for i := range f.Members {
-		mb := &f.Members[i]
-		switch {
-		case len(mb.Key) == 7 && string(mb.Key) == "created":
-			created = mb.Value
-		case len(mb.Key) == 5 && string(mb.Key) == "usage":
-			usage = mb.Value
-		case len(mb.Key) == 6 && string(mb.Key) == "x_groq":
-			xGroq = mb.Value
-		}
-	}
+	created, usage, xGroq, flavor := k.created, k.usage, k.xGroq, p.flavor
 	generation := decode.Raw(nil)
 	switch {
 	case usage.Kind() == decode.KindObject:
@@ -63,7 +50,7 @@ func readTiming(f *decode.Frame, m *invariants.Mapping, choices decode.Raw, flav
 			usage = c.Get("usage")
 		}
 	}
-	if at, ok := invariants.StampUnixSeconds(created); ok && at.Sec > 0 {
+	if at, ok := p.createdAt(created); ok && at.Sec > 0 {
 		m.Stamp(at, time.Second)
 	}
 	if usage.Kind() == decode.KindObject {
@@ -76,4 +63,28 @@ func readTiming(f *decode.Frame, m *invariants.Mapping, choices decode.Raw, flav
 			m.GenerationTime(time.Duration(sec * float64(time.Second)))
 		}
 	}
+}
+
+// createdAt parses a chunk's created, through the last one's: OpenAI
+// repeats the completion's second on every chunk, and the others stamp
+// many chunks with the same one.
+func (p *mapper) createdAt(created decode.Raw) (invariants.Instant, bool) {
+	c := &p.created
+	if len(created) > 0 && string(created) == string(c.raw[:c.n]) {
+		return c.at, c.ok
+	}
+	at, ok := invariants.StampUnixSeconds(created)
+	if len(created) <= len(c.raw) {
+		c.n = copy(c.raw[:], created)
+		c.at, c.ok = at, ok
+	}
+	return at, ok
+}
+
+// lastCreated is the last created parsed (createdAt).
+type lastCreated struct {
+	raw [24]byte
+	n   int
+	at  invariants.Instant
+	ok  bool
 }
