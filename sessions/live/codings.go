@@ -66,3 +66,24 @@ func NewDecoder(coding string, r io.Reader) (io.Reader, error) {
 	}
 	return nil, errors.New("this coding cannot be decoded")
 }
+
+// TagErrors wraps a coding's decoder so that its read errors pass through
+// tag, which names the coding in them as its caller reports them
+// (connect's decodeError, the proxy's message).
+func TagErrors(r io.Reader, coding string, tag func(coding string, err error) error) io.Reader {
+	return &codingReader{r: r, coding: coding, tag: tag}
+}
+
+type codingReader struct {
+	r      io.Reader
+	coding string
+	tag    func(coding string, err error) error
+}
+
+func (c *codingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err != nil {
+		err = c.tag(c.coding, err)
+	}
+	return n, err
+}

@@ -646,7 +646,7 @@ func (l *Live) decoder() (io.Reader, error) {
 		if err != nil {
 			return nil, codingError(coding, err)
 		}
-		r = &codingReader{r: dr, coding: coding}
+		r = TagErrors(dr, coding, codingError) // a decoding error, unless the raw body failed first
 	}
 	return r, nil
 }
@@ -691,21 +691,6 @@ func (e *decodeError) Error() string {
 }
 
 func (e *decodeError) Unwrap() error { return e.err }
-
-// codingReader marks a decoder's errors as decoding errors, unless the
-// raw body failed first (that error is the one to report).
-type codingReader struct {
-	r      io.Reader
-	coding string
-}
-
-func (c *codingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	if err != nil {
-		err = codingError(c.coding, err)
-	}
-	return n, err
-}
 
 // layerGuard sits under every decoder: it ends the decoding once the
 // stream is cancelled (the user, --max-time, Close) even when no byte

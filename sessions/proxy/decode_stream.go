@@ -209,7 +209,7 @@ func (d *decodedCapture) decoders() (io.Reader, error) {
 		if err != nil {
 			return nil, codingErr(coding, err)
 		}
-		r = &codingReader{r: next, coding: coding}
+		r = live.TagErrors(next, coding, codingErr)
 	}
 	return &boundedReader{r: r, b: newInflateBound(strings.TrimPrefix(d.encs[0], "x-")), raw: &d.src.n}, nil
 }
@@ -229,20 +229,6 @@ func codingErr(coding string, err error) error {
 		return fmt.Errorf("%s body truncated: %w", coding, io.ErrUnexpectedEOF)
 	}
 	return fmt.Errorf("%s body: %w", coding, err)
-}
-
-// codingReader marks its decoder's errors with the coding.
-type codingReader struct {
-	r      io.Reader
-	coding string
-}
-
-func (c *codingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	if err != nil {
-		err = codingErr(c.coding, err)
-	}
-	return n, err
 }
 
 // encodedSource reads the tap's chunks as one encoded byte stream, for
