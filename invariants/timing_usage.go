@@ -42,6 +42,14 @@ func (m *Mapping) StampRFC3339(r decode.Raw) {
 	}
 }
 
+// StampUnixMillis records the frame's stamp from a JSON number of Unix
+// milliseconds (StampUnixMillis); one that does not parse is ignored.
+func (m *Mapping) StampUnixMillis(r decode.Raw) {
+	if at, ok := StampUnixMillis(r); ok {
+		m.Stamp(at, 0)
+	}
+}
+
 // RFC3339 parses a JSON string holding an RFC 3339 date-time
 // (ParseRFC3339) through the mapping's cache of the last stamp's minute,
 // without recording it: for a mapper that checks a date-time member

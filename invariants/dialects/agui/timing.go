@@ -13,7 +13,5 @@ func readStamp(f *decode.Frame, m *invariants.Mapping) {
 	if !m.WantsTiming() {
 		return
 	}
-	if at, ok := invariants.StampUnixMillis(f.Get("timestamp")); ok {
-		m.Stamp(at, 0)
-	}
+	m.StampUnixMillis(f.Get("timestamp"))
 }
