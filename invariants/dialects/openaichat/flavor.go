@@ -52,23 +52,6 @@ var flavors = []invariants.Flavor{
 	{Name: flavorMoonshot, Provider: "Moonshot AI (Kimi)", Recognised: "a system_fingerprint fpv0_…, or usage inside a choice"},
 }
 
-// recognise names the flavor one chunk's marks say, "" when none:
-// the chunk's own marks, then its first choice's, then a model id's.
-// Allocation-free: it compares JSON literals. The mapper runs the three
-// apart (readFlavor, mapChoice) so a choice is walked once per chunk, by
-// the mapping that reads it anyway; this is their order, for tests.
-func recognise(f *decode.Frame, choices decode.Raw) string {
-	var k chunkMarks
-	k.read(f)
-	if fl := recogniseChunk(&k); fl != "" {
-		return fl
-	}
-	if fl := recogniseChoice(choices); fl != "" {
-		return fl
-	}
-	return recogniseModel(&k)
-}
-
 // recogniseChunk names the flavor the chunk's own members say. It runs
 // on every chunk of a stream no mark names (OpenAI's own, most often), so
 // they are read in one pass (chunkMarks.read).
@@ -207,23 +190,6 @@ func orRaw(a, b decode.Raw) decode.Raw {
 		return a
 	}
 	return b
-}
-
-// recogniseChoice reads the first choice's marks (the mapper reads them
-// in mapChoice instead), in one pass over it.
-func recogniseChoice(choices decode.Raw) string {
-	it := choices.TrustedElements()
-	c, _ := it.Next()
-	if c.Kind() != decode.KindObject {
-		return ""
-	}
-	var f [4]decode.Raw
-	c.GetAll(f[:], "content_filter_results", "stop_reason", "usage", "delta")
-	var d [2]decode.Raw
-	if f[3].Kind() == decode.KindObject {
-		f[3].GetAll(d[:], "token_id", "content")
-	}
-	return choiceFlavor(f[0], f[1], f[2], d[0], d[1])
 }
 
 var mistralPrefixes = [][]byte{[]byte(`"mistral-`), []byte(`"magistral-`), []byte(`"codestral-`), []byte(`"ministral-`), []byte(`"devstral-`), []byte(`"pixtral-`)}

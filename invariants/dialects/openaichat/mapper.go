@@ -175,7 +175,8 @@ func (p *mapper) findChoice(index int64) *choice {
 // a chunk's marks name (SetFlavor), from the chunk's own marks k;
 // pending says the flavor is still open, for the first choice's marks
 // (mapChoice, which reads the choice anyway) and then the model id's
-// (recogniseModel), in recognise's order.
+// (recogniseModel): the chunk's marks, then its first choice's, then a
+// model id's (the order FuzzMapperFlavorIsRecognise holds).
 func (p *mapper) readFlavor(k *chunkMarks, m *invariants.Mapping) (pending bool) {
 	if p.flavored {
 		return false
