@@ -17,7 +17,7 @@ const SniffFrames = 8
 // say nothing. Never from a file name.
 type Detector struct {
 	cands   []Dialect
-	foreign []Keys // per candidate: ForeignKeys over the candidates
+	foreign []Keys // per candidate: ForeignKeys over the candidates (shared)
 	maybe   []int  // per candidate: frames it judged Maybe
 	ruled   []bool
 	seen    int
@@ -27,12 +27,31 @@ type Detector struct {
 // NewDetector returns a detector over the candidates, in priority order
 // (the first wins a tie).
 func NewDetector(cands []Dialect) *Detector {
-	d := &Detector{cands: cands, maybe: make([]int, len(cands)), ruled: make([]bool, len(cands))}
-	d.foreign = make([]Keys, len(cands))
+	return NewDetectorSet(cands).New()
+}
+
+// DetectorSet is what detection over fixed candidates works out once:
+// each candidate's foreign keys. A proxy starts a detector per stream;
+// computing the keys for each cost ~25 KB and a walk over every
+// dialect's envelope, the same every time.
+type DetectorSet struct {
+	cands   []Dialect
+	foreign []Keys
+}
+
+// NewDetectorSet works out the candidates' foreign keys.
+func NewDetectorSet(cands []Dialect) *DetectorSet {
+	s := &DetectorSet{cands: cands, foreign: make([]Keys, len(cands))}
 	for i, c := range cands {
-		d.foreign[i] = ForeignKeys(c, cands)
+		s.foreign[i] = ForeignKeys(c, cands)
 	}
-	return d
+	return s
+}
+
+// New returns a fresh detector over the set (the keys are shared, read
+// only).
+func (s *DetectorSet) New() *Detector {
+	return &Detector{cands: s.cands, foreign: s.foreign, maybe: make([]int, len(s.cands)), ruled: make([]bool, len(s.cands))}
 }
 
 // Feed judges one frame; it returns the dialect once decided.

@@ -6,6 +6,7 @@ package dialects
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"framescope/invariants"
 	"framescope/invariants/dialects/a2a"
@@ -82,5 +83,10 @@ func Names() []string {
 
 // NewDetector returns a detector over every dialect but the sse fallback.
 func NewDetector() *invariants.Detector {
-	return invariants.NewDetector(All[:len(All)-1])
+	return detectorSet().New()
 }
+
+// detectorSet is worked out once: the dialects are fixed at build time.
+var detectorSet = sync.OnceValue(func() *invariants.DetectorSet {
+	return invariants.NewDetectorSet(All[:len(All)-1])
+})
