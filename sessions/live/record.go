@@ -1,7 +1,6 @@
 package live
 
 import (
-	"bufio"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -48,7 +47,6 @@ func Record(c sessions.Capture, w io.Writer, opts RecordOptions) sessions.Captur
 	r := &Recorder{
 		c:     c,
 		w:     w,
-		bw:    bufio.NewWriterSize(w, 64<<10),
 		start: time.Now(),
 		meta:  c.Meta(),
 		delay: opts.FlushDelay,
@@ -59,9 +57,12 @@ func Record(c sessions.Capture, w io.Writer, opts RecordOptions) sessions.Captur
 
 // Recorder is the Capture Record returns.
 type Recorder struct {
-	c     sessions.Capture
-	w     io.Writer
-	bw    *bufio.Writer
+	c sessions.Capture
+	w io.Writer
+	// batch holds the lines of a FlushDelay batch not yet written: it
+	// grows as the stream needs, up to batchMax, so a slow stream's
+	// recording holds a few KB, not a fixed 64 KB buffer.
+	batch []byte
 	start time.Time
 	meta  sessions.Meta
 	delay time.Duration // RecordOptions.FlushDelay
@@ -258,28 +259,31 @@ func appendMicros(b []byte, d time.Duration) []byte {
 	return append(b, strconv.FormatInt(frac, 10)[1:]...)
 }
 
-// writeLine writes one line and flushes it, or with a FlushDelay adds it
-// to the batch (whole: a full buffer is flushed before a line that does
-// not fit); the first failure stops the recording. Call with r.mu held.
+// batchMax bounds a FlushDelay batch: a line that would pass it flushes
+// the batch first, and a longer line is written on its own.
+const batchMax = 64 << 10
+
+// writeLine writes one line, or with a FlushDelay adds it to the batch
+// (whole: a full batch is flushed before a line that does not fit); the
+// first failure stops the recording. Call with r.mu held.
 func (r *Recorder) writeLine(line []byte) {
 	if r.err != nil {
 		return
 	}
-	if r.delay > 0 && len(line) > r.bw.Available() && r.bw.Buffered() > 0 {
+	if len(r.batch) > 0 && len(r.batch)+len(line) > batchMax {
 		r.flush()
 		if r.err != nil {
 			return
 		}
 	}
-	if _, err := r.bw.Write(line); err != nil {
-		r.err = err
+	if r.delay <= 0 || len(line) >= batchMax {
+		if _, err := r.w.Write(line); err != nil {
+			r.err = err
+		}
 		return
 	}
-	if r.delay <= 0 {
-		r.flush()
-		return
-	}
-	if r.bw.Buffered() > 0 && !r.armed {
+	r.batch = append(r.batch, line...)
+	if !r.armed {
 		r.armed = true
 		if r.timer == nil {
 			r.timer = time.AfterFunc(r.delay, r.timedFlush)
@@ -289,12 +293,13 @@ func (r *Recorder) writeLine(line []byte) {
 	}
 }
 
-// flush writes what is buffered (r.mu held).
+// flush writes the batch (r.mu held).
 func (r *Recorder) flush() {
-	if r.err == nil && r.bw.Buffered() > 0 {
-		if err := r.bw.Flush(); err != nil {
+	if r.err == nil && len(r.batch) > 0 {
+		if _, err := r.w.Write(r.batch); err != nil {
 			r.err = err
 		}
+		r.batch = r.batch[:0]
 	}
 }
 
