@@ -437,10 +437,24 @@ func readCaptureHeader(path string) (captureHeader, bool) {
 		return h, false
 	}
 	defer f.Close()
-	buf := make([]byte, maxHeaderPeek)
-	n, _ := io.ReadFull(f, buf)
-	buf = buf[:n]
-	i := bytes.IndexByte(buf, '\n')
+	// Most header lines fit in 4 KB; a library scan reads every
+	// unfinished capture's, so the buffer grows only when one does not.
+	buf := make([]byte, 0, 4<<10)
+	i := -1
+	for i < 0 && len(buf) < maxHeaderPeek {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(cap(buf), maxHeaderPeek-cap(buf)))
+		}
+		n, err := f.Read(buf[len(buf):min(cap(buf), maxHeaderPeek)])
+		i = bytes.IndexByte(buf[len(buf):len(buf)+n], '\n')
+		if i >= 0 {
+			i += len(buf)
+		}
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			break
+		}
+	}
 	if i < 0 {
 		return h, false
 	}

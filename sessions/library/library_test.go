@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -573,5 +574,25 @@ func TestLibraryMetadataSafeToCat(t *testing.T) {
 	list, err := l.List()
 	if err != nil || len(list) != 1 || list[0].URL != meta.URL || !strings.HasPrefix(list[0].End, "error: \u2066") {
 		t.Fatalf("read back %+v (%v)", list, err)
+	}
+}
+
+// A capture's header line is found whatever its length up to
+// maxHeaderPeek, across the reads that grow the buffer.
+func TestReadCaptureHeaderLengths(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{60, 4<<10 - 1, 4 << 10, 4<<10 + 1, 10000, maxHeaderPeek - 1, maxHeaderPeek, maxHeaderPeek + 5000} {
+		head := `{"framescope_capture":1,"url":"https://x.test/v1","method":"POST","status":200,"pad":"`
+		tail := `"}`
+		line := head + strings.Repeat("a", max(0, size-len(head)-len(tail))) + tail
+		path := filepath.Join(dir, fmt.Sprintf("h%d.jsonl", size))
+		if err := os.WriteFile(path, []byte(line+"\n"+`{"t":0.1,"d":"data: x\n\n"}`+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h, ok := readCaptureHeader(path)
+		want := len(line)+1 <= maxHeaderPeek // the line and its newline within the peek
+		if ok != want || ok && (h.url != "https://x.test/v1" || h.method != "POST" || h.status != 200) {
+			t.Errorf("line of %d bytes: got %+v, %v; want ok=%v", len(line), h, ok, want)
+		}
 	}
 }
