@@ -15,11 +15,21 @@ import (
 	"framescope/sessions"
 )
 
-// copyBufSize is the read size of a response body: a read is written and
-// flushed to the app at once, whatever its size.
-const copyBufSize = 64 << 10
+// copyBufSize is the read size of a busy response body: a read is
+// written and flushed to the app at once, whatever its size. A body
+// starts with a smallCopyBufSize buffer and moves to a copyBufSize one
+// at its first read that fills it: a chat stream's reads are an event or
+// a few (hundreds of bytes), and a hundred of them each holding 64 KB
+// for minutes was a fifth of the proxy's heap.
+const (
+	copyBufSize      = 64 << 10
+	smallCopyBufSize = 8 << 10
+)
 
-var copyBufs = sync.Pool{New: func() any { b := make([]byte, copyBufSize); return &b }}
+var (
+	copyBufs      = sync.Pool{New: func() any { b := make([]byte, copyBufSize); return &b }}
+	smallCopyBufs = sync.Pool{New: func() any { b := make([]byte, smallCopyBufSize); return &b }}
+)
 
 // forward sends r to target and copies the response back as it arrives:
 // every read of the body is written and flushed to the app before the
@@ -73,8 +83,8 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 		rc.Flush() // the app sees the status and headers before the first byte
 	}
 
-	bp := copyBufs.Get().(*[]byte)
-	defer copyBufs.Put(bp)
+	bp, pool := smallCopyBufs.Get().(*[]byte), &smallCopyBufs
+	defer func() { pool.Put(bp) }()
 	buf := *bp
 	var (
 		st        *stream  // the stream's check, once the body is known to be one
@@ -139,6 +149,11 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 				cut = cut || take < n
 			} else {
 				cut = true
+			}
+			if n == len(buf) && pool == &smallCopyBufs { // a busy body: bigger reads
+				smallCopyBufs.Put(bp)
+				bp, pool = copyBufs.Get().(*[]byte), &copyBufs
+				buf = *bp
 			}
 			if appGone {
 				end = sessions.End{Kind: sessions.EndCancelled, Detail: "the app closed the connection"}

@@ -534,3 +534,63 @@ func TestNoBodyStatusIsNoStream(t *testing.T) {
 		t.Fatalf("flow: %+v", f)
 	}
 }
+
+// TestCopyBufferGrows: a body starts with a small read buffer and moves
+// to a large one at the first read that fills it; the app and the
+// recording get every byte, in order, on both sides of the switch, for
+// a stream (events flushed one by one, then a burst larger than any
+// buffer, then events again) and for a body that is not a stream.
+func TestCopyBufferGrows(t *testing.T) {
+	bl := blocks(realStream(t))
+	var burst []byte
+	for len(burst) < 3*copyBufSize {
+		burst = append(burst, bytes.Join(bl[1:len(bl)-2], nil)...)
+	}
+	parts := [][]byte{bl[0], bl[1], bl[2], burst, bl[3]}
+	parts = append(parts, bl[len(bl)-2:]...)
+	stream := bytes.Join(parts, nil)
+	blob := bytes.Repeat([]byte{0, 1, 2, 0xff}, smallCopyBufSize) // 4 × the small buffer
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/blob" {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Write(blob)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, p := range parts {
+			w.Write(p)
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	lib := &library.Library{Dir: t.TempDir()}
+	p, px := startProxy(t, Options{Upstream: u, Library: lib, BodyCap: len(blob)})
+	for _, c := range []struct {
+		path string
+		want []byte
+	}{{"/", stream}, {"/blob", blob}} {
+		resp, err := http.Get(px.URL + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || !bytes.Equal(got, c.want) {
+			t.Fatalf("%s: app got %d of %d bytes (%v)", c.path, len(got), len(c.want), err)
+		}
+	}
+	for _, f := range waitDone(t, p, 2) {
+		switch f.Kind {
+		case KindStream:
+			m, err := lib.Find(f.SessionID)
+			if err != nil || m.Bytes != int64(len(stream)) || f.Counts.Error+f.Counts.Warn != 0 {
+				t.Fatalf("stream: recorded %+v (%v), flow %+v", m, err, f)
+			}
+		default:
+			if !bytes.Equal(f.Body, blob) || f.BodyCut {
+				t.Fatalf("blob: kept %d of %d bytes, cut %v", len(f.Body), len(blob), f.BodyCut)
+			}
+		}
+	}
+}
