@@ -111,11 +111,35 @@ func frontProxy(b *testing.B, up string, lib *library.Library) benchFront {
 // BenchmarkThroughput: one 32 MiB stream. MB/s is what the client read
 // (app-observed); check-done-MB/s counts until the stream's check and
 // recording finished too (the checker may finish after the app, reading
-// back its spill); %unchecked is what the checker missed; %spilled what
-// waited in the spill file; cpu-ms/MB the CPU of the whole process
-// (upstream, proxy, checker, client) per MB.
+// back its queue or spill); %unchecked is what the checker missed;
+// %spilled what waited in the spill file; cpu-ms/MB the CPU of the whole
+// process (upstream, proxy, checker, client) per MB.
 func BenchmarkThroughput(b *testing.B) {
-	const size = 32 << 20
+	targets := append(benchTargets(), benchTarget{"framescope-not-a-stream", func(b *testing.B, up string) benchFront {
+		f := frontProxy(b, up, nil)
+		f.url += "/?binary"
+		return f
+	}})
+	benchThroughput(b, 32<<20, targets)
+}
+
+// BenchmarkThroughputSpill: one 256 MiB stream, four times what a
+// stream may queue in memory (DefaultQueueBytes): the checker falls
+// behind by more than that, so most of the stream goes through the
+// spill file, beside the Go baseline.
+func BenchmarkThroughputSpill(b *testing.B) {
+	var targets []benchTarget
+	for _, tg := range benchTargets() {
+		if tg.name == "httputil-ReverseProxy" || tg.name == "framescope-check" {
+			targets = append(targets, tg)
+		}
+	}
+	benchThroughput(b, 4*DefaultQueueBytes, targets)
+}
+
+// benchThroughput streams one valid openai-chat turn of size bytes, in
+// 64 KiB writes, through each target.
+func benchThroughput(b *testing.B, size int, targets []benchTarget) {
 	payload := benchEvents(b, size)
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -129,11 +153,6 @@ func BenchmarkThroughput(b *testing.B) {
 		}
 	}))
 	defer up.Close()
-	targets := append(benchTargets(), benchTarget{"framescope-not-a-stream", func(b *testing.B, up string) benchFront {
-		f := frontProxy(b, up, nil)
-		f.url += "/?binary"
-		return f
-	}})
 	for _, tg := range targets {
 		b.Run(tg.name, func(b *testing.B) {
 			front := tg.front(b, up.URL)
