@@ -51,7 +51,8 @@ type tap struct {
 
 	mu     sync.Mutex
 	wake   *sync.Cond
-	queue  []tapEntry // in memory, older than anything in the spill
+	queue  []tapEntry // in memory, older than anything in the spill: queue[head:]
+	head   int        // the next entry Next hands out (the array is reused once empty)
 	queued int
 	tail   *tapBlock // the block reads are copied into
 	cur    *tapBlock // the block of the chunk the last Next handed out
@@ -95,17 +96,34 @@ type tapBlock struct {
 	sealed bool
 }
 
-// tapBlockSize is a block's size: a whole read of the copy loop fits.
-const tapBlockSize = copyBufSize
+// tapBlockSize is a block's size: a whole read of the copy loop fits. A
+// stream whose checker keeps up with small reads (a chat stream: an event
+// of a few hundred bytes every few ms) copies them into
+// smallTapBlockSize blocks instead: a hundred such streams each holding
+// a 64 KB block for a few events was a third of the proxy's heap.
+const (
+	tapBlockSize      = copyBufSize
+	smallTapBlockSize = 4 << 10
+)
 
-var blockPool = sync.Pool{New: func() any { return &tapBlock{buf: make([]byte, 0, tapBlockSize)} }}
+var (
+	blockPool      = sync.Pool{New: func() any { return &tapBlock{buf: make([]byte, 0, tapBlockSize)} }}
+	smallBlockPool = sync.Pool{New: func() any { return &tapBlock{buf: make([]byte, 0, smallTapBlockSize)} }}
+)
 
 // releaseLocked is the checker done with one chunk of b.
 func releaseLocked(b *tapBlock) {
 	b.refs--
-	if b.sealed && b.refs == 0 && cap(b.buf) == tapBlockSize {
+	if !b.sealed || b.refs != 0 {
+		return
+	}
+	switch cap(b.buf) {
+	case tapBlockSize:
 		b.buf, b.sealed = b.buf[:0], false
 		blockPool.Put(b)
+	case smallTapBlockSize:
+		b.buf, b.sealed = b.buf[:0], false
+		smallBlockPool.Put(b)
 	}
 }
 
@@ -120,9 +138,12 @@ func (t *tap) copyLocked(p []byte) ([]byte, *tapBlock) {
 				releaseLocked(b)
 			}
 		}
-		if len(p) > tapBlockSize {
+		switch {
+		case len(p) > tapBlockSize:
 			b = &tapBlock{buf: make([]byte, 0, len(p))}
-		} else {
+		case t.queued+len(p) <= smallTapBlockSize/2:
+			b = smallBlockPool.Get().(*tapBlock) // the checker keeps up
+		default:
 			b = blockPool.Get().(*tapBlock)
 		}
 		t.tail = b
@@ -193,7 +214,7 @@ func (t *tap) push(p []byte) {
 		t.mu.Unlock()
 		return
 	}
-	if t.dropping && len(t.queue) == 0 && !t.spilling {
+	if t.dropping && t.head == len(t.queue) && !t.spilling {
 		t.dropping = false // the checker has everything before the gap
 	}
 	if t.dropping {
@@ -339,10 +360,13 @@ func (t *tap) Next() (sessions.Chunk, error) {
 		t.cur = nil
 	}
 	for {
-		if len(t.queue) > 0 {
-			e := t.queue[0]
-			t.queue[0] = tapEntry{}
-			t.queue = t.queue[1:]
+		if t.head < len(t.queue) {
+			e := t.queue[t.head]
+			t.queue[t.head] = tapEntry{}
+			t.head++
+			if t.head == len(t.queue) { // empty: appends reuse the array
+				t.queue, t.head = t.queue[:0], 0
+			}
 			t.queued -= len(e.ch.Data)
 			t.pool.held.Add(-int64(len(e.ch.Data)))
 			t.cur = e.blk
@@ -409,7 +433,7 @@ func (t *tap) Close() error {
 	defer t.mu.Unlock()
 	t.closed = true
 	t.pool.held.Add(-int64(t.queued))
-	t.queue = nil
+	t.queue, t.head = nil, 0
 	t.queued = 0
 	if t.sp != nil && !t.spillBusy {
 		t.sp.close(t.budget)
