@@ -112,6 +112,8 @@ func TestRecordFlushDelayWholeLines(t *testing.T) {
 	for i := range 40 {
 		chunks = append(chunks, "data: "+strings.Repeat("x", 3000+i*97)+"\n\n")
 	}
+	// A line longer than a batch may hold goes out on its own, in its place.
+	chunks[20] = "data: " + strings.Repeat("y", 2*batchMax) + "\n\n"
 	w := &writeLog{}
 	rec := Record(&sliceCapture{chunks: chunks}, w, RecordOptions{FlushDelay: time.Hour})
 	for {
@@ -123,6 +125,9 @@ func TestRecordFlushDelayWholeLines(t *testing.T) {
 	n, all := w.snapshot()
 	if n < 3 || bytes.Count(all, []byte("\n")) != 42 {
 		t.Fatalf("%d writes, %d lines", n, bytes.Count(all, []byte("\n")))
+	}
+	if lines := bytes.Split(all, []byte("\n")); !bytes.Contains(lines[21], []byte("yyyy")) {
+		t.Fatal("the long line is not the 20th chunk's")
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

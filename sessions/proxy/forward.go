@@ -20,7 +20,7 @@ import (
 // starts with a smallCopyBufSize buffer and moves to a copyBufSize one
 // at its first read that fills it: a chat stream's reads are an event or
 // a few (hundreds of bytes), and a hundred of them each holding 64 KB
-// for minutes was a fifth of the proxy's heap.
+// for minutes was a quarter of the proxy's heap.
 const (
 	copyBufSize      = 64 << 10
 	smallCopyBufSize = 8 << 10

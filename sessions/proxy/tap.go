@@ -79,6 +79,10 @@ type tap struct {
 	timer  *time.Timer
 }
 
+// maxIdleQueue is the most entries an empty queue's array keeps: one a
+// backlog grew (a checker far behind on small reads) is given back.
+const maxIdleQueue = 1024
+
 // tapEntry is one read waiting in memory.
 type tapEntry struct {
 	ch   sessions.Chunk
@@ -364,8 +368,11 @@ func (t *tap) Next() (sessions.Chunk, error) {
 			e := t.queue[t.head]
 			t.queue[t.head] = tapEntry{}
 			t.head++
-			if t.head == len(t.queue) { // empty: appends reuse the array
+			if t.head == len(t.queue) { // empty: appends reuse the array,
 				t.queue, t.head = t.queue[:0], 0
+				if cap(t.queue) > maxIdleQueue { // unless a backlog grew it
+					t.queue = nil
+				}
 			}
 			t.queued -= len(e.ch.Data)
 			t.pool.held.Add(-int64(len(e.ch.Data)))
