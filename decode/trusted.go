@@ -199,6 +199,29 @@ func (it *MemberIter) End() int { return it.end }
 // name, decoding it when it holds an escape.
 func KeyIs(key []byte, esc bool, name string) bool { return keyEquals(key, esc, name) }
 
+// DecodedKey is a member's key (as MemberIter.Next returns it) decoded,
+// for a mapper to switch on: the key itself, or, when it holds an escape,
+// a fresh decoded copy. One switch picks among a handful of names where
+// KeyIs would compare the key once per name.
+func DecodedKey(key []byte, esc bool) []byte {
+	if !esc {
+		return key
+	}
+	return decodeKey(key)
+}
+
+// decodeKey decodes a key that holds an escape. A key that is not a valid
+// JSON string (bytes the decoder did not validate) is returned as it is:
+// unquoting it could index past its end.
+func decodeKey(key []byte) []byte {
+	q := make([]byte, 0, len(key)+2)
+	q = append(append(append(q, '"'), key...), '"')
+	if end, _, err := scanString(q, 0); err != nil || end != len(q) {
+		return key
+	}
+	return appendUnquoted(make([]byte, 0, len(key)), q)
+}
+
 // ElementIter reads an array's elements in order (Raw.TrustedElements).
 type ElementIter struct {
 	data []byte

@@ -8,15 +8,28 @@ import (
 
 // trustedSeeds are valid JSON values with what trips a naive skipper:
 // escaped quotes and backslashes before a closing quote, brackets inside
-// strings, nesting, whitespace everywhere, long strings (the 8-byte path).
+// strings, nesting, whitespace everywhere, long strings (the 8-byte path);
+// and the values the mappers read with the walkers (a Gemini chunk, an MCP
+// progress notification), escaped and repeated keys.
 var trustedSeeds = []string{
 	`{}`, `[]`, `{ }`, `[ ]`, `{"a":1}`, `[1,2]`, `"x"`, `null`, `-0.5e-3`,
 	`{"a":{"b":[1,2,{"c":"\u00e9"}]},"d":"}]"}`,
 	`{"a\"b":"c\\","d":"\\\"]}","e":[[],{},[{}]]}`,
 	` { "k" : [ 1 , "x" , { "y" : null } ] , "z" : true } `,
-	`[{"content":"the quick brown fox jumps over the lazy dog \"quoted\" \\ end","type":"AIMessageChunk","id":"run--a1"},{"langgraph_node":"agent"}]`,
+	langgraphTuple,
 	`{"k\u0041y":"v","":"","x":"abcdefghijklmnopqrstuvwxyz\\"}`,
+	geminiChunk,
+	`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":5,"message":"x"}}`,
+	`{"k\u0065y":"v","s\"":1,"a":{"a":{"a":{"a":[[[["deep"]]]]}}},"\ud83d\ude00":"\ud800"}`,
+	`{"dup":1,"dup":2}`, `[{"s":1},2,3,{"t":[4]}]`,
 }
+
+// langgraphTuple is a langgraph [chunk, metadata] tuple.
+const langgraphTuple = `[{"content":"the quick brown fox jumps over the lazy dog \"quoted\" \\ end","type":"AIMessageChunk","id":"run--a1"},{"langgraph_node":"agent"}]`
+
+// geminiChunk is a chunk whose text lies five levels down
+// (candidates[].content.parts[].text).
+const geminiChunk = `{"candidates":[{"content":{"parts":[{"text":"Hi \"there\"","thought":true},{"functionCall":{"name":"f","args":{"a":[1,2,{}]}}}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"totalTokenCount":3},"modelVersion":"m"}`
 
 // TestTrustedMatchesValidating: on valid JSON the trusted walkers see the
 // members and elements the validating scanner sees, and SkipTrusted ends
@@ -43,6 +56,9 @@ func checkTrusted(t *testing.T, data []byte) {
 	}
 	if got, want := trustedElements(r), validatedElements(r); got != want {
 		t.Errorf("TrustedElements(%q) = %s, want %s", r, got, want)
+	}
+	if got, want := decodedKeys(r), validatedKeys(r); got != want {
+		t.Errorf("DecodedKey over %q = %s, want %s", r, got, want)
 	}
 	if r.Kind() == KindObject {
 		// TrustedGetAll: what GetAll finds, for keys present and not.
@@ -74,6 +90,13 @@ func checkTrusted(t *testing.T, data []byte) {
 	if got, _ := openWalk(r); got != deepWalk(r) {
 		t.Errorf("open walk of %q = %s, want %s", r, got, deepWalk(r))
 	}
+	// Read in one pass, the members on a path entered in place and the
+	// rest skipped, the value ends where it ends.
+	for _, path := range [][]string{chunkTextPath, {"a", "a", "a"}, {"k"}, nil} {
+		if _, end := inPlace(r, path); end != len(r) {
+			t.Errorf("inPlace(%q, %q) ended at %d, want %d", r, path, end, len(r))
+		}
+	}
 	// Every nested value too.
 	r.Members(func(_ string, v Raw) bool { checkTrusted(t, v); return true })
 	r.Elements(func(v Raw) bool { checkTrusted(t, v); return true })
@@ -85,6 +108,22 @@ func trustedMembers(r Raw) string {
 	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
 		fmt.Fprintf(&b, "%s/%v=%s;", k, esc, v)
 	}
+	return b.String()
+}
+
+// decodedKeys renders r's keys as DecodedKey gives them.
+func decodedKeys(r Raw) string {
+	var b bytes.Buffer
+	it := r.TrustedMembers()
+	for k, esc, _, ok := it.Next(); ok; k, esc, _, ok = it.Next() {
+		fmt.Fprintf(&b, "%q;", DecodedKey(k, esc))
+	}
+	return b.String()
+}
+
+func validatedKeys(r Raw) string {
+	var b bytes.Buffer
+	r.Members(func(k string, _ Raw) bool { fmt.Fprintf(&b, "%q;", k); return true })
 	return b.String()
 }
 
@@ -127,9 +166,10 @@ func TestTrustedKeyIs(t *testing.T) {
 	}
 }
 
-// TestTrustedNoAlloc: the walkers allocate nothing.
+// TestTrustedNoAlloc: the walkers allocate nothing, nor does DecodedKey
+// on a key without an escape (it is the key itself).
 func TestTrustedNoAlloc(t *testing.T) {
-	r := Raw(trustedSeeds[len(trustedSeeds)-2])
+	r := Raw(langgraphTuple)
 	n := testing.AllocsPerRun(100, func() {
 		it := r.TrustedElements()
 		for v, ok := it.Next(); ok; v, ok = it.Next() {
@@ -141,6 +181,60 @@ func TestTrustedNoAlloc(t *testing.T) {
 	if n != 0 {
 		t.Errorf("%v allocations", n)
 	}
+	// A Gemini chunk read in place down to its text, as the gemini
+	// mapper reads it.
+	chunk := Raw(geminiChunk)
+	var text Raw
+	var end int
+	n = testing.AllocsPerRun(100, func() { text, end = inPlace(chunk, chunkTextPath) })
+	if n != 0 || string(text) != `"Hi \"there\""` || end != len(geminiChunk) {
+		t.Errorf("%v allocations reading a chunk, text %s, end %d", n, text, end)
+	}
+}
+
+var chunkTextPath = []string{"candidates", "content", "parts", "text"}
+
+// inPlace reads the value that starts v (as NextOpen hands it) in one
+// pass, entering the members the path names (and every element of an
+// array on it) in place and skipping the rest, as the gemini mapper reads
+// a chunk; it returns the first scalar at the path's end and v's length.
+func inPlace(v Raw, path []string) (found Raw, n int) {
+	switch v.Kind() {
+	case KindObject:
+		it := v.TrustedMembers()
+		for k, esc, mv, open, ok := it.NextOpen(); ok; k, esc, mv, open, ok = it.NextOpen() {
+			var f Raw
+			switch {
+			case len(path) == 0 || string(DecodedKey(k, esc)) != path[0]:
+				if open {
+					it.Resume(SkipTrusted(mv, 0))
+				}
+			case open:
+				var end int
+				f, end = inPlace(mv, path[1:])
+				it.Resume(end)
+			case len(path) == 1:
+				f = mv
+			}
+			if found == nil {
+				found = f
+			}
+		}
+		return found, it.End()
+	case KindArray:
+		it := v.TrustedElements()
+		for ev, open, ok := it.NextOpen(); ok; ev, open, ok = it.NextOpen() {
+			if open {
+				f, end := inPlace(ev, path)
+				it.Resume(end)
+				if found == nil {
+					found = f
+				}
+			}
+		}
+		return found, it.End()
+	}
+	return nil, SkipTrusted(v, 0)
 }
 
 // FuzzTrusted: on any bytes the walkers end, stay in bounds and never
@@ -149,7 +243,8 @@ func FuzzTrusted(f *testing.F) {
 	for _, s := range trustedSeeds {
 		f.Add([]byte(s))
 	}
-	for _, s := range []string{`{"a`, `{"a":`, `["\`, `{"a":1,}`, `[1,`, `{"\\`, `{,}`, `[,]`, `}`, `{"a"}`} {
+	for _, s := range []string{`{"a`, `{"a":`, `["\`, `{"a":1,}`, `[1,`, `{"\\`, `{,}`, `[,]`, `}`, `{"a"}`,
+		`{"a":}`, `{"a" 1}`, `{"a":"x`, `{`, `{1:2}`, `[tru]`, `{"a":[1}`, `{"\u12":1}`, `{"\`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -162,7 +257,11 @@ func FuzzTrusted(f *testing.F) {
 		r := Raw(data)
 		trustedMembers(r)
 		trustedElements(r)
+		decodedKeys(r)
 		openWalkBounded(r, 0)
+		if _, end := inPlace(r, chunkTextPath); end < 0 || end > len(r) {
+			t.Fatalf("inPlace(%q) ended at %d", r, end)
+		}
 		if i := skipWS(data, 0); i < len(data) {
 			if end, err := skipValue(data, i); err == nil && skipWS(data, end) == len(data) { // valid JSON
 				checkTrusted(t, data)

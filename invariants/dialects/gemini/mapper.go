@@ -205,13 +205,16 @@ func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {
 	// One pass over the candidates: each is read (its parts' members
 	// found) and then mapped, before the next is read.
 	finishing := false
-	c := decode.NewCursor(cands)
-	c.Array()
-	for pos := int64(0); c.Elem(); pos++ {
-		readCandidate(&c, &p.cand)
+	it := cands.TrustedElements()
+	pos := int64(0)
+	for v, open, ok := it.NextOpen(); ok; v, open, ok = it.NextOpen() {
+		if n := readCandidate(v, &p.cand); open {
+			it.Resume(n)
+		}
 		if p.candidate(m, &p.cand, pos) != nil {
 			finishing = true
 		}
+		pos++
 	}
 	if finishing && !p.ended && p.finished&p.seen == p.seen {
 		if t.usage == nil {
@@ -273,8 +276,7 @@ func (p *mapper) candidate(m *invariants.Mapping, cf *candFields, pos int64) dec
 			// More parts than readCandidate keeps: read each again.
 			parts.Elements(func(part decode.Raw) bool {
 				var pf partFields
-				c := decode.NewCursor(part)
-				readPart(&c, &pf)
+				readPart(part, &pf)
 				p.part(m, &pf)
 				return true
 			})

@@ -5,10 +5,16 @@ import "framescope/decode"
 // A chunk's text lies five levels down (candidates[].content.parts[].text).
 // Looking each level up with Get scans the level above it again, so a
 // chunk's bytes were scanned once per level; readCandidate reads a
-// candidate in one pass with a decode.Cursor, keeping the members the
-// mapper needs, and candidate then maps them in the order it always did
-// (index, then the parts, then finishReason, wherever they stand in the
-// object: the API sends index last).
+// candidate in one pass with decode's trusted walkers (the decoder
+// validated the frame's data: decode/trusted.go), entering content and its
+// parts in place (NextOpen, Resume) and skipping the rest, keeping the
+// members the mapper needs; candidate then maps them in the order it
+// always did (index, then the parts, then finishReason, wherever they
+// stand in the object: the API sends index last).
+//
+// Each reader takes a value as NextOpen hands it — a scalar whole, an
+// object or array from its start to the end of the data — and returns the
+// value's length, for the iterator that handed it to Resume after it.
 
 // maxParts is how many parts of one candidate readCandidate keeps; a
 // candidate with more is read again part by part (a chunk carries one or
@@ -32,79 +38,126 @@ type partFields struct {
 	text, thought, call, code, result decode.Raw
 }
 
-// readCandidate reads the candidate at the cursor into cf.
-func readCandidate(c *decode.Cursor, cf *candFields) {
-	mark := c.Mark()
-	cf.index, cf.finish, cf.content, cf.parts, cf.nparts, cf.over = nil, nil, nil, nil, 0, false
-	if !c.Object() {
-		cf.raw = c.Value()
-		return
-	}
-	for k, ok := c.Member(); ok; k, ok = c.Member() {
-		switch string(k) {
-		case "index":
-			cf.index = c.Value()
-		case "finishReason":
-			cf.finish = c.Value()
-		case "content":
-			readContent(c, cf)
-		}
-	}
-	cf.raw = c.Since(mark)
+// whole returns the value that starts v, and its length, when the reader
+// does not look inside it.
+func whole(v decode.Raw) (decode.Raw, int) {
+	n := decode.SkipTrusted(v, 0)
+	return v[:n], n
 }
 
-// readContent reads a candidate's content: its parts.
-func readContent(c *decode.Cursor, cf *candFields) {
-	mark := c.Mark()
-	cf.parts, cf.nparts, cf.over = nil, 0, false
-	if !c.Object() {
-		cf.content = c.Value()
-		return
+// readCandidate reads the candidate that starts v into cf.
+func readCandidate(v decode.Raw, cf *candFields) int {
+	cf.index, cf.finish, cf.content, cf.parts, cf.nparts, cf.over = nil, nil, nil, nil, 0, false
+	if v.Kind() != decode.KindObject {
+		var n int
+		cf.raw, n = whole(v)
+		return n
 	}
-	for k, ok := c.Member(); ok; k, ok = c.Member() {
-		if string(k) != "parts" {
-			continue
-		}
-		cf.nparts, cf.over = 0, false
-		pm := c.Mark()
-		if !c.Array() {
-			cf.parts = c.Value()
-			continue
-		}
-		for c.Elem() {
-			if cf.nparts == maxParts {
-				cf.over = true // the rest is skipped unread
-				continue
+	it := v.TrustedMembers()
+	for k, esc, mv, open, ok := it.NextOpen(); ok; k, esc, mv, open, ok = it.NextOpen() {
+		key := decode.DecodedKey(k, esc)
+		if string(key) == "content" {
+			if n := readContent(mv, cf); open {
+				it.Resume(n)
 			}
-			readPart(c, &cf.part[cf.nparts])
+			continue
+		}
+		if open {
+			var n int
+			mv, n = whole(mv)
+			it.Resume(n)
+		}
+		switch string(key) {
+		case "index":
+			cf.index = mv
+		case "finishReason":
+			cf.finish = mv
+		}
+	}
+	n := it.End()
+	cf.raw = v[:n]
+	return n
+}
+
+// readContent reads a candidate's content that starts v: its parts.
+func readContent(v decode.Raw, cf *candFields) int {
+	cf.parts, cf.nparts, cf.over = nil, 0, false
+	if v.Kind() != decode.KindObject {
+		var n int
+		cf.content, n = whole(v)
+		return n
+	}
+	it := v.TrustedMembers()
+	for k, esc, mv, open, ok := it.NextOpen(); ok; k, esc, mv, open, ok = it.NextOpen() {
+		var n int
+		if string(decode.DecodedKey(k, esc)) == "parts" {
+			n = readParts(mv, cf)
+		} else if open {
+			n = decode.SkipTrusted(mv, 0)
+		}
+		if open {
+			it.Resume(n)
+		}
+	}
+	n := it.End()
+	cf.content = v[:n]
+	return n
+}
+
+// readParts reads the parts array that starts v (the last parts member
+// wins, as with Get).
+func readParts(v decode.Raw, cf *candFields) int {
+	cf.nparts, cf.over = 0, false
+	if v.Kind() != decode.KindArray {
+		var n int
+		cf.parts, n = whole(v)
+		return n
+	}
+	it := v.TrustedElements()
+	for pv, open, ok := it.NextOpen(); ok; pv, open, ok = it.NextOpen() {
+		var n int
+		if cf.nparts == maxParts {
+			cf.over = true // the rest is skipped unread
+			if open {
+				n = decode.SkipTrusted(pv, 0)
+			}
+		} else {
+			n = readPart(pv, &cf.part[cf.nparts])
 			cf.nparts++
 		}
-		cf.parts = c.Since(pm)
-	}
-	cf.content = c.Since(mark)
-}
-
-// readPart reads the part at the cursor into pf.
-func readPart(c *decode.Cursor, pf *partFields) {
-	mark := c.Mark()
-	*pf = partFields{}
-	if !c.Object() {
-		pf.raw = c.Value()
-		return
-	}
-	for k, ok := c.Member(); ok; k, ok = c.Member() {
-		switch string(k) {
-		case "text":
-			pf.text = c.Value()
-		case "thought":
-			pf.thought = c.Value()
-		case "functionCall":
-			pf.call = c.Value()
-		case "executableCode":
-			pf.code = c.Value()
-		case "codeExecutionResult":
-			pf.result = c.Value()
+		if open {
+			it.Resume(n)
 		}
 	}
-	pf.raw = c.Since(mark)
+	n := it.End()
+	cf.parts = v[:n]
+	return n
+}
+
+// readPart reads the part that starts v into pf.
+func readPart(v decode.Raw, pf *partFields) int {
+	*pf = partFields{}
+	if v.Kind() != decode.KindObject {
+		var n int
+		pf.raw, n = whole(v)
+		return n
+	}
+	it := v.TrustedMembers()
+	for k, esc, mv, ok := it.Next(); ok; k, esc, mv, ok = it.Next() {
+		switch string(decode.DecodedKey(k, esc)) {
+		case "text":
+			pf.text = mv
+		case "thought":
+			pf.thought = mv
+		case "functionCall":
+			pf.call = mv
+		case "executableCode":
+			pf.code = mv
+		case "codeExecutionResult":
+			pf.result = mv
+		}
+	}
+	n := it.End()
+	pf.raw = v[:n]
+	return n
 }

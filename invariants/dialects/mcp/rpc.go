@@ -4,8 +4,9 @@ import "framescope/decode"
 
 // A long tool's stream is mostly small notifications; the mapper reads
 // each message's members in one pass over the frame's members (Get per
-// member compared every key again, six times a message), and a progress
-// notification's params in one pass with a decode.Cursor.
+// member compared every key again, six times a message), and a batch
+// element's members and a progress notification's params in one pass with
+// decode's trusted walkers (the decoder validated them: decode/trusted.go).
 
 // frameRPC reads a frame's members.
 func frameRPC(f *decode.Frame) (g rpc) {
@@ -22,12 +23,9 @@ func frameRPC(f *decode.Frame) (g rpc) {
 
 // rawRPC reads a batch element's members (a validated object).
 func rawRPC(r decode.Raw) (g rpc) {
-	c := decode.NewCursor(r)
-	if !c.Object() {
-		return g
-	}
-	for k, ok := c.Member(); ok; k, ok = c.Member() {
-		g.set(k, c.Value())
+	it := r.TrustedMembers()
+	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
+		g.set(decode.DecodedKey(k, esc), v)
 	}
 	return g
 }
@@ -53,18 +51,15 @@ func (g *rpc) set(k []byte, v decode.Raw) {
 // progressFields reads a progress notification's params (MCP
 // basic/utilities/progress): progressToken, progress, message.
 func progressFields(params decode.Raw) (tok, val, text decode.Raw) {
-	c := decode.NewCursor(params)
-	if !c.Object() {
-		return nil, nil, nil
-	}
-	for k, ok := c.Member(); ok; k, ok = c.Member() {
-		switch string(k) {
+	it := params.TrustedMembers()
+	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
+		switch string(decode.DecodedKey(k, esc)) {
 		case "progressToken":
-			tok = c.Value()
+			tok = v
 		case "progress":
-			val = c.Value()
+			val = v
 		case "message":
-			text = c.Value()
+			text = v
 		}
 	}
 	return tok, val, text
