@@ -237,7 +237,9 @@ func keyEquals(k []byte, esc bool, key string) bool {
 	if !esc {
 		return string(k) == key
 	}
-	return unquote(append(append([]byte{'"'}, k...), '"')) == key
+	// decodeKey, not unquote: a trusted walker's key may come from bytes
+	// the decoder never validated (a "\u12" cut short), and must not panic.
+	return string(decodeKey(k)) == key
 }
 
 // Member is one top-level member of a scanned object.

@@ -363,3 +363,16 @@ func openWalkBounded(r Raw, depth int) int {
 	}
 	return len(r)
 }
+
+// KeyIs never panics on a key from bytes that are not JSON: an escape
+// cut short is compared as it is.
+func TestKeyIsOnBrokenEscapes(t *testing.T) {
+	for _, k := range []string{`\u12`, `\u`, `\`, `a\`, `\uZZZZ`, `\ud800`, `x\u00`} {
+		if KeyIs([]byte(k), true, "text") {
+			t.Errorf("%q matched text", k)
+		}
+	}
+	if !KeyIs([]byte(`t\u0065xt`), true, "text") {
+		t.Error(`t\u0065xt must match text`)
+	}
+}
