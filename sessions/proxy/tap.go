@@ -19,9 +19,9 @@ import (
 // One stream may take half the total: a read queued in memory costs the
 // app's copy loop a copy (~1.5 µs for 64 KB here), a spilled one a file
 // write (~15 µs) and the checker a read back, on the cores the app's
-// bytes need (BenchmarkThroughput: 430–470 MB/s to the app with 8 MiB a
-// stream, which spilled 70% of a 32 MiB stream; 530–650 with it all in
-// memory). Half, so that one busy stream leaves the others room.
+// bytes need (BenchmarkThroughput, side by side: 465–544 MB/s to the app
+// with 8 MiB a stream, which spilled 70% of a 32 MiB stream; 539–646 with
+// it all in memory). Half, so that one busy stream leaves the others room.
 const (
 	DefaultQueueBytes = DefaultQueueTotal / 2
 	DefaultQueueTotal = 64 << 20
