@@ -14,9 +14,12 @@
 //     ever slowing the app; spill.go the file it spills to when the
 //     checker falls behind (so nothing is left out of the check)
 //   - librarycap.go the library's size cap, enforced every few seconds
-//   - stream.go    a stream's recording (session library) and live check
+//   - stream.go    a stream's recording (session library) and live check;
+//     decode_stream.go an encoded stream (gzip, br, deflate) checked
+//     decoded; ndjson.go an NDJSON body read as the SSE the pipeline reads
 //   - flow.go      Flow, the list of flows, and the batched event feed a
-//     screen subscribes to
+//     screen subscribes to; flow_detail.go a flow's request and response
+//   - listen.go    the loopback-only rule for --listen and who can reach it
 //   - fault*.go    --fault: serve's faults applied to a stream on its way
 //     to the app, frame by frame (fault.go the syntax, fault_split.go the
 //     frames, fault_stream.go the frame faults, fault_delivery.go buffer,
