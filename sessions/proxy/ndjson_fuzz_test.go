@@ -2,11 +2,11 @@ package proxy
 
 import (
 	"bytes"
-	"io"
 	"testing"
 	"time"
 
 	"framescope/sessions"
+	"framescope/sessions/internal/sessiontest"
 )
 
 // FuzzNDJSONAsSSE: an NDJSON body read as SSE gives one "data:" event
@@ -36,19 +36,7 @@ func FuzzNDJSONAsSSE(f *testing.F) {
 		}
 		tp.push(rest)
 		tp.finish(sessions.End{Kind: sessions.EndEOF})
-		c := ndjsonAsSSE(tp)
-		var got []byte
-		for {
-			ch, err := c.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, ch.Data...)
-		}
-		if !bytes.Equal(got, want) {
+		if got := sessiontest.Drain(t, ndjsonAsSSE(tp)).Data; !bytes.Equal(got, want) {
 			t.Fatalf("got\n%q\nwant\n%q", got, want)
 		}
 	})
