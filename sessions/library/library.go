@@ -438,23 +438,16 @@ func readCaptureHeader(path string) (captureHeader, bool) {
 	}
 	defer f.Close()
 	// Most header lines fit in 4 KB; a library scan reads every
-	// unfinished capture's, so the buffer grows only when one does not.
-	buf := make([]byte, 0, 4<<10)
-	i := -1
-	for i < 0 && len(buf) < maxHeaderPeek {
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, min(cap(buf), maxHeaderPeek-cap(buf)))
-		}
-		n, err := f.Read(buf[len(buf):min(cap(buf), maxHeaderPeek)])
-		i = bytes.IndexByte(buf[len(buf):len(buf)+n], '\n')
-		if i >= 0 {
-			i += len(buf)
-		}
-		buf = buf[:len(buf)+n]
-		if err != nil {
-			break
-		}
+	// unfinished capture's, so only a longer one reads on, up to the peek.
+	buf := make([]byte, 4<<10)
+	n, _ := io.ReadFull(f, buf)
+	buf = buf[:n]
+	if n == len(buf) && bytes.IndexByte(buf, '\n') < 0 {
+		more := make([]byte, maxHeaderPeek-n)
+		m, _ := io.ReadFull(f, more)
+		buf = append(buf, more[:m]...)
 	}
+	i := bytes.IndexByte(buf, '\n')
 	if i < 0 {
 		return h, false
 	}
