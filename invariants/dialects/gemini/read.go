@@ -90,7 +90,7 @@ func readContent(v decode.Raw, cf *candFields) int {
 	it := v.TrustedMembers()
 	for k, esc, mv, open, ok := it.NextOpen(); ok; k, esc, mv, open, ok = it.NextOpen() {
 		var n int
-		if string(decode.DecodedKey(k, esc)) == "parts" {
+		if decode.KeyIs(k, esc, "parts") {
 			n = readParts(mv, cf)
 		} else if open {
 			n = decode.SkipTrusted(mv, 0)
