@@ -17,8 +17,9 @@ import (
 // to a file (spill.go).
 //
 // One stream may take half the total: a read queued in memory costs the
-// app's copy loop a copy (~1.5 µs for 64 KB here), a spilled one a file
-// write (~15 µs) and the checker a read back, on the cores the app's
+// app's copy loop a copy (~2 µs for 64 KB here), a spilled one a file
+// write (19–52 µs; BenchmarkTapQueue64K, BenchmarkSpillWrite64K) and the
+// checker a read back, on the cores the app's
 // bytes need (BenchmarkThroughput, side by side: 465–544 MB/s to the app
 // with 8 MiB a stream, which spilled 70% of a 32 MiB stream; 539–646 with
 // it all in memory). Half, so that one busy stream leaves the others room.
