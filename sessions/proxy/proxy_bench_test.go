@@ -227,9 +227,6 @@ func benchLatency(b *testing.B, streams int) {
 	}))
 	defer up.Close()
 	for _, tg := range benchTargets() {
-		if tg.name == "httputil-ReverseProxy" {
-			continue
-		}
 		b.Run(tg.name, func(b *testing.B) {
 			front := tg.front(b, up.URL)
 			tr := &http.Transport{MaxIdleConnsPerHost: streams, DisableCompression: true}
