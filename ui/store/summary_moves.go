@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"framescope/decode"
@@ -93,9 +94,13 @@ func movesSummary(fr *decode.Frame) string {
 }
 
 // leafText renders a scalar: strings quoted and sanitized, others as sent.
+// The quoting comes first, so a newline in the text reads "\n" and a
+// backslash "\\", as in the JSON (quoting sanitized text escaped the
+// sanitizer's backslash again: a newline read "\\n"); the sanitizer then
+// sees only what quoting leaves printable.
 func leafText(v decode.Raw) string {
 	if s, ok := v.Str(); ok {
-		return fmt.Sprintf("%q", decode.Sanitize(CutString(s, 200)))
+		return decode.Sanitize(strconv.Quote(CutString(s, 200)))
 	}
 	return decode.Sanitize(CutString(string(v), 40))
 }

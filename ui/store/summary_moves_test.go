@@ -39,3 +39,25 @@ func TestMovesSummaryLeadsWithText(t *testing.T) {
 		}
 	}
 }
+
+// TestMovesSummaryQuotesTextOnce: a delta's text is quoted as JSON would
+// show it, once: a newline reads \n (it read \\n, the sanitizer's escape
+// escaped again, indistinguishable from a backslash and an n), and what a
+// terminal would act on (ESC, a bidi override) stays escaped.
+func TestMovesSummaryQuotesTextOnce(t *testing.T) {
+	for _, tc := range []struct{ data, want string }{
+		{`{"delta":"\n"}`, `"\n"`},
+		{`{"delta":"a\\nb"}`, `"a\\nb"`},
+		{`{"delta":"tab\there"}`, `"tab\there"`},
+		{`{"delta":"\u001b[31mred\u001b]0;t\u0007"}`, `"\x1b[31mred\x1b]0;t\a"`},
+		{`{"delta":"a\u202eb"}`, `"a\u202eb"`},
+		{`{"delta":"café ✓"}`, `"café ✓"`},
+		{`{"status":"in\nprogress"}`, `status="in\nprogress"`},
+	} {
+		var d decode.Decoder
+		fr := d.Decode(&decode.Event{Data: []byte(tc.data), HasData: true}, 0, false)
+		if got := movesSummary(fr); got != tc.want {
+			t.Errorf("%s: summary %s, want %s", tc.data, got, tc.want)
+		}
+	}
+}
