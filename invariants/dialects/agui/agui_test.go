@@ -468,3 +468,43 @@ func FuzzMap(f *testing.F) {
 		"data: {\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"\xff\"}\n\n",
 	)
 }
+
+// TestReasoningTolerated: verifyEvents does not track REASONING_* and the
+// reducer (apply/default.ts) tolerates their misplaced boundaries, so those
+// are warnings; content for a reasoning message never started is dropped by
+// the reducer and stays an error. THINKING_* left open at RUN_FINISHED are
+// not checked by verifyEvents either.
+func TestReasoningTolerated(t *testing.T) {
+	rst := func(id string) string { return `{"type":"REASONING_START","messageId":"` + id + `"}` }
+	ren := func(id string) string { return `{"type":"REASONING_END","messageId":"` + id + `"}` }
+	rms := func(id string) string {
+		return `{"type":"REASONING_MESSAGE_START","messageId":"` + id + `","role":"reasoning"}`
+	}
+	rmc := func(id string) string {
+		return `{"type":"REASONING_MESSAGE_CONTENT","messageId":"` + id + `","delta":"hmm"}`
+	}
+	rme := func(id string) string { return `{"type":"REASONING_MESSAGE_END","messageId":"` + id + `"}` }
+	rch := func(id string) string {
+		return `{"type":"REASONING_MESSAGE_CHUNK","messageId":"` + id + `","delta":"x"}`
+	}
+	interrupt := `{"type":"RUN_FINISHED","threadId":"th-1","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"confirm"}]}}`
+	runCases(t, []ruleCase{
+		{"valid: phase and message share an id", []string{rs("r"), rst("m"), rms("m"), rmc("m"), rme("m"), ren("m"), rf("r")}, ""},
+		{"reasoning message open at RUN_FINISHED", []string{rs("r"), rms("m"), rmc("m"), rf("r")}, "span-unclosed warn 3"},
+		{"reasoning phase open at RUN_FINISHED", []string{rs("r"), rst("p"), rf("r")}, "span-unclosed warn 2"},
+		{"reasoning phase open at an interrupt", []string{rs("r"), rst("p"), interrupt}, "span-unclosed warn 2"},
+		{"reasoning open at RUN_ERROR", []string{rs("r"), rms("m"), re("x")}, "span-unclosed warn 2"},
+		{"REASONING_END without start", []string{rs("r"), ren("p"), rf("r")}, "span-orphan warn 1"},
+		{"REASONING_MESSAGE_END without start", []string{rs("r"), rme("m"), rf("r")}, "span-orphan warn 1"},
+		{"REASONING_MESSAGE_START twice", []string{rs("r"), rms("m"), rms("m"), rme("m"), rf("r")}, "span-duplicate warn 2"},
+		{"REASONING_START twice", []string{rs("r"), rst("p"), rst("p"), ren("p"), rf("r")}, "span-duplicate warn 2"},
+		{"explicit END after the chunk transformer closed it", []string{rs("r"), rch("m"), rme("m"), rf("r")}, "span-orphan warn 2"},
+		{"START after a chunk of the same id: the transformer closed it first", []string{rs("r"), rch("m"), rms("m"), rme("m"), rf("r")}, ""},
+		{"chunk while the same message is open explicitly", []string{rs("r"), rms("m"), rch("m"), rf("r")}, "span-duplicate warn 2"},
+		{"REASONING_MESSAGE_CONTENT never started: dropped", []string{rs("r"), rmc("m"), rf("r")}, "span-orphan error 1"},
+		{"REASONING_END after the run: after-terminal only", []string{rs("r"), rf("r"), ren("p")}, "after-terminal error 2"},
+		{"thinking step open at RUN_FINISHED", []string{rs("r"), thStart, rf("r")}, "legacy-shape info 1 | span-unclosed warn 2"},
+		{"thinking message open at RUN_FINISHED", []string{rs("r"), thStart, thMS, thMC, rf("r")}, "legacy-shape info 1 | span-unclosed warn 4 | span-unclosed warn 4"},
+		{"a text message open still fails RUN_FINISHED", []string{rs("r"), rst("p"), tms("m"), rf("r")}, "span-unclosed error 3 | span-unclosed warn 3"},
+	})
+}

@@ -44,7 +44,7 @@ func (c *chunkState) close(p *mapper, m *invariants.Mapping) {
 	case chunkTool:
 		p.add(m, invariants.Move{Kind: invariants.MoveToolClose, Key: c.id()})
 	case chunkReasoning:
-		p.add(m, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanReasoning, Key: c.id()})
+		p.addSoft(m, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanReasoning, Key: c.id()})
 	}
 	c.mode = chunkNone
 }
@@ -123,7 +123,7 @@ func (c *chunkState) reasoning(p *mapper, f *decode.Frame, m *invariants.Mapping
 		}
 		c.set(id)
 		c.mode = chunkReasoning
-		p.add(m, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanReasoning, Key: id, Name: nameReasoning})
+		p.softOpen(m, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanReasoning, Key: id, Name: nameReasoning})
 	}
 	if d := str(f.Get("delta")); d != nil {
 		m.Add(invariants.Move{Kind: invariants.MoveReasoning, Span: invariants.SpanReasoning, Key: c.id(), Text: d})

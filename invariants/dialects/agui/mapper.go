@@ -46,6 +46,11 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		return
 	}
 	p.first, p.seen = !p.seen, true
+	if p.first {
+		// The stream's first frame opens a run: RUN_STARTED, or a stray
+		// event the engine opens a turn for (start-missing).
+		p.run.live = true
+	}
 	readStamp(f, m)
 	t := kindOf(typ)
 	if t == evNone {
@@ -96,24 +101,24 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		// may answer a call of an earlier run.
 
 	case evReasoningStart:
-		p.add(m, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanStep, Key: str(f.Get("messageId")), Name: nameReasoning})
+		p.softOpen(m, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanStep, Key: str(f.Get("messageId")), Name: nameReasoning})
 	case evReasoningEnd:
-		p.add(m, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanStep, Key: str(f.Get("messageId"))})
+		p.softClose(m, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanStep, Key: str(f.Get("messageId"))})
 	case evReasoningMsgStart:
-		p.add(m, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanReasoning, Key: str(f.Get("messageId")), Name: nameReasoning})
+		p.softOpen(m, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanReasoning, Key: str(f.Get("messageId")), Name: nameReasoning})
 	case evReasoningMsgContent:
 		m.Add(invariants.Move{Kind: invariants.MoveReasoning, Span: invariants.SpanReasoning, Key: str(f.Get("messageId")), Text: str(f.Get("delta"))})
 	case evReasoningMsgEnd:
-		p.add(m, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanReasoning, Key: str(f.Get("messageId"))})
+		p.softClose(m, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanReasoning, Key: str(f.Get("messageId"))})
 	case evReasoningMsgChunk:
 		p.chunk.reasoning(p, f, m)
 
 	case evThinkingStart:
 		m.Legacy(legacyThinking)
-		p.add(m, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanStep, Key: thinkingKey, Name: nameReasoning})
+		p.addSoft(m, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanStep, Key: thinkingKey, Name: nameReasoning})
 	case evThinkingEnd:
 		m.Legacy(legacyThinking)
-		p.add(m, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanStep, Key: thinkingKey})
+		p.addSoft(m, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanStep, Key: thinkingKey})
 	case evThinkingMsgStart:
 		m.Legacy(legacyThinking)
 		// verifyEvents: a thinking message needs an open thinking step.
@@ -122,13 +127,13 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 				m.Raise("span-orphan", invariants.SevError, "THINKING_TEXT_MESSAGE_START outside a thinking step (no open THINKING_START)")
 			}
 		}
-		p.add(m, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanReasoning, Key: thinkingMsgKey, Name: nameReasoning})
+		p.addSoft(m, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanReasoning, Key: thinkingMsgKey, Name: nameReasoning})
 	case evThinkingMsgContent:
 		m.Legacy(legacyThinking)
 		m.Add(invariants.Move{Kind: invariants.MoveReasoning, Span: invariants.SpanReasoning, Key: thinkingMsgKey, Text: str(f.Get("delta"))})
 	case evThinkingMsgEnd:
 		m.Legacy(legacyThinking)
-		p.add(m, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanReasoning, Key: thinkingMsgKey})
+		p.addSoft(m, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanReasoning, Key: thinkingMsgKey})
 	}
 	// STATE_*, MESSAGES_SNAPSHOT, ACTIVITY_*, RAW, CUSTOM and
 	// REASONING_ENCRYPTED_VALUE make no move: they are checked for their
@@ -155,13 +160,18 @@ func (p *mapper) toolStart(f *decode.Frame, m *invariants.Mapping) {
 
 // add adds a move and keeps the set of spans and calls this run opened
 // (what an interrupt must find closed).
-func (p *mapper) add(m *invariants.Mapping, mv invariants.Move) {
+func (p *mapper) add(m *invariants.Mapping, mv invariants.Move) { p.addAs(m, mv, false) }
+
+// addSoft adds a move of a reasoning or thinking span (soft: see openEntry).
+func (p *mapper) addSoft(m *invariants.Mapping, mv invariants.Move) { p.addAs(m, mv, true) }
+
+func (p *mapper) addAs(m *invariants.Mapping, mv invariants.Move, soft bool) {
 	m.Add(mv)
 	switch mv.Kind {
 	case invariants.MoveSpanOpen:
-		p.open.add(mv.Span, false, mv.Key, p.frame)
+		p.open.add(mv.Span, false, soft, mv.Key, p.frame)
 	case invariants.MoveToolOpen:
-		p.open.add(invariants.SpanNone, true, mv.Key, p.frame)
+		p.open.add(invariants.SpanNone, true, false, mv.Key, p.frame)
 	case invariants.MoveSpanClose:
 		p.open.remove(mv.Span, false, mv.Key)
 	case invariants.MoveToolClose:

@@ -29,8 +29,11 @@ type openSet struct {
 const scanMax = 32
 
 type openEntry struct {
-	span  invariants.SpanKind
-	tool  bool
+	span invariants.SpanKind
+	tool bool
+	// soft: a reasoning phase, reasoning message or thinking span, which
+	// verifyEvents does not require closed at RUN_FINISHED (reasoning.go).
+	soft  bool
 	key   []byte // JSON literal
 	frame int
 }
@@ -64,7 +67,7 @@ func (s *openSet) find(span invariants.SpanKind, tool bool, key decode.Raw) int 
 	return -1
 }
 
-func (s *openSet) add(span invariants.SpanKind, tool bool, key decode.Raw, frame int) {
+func (s *openSet) add(span invariants.SpanKind, tool, soft bool, key decode.Raw, frame int) {
 	if s.n >= maxOpen || s.find(span, tool, key) >= 0 {
 		return
 	}
@@ -72,7 +75,7 @@ func (s *openSet) add(span invariants.SpanKind, tool bool, key decode.Raw, frame
 		s.e = append(s.e, openEntry{})
 	}
 	e := &s.e[s.n]
-	e.span, e.tool, e.key, e.frame = span, tool, append(e.key[:0], key...), frame
+	e.span, e.tool, e.soft, e.key, e.frame = span, tool, soft, append(e.key[:0], key...), frame
 	s.n++
 	switch {
 	case s.indexed:

@@ -17,7 +17,7 @@ func TestOpenSetIndexed(t *testing.T) {
 	key := func(i int) decode.Raw { return decode.Raw(fmt.Sprintf(`"k%d"`, i)) }
 	const n = 3 * scanMax
 	for i := range n {
-		s.add(invariants.SpanMessage, i%2 == 0, key(i), i)
+		s.add(invariants.SpanMessage, i%2 == 0, false, key(i), i)
 	}
 	if !s.indexed || s.n != n {
 		t.Fatalf("indexed %v, n %d", s.indexed, s.n)

@@ -16,6 +16,9 @@ type runState struct {
 	// follow RUN_FINISHED (test "should allow RUN_ERROR after
 	// RUN_FINISHED") but nothing but RUN_STARTED follow RUN_ERROR.
 	lastEnd endKind
+	// live: a run is open, as the engine sees it (opened by RUN_STARTED
+	// or by the stream's first frame, not ended since).
+	live bool
 	// runID, threadID: the open run's ids as sent by RUN_STARTED.
 	runID, threadID []byte
 	members         []decode.Member // scratch for the outcome's keys
@@ -49,7 +52,7 @@ func (p *mapper) runStarted(f *decode.Frame, m *invariants.Mapping) {
 		p.open.reset()
 	}
 	r := &p.run
-	r.started, r.lastEnd = true, endNone
+	r.started, r.live, r.lastEnd = true, true, endNone
 	r.runID = append(r.runID[:0], key...)
 	r.threadID = append(r.threadID[:0], str(f.Get("threadId"))...)
 }
@@ -60,6 +63,7 @@ func (p *mapper) runFinished(f *decode.Frame, m *invariants.Mapping, typ decode.
 	outcome := p.outcome(f, m, ok)
 	if m.TurnOpen() || p.first {
 		p.checkIDs(f, m, "RUN_FINISHED")
+		p.closeSoft(m)
 		if outcome == invariants.TurnInterrupted {
 			p.closeForInterrupt(m)
 		}
@@ -90,7 +94,7 @@ func (p *mapper) runError(f *decode.Frame, m *invariants.Mapping, typ decode.Raw
 }
 
 func (p *mapper) endRun() {
-	p.run.started = false
+	p.run.started, p.run.live = false, false
 	p.run.runID, p.run.threadID = p.run.runID[:0], p.run.threadID[:0]
 	p.open.reset()
 }
@@ -199,6 +203,9 @@ func (p *mapper) closeForInterrupt(m *invariants.Mapping) {
 	for i := 0; i < s.n; i++ {
 		e := &s.e[i]
 		key := decode.Raw(e.key)
+		if e.soft {
+			continue // closed by closeSoft
+		}
 		if e.tool {
 			if m.ToolIsOpen(key) {
 				m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: key})
