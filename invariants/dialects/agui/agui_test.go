@@ -423,7 +423,8 @@ func TestNoAlloc(t *testing.T) {
 	loop := frames(tms("m"), tmc("m", "delta"), tme("m"), tcs("c", "search"), tca("c", `{\"a\":1}`), tce("c"),
 		ss("plan"), sf("plan"), chunk("k", "a"), chunk("k", "b"), tchunk("t", "search", "{}"), chunk("k2", "c"),
 		`{"type":"REASONING_START","messageId":"r"}`, `{"type":"REASONING_MESSAGE_CHUNK","messageId":"r","delta":"x"}`,
-		`{"type":"REASONING_END","messageId":"r"}`, sdelta, custom, raw, msgs)
+		`{"type":"REASONING_END","messageId":"r"}`, sdelta, custom, raw, msgs,
+		`{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u","role":"user","content":[{"type":"text","text":"hi"}]},{"id":"a","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},{"id":"t","role":"tool","content":"x","toolCallId":"c"}]}`)
 	allocs := testing.AllocsPerRun(50, func() {
 		for _, f := range loop {
 			m.Moves = m.Moves[:0]
@@ -434,9 +435,13 @@ func TestNoAlloc(t *testing.T) {
 		t.Errorf("mapper: %.1f allocations per pass", allocs)
 	}
 	fin := frameOf(`{"type":"RUN_FINISHED","threadId":"th","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"confirm"}]}}`)
+	usage := frameOf(`{"type":"RUN_ERROR","message":"x","usage":[{"inputTokens":3,"outputTokens":1.0}]}`)
 	allocs = testing.AllocsPerRun(50, func() {
 		if p.outcome(fin, &m, true) != invariants.TurnInterrupted || !checkPayload(fin, evRunFinished, &m) {
 			t.Fatal("interrupt not read")
+		}
+		if !checkPayload(usage, evRunError, &m) {
+			t.Fatal("usage rejected")
 		}
 	})
 	if allocs > 0 {
@@ -507,4 +512,56 @@ func TestReasoningTolerated(t *testing.T) {
 		{"thinking message open at RUN_FINISHED", []string{rs("r"), thStart, thMS, thMC, rf("r")}, "legacy-shape info 1 | span-unclosed warn 4 | span-unclosed warn 4"},
 		{"a text message open still fails RUN_FINISHED", []string{rs("r"), rst("p"), tms("m"), rf("r")}, "span-unclosed error 3 | span-unclosed warn 3"},
 	})
+}
+
+// TestNestedSchemas: the messages, run input, usage and interrupts that
+// EventSchemas.parse validates inside an event (core/src/types.ts,
+// events.ts): a failure errors the run, so it is payload-malformed; members
+// the schemas do not list are allowed.
+func TestNestedSchemas(t *testing.T) {
+	allRoles := `[` +
+		`{"id":"1","role":"developer","content":"be brief"},` +
+		`{"id":"2","role":"system","content":"sys","name":"s"},` +
+		`{"id":"3","role":"user","content":"hi","extra":1},` +
+		`{"id":"4","role":"user","content":[{"type":"text","text":"look"},{"type":"image","source":{"type":"url","value":"https://x/y.png"}},{"type":"document","source":{"type":"data","value":"QQ==","mimeType":"application/pdf"}},{"type":"binary","mimeType":"image/png","data":"QQ=="}]},` +
+		`{"id":"5","role":"assistant","toolCalls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"},"encryptedValue":"e"}]},` +
+		`{"id":"6","role":"assistant","content":"done","metadata":{"k":null}},` +
+		`{"id":"7","role":"tool","content":"ok","toolCallId":"c1","error":"none"},` +
+		`{"id":"8","role":"activity","activityType":"PLAN","content":{"steps":[]}},` +
+		`{"id":"9","role":"reasoning","content":"hmm","encryptedValue":"x"}]`
+	snapWith := func(msgs string) string { return `{"type":"MESSAGES_SNAPSHOT","messages":` + msgs + `}` }
+	input := `{"threadId":"th-1","runId":"r","state":null,"messages":[{"id":"u","role":"user","content":"hi"}],"tools":[{"name":"t","description":"d","parameters":{}}],"context":[{"description":"d","value":"v"}],"forwardedProps":{},"resume":[{"interruptId":"i","status":"resolved","payload":{"ok":true}}]}`
+	rsIn := func(in string) string {
+		return `{"type":"RUN_STARTED","threadId":"th-1","runId":"r","input":` + in + `}`
+	}
+	rfUsage := func(u string) string {
+		return `{"type":"RUN_FINISHED","threadId":"th-1","runId":"r","usage":` + u + `}`
+	}
+	rfInt := func(i string) string {
+		return `{"type":"RUN_FINISHED","threadId":"th-1","runId":"r","outcome":{"type":"interrupt","interrupts":[` + i + `]}}`
+	}
+	runCases(t, []ruleCase{
+		{"ok: every message role", []string{rs("r"), snapWith(allRoles), rf("r")}, ""},
+		{"ok: run input", []string{rsIn(input), rf("r")}, ""},
+		{"ok: usage", []string{rs("r"), rfUsage(`[{"provider":"openai","model":"gpt","inputTokens":10,"outputTokens":2.0,"totalTokens":12,"costUsd":0.1}]`)}, ""},
+		{"ok: interrupt members", []string{rs("r"), rfInt(`{"id":"i","reason":"r","message":"ok?","toolCallId":"c","responseSchema":{},"expiresAt":"2026-01-01T00:00:00Z","metadata":{},"x":1}`)}, ""},
+		{"assistant content null", []string{rs("r"), snapWith(`[{"id":"a","role":"assistant","content":null}]`), rf("r")}, "payload-malformed error 1"},
+		{"tool message without toolCallId", []string{rs("r"), snapWith(`[{"id":"a","role":"tool","content":"x"}]`), rf("r")}, "payload-malformed error 1"},
+		{"unknown role", []string{rs("r"), snapWith(`[{"id":"a","role":"function","content":"x"}]`), rf("r")}, "payload-malformed error 1"},
+		{"message without id", []string{rs("r"), snapWith(`[{"role":"user","content":"x"}]`), rf("r")}, "payload-malformed error 1"},
+		{"tool call arguments as an object", []string{rs("r"), snapWith(`[{"id":"a","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":{}}}]}]`), rf("r")}, "payload-malformed error 1"},
+		{"user part of an unknown type", []string{rs("r"), snapWith(`[{"id":"a","role":"user","content":[{"type":"image_url","image_url":"x"}]}]`), rf("r")}, "payload-malformed error 1"},
+		{"binary part with no payload", []string{rs("r"), snapWith(`[{"id":"a","role":"user","content":[{"type":"binary","mimeType":"image/png"}]}]`), rf("r")}, "payload-malformed error 1"},
+		{"run input without tools", []string{rsIn(`{"threadId":"th-1","runId":"r","messages":[],"context":[]}`), rf("r")}, "payload-malformed error 0"},
+		{"negative usage", []string{rs("r"), rfUsage(`[{"inputTokens":-1}]`)}, "payload-malformed error 1"},
+		{"fractional usage", []string{rs("r"), rfUsage(`[{"outputTokens":1.5}]`)}, "payload-malformed error 1"},
+		{"fractional usage with an exponent", []string{rs("r"), rfUsage(`[{"outputTokens":15e-1}]`)}, "payload-malformed error 1"},
+		{"ok: integral usage written 1.50e1, -0 and 3.000", []string{rs("r"), rfUsage(`[{"outputTokens":1.50e1,"inputTokens":-0,"totalTokens":3.000}]`)}, ""},
+		{"usage entry not an object", []string{rs("r"), `{"type":"RUN_ERROR","message":"x","usage":[3]}`}, "payload-malformed error 1"},
+		{"interrupt message not a string", []string{rs("r"), rfInt(`{"id":"i","reason":"r","message":5}`)}, "payload-malformed error 1"},
+	})
+	res := dialecttest.Run(Dialect, sse(rs("r"), snapWith(`[{"id":"a","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":{}}}]}]`), rf("r")))
+	if got := dialecttest.Lines(res.Alarms); len(got) != 1 || !strings.Contains(res.Alarms[0].Message, "messages[0] toolCalls[0] function arguments is an object, want a string") {
+		t.Errorf("path not named: %v %+v", got, res.Alarms)
+	}
 }

@@ -16,6 +16,9 @@ type field struct {
 	opt  bool        // .optional(): may be absent
 	null bool        // .nullable(): null reads as absent
 	enum []string    // allowed string values
+	// check, when set, checks a present value of the right kind further
+	// (schema.go: nested objects and arrays); it returns what is wrong.
+	check func(decode.Raw) string
 }
 
 var (
@@ -44,9 +47,9 @@ var base = []field{opt("timestamp", kNum), opt("metadata", kObj)}
 // toolCallId and toolCallName are checked as tool-malformed instead
 // (tool.go), and RUN_FINISHED's outcome in run.go.
 var schemas = [...][]field{
-	evRunStarted:  {req("threadId", kStr), req("runId", kStr), opt("parentRunId", kStr), opt("input", kObj)},
-	evRunFinished: {req("threadId", kStr), req("runId", kStr), opt("usage", kArr)},
-	evRunError:    {req("message", kStr), opt("code", kStr), opt("usage", kArr)},
+	evRunStarted:  {req("threadId", kStr), req("runId", kStr), opt("parentRunId", kStr), {name: "input", want: kObj, opt: true, check: checkRunInput}},
+	evRunFinished: {req("threadId", kStr), req("runId", kStr), {name: "usage", want: kArr, opt: true, check: checkUsage}},
+	evRunError:    {req("message", kStr), opt("code", kStr), {name: "usage", want: kArr, opt: true, check: checkUsage}},
 
 	evStepStarted:  {req("stepName", kStr)},
 	evStepFinished: {req("stepName", kStr)},
@@ -66,7 +69,7 @@ var schemas = [...][]field{
 	evThinkingMsgContent: {req("delta", kStr)},
 
 	evStateDelta:       {req("delta", kArr)},
-	evMessagesSnapshot: {req("messages", kArr)},
+	evMessagesSnapshot: {{name: "messages", want: kArr, check: checkMessages}},
 	evActivitySnapshot: {req("messageId", kStr), req("activityType", kStr), req("content", kObj), opt("replace", kBoo)},
 	evActivityDelta:    {req("messageId", kStr), req("activityType", kStr), req("patch", kArr)},
 	evRaw:              {opt("source", kStr)},
@@ -96,20 +99,8 @@ func checkPayload(f *decode.Frame, t evType, m *invariants.Mapping) bool {
 
 func checkFields(f *decode.Frame, fields []field, m *invariants.Mapping) bool {
 	for i := range fields {
-		fd := &fields[i]
-		v := f.Get(fd.name)
-		switch {
-		case v == nil:
-			if !fd.opt {
-				malformed(f, m, fd.name+" is absent, want "+wantName(fd))
-				return false
-			}
-		case fd.null && v.Kind() == decode.KindNull:
-		case fd.want != decode.KindNone && v.Kind() != fd.want:
-			malformed(f, m, fd.name+" is "+invariants.KindName(v)+", want "+wantName(fd))
-			return false
-		case fd.enum != nil && !oneOf(v, fd.enum):
-			malformed(f, m, fd.name+" is "+clipRaw(v)+", want "+wantName(fd))
+		if what := checkField(&fields[i], f.Get(fields[i].name)); what != "" {
+			malformed(f, m, what)
 			return false
 		}
 	}
@@ -133,7 +124,10 @@ func wantName(fd *field) string {
 	if fd.enum != nil {
 		return "one of " + strings.Join(fd.enum, ", ")
 	}
-	k := map[decode.Kind]string{kStr: "a string", kObj: "an object", kArr: "an array", kNum: "a number", kBoo: "a boolean"}[fd.want]
+	k, ok := map[decode.Kind]string{kStr: "a string", kObj: "an object", kArr: "an array", kNum: "a number", kBoo: "a boolean"}[fd.want]
+	if !ok {
+		k = "a value"
+	}
 	if fd.null {
 		k += " or null"
 	}

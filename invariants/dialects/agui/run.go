@@ -170,26 +170,17 @@ func (p *mapper) onlyKeys(o decode.Raw, a, b string) bool {
 	return true
 }
 
-// checkInterrupts: a non-empty array of Interrupt objects, each with a
-// string id and reason (core/src/types.ts InterruptSchema).
+// checkInterrupts: a non-empty array of Interrupt objects (core/src/types.ts
+// InterruptSchema: a string id and reason, optional typed members).
 func checkInterrupts(v decode.Raw) string {
 	if v.Kind() != decode.KindArray {
 		return "interrupts is " + invariants.KindName(v) + ", want a non-empty array"
 	}
-	n, bad := 0, false
-	v.Elements(func(e decode.Raw) bool {
-		n++
-		if e.Get("id").Kind() != decode.KindString || e.Get("reason").Kind() != decode.KindString {
-			bad = true
-			return false
-		}
-		return true
-	})
-	switch {
-	case bad:
-		return "an interrupt lacks a string id or reason"
-	case n == 0:
+	if v.Len() == 0 {
 		return "interrupts is empty, want at least one"
+	}
+	if what := checkInterruptList(v); what != "" {
+		return "interrupts" + what
 	}
 	return ""
 }
