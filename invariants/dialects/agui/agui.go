@@ -44,6 +44,8 @@ var Dialect = &invariants.Spec{
 	Own: []invariants.Rule{
 		{Name: "run-id-mismatch", Severity: invariants.SevWarn, Clause: "docs concepts/events.mdx, RunStarted: runId \"identifies\" the run; events.ts RunFinishedEventSchema",
 			Summary: "RUN_FINISHED or RUN_ERROR names another runId or threadId than the RUN_STARTED of the run it ends"},
+		{Name: "sse-separator", Severity: invariants.SevError, Clause: "client/src/transform/sse.ts: parseSSEStream splits events on \"\\n\\n\" only",
+			Summary: "an event's blank line is CRLF or CR, not LF LF, and another event follows: @ag-ui/client reads both as one event and JSON.parse fails (once per stream)"},
 	},
 	Sources: map[string]string{
 		"frame-json":         "AG-UI client",

@@ -565,3 +565,23 @@ func TestNestedSchemas(t *testing.T) {
 		t.Errorf("path not named: %v %+v", got, res.Alarms)
 	}
 }
+
+// TestSeparator: @ag-ui/client (transform/sse.ts) splits the body on "\n\n"
+// only, so events ended by a CRLF or CR blank line run together and
+// JSON.parse fails; one alarm a stream. A CRLF comment, a CR LF before the
+// blank LF, or a CRLF after the last event do not stop it.
+func TestSeparator(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"CRLF between events", "data: " + rs("r") + "\r\n\r\ndata: " + custom + "\r\n\r\ndata: " + rf("r") + "\r\n\r\n", "sse-separator error 1"},
+		{"CR between events", "data: " + rs("r") + "\r\rdata: " + rf("r") + "\n\n", "sse-separator error 1"},
+		{"ok: LF", sse(rs("r"), rf("r")), ""},
+		{"ok: CRLF comment, CR LF LF, CRLF at the end", "data: " + rs("r") + "\n\n: ping\r\n\r\ndata: " + custom + "\r\n\ndata: " + rf("r") + "\r\n\r\n", ""},
+		{"ok: one event with CRLF", "data: " + re("x") + "\r\n\r\n", ""},
+	} {
+		if got := alarms(tc.body); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

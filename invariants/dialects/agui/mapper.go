@@ -27,6 +27,7 @@ type mapper struct {
 	chunk chunkState
 	open  openSet
 	run   runState
+	sep   separatorState
 	frame int  // index of the frame being mapped
 	seen  bool // a frame was mapped before: the engine has a turn
 	first bool // the frame being mapped is the stream's first mapped one
@@ -34,6 +35,7 @@ type mapper struct {
 
 func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	p.frame = f.Index
+	p.checkSeparator(f, m)
 	typ := f.Get("type")
 	m.Type = typ
 	if typ.StrEq("META") || typ.StrEq("META_EVENT") {

@@ -72,7 +72,7 @@ var (
 	// The input parts of a user message (InputContentSchema) and their sources.
 	textPart   = []field{req("text", kStr)}
 	mediaPart  = []field{{name: "source", want: kObj, check: checkSource}}
-	binaryPart = []field{req("mimeType", kStr), opt("id", kStr), opt("url", kStr), opt("data", kStr)}
+	binaryPart = []field{req("mimeType", kStr), opt("id", kStr), opt("url", kStr), opt("data", kStr), opt("filename", kStr)}
 	dataSource = []field{req("value", kStr), req("mimeType", kStr)}
 	urlSource  = []field{req("value", kStr), opt("mimeType", kStr)}
 )
