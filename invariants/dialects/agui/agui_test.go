@@ -585,3 +585,20 @@ func TestSeparator(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchOps: STATE_DELTA and ACTIVITY_DELTA carry JSON Patch that the
+// reducer applies with fast-json-patch (validating each operation); a bad
+// operation makes it drop the whole patch.
+func TestPatchOps(t *testing.T) {
+	delta := func(ops string) string { return `{"type":"STATE_DELTA","delta":` + ops + `}` }
+	runCases(t, []ruleCase{
+		{"ok: every op", []string{rs("r"), delta(`[{"op":"add","path":"/a","value":null},{"op":"remove","path":"/b"},{"op":"replace","path":"","value":{}},{"op":"move","from":"/a","path":"/c"},{"op":"copy","from":"/c","path":"/d"},{"op":"test","path":"/d","value":1}]`), rf("r")}, ""},
+		{"ok: empty patch", []string{rs("r"), delta(`[]`), rf("r")}, ""},
+		{"unknown op", []string{rs("r"), delta(`[{"op":"set","path":"/a","value":1}]`), rf("r")}, "payload-malformed error 1"},
+		{"path without a leading slash", []string{rs("r"), delta(`[{"op":"add","path":"a","value":1}]`), rf("r")}, "payload-malformed error 1"},
+		{"add without value", []string{rs("r"), delta(`[{"op":"add","path":"/a"}]`), rf("r")}, "payload-malformed error 1"},
+		{"move without from", []string{rs("r"), delta(`[{"op":"move","path":"/a"}]`), rf("r")}, "payload-malformed error 1"},
+		{"operation not an object", []string{rs("r"), delta(`[["add","/a",1]]`), rf("r")}, "payload-malformed error 1"},
+		{"activity patch", []string{rs("r"), `{"type":"ACTIVITY_DELTA","messageId":"a","activityType":"PLAN","patch":[{"path":"/x","value":1}]}`, rf("r")}, "payload-malformed error 1"},
+	})
+}

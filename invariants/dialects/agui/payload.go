@@ -68,10 +68,10 @@ var schemas = [...][]field{
 	evThinkingStart:      {opt("title", kStr)},
 	evThinkingMsgContent: {req("delta", kStr)},
 
-	evStateDelta:       {req("delta", kArr)},
+	evStateDelta:       {{name: "delta", want: kArr, check: checkPatch}},
 	evMessagesSnapshot: {{name: "messages", want: kArr, check: checkMessages}},
 	evActivitySnapshot: {req("messageId", kStr), req("activityType", kStr), req("content", kObj), opt("replace", kBoo)},
-	evActivityDelta:    {req("messageId", kStr), req("activityType", kStr), req("patch", kArr)},
+	evActivityDelta:    {req("messageId", kStr), req("activityType", kStr), {name: "patch", want: kArr, check: checkPatch}},
 	evRaw:              {opt("source", kStr)},
 	evCustom:           {req("name", kStr)},
 

@@ -267,3 +267,47 @@ func checkCount(v decode.Raw) string {
 func checkUsage(v decode.Raw) string         { return eachObj(v, usageFields) }
 func checkRunInput(v decode.Raw) string      { return checkObj(v, runInputFields) }
 func checkInterruptList(v decode.Raw) string { return eachObj(v, interruptFields) }
+
+// checkPatch: a JSON Patch (RFC 6902) as fast-json-patch's applyPatch
+// validates it, which the client's reducer (apply/default.ts) runs on
+// STATE_DELTA's delta and ACTIVITY_DELTA's patch: each operation an object
+// with a known op, a path that is "" or starts with "/", a string from for
+// move and copy, a value for add, replace and test. A bad operation throws
+// inside applyPatch; the reducer catches it with a console warning and
+// drops the whole patch, so the client's state silently diverges from the
+// server's. (Whether a path exists in the state is not checked: framescope
+// does not keep the state.)
+func checkPatch(v decode.Raw) string { return eachOf(v, checkPatchOp) }
+
+var patchOps = []string{"add", "remove", "replace", "move", "copy", "test", "_get"}
+
+func checkPatchOp(v decode.Raw) string {
+	if v.Kind() != decode.KindObject {
+		return "is " + invariants.KindName(v) + ", want a JSON Patch operation object"
+	}
+	op := v.Get("op")
+	if !oneOf(op, patchOps) {
+		if op == nil {
+			return "op is absent, want add, remove, replace, move, copy or test"
+		}
+		return "op is " + clipRaw(op) + ", want add, remove, replace, move, copy or test"
+	}
+	path := v.Get("path")
+	if path.Kind() != decode.KindString {
+		return "path is " + invariants.KindName(path) + ", want a JSON Pointer string"
+	}
+	if len(path) > 2 && path[1] != '/' {
+		return "path is " + clipRaw(path) + `, want "" or a JSON Pointer starting with "/"`
+	}
+	switch {
+	case op.StrEq("move"), op.StrEq("copy"):
+		if from := v.Get("from"); from.Kind() != decode.KindString {
+			return "from is " + invariants.KindName(from) + ", want a JSON Pointer string (" + clipRaw(op) + ")"
+		}
+	case op.StrEq("add"), op.StrEq("replace"), op.StrEq("test"):
+		if v.Get("value") == nil {
+			return "value is absent (" + clipRaw(op) + " needs one)"
+		}
+	}
+	return ""
+}
