@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"framescope/decode"
 	"framescope/invariants"
@@ -601,4 +602,38 @@ func TestPatchOps(t *testing.T) {
 		{"operation not an object", []string{rs("r"), delta(`[["add","/a",1]]`), rf("r")}, "payload-malformed error 1"},
 		{"activity patch", []string{rs("r"), `{"type":"ACTIVITY_DELTA","messageId":"a","activityType":"PLAN","patch":[{"path":"/x","value":1}]}`, rf("r")}, "payload-malformed error 1"},
 	})
+}
+
+// TestUsage: RUN_FINISHED and RUN_ERROR carry usage (TokenUsageSchema,
+// one entry per model); the run's output tokens are their outputTokens
+// summed (reasoningTokens are a part of them). Frames arrive 10 ms apart,
+// so the runs are timed.
+func TestUsage(t *testing.T) {
+	body := sse(rs("r1"), tms("m"), tmc("m", "hi"), tme("m"),
+		`{"type":"RUN_FINISHED","threadId":"th-1","runId":"r1","usage":[{"model":"a","outputTokens":7,"reasoningTokens":3},{"model":"b","inputTokens":5,"outputTokens":2}]}`,
+		rs("r2"), tms("m2"), tmc("m2", "a"), tme("m2"), `{"type":"RUN_ERROR","message":"x","usage":[{"outputTokens":4}]}`,
+		rs("r3"), tms("m3"), tmc("m3", "b"), tme("m3"), rf("r3"))
+	chk := Dialect.NewChecker(invariants.Options{TTFE: -1})
+	var dec decode.Decoder
+	i := 0
+	fr := decode.NewFramer()
+	emit := func(ev *decode.Event) {
+		if ev.Dispatched() {
+			chk.Observe(dec.Decode(ev, time.Duration(i)*10*time.Millisecond, true))
+			i++
+		}
+	}
+	fr.Feed([]byte(body), emit)
+	fr.Close(emit)
+	chk.End(invariants.End{Kind: invariants.EndEOF})
+	turns := chk.Turns()
+	if len(turns) != 3 {
+		t.Fatalf("turns %+v", turns)
+	}
+	for i, want := range []int64{9, 4, -1} {
+		tm := turns[i].Timing
+		if got := tm.OutputTokens; (want < 0 && tm.HasUsage) || (want >= 0 && (!tm.HasUsage || got != want)) {
+			t.Errorf("run %d: usage %v %d, want %d", i+1, tm.HasUsage, got, want)
+		}
+	}
 }

@@ -72,8 +72,10 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	case evRunStarted:
 		p.runStarted(f, m)
 	case evRunFinished:
+		readUsage(f, m)
 		p.runFinished(f, m, typ, ok)
 	case evRunError:
+		readUsage(f, m)
 		p.runError(f, m, typ)
 
 	case evStepStarted:
