@@ -472,6 +472,10 @@ func FuzzMap(f *testing.F) {
 		sse(re("x"), `{"type":"RUN_FINISHED","outcome":{"type":"interrupt","interrupts":[{"id":1}]}}`, `{"type":"TOOL_CALL_START","toolCallId":5}`),
 		sse(`{"type":"THINKING_TEXT_MESSAGE_START","metadata":null}`, `{"type":"STEP_STARTED","stepName":{"a":1}}`, "[DONE]"),
 		"data: {\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"\xff\"}\n\n",
+		sse(rs("r"), `{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u","role":"user","content":[{"type":"image","source":{"type":"url","value":"x"}}]}]}`,
+			`{"type":"STATE_DELTA","delta":[{"op":"move","from":"/a","path":"/b"}]}`, `{"type":"REASONING_END","messageId":"q"}`,
+			`{"type":"RUN_FINISHED","threadId":"th-1","runId":"r","usage":[{"outputTokens":1.0e2}]}`),
+		"data: "+rs("r")+"\r\n\r\ndata: "+rf("r")+"\r\r",
 	)
 }
 
