@@ -328,6 +328,10 @@ type Shape struct {
 	// Done: the stream ends with data: [DONE] after the terminal
 	// (done-early, done-missing). Without it a [DONE] is event-unknown.
 	Done bool
+	// DoneBreaks (without Done): the dialect's client parses every data
+	// field as JSON, so a [DONE] is not skipped but fails the stream:
+	// frame-json (error), not event-unknown.
+	DoneBreaks bool
 	// NoTerminal: turns have no terminal event and end when their spans
 	// do (chunk-framed): no terminal-missing, and a span left open at the
 	// end of the stream is an error.

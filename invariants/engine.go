@@ -378,6 +378,10 @@ func (e *Engine) newTurn(f *decode.Frame, started bool, key decode.Raw) int {
 
 func (e *Engine) observeDone(f *decode.Frame, t int) {
 	if !e.shape.Done {
+		if e.shape.DoneBreaks {
+			e.raise("frame-json", SevError, f.Index, t, "[DONE] is not part of the %s wire and not JSON: the client's JSON parse fails on it", e.spec.ID)
+			return
+		}
 		e.raise("event-unknown", SevInfo, f.Index, t, "[DONE] is not part of the %s wire; clients ignore it", e.spec.ID)
 		return
 	}

@@ -35,6 +35,9 @@ var Dialect = &invariants.Spec{
 		// Python servers (sse-starlette) keep the connection alive with
 		// comment pings; the client's parser skips them.
 		CommentHeartbeats: true,
+		// parseSSEStream JSON.parses every event's data (client
+		// transform/sse.ts): a [DONE] errors the run.
+		DoneBreaks: true,
 	},
 	Generic: invariants.Rules("frame-json", "event-unknown", "start-missing", "start-duplicate",
 		"terminal-missing", "terminal-duplicate", "after-terminal",

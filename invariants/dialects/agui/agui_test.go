@@ -641,3 +641,13 @@ func TestUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestDoneBreaksTheRun: parseSSEStream JSON.parses every event's data, so
+// an OpenAI-style [DONE] after RUN_FINISHED errors the run: frame-json,
+// one alarm (not event-unknown, not after-terminal).
+func TestDoneBreaksTheRun(t *testing.T) {
+	body := sse(rs("r"), rf("r")) + "data: [DONE]\n\n"
+	if got, want := alarms(body), "frame-json error 2"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
