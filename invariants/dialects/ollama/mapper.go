@@ -82,9 +82,12 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	if msg != nil {
 		p.message(f, m, msg)
 	} else {
-		// /api/generate: the delta is on the frame itself.
+		// /api/generate: the delta is on the frame itself, and so are
+		// the tool calls a model with a builtin parser makes (api/types.go
+		// GenerateResponse.ToolCalls, sent on the done frame).
 		p.delta(m, f.Get("thinking"), "thinking", invariants.MoveReasoning)
 		p.delta(m, f.Get("response"), "response", invariants.MoveText)
+		p.toolCalls(m, f.Get("tool_calls"), "tool_calls")
 	}
 	if done && !p.ended {
 		p.done(f, m)
@@ -115,12 +118,24 @@ func (p *mapper) message(f *decode.Frame, m *invariants.Mapping, msg decode.Raw)
 		m.Malformed(label(f), "message is "+invariants.KindName(msg)+", want an object")
 		return
 	}
-	// One pass over the message for its three members (the hot path).
-	var v [3]decode.Raw
-	msg.GetAll(v[:], "thinking", "content", "tool_calls")
+	// One pass over the message for its members (the hot path).
+	var v [4]decode.Raw
+	msg.GetAll(v[:], "thinking", "content", "tool_calls", "role")
+	if v[3].Kind() != decode.KindString {
+		// ollama-python's Message.role is a required str: the line
+		// fails validation and the iteration raises. The server always
+		// sends it (api/types.go Message.Role has no omitempty).
+		m.Malformed(label(f), "message.role is "+invariants.KindName(v[3])+", want a string")
+	}
 	p.delta(m, v[0], "thinking", invariants.MoveReasoning)
 	p.delta(m, v[1], "content", invariants.MoveText)
-	switch tc := v[2]; tc.Kind() {
+	p.toolCalls(m, v[2], "message.tool_calls")
+}
+
+// toolCalls maps a tool_calls array (message.tool_calls on /api/chat,
+// tool_calls on /api/generate's frame).
+func (p *mapper) toolCalls(m *invariants.Mapping, tc decode.Raw, where string) {
+	switch tc.Kind() {
 	case decode.KindNone, decode.KindNull:
 	case decode.KindArray:
 		tc.Elements(func(c decode.Raw) bool {
@@ -128,7 +143,7 @@ func (p *mapper) message(f *decode.Frame, m *invariants.Mapping, msg decode.Raw)
 			return true
 		})
 	default:
-		m.Malformed("tool_calls", "message.tool_calls is "+invariants.KindName(tc)+", want an array")
+		m.Malformed("tool_calls", where+" is "+invariants.KindName(tc)+", want an array")
 	}
 }
 
@@ -181,6 +196,10 @@ func (p *mapper) toolCall(m *invariants.Mapping, c decode.Raw) {
 	case decode.KindObject:
 		m.Add(invariants.Move{Kind: invariants.MoveToolArgs, Key: key, Text: args})
 	case decode.KindNone, decode.KindNull:
+		// ollama-python's Function.arguments is a required Mapping: a
+		// call without it fails validation. The server always sends it
+		// ({} for none: api/types.go ToolCallFunctionArguments.MarshalJSON).
+		m.Malformed("tool_calls", "function.arguments is "+invariants.KindName(args)+", want an object")
 	default:
 		// ollama-python's Message.ToolCall.Function.arguments is a
 		// Mapping: a JSON string there fails validation.

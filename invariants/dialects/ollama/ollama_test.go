@@ -45,6 +45,22 @@ func TestMappingGenerate(t *testing.T) {
 	})
 }
 
+// TestGenerateToolCalls: /api/generate sends the calls of a model with a
+// builtin parser on its done frame (api/types.go GenerateResponse.ToolCalls,
+// server/routes.go GenerateHandler): they are the turn's tool calls.
+func TestGenerateToolCalls(t *testing.T) {
+	body := `data: {"model":"qwen3","created_at":"t","response":"","thinking":"Weather.","done":false}` + "\n\n" +
+		`data: {"model":"qwen3","created_at":"t","response":"","done":true,"done_reason":"stop","context":[1,2],"tool_calls":[{"id":"call_1","function":{"index":0,"name":"get_weather","arguments":{"city":"Paris"}}}]}` + "\n\n"
+	res := dialecttest.Run(Dialect, body)
+	if len(res.Alarms) != 0 {
+		t.Fatalf("valid stream raises %v", dialecttest.Lines(res.Alarms))
+	}
+	dialecttest.WantMoves(t, res, []string{
+		`reasoning text="Weather."`,
+		`tool-open key="call_1" name="get_weather"; tool-args key="call_1" text={"city":"Paris"}; tool-ready key="call_1"; terminal name="done" outcome=completed`,
+	})
+}
+
 // TestToolsWithoutIDs: calls without an id (older servers) get keys of
 // our own, one per call of the stream.
 func TestToolsWithoutIDs(t *testing.T) {
@@ -71,8 +87,8 @@ func TestOutcomes(t *testing.T) {
 	}
 	// A turn cut by num_predict after a whole tool call: the call ends
 	// with the turn, no tool-unfinished.
-	cut := `data: {"model":"m","created_at":"t","message":{"content":"","tool_calls":[{"function":{"name":"f","arguments":{}}}]},"done":false}` + "\n\n" +
-		`data: {"model":"m","created_at":"t","message":{"content":""},"done":true,"done_reason":"length"}` + "\n\n"
+	cut := `data: {"model":"m","created_at":"t","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{}}}]},"done":false}` + "\n\n" +
+		`data: {"model":"m","created_at":"t","message":{"role":"assistant","content":""},"done":true,"done_reason":"length"}` + "\n\n"
 	if res := dialecttest.Run(Dialect, cut); len(res.Alarms) != 0 || res.Turns[0].Outcome != invariants.TurnIncomplete {
 		t.Errorf("length after a tool call: %v %+v", dialecttest.Lines(res.Alarms), res.Turns)
 	}
@@ -89,18 +105,23 @@ func TestOneDefectOneAlarm(t *testing.T) {
 	}
 	done := `data: {"model":"m","created_at":"t","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}` + "\n\n"
 	for name, tc := range map[string]struct{ body, rule string }{
-		"second done":         {chat("") + done + done, "after-terminal"},
-		"error after done":    {chat("") + done + `data: {"error":"late"}` + "\n\n", "after-terminal"},
-		"nameless tool":       {chat(`,"tool_calls":[{"function":{"arguments":{}}}]`) + done, "tool-malformed"},
-		"tool_calls object":   {chat(`,"tool_calls":{}`) + done, "payload-malformed"},
-		"content number":      {`data: {"model":"m","created_at":"t","message":{"content":7},"done":false}` + "\n\n" + done, "payload-malformed"},
-		"message string":      {`data: {"model":"m","created_at":"t","message":"x","done":false}` + "\n\n" + done, "payload-malformed"},
-		"done missing":        {`data: {"model":"m","created_at":"t","message":{"content":"x"}}` + "\n\n" + done, "payload-malformed"},
-		"error object":        {chat("") + `data: {"error":{"message":"x"}}` + "\n\n", "payload-malformed"},
-		"done_reason number":  {chat("") + `data: {"model":"m","created_at":"t","response":"","done":true,"done_reason":1}` + "\n\n", "payload-malformed"},
-		"no done at all":      {chat("") + chat(""), "terminal-missing"},
-		"error after a call":  {chat(`,"tool_calls":[{"function":{"name":"f","arguments":{}}}]`) + `data: {"error":"runner stopped"}` + "\n\n", "error-midstream"},
-		"model changes twice": {chat("") + `data: {"model":"n","created_at":"t","response":"","done":false}` + "\n\n" + `data: {"model":"o","created_at":"t","response":"","done":false}` + "\n\n" + done, "envelope-drift"},
+		"second done":        {chat("") + done + done, "after-terminal"},
+		"error after done":   {chat("") + done + `data: {"error":"late"}` + "\n\n", "after-terminal"},
+		"nameless tool":      {chat(`,"tool_calls":[{"function":{"arguments":{}}}]`) + done, "tool-malformed"},
+		"tool_calls object":  {chat(`,"tool_calls":{}`) + done, "payload-malformed"},
+		"content number":     {`data: {"model":"m","created_at":"t","message":{"role":"assistant","content":7},"done":false}` + "\n\n" + done, "payload-malformed"},
+		"message string":     {`data: {"model":"m","created_at":"t","message":"x","done":false}` + "\n\n" + done, "payload-malformed"},
+		"done missing":       {`data: {"model":"m","created_at":"t","message":{"role":"assistant","content":"x"}}` + "\n\n" + done, "payload-malformed"},
+		"error object":       {chat("") + `data: {"error":{"message":"x"}}` + "\n\n", "payload-malformed"},
+		"done_reason number": {chat("") + `data: {"model":"m","created_at":"t","response":"","done":true,"done_reason":1}` + "\n\n", "payload-malformed"},
+		"no done at all":     {chat("") + chat(""), "terminal-missing"},
+		"error after a call": {chat(`,"tool_calls":[{"function":{"name":"f","arguments":{}}}]`) + `data: {"error":"runner stopped"}` + "\n\n", "error-midstream"},
+		// ollama-python's Message.role and Function.arguments are
+		// required: the line fails pydantic validation.
+		"role missing":           {`data: {"model":"m","created_at":"t","message":{"content":"x"},"done":false}` + "\n\n" + done, "payload-malformed"},
+		"arguments missing":      {chat(`,"tool_calls":[{"function":{"name":"f"}}]`) + done, "payload-malformed"},
+		"generate nameless tool": {`data: {"model":"m","created_at":"t","response":"","done":true,"done_reason":"stop","tool_calls":[{"function":{"arguments":{}}}]}` + "\n\n", "tool-malformed"},
+		"model changes twice":    {chat("") + `data: {"model":"n","created_at":"t","response":"","done":false}` + "\n\n" + `data: {"model":"o","created_at":"t","response":"","done":false}` + "\n\n" + done, "envelope-drift"},
 	} {
 		res := dialecttest.Run(Dialect, tc.body)
 		rules := []string{}
@@ -123,7 +144,7 @@ func TestToolFlood(t *testing.T) {
 	for i := range 3 * maxToolCalls {
 		b.WriteString(`data: {"model":"m","created_at":"t","message":{"role":"assistant","content":"","tool_calls":[{"id":"c` + strconv.Itoa(i) + `","function":{"name":"f","arguments":{}}}]},"done":false}` + "\n\n")
 	}
-	b.WriteString(`data: {"model":"m","created_at":"t","message":{"content":""},"done":true,"done_reason":"stop"}` + "\n\n")
+	b.WriteString(`data: {"model":"m","created_at":"t","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}` + "\n\n")
 	res := dialecttest.Run(Dialect, b.String())
 	if len(res.Alarms) != 1 || res.Alarms[0].Rule != "tool-flood" || res.Alarms[0].Frame != maxToolCalls {
 		t.Fatalf("alarms %v, want one tool-flood at frame %d", dialecttest.Lines(res.Alarms), maxToolCalls)
@@ -169,8 +190,8 @@ func TestSniff(t *testing.T) {
 		return got
 	}
 	for s, want := range map[string]invariants.Verdict{
-		`{"model":"m","created_at":"t","message":{"content":"x"},"done":false}`: invariants.Yes,
-		`{"model":"m","response":"x","done":false}`:                             invariants.Yes,
+		`{"model":"m","created_at":"t","message":{"role":"assistant","content":"x"},"done":false}`: invariants.Yes,
+		`{"model":"m","response":"x","done":false}`:                                                invariants.Yes,
 		`{"error":"boom"}`:                          invariants.Maybe,
 		`{"error":{"message":"boom"}}`:              invariants.No,
 		`{"done":true}`:                             invariants.No,
