@@ -114,6 +114,18 @@ func TestOutcomes(t *testing.T) {
 	if len(res.Alarms) != 0 || res.Turns[0].Outcome != invariants.TurnFailed {
 		t.Errorf("error: alarms %v turns %+v", dialecttest.Lines(res.Alarms), res.Turns)
 	}
+	// An HTTP+JSON stream ends with `event: error` and a google.rpc.Status
+	// body (a2a-python rest_dispatcher.py, a2a-js rest_handler.ts), or an
+	// older a2a-js server's bare {code, message}: a failed turn.
+	res = dialecttest.Run(Dialect, capture(t, "valid-v10-rest-error.sse"))
+	if len(res.Alarms) != 0 || len(res.Turns) != 1 || res.Turns[0].Outcome != invariants.TurnFailed {
+		t.Errorf("REST error: alarms %v turns %+v", dialecttest.Lines(res.Alarms), res.Turns)
+	}
+	flat := v1 + "event: error\ndata: {\"code\":-32603,\"message\":\"Internal error\"}\n\n"
+	res = dialecttest.Run(Dialect, flat)
+	if len(res.Alarms) != 0 || len(res.Turns) != 1 || res.Turns[0].Outcome != invariants.TurnFailed {
+		t.Errorf("flat REST error: alarms %v turns %+v", dialecttest.Lines(res.Alarms), res.Turns)
+	}
 	// v0.3 input-required without final: the stream closing there ends
 	// the turn, interrupted.
 	res = dialecttest.Run(Dialect, task+upd("working", false)+upd("input-required", false))

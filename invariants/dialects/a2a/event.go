@@ -272,7 +272,31 @@ func (ev *event) classify(f *decode.Frame, t *top) {
 			return
 		}
 	}
+	if e := restError(f, t); e != nil {
+		*ev = event{kind: evError, body: e, form: formBare}
+		return
+	}
 	*ev = event{}
+}
+
+// restError is the error an HTTP+JSON stream ends with (§11.6 error
+// format, google.rpc.Status in JSON): a2a-python's REST server
+// (server/routes/rest_dispatcher.py _handle_streaming) and a2a-js's
+// (server/express/rest_handler.ts) write `event: error` with data
+// {"error": {"code", "status", "message", "details"}}; their clients
+// (client/transports/rest.py _handle_sse_error; a2a-js fromRestErrorBody)
+// raise the error it maps to. Older a2a-js servers wrote the error object
+// itself ({"code", "message"}) under `event: error`. nil when the frame is
+// no such error.
+func restError(f *decode.Frame, t *top) decode.Raw {
+	if t.err.Kind() == decode.KindObject && len(f.Members) == 1 {
+		return t.err
+	}
+	if f.HasType && f.Event.Type == "error" && t.err == nil && t.method == nil &&
+		f.Get("code").Kind() == decode.KindNumber {
+		return decode.Raw(f.Data)
+	}
+	return nil
 }
 
 // kindOf is the event a v0.3 result's kind names (the string decoded
@@ -330,7 +354,9 @@ func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 	case evNone, evUnknown:
 		return invariants.No
 	case evError:
-		if t.method != nil || ev.body.Kind() != decode.KindObject || ev.body.Get("code").Kind() != decode.KindNumber {
+		// An HTTP+JSON error ({"error": {…}}) is Gemini's and others'
+		// shape too: only a JSON-RPC error keeps A2A in the running.
+		if t.jsonrpc == nil || t.method != nil || ev.body.Kind() != decode.KindObject || ev.body.Get("code").Kind() != decode.KindNumber {
 			return invariants.No
 		}
 		return invariants.Maybe
