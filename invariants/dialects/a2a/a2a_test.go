@@ -32,6 +32,23 @@ func TestMappingTask(t *testing.T) {
 	}
 }
 
+// TestMappingADKv03: ADK's executor on a2a-python 0.3.x begins with a
+// submitted status-update echoing the user's message (no Task): the turn
+// opens there without an alarm, and the user's text is not the agent's.
+func TestMappingADKv03(t *testing.T) {
+	res := dialecttest.Run(Dialect, capture(t, "valid-v03-adk-submitted.sse"))
+	if len(res.Alarms) != 0 {
+		t.Fatalf("valid stream raises %v", dialecttest.Lines(res.Alarms))
+	}
+	dialecttest.WantMoves(t, res, []string{
+		`turn-start key="task-5c1e"; progress text="submitted"`,
+		`progress text="working"`,
+		`progress text="working"; text text="Clear skies over Oslo."`,
+		`span-open span=item key="art-9" name="artifact"; text span=item key="art-9" text="Clear skies over Oslo."; span-close span=item key="art-9"`,
+		`progress text="completed"; terminal name="status-update" outcome=completed`,
+	})
+}
+
 // TestMappingTools: ADK's function_call and function_response data parts
 // are a tool call the tools pane shows, opened, ready and closed.
 func TestMappingTools(t *testing.T) {
@@ -169,12 +186,17 @@ func TestMutations(t *testing.T) {
 	bs := dialecttest.Blocks(body)
 	muts := dialecttest.TerminalMutations(body, len(bs)-1)
 	muts["drop first artifact chunk"] = strings.Join(append(append([]string(nil), bs[:2]...), bs[3:]...), "")
-	muts["drop the task"] = strings.Join(bs[1:], "")
+	// v1.0 §3.1.2: a task stream MUST begin with the Task (v0.3 has no
+	// such rule: its client builds the task from a first update).
+	muts["drop the v1.0 task"] = strings.Join(dialecttest.Blocks(capture(t, "valid-v10-jsonrpc.sse"))[1:], "")
 	muts["reorder artifact chunks"] = strings.Join([]string{bs[0], bs[1], bs[3], bs[2], bs[4]}, "")
 	for name, b := range muts {
 		if res := dialecttest.Run(Dialect, b); len(res.Alarms) == 0 {
 			t.Errorf("%s: no alarm", name)
 		}
+	}
+	if res := dialecttest.Run(Dialect, strings.Join(bs[1:], "")); len(res.Alarms) != 0 {
+		t.Errorf("a v0.3 stream without its Task: %v, want none", dialecttest.Lines(res.Alarms))
 	}
 }
 

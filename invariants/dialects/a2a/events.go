@@ -74,7 +74,11 @@ func (p *mapper) status(m *invariants.Mapping, ev *event, final decode.Raw, name
 		return // after-terminal from the Engine; nothing more to read
 	}
 	if msg := sv[1]; msg.Kind() == decode.KindObject {
-		p.parts(m, msg.TrustedGet("parts"), nil)
+		// A submitted status may echo the user's own message (ADK's
+		// executor does): not the agent's text.
+		if r := msg.TrustedGet("role"); !r.StrEq("user") && !r.StrEq("ROLE_USER") {
+			p.parts(m, msg.TrustedGet("parts"), nil)
+		}
 	}
 	fin, hasFinal := false, final != nil
 	if hasFinal {

@@ -148,11 +148,15 @@ func (p *mapper) start(m *invariants.Mapping, opens bool, key decode.Raw) {
 		}
 		return
 	}
-	if opens {
+	if opens || p.version == flavorV03 {
+		// v0.3 asks for no leading Task (its §7.2 lists the four result
+		// kinds in any order) and its ClientTaskManager builds the task
+		// from a first update; ADK's executor on a2a-python 0.3.x begins
+		// with a submitted status-update. v1.0 §3.1.2 says MUST.
 		m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: strOrNil(key)})
 		return
 	}
-	m.Raise("start-missing", invariants.SevWarn, "the stream's first event is an update, not a Task or Message: the v0.3 SDK makes a task of unknown state from it")
+	m.Raise("start-missing", invariants.SevWarn, "the stream's first event is an update, not a Task or Message (§3.1.2: a task stream MUST begin with the Task): the SDK yields it, the client never sees the task's snapshot")
 	m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: strOrNil(key)})
 }
 
