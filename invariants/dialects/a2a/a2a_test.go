@@ -49,6 +49,30 @@ func TestMappingADKv03(t *testing.T) {
 	})
 }
 
+// TestV10StrictFields: a v1.0 event body with a member its proto message
+// does not define (v0.3's kind or final) is one payload-malformed: a2a-python
+// parses each event with json_format.ParseDict, which raises on it. The
+// proto names (task_id) are ProtoJSON too.
+func TestV10StrictFields(t *testing.T) {
+	task := `data: {"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}` + "\n\n"
+	for body, want := range map[string]int{
+		`{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"},"final":true}}`:                      1,
+		`{"statusUpdate":{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"},"x":1}}`:      1,
+		`{"statusUpdate":{"task_id":"t","context_id":"c","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"adk_app_name":"a"}}}`: 0,
+	} {
+		res := dialecttest.Run(Dialect, task+"data: "+body+"\n\n")
+		n := 0
+		for _, a := range res.Alarms {
+			if a.Rule == "payload-malformed" {
+				n++
+			}
+		}
+		if n != want || len(res.Alarms) != want {
+			t.Errorf("%s: alarms %v, want %d payload-malformed", body, dialecttest.Lines(res.Alarms), want)
+		}
+	}
+}
+
 // TestMappingTools: ADK's function_call and function_response data parts
 // are a tool call the tools pane shows, opened, ready and closed.
 func TestMappingTools(t *testing.T) {

@@ -65,6 +65,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		return
 	}
 	p.versionOf(ev, m)
+	strictFields(m, ev)
 	switch ev.kind {
 	case evTask:
 		p.taskEvent(m, ev)

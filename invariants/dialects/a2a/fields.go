@@ -1,0 +1,50 @@
+package a2a
+
+import (
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// v1.0's event bodies are proto messages in ProtoJSON (§5.5; specification/
+// a2a.proto Task, Message, TaskStatusUpdateEvent, TaskArtifactUpdateEvent).
+// a2a-python's client parses each with json_format.ParseDict / Parse
+// (client/transports/jsonrpc.py and rest.py _send_stream_request), which
+// rejects a member the message does not define: a v0.3 leftover such as
+// kind or final breaks the stream (ParseError). ProtoJSON accepts a field's
+// JSON name and its proto name alike.
+var v10Fields = [...][]string{
+	evTask:     {"id", "contextId", "context_id", "status", "artifacts", "history", "metadata"},
+	evStatus:   {"taskId", "task_id", "contextId", "context_id", "status", "metadata"},
+	evArtifact: {"taskId", "task_id", "contextId", "context_id", "artifact", "append", "lastChunk", "last_chunk", "metadata"},
+	evMessage: {"messageId", "message_id", "contextId", "context_id", "taskId", "task_id", "role", "parts", "metadata",
+		"extensions", "referenceTaskIds", "reference_task_ids"},
+	evError: nil,
+}
+
+// strictFields raises payload-malformed (once for the frame, naming the
+// first) when a v1.0 event body holds a member its proto message does not
+// define.
+func strictFields(m *invariants.Mapping, ev *event) {
+	if ev.form == formKind || ev.wrapper == "msg" || int(ev.kind) >= len(v10Fields) {
+		return
+	}
+	known := v10Fields[ev.kind]
+	if known == nil {
+		return
+	}
+	it := ev.body.TrustedMembers()
+	for k, esc, _, ok := it.Next(); ok; k, esc, _, ok = it.Next() {
+		found := false
+		for _, name := range known {
+			if decode.KeyIs(k, esc, name) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			m.Malformed(ev.wrapper, "member "+decode.Clip(string(k), 40)+" is not a field of the v1.0 "+ev.wrapper+
+				" (a v0.3 leftover?): a2a-python's client parses the event with protobuf's json_format and raises ParseError")
+			return
+		}
+	}
+}
