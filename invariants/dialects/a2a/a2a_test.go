@@ -167,6 +167,12 @@ func TestOutcomes(t *testing.T) {
 	if len(res.Alarms) != 0 || len(res.Turns) != 1 || res.Turns[0].Outcome != invariants.TurnFailed {
 		t.Errorf("flat REST error: alarms %v turns %+v", dialecttest.Lines(res.Alarms), res.Turns)
 	}
+	// An error response whose id is null (a server that lost the request
+	// id) is the failed terminal only: no envelope-drift beside it.
+	res = dialecttest.Run(Dialect, strings.Replace(capture(t, "valid-error.sse"), `"id":1,"error"`, `"id":null,"error"`, 1))
+	if len(res.Alarms) != 0 || res.Turns[0].Outcome != invariants.TurnFailed {
+		t.Errorf("error with a null id: alarms %v turns %+v", dialecttest.Lines(res.Alarms), res.Turns)
+	}
 	// v0.3 input-required without final: the stream closing there ends
 	// the turn, interrupted.
 	res = dialecttest.Run(Dialect, task+upd("working", false)+upd("input-required", false))

@@ -80,13 +80,17 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 
 // envelope checks the JSON-RPC response envelope (JSON-RPC 2.0 §5): the
 // version is "2.0", and every response of the stream answers the same
-// request id (envelope-drift, warn: the SDKs never compare it).
+// request id (envelope-drift, error: a2a-js's JSON-RPC transports compare
+// every event's id with the request's and throw on a mismatch). An error
+// response is not compared: the client throws at it whatever its id (a
+// server that lost the request id answers null), and its failed terminal
+// says so.
 func (p *mapper) envelope(t *top, m *invariants.Mapping) {
 	if v := t.jsonrpc; !v.StrEq("2.0") {
 		m.Malformed("response", "jsonrpc is "+decode.Clip(string(v), 20)+", want \"2.0\"")
 	}
 	id := t.id
-	if id == nil {
+	if id == nil || (t.err != nil && t.result == nil) {
 		return
 	}
 	if !p.haveRPC {
@@ -95,7 +99,7 @@ func (p *mapper) envelope(t *top, m *invariants.Mapping) {
 	}
 	if !bytes.Equal(p.rpcID, id) && !p.drifted {
 		p.drifted = true
-		m.Raise("envelope-drift", invariants.SevWarn, "the JSON-RPC id changed from %s to %s mid-stream", decode.Clip(string(p.rpcID), 40), decode.Clip(string(id), 40))
+		m.Raise("envelope-drift", invariants.SevError, "the JSON-RPC id changed from %s to %s mid-stream: a2a-js throws \"JSON-RPC response ID mismatch in SSE event\" (said once per stream)", decode.Clip(string(p.rpcID), 40), decode.Clip(string(id), 40))
 	}
 }
 
