@@ -216,7 +216,7 @@ func (p *mapper) done(f *decode.Frame, m *invariants.Mapping) {
 	dr := f.Get("done_reason")
 	switch dr.Kind() {
 	case decode.KindNone, decode.KindNull:
-		m.Raise("done-reason", invariants.SevInfo, "the done frame has no done_reason (a server before v0.1.3x?): the turn is read as completed")
+		m.Raise("done-reason", invariants.SevInfo, "the done frame has no done_reason (a server before v0.1.3x, ollama.com's turbo, or a runner whose connection closed): the turn is read as completed")
 	case decode.KindString:
 		s, _ := dr.Str()
 		if o, ok := doneReasons[s]; ok {
