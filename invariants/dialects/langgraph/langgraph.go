@@ -115,7 +115,12 @@ func split(name string) (event, string) {
 		return evEnd, ns
 	case "error":
 		return evError, ns
-	case "events", "debug", "custom", "tasks", "checkpoints", "feedback", "tools":
+	case "events", "debug", "custom", "tasks", "checkpoints", "feedback", "tools", "lifecycle":
+		return evQuiet, ns
+	}
+	if strings.HasPrefix(mode, "custom:") {
+		// A named custom channel (langgraphjs libs/langgraph-api
+		// src/stream.mts: mode.startsWith("custom:")), as custom.
 		return evQuiet, ns
 	}
 	return evUnknown, ns

@@ -305,3 +305,14 @@ func FuzzMap(f *testing.F) {
 		"id: 9-9\nevent: messages\ndata: []\n\nid: 9-8\nevent: metadata\ndata: {\"run_id\":1}\n\n",
 		capture(f, "valid-values-updates.sse"), capture(f, "valid-subgraphs.sse"))
 }
+
+// TestNamedCustomChannels: a named custom channel (custom:NAME) and the
+// lifecycle mode are known stream modes (langgraphjs libs/langgraph-api
+// src/stream.mts), not unknown events.
+func TestNamedCustomChannels(t *testing.T) {
+	body := meta + "event: custom:progress\ndata: {\"pct\":50}\n\n" +
+		"event: custom:progress|tools:1\ndata: 3\n\n" + "event: lifecycle\ndata: {\"event\":\"running\"}\n\n"
+	if res := dialecttest.Run(Dialect, body); len(res.Alarms) != 0 {
+		t.Errorf("alarms %v, want none", dialecttest.Lines(res.Alarms))
+	}
+}
