@@ -170,6 +170,12 @@ func (p *mapper) artifactEvent(m *invariants.Mapping, ev *event) {
 		m.Raise(ruleAfterLastChunk, invariants.SevWarn, "artifact %s gets an append chunk after its lastChunk", decode.Clip(string(id), 60))
 		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: name})
 		p.arts.open[i] = true
+	case appendChunk && i < 0 && p.midTask:
+		// A v0.3 stream joined mid-task (tasks/resubscribe sends no Task
+		// snapshot in v0.3): the artifact began before the stream did.
+		if tracked = p.track(m, id); tracked {
+			m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: name})
+		}
 	case appendChunk:
 		// Open: the chunk extends it. Never started: its text move is
 		// span-orphan (the SDK drops an append for an unknown artifact).
@@ -181,15 +187,9 @@ func (p *mapper) artifactEvent(m *invariants.Mapping, ev *event) {
 		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: name})
 		p.arts.open[i] = true
 	default:
-		if !p.arts.add(id) {
-			tracked = false
-			if !p.flooded {
-				p.flooded = true
-				m.Raise(ruleArtifactFlood, invariants.SevWarn, "more than %d artifacts in one stream: the checker stops tracking new ones (said once)", maxTracked)
-			}
-			break
+		if tracked = p.track(m, id); tracked {
+			m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: name})
 		}
-		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: name})
 	}
 	if !tracked {
 		p.parts(m, parts, nil)
@@ -208,6 +208,19 @@ func (p *mapper) artifactEvent(m *invariants.Mapping, ev *event) {
 			p.arts.open[j] = false
 		}
 	}
+}
+
+// track adds a new artifact id; past the bound it raises artifact-flood
+// (once) and reports false.
+func (p *mapper) track(m *invariants.Mapping, id decode.Raw) bool {
+	if p.arts.add(id) {
+		return true
+	}
+	if !p.flooded {
+		p.flooded = true
+		m.Raise(ruleArtifactFlood, invariants.SevWarn, "more than %d artifacts in one stream: the checker stops tracking new ones (said once)", maxTracked)
+	}
+	return false
 }
 
 // artifactName is what the components pane names an artifact by.

@@ -13,6 +13,9 @@ import (
 // (open or closed by lastChunk) and the tool calls still unanswered.
 type mapper struct {
 	begun, ended  bool
+	// midTask: a v0.3 stream that began with an update (tasks/resubscribe,
+	// or ADK's submitted status): artifacts sent before it are unknown.
+	midTask bool
 	task          bool   // the turn is a task (a Task or an update came)
 	version       string // flavorV03 or flavorV10, "" before the first event
 	mixed         bool   // version-mixed raised
@@ -152,6 +155,9 @@ func (p *mapper) start(m *invariants.Mapping, opens bool, key decode.Raw) {
 			m.Add(invariants.Move{Kind: invariants.MoveTurnKey, Key: key})
 		}
 		return
+	}
+	if !opens && p.version == flavorV03 {
+		p.midTask = true
 	}
 	if opens || p.version == flavorV03 {
 		// v0.3 asks for no leading Task (its §7.2 lists the four result
