@@ -12,10 +12,10 @@ import (
 // a message, the interrupted state the stream may end at, the artifacts
 // (open or closed by lastChunk) and the tool calls still unanswered.
 type mapper struct {
-	begun, ended  bool
+	begun, ended bool
 	// midTask: a v0.3 stream that began with an update (tasks/resubscribe,
 	// or ADK's submitted status): artifacts sent before it are unknown.
-	midTask bool
+	midTask       bool
 	task          bool   // the turn is a task (a Task or an update came)
 	version       string // flavorV03 or flavorV10, "" before the first event
 	mixed         bool   // version-mixed raised
