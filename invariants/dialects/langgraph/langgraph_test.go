@@ -200,17 +200,20 @@ func TestSniff(t *testing.T) {
 	}
 }
 
-// TestMutations: in a valid run whose events carry ids, dropping the
-// metadata, duplicating any event, swapping two neighbours or moving the
-// end raises an error or a warning.
+// TestMutations: in a valid run whose events carry ids, duplicating any
+// event, swapping two neighbours or moving the end raises an error or a
+// warning; so does dropping the metadata of a run without ids.
 func TestMutations(t *testing.T) {
 	bs := dialecttest.Blocks(capture(t, "valid-messages-tuple.sse"))
+	// Without ids: with them, a stream whose first event is not metadata
+	// is a resumed run (valid-resumed-join).
+	noIDs := strings.Join(bs[1:], "")
 	for i := range bs {
 		bs[i] = fmt.Sprintf("id: %d\n", i+1) + bs[i]
 	}
 	muts := dialecttest.TerminalMutations(strings.Join(bs, ""), len(bs)-1)
 	delete(muts, "drop terminal") // the close ends the run as well: legal
-	muts["drop metadata"] = strings.Join(bs[1:], "")
+	muts["drop metadata"] = noIDs
 	for i := range bs {
 		dup := append(append(append([]string(nil), bs[:i+1]...), bs[i]), bs[i+1:]...)
 		muts[fmt.Sprintf("duplicate %d", i)] = strings.Join(dup, "")
@@ -314,5 +317,19 @@ func TestNamedCustomChannels(t *testing.T) {
 		"event: custom:progress|tools:1\ndata: 3\n\n" + "event: lifecycle\ndata: {\"event\":\"running\"}\n\n"
 	if res := dialecttest.Run(Dialect, body); len(res.Alarms) != 0 {
 		t.Errorf("alarms %v, want none", dialecttest.Lines(res.Alarms))
+	}
+}
+
+// TestResumedJoin: a stream whose first event carries an id and is not
+// metadata is a resumed run (the SDK rejoins with Last-Event-ID): no
+// start-missing; without an id it is start-missing.
+func TestResumedJoin(t *testing.T) {
+	res := dialecttest.Run(Dialect, capture(t, "valid-resumed-join.sse"))
+	if len(res.Alarms) != 0 || len(res.Turns) != 1 || res.Turns[0].Outcome != invariants.TurnCompleted {
+		t.Errorf("resumed: alarms %v turns %+v", dialecttest.Lines(res.Alarms), res.Turns)
+	}
+	res = dialecttest.Run(Dialect, "event: values\ndata: {\"step\": 2}\n\nevent: end\ndata: null\n\n")
+	if len(res.Alarms) != 1 || res.Alarms[0].Rule != "start-missing" {
+		t.Errorf("no id: alarms %v, want start-missing", dialecttest.Lines(res.Alarms))
 	}
 }

@@ -45,6 +45,15 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	data := decode.Raw(bytes.TrimSpace(f.Data))
 	first := !p.begun
 	p.begun = true
+	if first && ev != evMetadata && f.HasID && f.Event.ID != "" {
+		// A resumed run: the client joined it again with Last-Event-ID
+		// (GET /threads/{id}/runs/{run_id}/stream; langgraph-sdk
+		// HttpClient.stream follows the Location header by itself) and
+		// the server replays what came after that id — metadata went
+		// out on the first connection. The client knows the run_id from
+		// the URL: the run opens here, no start-missing.
+		m.Add(invariants.Move{Kind: invariants.MoveTurnStart})
+	}
 	switch ev {
 	case evMetadata:
 		p.metadata(f, m, first)
