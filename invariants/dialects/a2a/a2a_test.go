@@ -73,6 +73,18 @@ func TestV10StrictFields(t *testing.T) {
 	}
 }
 
+// TestUserStatusMessage: ADK's submitted status echoes the user's message;
+// answering a long-running call, it carries the user's function_response:
+// not the agent's tool result (no tool-orphan), not client text.
+func TestUserStatusMessage(t *testing.T) {
+	sub := `data: {"jsonrpc":"2.0","id":1,"result":{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"submitted","message":{"kind":"message","role":"user","messageId":"u1","parts":[{"kind":"data","data":{"id":"call-9","name":"approve","response":{"ok":true}},"metadata":{"adk_type":"function_response"}}]}},"final":false}}` + "\n\n"
+	done := `data: {"jsonrpc":"2.0","id":1,"result":{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"completed"},"final":true}}` + "\n\n"
+	res := dialecttest.Run(Dialect, sub+done)
+	if len(res.Alarms) != 0 {
+		t.Errorf("alarms %v, want none", dialecttest.Lines(res.Alarms))
+	}
+}
+
 // TestMappingTools: ADK's function_call and function_response data parts
 // are a tool call the tools pane shows, opened, ready and closed.
 func TestMappingTools(t *testing.T) {
