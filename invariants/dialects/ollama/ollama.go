@@ -40,8 +40,12 @@ var Dialect = &invariants.Spec{
 		Turns: invariants.TurnPerStream,
 		// The final frame of /api/generate carries the whole context
 		// (token ids) of the conversation: it grows with the chat, so
-		// the size tiers are wider than the default's.
-		FrameWarn:    1 << 20,
+		// the size tiers are wider than the default's. The default
+		// context length is up to 256k tokens (envconfig
+		// OLLAMA_CONTEXT_LENGTH: "4k/32k/256k based on VRAM"): 262,144
+		// ids of up to six digits and a comma are 1.8 MB, so the warn
+		// tier is 4 MiB; neither SDK bounds a line.
+		FrameWarn:    4 << 20,
 		FrameMax:     8 << 20,
 		ContentTypes: contentTypes,
 	},

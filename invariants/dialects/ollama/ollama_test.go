@@ -272,3 +272,21 @@ func TestCarries(t *testing.T) {
 		}
 	}
 }
+
+// TestLongContext: /api/generate's done frame carrying a full 256k-token
+// context (about 1.8 MB of ids) is a valid frame, no frame-size warn.
+func TestLongContext(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`data: {"model":"m","created_at":"t","response":"x","done":false}` + "\n\n")
+	b.WriteString(`data: {"model":"m","created_at":"t","response":"","done":true,"done_reason":"stop","context":[`)
+	for i := range 262144 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(100000 + i%150000))
+	}
+	b.WriteString("]}\n\n")
+	if res := dialecttest.Run(Dialect, b.String()); len(res.Alarms) != 0 {
+		t.Errorf("alarms %v, want none", dialecttest.Lines(res.Alarms))
+	}
+}
