@@ -82,6 +82,22 @@ func TestV10StrictFields(t *testing.T) {
 	}
 }
 
+// TestV03RestContent: the v0.3 proto's Message holds its parts in content
+// (its HTTP+JSON binding): they are the client text.
+func TestV03RestContent(t *testing.T) {
+	res := dialecttest.Run(Dialect, capture(t, "valid-v03-rest.sse"))
+	if len(res.Alarms) != 0 {
+		t.Fatalf("valid stream raises %v", dialecttest.Lines(res.Alarms))
+	}
+	if got := strings.Join(res.Moves[1], "; "); !strings.Contains(got, `text text="Working on it"`) {
+		t.Errorf("frame 1 moves %s", got)
+	}
+	res = dialecttest.Run(Dialect, capture(t, "valid-v03-rest-message.sse"))
+	if got := strings.Join(res.Moves[0], "; "); !strings.Contains(got, `text text="Hello from v0.3 REST"`) || len(res.Alarms) != 0 {
+		t.Errorf("message: moves %s alarms %v", got, dialecttest.Lines(res.Alarms))
+	}
+}
+
 // TestMappingTools: ADK's function_call and function_response data parts
 // are a tool call the tools pane shows, opened, ready and closed.
 func TestMappingTools(t *testing.T) {

@@ -85,7 +85,9 @@ func field(key []byte) int {
 		return fID
 	case "messageId":
 		return fMessageID
-	case "parts":
+	case "parts", "content":
+		// content: the v0.3 proto's name for a Message's parts (its
+		// HTTP+JSON binding, a2a_v0_3.proto Message.content).
 		return fParts
 	case "artifacts":
 		return fArtifacts

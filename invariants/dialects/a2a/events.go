@@ -77,7 +77,11 @@ func (p *mapper) status(m *invariants.Mapping, ev *event, final decode.Raw, name
 		// A submitted status may echo the user's own message (ADK's
 		// executor does): not the agent's text.
 		if r := msg.TrustedGet("role"); !r.StrEq("user") && !r.StrEq("ROLE_USER") {
-			p.parts(m, msg.TrustedGet("parts"), nil)
+			parts := msg.TrustedGet("parts")
+			if parts == nil {
+				parts = msg.TrustedGet("content") // the v0.3 proto's name
+			}
+			p.parts(m, parts, nil)
 		}
 	}
 	fin, hasFinal := false, final != nil
