@@ -135,15 +135,23 @@ func (p *mapper) message(f *decode.Frame, m *invariants.Mapping, msg decode.Raw)
 // toolCalls maps a tool_calls array (message.tool_calls on /api/chat,
 // tool_calls on /api/generate's frame).
 func (p *mapper) toolCalls(m *invariants.Mapping, tc decode.Raw, where string) {
+	// ollama-python validates /api/chat's calls (Message.ToolCall); neither
+	// SDK types /api/generate's (GenerateResponse has no tool_calls in
+	// ollama/_types.py nor in ollama-js src/interfaces.ts): a defect there
+	// departs from the API's types, no client breaks on it.
+	sev := invariants.SevError
+	if where == "tool_calls" {
+		sev = invariants.SevWarn
+	}
 	switch tc.Kind() {
 	case decode.KindNone, decode.KindNull:
 	case decode.KindArray:
 		tc.Elements(func(c decode.Raw) bool {
-			p.toolCall(m, c)
+			p.toolCall(m, c, sev)
 			return true
 		})
 	default:
-		m.Malformed("tool_calls", where+" is "+invariants.KindName(tc)+", want an array")
+		m.Raise("payload-malformed", sev, "tool_calls: %s is %s, want an array", where, invariants.KindName(tc))
 	}
 }
 
@@ -165,7 +173,7 @@ func (p *mapper) delta(m *invariants.Mapping, v decode.Raw, key string, kind inv
 // name and arguments, an object; id and function.index on newer servers):
 // opened, its arguments, ready at once. The call has no id on older
 // servers: it gets one of ours, "call N".
-func (p *mapper) toolCall(m *invariants.Mapping, c decode.Raw) {
+func (p *mapper) toolCall(m *invariants.Mapping, c decode.Raw, sev invariants.Severity) {
 	if p.calls >= maxToolCalls {
 		if !p.flooded {
 			p.flooded = true
@@ -175,7 +183,7 @@ func (p *mapper) toolCall(m *invariants.Mapping, c decode.Raw) {
 	}
 	fn := c.Get("function")
 	if c.Kind() != decode.KindObject || fn.Kind() != decode.KindObject {
-		m.Malformed("tool_calls", "a tool call is "+invariants.KindName(c)+" without a function object")
+		m.Raise("payload-malformed", sev, "tool_calls: a tool call is %s without a function object", invariants.KindName(c))
 		return
 	}
 	p.calls++
@@ -187,7 +195,7 @@ func (p *mapper) toolCall(m *invariants.Mapping, c decode.Raw) {
 	if !name.IsNonEmptyStr() {
 		// ollama-python's Function.name is a required str: the
 		// response fails validation; ollama-js hands on a nameless call.
-		m.Raise("tool-malformed", invariants.SevError, "a tool call without a function name (%s)", invariants.KindName(name))
+		m.Raise("tool-malformed", sev, "a tool call without a function name (%s)", invariants.KindName(name))
 		name = nil
 	}
 	p.keys = append(p.keys, append([]byte(nil), key...))
@@ -199,11 +207,11 @@ func (p *mapper) toolCall(m *invariants.Mapping, c decode.Raw) {
 		// ollama-python's Function.arguments is a required Mapping: a
 		// call without it fails validation. The server always sends it
 		// ({} for none: api/types.go ToolCallFunctionArguments.MarshalJSON).
-		m.Malformed("tool_calls", "function.arguments is "+invariants.KindName(args)+", want an object")
+		m.Raise("payload-malformed", sev, "tool_calls: function.arguments is %s, want an object", invariants.KindName(args))
 	default:
 		// ollama-python's Message.ToolCall.Function.arguments is a
 		// Mapping: a JSON string there fails validation.
-		m.Malformed("tool_calls", "function.arguments is "+invariants.KindName(args)+", want an object")
+		m.Raise("payload-malformed", sev, "tool_calls: function.arguments is %s, want an object", invariants.KindName(args))
 	}
 	m.Add(invariants.Move{Kind: invariants.MoveToolReady, Key: key})
 }

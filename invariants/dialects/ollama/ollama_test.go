@@ -290,3 +290,17 @@ func TestLongContext(t *testing.T) {
 		t.Errorf("alarms %v, want none", dialecttest.Lines(res.Alarms))
 	}
 }
+
+// TestGenerateToolSeverity: /api/chat's tool calls are validated by
+// ollama-python (error when broken); /api/generate's are typed by neither
+// SDK (warn).
+func TestGenerateToolSeverity(t *testing.T) {
+	gen := `data: {"model":"m","created_at":"t","response":"","done":true,"done_reason":"stop","tool_calls":[{"function":{"arguments":{}}}]}` + "\n\n"
+	chat := `data: {"model":"m","created_at":"t","message":{"role":"assistant","content":"","tool_calls":[{"function":{"arguments":{}}}]},"done":true,"done_reason":"stop"}` + "\n\n"
+	for body, want := range map[string]invariants.Severity{gen: invariants.SevWarn, chat: invariants.SevError} {
+		res := dialecttest.Run(Dialect, body)
+		if len(res.Alarms) != 1 || res.Alarms[0].Rule != "tool-malformed" || res.Alarms[0].Severity != want {
+			t.Errorf("%s: alarms %v, want one tool-malformed %v", body, dialecttest.Lines(res.Alarms), want)
+		}
+	}
+}
