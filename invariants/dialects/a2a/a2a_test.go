@@ -98,6 +98,17 @@ func TestV03RestContent(t *testing.T) {
 	}
 }
 
+// TestADKThought: a text part ADK marks adk_thought is reasoning, not text.
+func TestADKThought(t *testing.T) {
+	body := `data: {"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t","contextId":"c","status":{"state":"submitted"}}}` + "\n\n" +
+		`data: {"jsonrpc":"2.0","id":1,"result":{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"working","message":{"kind":"message","role":"agent","messageId":"m","parts":[{"kind":"text","text":"Let me think.","metadata":{"adk_thought":true}},{"kind":"text","text":"Sunny."}]}},"final":false}}` + "\n\n" +
+		`data: {"jsonrpc":"2.0","id":1,"result":{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"completed"},"final":true}}` + "\n\n"
+	res := dialecttest.Run(Dialect, body)
+	if got := strings.Join(res.Moves[1], "; "); got != `progress text="working"; reasoning text="Let me think."; text text="Sunny."` || len(res.Alarms) != 0 {
+		t.Errorf("moves %s alarms %v", got, dialecttest.Lines(res.Alarms))
+	}
+}
+
 // TestMappingTools: ADK's function_call and function_response data parts
 // are a tool call the tools pane shows, opened, ready and closed.
 func TestMappingTools(t *testing.T) {

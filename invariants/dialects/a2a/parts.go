@@ -13,6 +13,10 @@ import (
 // "type" under the "adk_" prefix; adk-java writes it unprefixed).
 const adkTypeKey, adkTypeKeyJava = "adk_type", "type"
 
+// adkThoughtKey marks a text part that is a model thought (ADK's part
+// converter writes metadata {"adk_thought": true}).
+const adkThoughtKey = "adk_thought"
+
 // parts maps a Message's or Artifact's parts (§4.1.6; v0.3 §6.5): text
 // parts are text (in the artifact's span when key is set); a DataPart ADK
 // marks as a function call opens a tool call, its function_response
@@ -60,6 +64,10 @@ func (p *mapper) parts(m *invariants.Mapping, parts, key decode.Raw) {
 			mv := invariants.Move{Kind: invariants.MoveText, Text: t}
 			if key != nil {
 				mv.Span, mv.Key = invariants.SpanItem, key
+			} else if th, _ := md.TrustedGet(adkThoughtKey).Bool(); th {
+				// ADK marks a model thought's text part (part
+				// converter: metadata adk_thought true).
+				mv.Kind = invariants.MoveReasoning
 			}
 			m.Add(mv)
 			continue
