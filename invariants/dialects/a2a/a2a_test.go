@@ -109,6 +109,21 @@ func TestADKThought(t *testing.T) {
 	}
 }
 
+// TestResponseWithoutID: JSON-RPC responses without an id (JSON-RPC 2.0 §5:
+// REQUIRED) make a2a-js throw: one payload-malformed for the stream; an
+// error response without one is only the failed terminal.
+func TestResponseWithoutID(t *testing.T) {
+	body := strings.ReplaceAll(capture(t, "valid-v03-task-artifacts.sse"), `"id":1,`, "")
+	res := dialecttest.Run(Dialect, body)
+	if len(res.Alarms) != 1 || res.Alarms[0].Rule != "payload-malformed" || res.Alarms[0].Frame != 0 {
+		t.Errorf("alarms %v, want one payload-malformed at frame 0", dialecttest.Lines(res.Alarms))
+	}
+	res = dialecttest.Run(Dialect, strings.Replace(capture(t, "valid-error.sse"), `"id":1,"error"`, `"error"`, 1))
+	if len(res.Alarms) != 0 {
+		t.Errorf("error without id: alarms %v, want none", dialecttest.Lines(res.Alarms))
+	}
+}
+
 // TestMappingTools: ADK's function_call and function_response data parts
 // are a tool call the tools pane shows, opened, ready and closed.
 func TestMappingTools(t *testing.T) {

@@ -22,6 +22,7 @@ type mapper struct {
 	rpcID         []byte
 	haveRPC       bool
 	drifted       bool
+	noID          bool // a response without id was reported
 	taskID, ctxID []byte
 	idRaised      [2]bool
 	pending       string // an interrupted state's outcome the stream may end at
@@ -93,7 +94,16 @@ func (p *mapper) envelope(t *top, m *invariants.Mapping) {
 		m.Malformed("response", "jsonrpc is "+decode.Clip(string(v), 20)+", want \"2.0\"")
 	}
 	id := t.id
-	if id == nil || (t.err != nil && t.result == nil) {
+	if t.err != nil && t.result == nil {
+		return
+	}
+	if id == nil {
+		// JSON-RPC 2.0 §5: id is REQUIRED on a response. a2a-js compares
+		// it with the request's (undefined !== id) and throws.
+		if !p.noID {
+			p.noID = true
+			m.Malformed("response", "the JSON-RPC response has no id: a2a-js throws \"JSON-RPC response ID mismatch in SSE event\" (said once per stream)")
+		}
 		return
 	}
 	if !p.haveRPC {
