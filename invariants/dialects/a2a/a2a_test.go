@@ -68,6 +68,9 @@ func TestV10StrictFields(t *testing.T) {
 		// statusUpdate has final.
 		{"final (HTTP+JSON, v0.3 proto)", bareTask + `data: {"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"},"final":true}}` + "\n\n", 0},
 		{"kind (HTTP+JSON)", bareTask + `data: {"statusUpdate":{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"}}}` + "\n\n", 1},
+		// A server that adds kind to every event: one alarm for the stream.
+		{"kind on every event", `data: {"task":{"kind":"task","id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}` + "\n\n" +
+			`data: {"statusUpdate":{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"}}}` + "\n\n", 1},
 	} {
 		res := dialecttest.Run(Dialect, tc.body)
 		n := 0

@@ -21,11 +21,12 @@ var v10Fields = [...][]string{
 	evError: nil,
 }
 
-// strictFields raises payload-malformed (once for the frame, naming the
-// first) when a v1.0 event body holds a member its proto message does not
-// define.
-func strictFields(m *invariants.Mapping, ev *event) {
-	if ev.form == formKind || ev.wrapper == "msg" || int(ev.kind) >= len(v10Fields) {
+// strictFields raises payload-malformed (once per stream, naming the
+// first: the client throws at the first such event, and a server that adds
+// the member adds it to every event) when a v1.0 event body holds a member
+// its proto message does not define.
+func (p *mapper) strictFields(m *invariants.Mapping, ev *event) {
+	if p.strictRaised || ev.form == formKind || ev.wrapper == "msg" || int(ev.kind) >= len(v10Fields) {
 		return
 	}
 	known := v10Fields[ev.kind]
@@ -49,8 +50,9 @@ func strictFields(m *invariants.Mapping, ev *event) {
 			}
 		}
 		if !found {
+			p.strictRaised = true
 			m.Malformed(ev.wrapper, "member "+decode.Clip(string(k), 40)+" is not a field of the v1.0 "+ev.wrapper+
-				" (a v0.3 leftover?): a2a-python's client parses the event with protobuf's json_format and raises ParseError")
+				" (a v0.3 leftover?): a2a-python's client parses the event with protobuf's json_format and raises ParseError (said once per stream)")
 			return
 		}
 	}

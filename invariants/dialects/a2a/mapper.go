@@ -23,6 +23,7 @@ type mapper struct {
 	haveRPC       bool
 	drifted       bool
 	noID          bool // a response without id was reported
+	strictRaised  bool // a v1.0 member outside the proto was reported
 	taskID, ctxID []byte
 	idRaised      [2]bool
 	pending       string // an interrupted state's outcome the stream may end at
@@ -69,7 +70,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		return
 	}
 	p.versionOf(ev, m)
-	strictFields(m, ev)
+	p.strictFields(m, ev)
 	switch ev.kind {
 	case evTask:
 		p.taskEvent(m, ev)
