@@ -20,6 +20,7 @@ type mapper struct {
 	begun, ended bool
 	model        []byte
 	drifted      bool
+	noRole       bool // a message without role was reported
 	calls        int
 	flooded      bool
 	// keys of the calls opened (copies, at most maxToolCalls): a turn
@@ -121,11 +122,14 @@ func (p *mapper) message(f *decode.Frame, m *invariants.Mapping, msg decode.Raw)
 	// One pass over the message for its members (the hot path).
 	var v [4]decode.Raw
 	msg.GetAll(v[:], "thinking", "content", "tool_calls", "role")
-	if v[3].Kind() != decode.KindString {
+	if v[3].Kind() != decode.KindString && !p.noRole {
 		// ollama-python's Message.role is a required str: the line
 		// fails validation and the iteration raises. The server always
-		// sends it (api/types.go Message.Role has no omitempty).
-		m.Malformed(label(f), "message.role is "+invariants.KindName(v[3])+", want a string")
+		// sends it (api/types.go Message.Role has no omitempty). Said
+		// once per stream: a server that omits it omits it everywhere,
+		// and the client stops at the first.
+		p.noRole = true
+		m.Malformed(label(f), "message.role is "+invariants.KindName(v[3])+", want a string (said once per stream)")
 	}
 	p.delta(m, v[0], "thinking", invariants.MoveReasoning)
 	p.delta(m, v[1], "content", invariants.MoveText)
