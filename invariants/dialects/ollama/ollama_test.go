@@ -119,6 +119,7 @@ func TestOneDefectOneAlarm(t *testing.T) {
 		// ollama-python's Message.role and Function.arguments are
 		// required: the line fails pydantic validation.
 		"role missing":           {`data: {"model":"m","created_at":"t","message":{"content":"x"},"done":false}` + "\n\n" + done, "payload-malformed"},
+		"role missing twice":     {strings.Repeat(`data: {"model":"m","created_at":"t","message":{"content":"x"},"done":false}`+"\n\n", 2) + done, "payload-malformed"},
 		"arguments missing":      {chat(`,"tool_calls":[{"function":{"name":"f"}}]`) + done, "payload-malformed"},
 		"generate nameless tool": {`data: {"model":"m","created_at":"t","response":"","done":true,"done_reason":"stop","tool_calls":[{"function":{"arguments":{}}}]}` + "\n\n", "tool-malformed"},
 		"model changes twice":    {chat("") + `data: {"model":"n","created_at":"t","response":"","done":false}` + "\n\n" + `data: {"model":"o","created_at":"t","response":"","done":false}` + "\n\n" + done, "envelope-drift"},
