@@ -168,13 +168,43 @@ func TestRules(t *testing.T) {
 		{"id reused in next step", []string{start, step, `{"type":"text-start","id":"0"}`, `{"type":"text-end","id":"0"}`, endStep, step, `{"type":"text-start","id":"0"}`, `{"type":"text-end","id":"0"}`, endStep, fin, `[DONE]`}, nil},
 		{"open twice", []string{start, `{"type":"text-start","id":"a"}`, `{"type":"text-start","id":"a"}`, `{"type":"text-end","id":"a"}`, fin, `[DONE]`}, []string{"span-duplicate error 2"}},
 		{"nested step", []string{start, step, step, endStep, fin, `[DONE]`}, []string{"span-duplicate error 2"}},
-		{"finish-step alone", []string{start, endStep, fin, `[DONE]`}, []string{"span-orphan error 1"}},
+		// pydantic-ai's adapter, a run that failed before the model
+		// answered (test_vercel_ai.py
+		// test_run_stream_with_deferred_tool_results_no_model_response):
+		// the client only drops its (no) active parts.
+		{"finish-step before any step", []string{start, `{"type":"error","errorText":"e"}`, endStep, `{"type":"finish","finishReason":"error"}`, `[DONE]`}, nil},
+		{"finish-step alone", []string{start, endStep, fin, `[DONE]`}, nil},
+		// After an earlier step, a start-step is missing: the message lacks
+		// that step's step-start boundary (warn).
+		{"finish-step without its start-step", []string{start, step, endStep, `{"type":"text-start","id":"a"}`, `{"type":"text-end","id":"a"}`, endStep, fin, `[DONE]`}, []string{"span-orphan warn 5"}},
 		{"open at finish", []string{start, `{"type":"text-start","id":"a"}`, fin, `[DONE]`}, []string{"span-unclosed error 2"}},
+		// finish without finish-step: the client keeps no step state (warn,
+		// once, whatever the outcome).
+		{"step open at finish", []string{start, step, `{"type":"text-start","id":"a"}`, `{"type":"text-end","id":"a"}`, fin, `[DONE]`}, []string{"span-unclosed warn 4"}},
 		{"open at error finish", []string{start, step, `{"type":"error","errorText":"x"}`, `{"type":"finish","finishReason":"error"}`, `[DONE]`}, []string{"span-unclosed warn 3"}},
+		// streamText's abort mid-step (stream-text.ts: abort, then close):
+		// the step and its parts end with it, no alarm; pydantic-ai's
+		// adapter then sends finish-step (test_run_stream_cancelled).
+		{"abort mid-text", []string{start, step, `{"type":"text-start","id":"a"}`, `{"type":"text-delta","id":"a","delta":"x"}`, `{"type":"abort","reason":"The operation was aborted."}`, `[DONE]`}, nil},
+		{"abort, then finish-step", []string{start, step, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{}}`, `{"type":"tool-output-available","toolCallId":"c","output":1}`, `{"type":"abort","reason":"The agent run was cancelled."}`, endStep, `[DONE]`}, nil},
+		{"abort, then text", []string{start, step, `{"type":"abort"}`, `{"type":"text-start","id":"a"}`, `[DONE]`}, []string{"after-terminal error 3"}},
+		{"finish, then finish-step", []string{start, step, endStep, fin, endStep, `[DONE]`}, []string{"after-terminal error 4"}},
+		{"abort with a call streaming its input", []string{start, step, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, `{"type":"abort"}`, `[DONE]`}, []string{"tool-unfinished warn 3"}},
 		// tools
 		{"delta without start", []string{start, `{"type":"tool-input-delta","toolCallId":"c","inputTextDelta":"{"}`, fin, `[DONE]`}, []string{"tool-orphan error 1"}},
 		{"delta after available-only", []string{start, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{}}`, `{"type":"tool-input-delta","toolCallId":"c","inputTextDelta":"{"}`, fin, `[DONE]`}, []string{"tool-orphan error 2"}},
 		{"output without call", []string{start, step, `{"type":"tool-output-available","toolCallId":"c","output":1}`, endStep, fin, `[DONE]`}, []string{"tool-orphan error 2"}},
+		{"output without call, after text", []string{start, `{"type":"text-start","id":"a"}`, `{"type":"text-end","id":"a"}`, `{"type":"tool-output-available","toolCallId":"c","output":1}`, fin, `[DONE]`}, []string{"tool-orphan error 3"}},
+		// A continuation's preamble re-announces an approved call before
+		// its output, and answers a denied one it does not re-announce
+		// (pydantic-ai test_vercel_ai.py
+		// test_sdk_version_5_does_not_emit_approval_chunks, sdk_version=6):
+		// both calls are in the message the client holds.
+		{"continuation: re-announced call, then a denied one", []string{start,
+			`{"type":"tool-input-available","toolCallId":"ok","toolName":"del","input":{}}`,
+			`{"type":"tool-output-denied","toolCallId":"no"}`,
+			`{"type":"tool-output-available","toolCallId":"ok","output":1}`,
+			step, `{"type":"text-start","id":"a"}`, `{"type":"text-end","id":"a"}`, endStep, fin, `[DONE]`}, nil},
 		{"second output", []string{start, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{}}`, `{"type":"tool-output-available","toolCallId":"c","output":1}`, `{"type":"tool-output-error","toolCallId":"c","errorText":"x"}`, fin, `[DONE]`}, []string{"tool-orphan error 3"}},
 		{"approval without call", []string{start, step, `{"type":"tool-approval-request","approvalId":"a","toolCallId":"c"}`, endStep, fin, `[DONE]`}, []string{"tool-orphan error 2"}},
 		{"invalid call: input error, then output error", []string{start, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, `{"type":"tool-input-error","toolCallId":"c","toolName":"x","input":"{","errorText":"e"}`, `{"type":"tool-output-error","toolCallId":"c","errorText":"e"}`, fin, `[DONE]`}, nil},
@@ -321,7 +351,10 @@ func TestMutations(t *testing.T) {
 	// reasoning-end (finish-step closes what is open, as the client does),
 	// nor tool-input-available after a start (the client takes an output
 	// for a call still streaming its input).
-	for _, i := range []int{1, 2, 7, 8, 9, 12, 15, 16, 17} {
+	// Not the first start-step either: the client keeps no step state and
+	// the first step needs no step-start boundary (convertToModelMessages
+	// starts its first block at the message's start).
+	for _, i := range []int{2, 7, 8, 9, 12, 15, 16, 17} {
 		mutate("drop "+bs[i][:min(len(bs[i]), 50)], drop(i))
 	}
 	// A repeated tool-input-available only restates the input: legal.

@@ -27,12 +27,21 @@ type mapper struct {
 	refused   int  // calls not tracked since the last sweep
 	step      int  // start-step chunks seen
 	sawStart  bool // a start chunk opened or named the turn
-	// fresh: no content of this stream yet (no step, part or tool call).
-	// A continuation stream (after a tool approval, or a client-side tool
-	// result) opens with outputs for calls of the message the client
-	// already holds: they are no orphans.
-	fresh bool
-	ended bool // finish or abort seen (or the stream settled at its end)
+	// stepFrame: one more than the frame of the start-step whose step is
+	// open (0: no step open). The client keeps no step state: finish-step
+	// only drops its active text and reasoning parts, so a finish-step
+	// with no step open is harmless (pydantic-ai's adapter sends one when
+	// a run fails before the model answered).
+	stepFrame int
+	// fresh: no model content of this stream yet (no start-step, text or
+	// reasoning part). A continuation stream (after a tool approval, or a
+	// client-side tool result) opens with chunks for calls of the message
+	// the client already holds — outputs, and re-announced inputs
+	// (pydantic-ai's adapter, @ai-sdk/langchain) — before its first step:
+	// an output for a call unknown to this stream is then no orphan.
+	fresh   bool
+	ended   bool // finish or abort seen (or the stream settled at its end)
+	aborted bool // the terminal was abort
 	// errText: the errorText of the latest error chunk before any
 	// terminal, a copy (nil: none). useChat throws on an error chunk
 	// (Chat.makeRequest's onError rethrows): when no finish follows it —
@@ -79,6 +88,14 @@ func (p *mapper) mapType(c *fields, name []byte) {
 		readUsage(f, m)
 	case "abort":
 		c.optStr("reason")
+		if !p.ended {
+			// streamText's abort (stream-text.ts) enqueues the abort chunk
+			// and closes the stream: the step and the parts it was
+			// streaming are never ended, by design. They close with it.
+			p.closeParts(m)
+			p.closeStep(m)
+			p.aborted = true
+		}
 		p.terminal(m, invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnCancelled, Name: f.Get("type"), Text: f.Get("reason")})
 	case "error":
 		// An error the client shows (onError), not a terminal: the SDK goes
@@ -99,12 +116,31 @@ func (p *mapper) mapType(c *fields, name []byte) {
 	case "start-step":
 		p.fresh = false
 		p.step++
+		if p.stepFrame == 0 && !p.ended {
+			p.stepFrame = f.Index + 1
+		}
 		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanStep, Key: stepKey, Name: f.Get("type")})
 	case "finish-step":
+		if p.aborted {
+			// pydantic-ai's adapter closes its step after the abort chunk
+			// (after_stream: abort, finish-step, [DONE]); the client does
+			// nothing with it. It belongs to the stream, not to the ended
+			// turn.
+			m.Stream = true
+			return
+		}
 		// The client drops its active text and reasoning parts here: they
-		// close with the step, before it.
+		// close with the step, before it. Without an open step that is all
+		// it does: harmless before any step (pydantic-ai's adapter ends a
+		// run that failed before the model answered with start, error,
+		// finish-step, finish). After an earlier step it means this step's
+		// start-step is missing, so the message lacks the step-start part
+		// that convertToModelMessages splits steps at: warn.
+		if p.stepFrame == 0 && p.step > 0 && !p.ended {
+			m.Raise("span-orphan", invariants.SevWarn, "finish-step without an open step: its start-step is missing, so the client's message has no step-start boundary for it (convertToModelMessages folds it into the step before)")
+		}
 		p.closeParts(m)
-		m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanStep, Key: stepKey})
+		p.closeStep(m)
 	case "reset-step":
 		p.resetStep(m)
 	case "text-start", "reasoning-start":
@@ -237,7 +273,25 @@ func (p *mapper) finish(c *fields) {
 			c.fault("finishReason", reason, "a string (stop, length, content-filter, tool-calls, error or other)")
 		}
 	}
+	if p.stepFrame != 0 && !p.ended {
+		// finish with its step still open: the client keeps no step state
+		// and does not notice, but the contract ends every step with
+		// finish-step (streamText always does) — warn, once, whatever the
+		// outcome.
+		c.m.Raise("span-unclosed", invariants.SevWarn, "step (opened at frame %d) is still open at finish: no finish-step ended it; useChat keeps no step state and does not notice", p.stepFrame-1)
+		p.closeStep(c.m)
+	}
 	p.terminal(c.m, invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: c.f.Get("type"), Code: reason})
+}
+
+// closeStep ends the open step, if any (finish-step; abort and finish
+// before their terminal).
+func (p *mapper) closeStep(m *invariants.Mapping) {
+	if p.stepFrame == 0 {
+		return
+	}
+	p.stepFrame = 0
+	m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanStep, Key: stepKey})
 }
 
 func knownReason(r decode.Raw) bool {

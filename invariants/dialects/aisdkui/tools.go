@@ -32,7 +32,6 @@ func nameless(c *fields, name decode.Raw) {
 }
 
 func (p *mapper) toolInputStart(c *fields) {
-	p.fresh = false
 	id := c.str("toolCallId")
 	name := c.str("toolName")
 	c.toolCall()
@@ -48,7 +47,6 @@ func (p *mapper) toolInputStart(c *fields) {
 }
 
 func (p *mapper) toolInputDelta(c *fields) {
-	p.fresh = false
 	id := c.str("toolCallId")
 	text := c.str("inputTextDelta")
 	if id.Kind() != decode.KindString {
@@ -63,7 +61,6 @@ func (p *mapper) toolInputDelta(c *fields) {
 }
 
 func (p *mapper) toolInputAvailable(c *fields) {
-	p.fresh = false
 	id := c.str("toolCallId")
 	name := c.str("toolName")
 	c.toolCall()
@@ -93,7 +90,6 @@ func (p *mapper) toolInputAvailable(c *fields) {
 }
 
 func (p *mapper) toolInputError(c *fields) {
-	p.fresh = false
 	id := c.str("toolCallId")
 	name := c.str("toolName")
 	text := c.str("errorText")
