@@ -36,7 +36,7 @@ var Dialect = &invariants.Spec{
 		"legacy-shape"),
 	Sources: map[string]string{
 		"frame-json":        "AI SDK docs",
-		"event-unknown":     "AI SDK schema",
+		"event-unknown":     "AI SDK client",
 		"payload-malformed": "AI SDK schema",
 		"start-duplicate":   "AI SDK docs",
 		"terminal-missing":  "AI SDK client",
@@ -50,6 +50,10 @@ var Dialect = &invariants.Spec{
 		"tool-mismatch":     "AI SDK client",
 		"legacy-shape":      "AI SDK schema",
 	},
+	// event-unknown is an error here: the client's chunk schema rejects a
+	// type outside its union and useChat stops (the SDK's authors keep
+	// unknown types rejected, vercel/ai #17520).
+	Severities: map[string]invariants.Severity{"event-unknown": invariants.SevError},
 	Keys:       []string{"type", "errorText"},
 	SniffFrame: sniff,
 	LabelOf:    label,

@@ -229,11 +229,19 @@ func TestRules(t *testing.T) {
 		{"error without errorText", []string{start, `{"type":"error","message":"x"}`, fin, `[DONE]`}, []string{"payload-malformed error 1"}},
 		{"unknown finishReason", []string{start, `{"type":"finish","finishReason":"done"}`, `[DONE]`}, []string{"payload-malformed error 1"}},
 		{"null optional", []string{start, `{"type":"start-step"}`, `{"type":"tool-input-start","toolCallId":"c","toolName":"x","title":null}`, `{"type":"tool-input-error","toolCallId":"c","toolName":"x","errorText":"e"}`, endStep, fin, `[DONE]`}, []string{"payload-malformed error 2"}},
+		// providerMetadataSchema is a record of records.
+		{"provider metadata", []string{start, `{"type":"text-start","id":"a","providerMetadata":{"openai":{"itemId":"msg_1","x":null}}}`, `{"type":"text-delta","id":"a","delta":"x","providerMetadata":{}}`, `{"type":"text-end","id":"a"}`, fin, `[DONE]`}, nil},
+		{"provider metadata not a record of objects", []string{start, `{"type":"source-url","sourceId":"s","url":"https://example.com","providerMetadata":{"openai":"x"}}`, fin, `[DONE]`}, []string{"payload-malformed error 1"}},
+		{"provider metadata null inside", []string{start, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{},"providerMetadata":{"a":{},"b":null}}`, fin, `[DONE]`}, []string{"payload-malformed error 1"}},
+		{"tool metadata any object", []string{start, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{},"toolMetadata":{"a":1,"b":null}}`, fin, `[DONE]`}, nil},
 		{"two faults, one alarm", []string{start, `{"type":"source-document","sourceId":1}`, fin, `[DONE]`}, []string{"payload-malformed error 1"}},
 		{"type missing", []string{start, `{"kind":"x"}`, fin, `[DONE]`}, []string{"payload-malformed error 1"}},
 		{"approval response", []string{start, `{"type":"tool-approval-response","approvalId":"a","approved":"yes"}`, fin, `[DONE]`}, []string{"payload-malformed error 1"}},
 		// vocabulary
-		{"unknown type", []string{start, `{"type":"text"}`, fin, `[DONE]`}, []string{"event-unknown info 1"}},
+		// The schema's union rejects it and the client throws (vercel/ai
+		// #17520: "unknown chunk types remain rejected").
+		{"unknown type", []string{start, `{"type":"text"}`, fin, `[DONE]`}, []string{"event-unknown error 1"}},
+		{"docs' source chunk", []string{start, `{"type":"source","value":{"type":"source","sourceType":"url","id":"source-1","url":"https://weather.com"}}`, fin, `[DONE]`}, []string{"event-unknown error 1"}},
 		{"not json", []string{start, `{"type":`, fin, `[DONE]`}, []string{"frame-json error 1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -369,7 +377,7 @@ func TestMutations(t *testing.T) {
 // TestNoAllocs: mapping the frames of a valid stream allocates nothing
 // once the engine is warm (deltas, steps, terminal).
 func TestNoAllocs(t *testing.T) {
-	bodies := sse(`{"type":"text-delta","id":"t1","delta":"It is"}`, `{"type":"reasoning-delta","id":"r","delta":"x"}`,
+	bodies := sse(`{"type":"text-delta","id":"t1","delta":"It is"}`, `{"type":"text-delta","id":"t1","delta":" so","providerMetadata":{"pydantic_ai":{"id":"p1"}}}`, `{"type":"reasoning-delta","id":"r","delta":"x"}`,
 		`{"type":"tool-input-delta","toolCallId":"call_1","inputTextDelta":"{"}`, `{"type":"data-x","data":{"a":1}}`,
 		`{"type":"finish-step"}`, `{"type":"start-step"}`, `{"type":"error","errorText":"e"}`)
 	var frames []*decode.Frame

@@ -150,7 +150,7 @@ func (p *mapper) mapType(c *fields, name []byte) {
 			kind = invariants.SpanReasoning
 		}
 		id := c.str("id")
-		c.optObject("providerMetadata")
+		c.providerMetadata()
 		if id.Kind() == decode.KindString {
 			p.openPart(kind, id)
 			m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: kind, Key: id, Name: f.Get("type")})
@@ -161,7 +161,7 @@ func (p *mapper) mapType(c *fields, name []byte) {
 			kind = invariants.SpanReasoning
 		}
 		id := c.str("id")
-		c.optObject("providerMetadata")
+		c.providerMetadata()
 		if id.Kind() == decode.KindString {
 			p.closePart(kind, id)
 			m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: kind, Key: id})
@@ -182,7 +182,7 @@ func (p *mapper) mapType(c *fields, name []byte) {
 		c.boolean("approved")
 		c.optStr("reason")
 		c.optBool("providerExecuted")
-		c.optObject("providerMetadata")
+		c.providerMetadata()
 	case "tool-output-available":
 		p.toolOutput(c, outputAvailable)
 	case "tool-output-error":
@@ -193,27 +193,27 @@ func (p *mapper) mapType(c *fields, name []byte) {
 		c.str("sourceId")
 		c.str("url")
 		c.optStr("title")
-		c.optObject("providerMetadata")
+		c.providerMetadata()
 	case "source-document":
 		c.str("sourceId")
 		c.str("mediaType")
 		c.str("title")
 		c.optStr("filename")
-		c.optObject("providerMetadata")
+		c.providerMetadata()
 	case "file", "reasoning-file":
 		c.str("url")
 		c.str("mediaType")
-		c.optObject("providerMetadata")
+		c.providerMetadata()
 	case "custom":
 		c.str("kind")
-		c.optObject("providerMetadata")
+		c.providerMetadata()
 	case "reasoning-part-finish", "reasoning":
 		// v5.0's schema (ai@5.0.0 to 5.0.4x) still listed them; its client
 		// let them through and did nothing with them. Later schemas
 		// dropped them.
 		if string(name) == "reasoning" {
 			c.str("text")
-			c.optObject("providerMetadata")
+			c.providerMetadata()
 		}
 		m.Legacy(legacyV5)
 	default:
@@ -223,7 +223,12 @@ func (p *mapper) mapType(c *fields, name []byte) {
 			c.optBool("transient")
 			return
 		}
-		m.Unknown = true
+		// Outside uiMessageChunkSchema's union: the client's transport
+		// fails the chunk and throws (default-chat-transport.ts), so useChat
+		// ends the request in status "error". The SDK's authors keep it so:
+		// newer fields on known chunks are tolerated, "unknown chunk types
+		// remain rejected" (vercel/ai #17010, #17474, #17520).
+		c.m.Raise("event-unknown", invariants.SevError, "%s is not a UI message chunk type: the client's schema rejects it and useChat stops with an error", clipID(c.typ))
 	}
 }
 
@@ -338,7 +343,7 @@ func (p *mapper) delta(c *fields, kind invariants.MoveKind, span invariants.Span
 	p.fresh = false
 	id := c.str("id")
 	text := c.str("delta")
-	c.optObject("providerMetadata")
+	c.providerMetadata()
 	mv := invariants.Move{Kind: kind, Text: text}
 	if id.Kind() == decode.KindString {
 		mv.Span, mv.Key = span, id

@@ -66,11 +66,40 @@ func (c *fields) optObject(names ...string) {
 	}
 }
 
+// providerMetadata checks the optional providerMetadata field: the schema's
+// providerMetadataSchema is a record of records (provider name → an object
+// of JSON values), so each member must be an object too.
+func (c *fields) providerMetadata() {
+	v := c.f.Get("providerMetadata")
+	if v == nil {
+		return
+	}
+	if v.Kind() != decode.KindObject {
+		c.fault("providerMetadata", v, "an object when present")
+		return
+	}
+	// The frame decoded, so its JSON is valid: the trusted iterator reads
+	// it without allocating (pydantic-ai puts providerMetadata on every
+	// delta).
+	it := v.TrustedMembers()
+	for {
+		key, _, inner, ok := it.Next()
+		if !ok {
+			return
+		}
+		if inner.Kind() != decode.KindObject {
+			c.fault("providerMetadata."+decode.Clip(string(key), 40), inner, "an object (providerMetadata maps each provider to an object)")
+			return
+		}
+	}
+}
+
 // toolCall checks the optional fields every tool-input chunk may carry.
 func (c *fields) toolCall() {
 	c.optBool("providerExecuted", "dynamic")
 	c.optStr("title")
-	c.optObject("providerMetadata", "toolMetadata")
+	c.providerMetadata()
+	c.optObject("toolMetadata")
 }
 
 // finishReasons is the enum of finish.finishReason.

@@ -137,11 +137,13 @@ func (p *mapper) toolOutput(c *fields, kind int) {
 	switch kind {
 	case outputAvailable:
 		c.optBool("providerExecuted", "dynamic", "preliminary")
-		c.optObject("providerMetadata", "toolMetadata")
+		c.providerMetadata()
+		c.optObject("toolMetadata")
 	case outputError:
 		text = c.str("errorText")
 		c.optBool("providerExecuted", "dynamic")
-		c.optObject("providerMetadata", "toolMetadata")
+		c.providerMetadata()
+		c.optObject("toolMetadata")
 		outcome = invariants.TurnFailed
 	case outputDenied:
 		outcome = invariants.TurnCancelled
