@@ -218,6 +218,11 @@ func TestRules(t *testing.T) {
 		{"start twice", []string{start, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, `{"type":"tool-input-error","toolCallId":"c","toolName":"x","errorText":"e"}`, fin, `[DONE]`}, []string{"tool-duplicate error 2"}},
 		{"id reused", []string{start, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{}}`, `{"type":"tool-output-available","toolCallId":"c","output":1}`, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{}}`, `{"type":"tool-output-available","toolCallId":"c","output":1}`, fin, `[DONE]`}, []string{"tool-duplicate error 3", "tool-orphan error 4"}},
 		{"name changes at available", []string{start, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, `{"type":"tool-input-available","toolCallId":"c","toolName":"y","input":{}}`, fin, `[DONE]`}, []string{"tool-mismatch error 2"}},
+		// The client looks the part up by kind (dynamic-tool or tool-NAME):
+		// a dynamic flag that changes makes a second part.
+		{"dynamic changes at available", []string{start, `{"type":"tool-input-start","toolCallId":"c","toolName":"x","dynamic":true}`, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{}}`, fin, `[DONE]`}, []string{"tool-mismatch error 2"}},
+		{"dynamic both times", []string{start, `{"type":"tool-input-start","toolCallId":"c","toolName":"x","dynamic":true}`, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{},"dynamic":true}`, fin, `[DONE]`}, nil},
+		{"dynamic false spelled out", []string{start, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{},"dynamic":false}`, fin, `[DONE]`}, nil},
 		{"name changes at input error", []string{start, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, `{"type":"tool-input-error","toolCallId":"c","toolName":"y","errorText":"e"}`, fin, `[DONE]`}, []string{"tool-mismatch error 2"}},
 		{"empty id", []string{start, `{"type":"tool-input-start","toolCallId":"","toolName":"x"}`, fin, `[DONE]`}, []string{"tool-malformed error 1"}},
 		{"empty name", []string{start, `{"type":"tool-input-available","toolCallId":"c","toolName":"","input":{}}`, fin, `[DONE]`}, []string{"tool-malformed error 1"}},

@@ -40,7 +40,7 @@ func (p *mapper) toolInputStart(c *fields) {
 	}
 	nameless(c, name)
 	if p.tool(id) == nil && !emptyStr(id) {
-		p.addTool(id, name, true)
+		p.addTool(id, name, true).dynamic = isTrue(c.f.Get("dynamic"))
 	}
 	// A second open of a known id is the engine's tool-duplicate.
 	c.m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: id, Name: name})
@@ -75,6 +75,9 @@ func (p *mapper) toolInputAvailable(c *fields) {
 		if name.Kind() == decode.KindString && t.name != "" && !name.StrEq(t.name) {
 			c.m.Raise("tool-mismatch", invariants.SevError, "tool call %s began as %q and its input arrives as %s",
 				clipID(id), decode.Clip(t.name, 60), clipID(name))
+		} else if dyn := isTrue(c.f.Get("dynamic")); t.started && dyn != t.dynamic {
+			c.m.Raise("tool-mismatch", invariants.SevError, "tool call %s began with dynamic %t and its input arrives with dynamic %t: the client looks for a %s part, makes a second one, and leaves the first in input-streaming",
+				clipID(id), t.dynamic, dyn, partKind(dyn))
 		}
 		t.ready = true
 		c.m.Add(invariants.Move{Kind: invariants.MoveToolReady, Key: id, Name: name})
@@ -186,6 +189,17 @@ func (p *mapper) output(c *fields, id decode.Raw, kind int, outcome string, text
 		t.open = false
 	}
 	c.m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: id, Outcome: outcome, Text: text})
+}
+
+// isTrue: the JSON literal true (an optional flag: absent is false).
+func isTrue(r decode.Raw) bool { return string(r) == "true" }
+
+// partKind names the message part the client keeps a call in.
+func partKind(dynamic bool) string {
+	if dynamic {
+		return "dynamic-tool"
+	}
+	return "tool-NAME"
 }
 
 // clipID renders an id or name for a message.

@@ -28,7 +28,12 @@ type tool struct {
 	id      []byte // JSON literal
 	name    string // decoded toolName at open ("" when none)
 	started bool   // opened by tool-input-start
-	ready   bool   // input available (or awaiting approval)
+	// dynamic: tool-input-start said dynamic: true. The client keeps a
+	// dynamic call in a "dynamic-tool" part and a static one in a
+	// "tool-NAME" part, and looks tool-input-available's part up by that
+	// kind: a flag that changes between the two makes a second part.
+	dynamic bool
+	ready   bool // input available (or awaiting approval)
 	open    bool
 	// inputErr: the call ended with tool-input-error. streamText follows
 	// an invalid call's tool-input-error with a tool-output-error for the
@@ -83,7 +88,7 @@ func (p *mapper) addTool(id, name decode.Raw, started bool) *tool {
 	n, _ := name.Str()
 	if i, ok := p.toolIndex[string(id)]; ok {
 		t := &p.tools[i]
-		t.name, t.started, t.ready, t.open, t.inputErr, t.step = n, started, false, true, false, p.step
+		t.name, t.started, t.ready, t.open, t.inputErr, t.step, t.dynamic = n, started, false, true, false, p.step, false
 		return t
 	}
 	if len(p.tools) >= maxTools && !p.makeRoom() {
