@@ -53,7 +53,10 @@ var Dialect = &invariants.Spec{
 	// event-unknown is an error here: the client's chunk schema rejects a
 	// type outside its union and useChat stops (the SDK's authors keep
 	// unknown types rejected, vercel/ai #17520).
-	Severities: map[string]invariants.Severity{"event-unknown": invariants.SevError},
+	// terminal-duplicate is a warn: the client only records the later
+	// finishReason (after-terminal and start-duplicate are warn or error,
+	// listed at the stronger: docs/dialects/ai-sdk-ui.md).
+	Severities: map[string]invariants.Severity{"event-unknown": invariants.SevError, "terminal-duplicate": invariants.SevWarn},
 	Keys:       []string{"type", "errorText"},
 	SniffFrame: sniff,
 	LabelOf:    label,

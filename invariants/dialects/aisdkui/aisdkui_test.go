@@ -147,8 +147,18 @@ func TestRules(t *testing.T) {
 		{"done first", []string{`[DONE]`}, []string{"done-early error 0"}}, // one defect, one alarm
 		{"no done", []string{start, fin}, []string{"done-missing warn -"}},
 		{"abort then done", []string{start, `{"type":"abort"}`, `[DONE]`}, nil},
-		{"two finishes", []string{start, fin, fin, `[DONE]`}, []string{"after-terminal error 2", "terminal-duplicate error 2"}},
-		{"part after finish", []string{start, fin, `{"type":"data-x","data":1}`, `[DONE]`}, []string{"after-terminal error 2"}},
+		// After the terminal the client goes on applying chunks to the same
+		// message (two streams merged without sendStart / sendFinish:
+		// false): one after-terminal warn for the lot.
+		{"two finishes", []string{start, fin, fin, `[DONE]`}, []string{"terminal-duplicate warn 2"}},
+		{"abort, then finish", []string{start, `{"type":"abort"}`, fin, `[DONE]`}, []string{"terminal-duplicate warn 2"}},
+		{"part after finish", []string{start, fin, `{"type":"data-x","data":1}`, `[DONE]`}, []string{"after-terminal warn 2"}},
+		{"merged without sendStart/sendFinish false", []string{start, step, `{"type":"text-start","id":"a"}`, `{"type":"text-delta","id":"a","delta":"one"}`, `{"type":"text-end","id":"a"}`, endStep, fin,
+			start, step, `{"type":"text-start","id":"a"}`, `{"type":"text-delta","id":"a","delta":"two"}`, `{"type":"text-end","id":"a"}`, endStep, fin, `[DONE]`}, []string{"after-terminal warn 7"}},
+		{"merged, the second start renames the message", []string{`{"type":"start","messageId":"m1"}`, fin, `{"type":"start","messageId":"m2"}`, fin, `[DONE]`}, []string{"after-terminal warn 2", "start-duplicate error 2"}},
+		{"after finish, a delta the client cannot place", []string{start, fin, `{"type":"text-delta","id":"z","delta":"x"}`, `[DONE]`}, []string{"after-terminal warn 2", "span-orphan error 2"}},
+		{"after finish, an output for an unknown call", []string{start, step, endStep, fin, `{"type":"tool-output-available","toolCallId":"c","output":1}`, `[DONE]`}, []string{"after-terminal warn 4", "tool-orphan error 4"}},
+		{"after finish, a delta for a part still open", []string{start, `{"type":"text-start","id":"a"}`, fin, `{"type":"text-delta","id":"a","delta":"x"}`, `[DONE]`}, []string{"after-terminal warn 3", "span-unclosed error 2"}},
 		{"metadata after finish", []string{start, fin, `{"type":"message-metadata","messageMetadata":{"a":1}}`, `[DONE]`}, nil},
 		{"metadata after done", []string{start, fin, `[DONE]`, `{"type":"message-metadata","messageMetadata":{}}`}, []string{"after-terminal error 3"}},
 		// v5 shapes: one legacy-shape, the rest read as v5
@@ -159,7 +169,11 @@ func TestRules(t *testing.T) {
 		// start
 		{"no start", []string{step, endStep, fin, `[DONE]`}, nil},
 		{"start after data", []string{`{"type":"data-status","data":"x"}`, `{"type":"start","messageId":"m"}`, fin, `[DONE]`}, nil},
+		// A second start that names another message makes useChat push the
+		// message again (it shows twice); one that keeps the id is harmless.
 		{"second start", []string{start, `{"type":"start","messageId":"m"}`, fin, `[DONE]`}, []string{"start-duplicate error 1"}},
+		{"second start, same id", []string{`{"type":"start","messageId":"m"}`, step, `{"type":"start","messageId":"m"}`, endStep, fin, `[DONE]`}, []string{"start-duplicate warn 2"}},
+		{"second start, no id", []string{`{"type":"start","messageId":"m"}`, `{"type":"start"}`, fin, `[DONE]`}, []string{"start-duplicate warn 1"}},
 		// spans
 		{"delta without start", []string{start, `{"type":"text-delta","id":"a","delta":"x"}`, fin, `[DONE]`}, []string{"span-orphan error 1"}},
 		{"end without start", []string{start, `{"type":"reasoning-end","id":"a"}`, fin, `[DONE]`}, []string{"span-orphan error 1"}},
@@ -187,8 +201,8 @@ func TestRules(t *testing.T) {
 		// adapter then sends finish-step (test_run_stream_cancelled).
 		{"abort mid-text", []string{start, step, `{"type":"text-start","id":"a"}`, `{"type":"text-delta","id":"a","delta":"x"}`, `{"type":"abort","reason":"The operation was aborted."}`, `[DONE]`}, nil},
 		{"abort, then finish-step", []string{start, step, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{}}`, `{"type":"tool-output-available","toolCallId":"c","output":1}`, `{"type":"abort","reason":"The agent run was cancelled."}`, endStep, `[DONE]`}, nil},
-		{"abort, then text", []string{start, step, `{"type":"abort"}`, `{"type":"text-start","id":"a"}`, `[DONE]`}, []string{"after-terminal error 3"}},
-		{"finish, then finish-step", []string{start, step, endStep, fin, endStep, `[DONE]`}, []string{"after-terminal error 4"}},
+		{"abort, then text", []string{start, step, `{"type":"abort"}`, `{"type":"text-start","id":"a"}`, `[DONE]`}, []string{"after-terminal warn 3"}},
+		{"finish, then finish-step", []string{start, step, endStep, fin, endStep, `[DONE]`}, []string{"after-terminal warn 4"}},
 		{"abort with a call streaming its input", []string{start, step, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, `{"type":"abort"}`, `[DONE]`}, []string{"tool-unfinished warn 3"}},
 		// tools
 		{"delta without start", []string{start, `{"type":"tool-input-delta","toolCallId":"c","inputTextDelta":"{"}`, fin, `[DONE]`}, []string{"tool-orphan error 1"}},

@@ -28,6 +28,7 @@ var litError = invariants.Lit("error")
 
 // MapDone settles the message at [DONE].
 func (p *mapper) MapDone(m *invariants.Mapping) {
+	p.done = true
 	if p.ended {
 		return
 	}

@@ -42,6 +42,13 @@ type mapper struct {
 	fresh   bool
 	ended   bool // finish or abort seen (or the stream settled at its end)
 	aborted bool // the terminal was abort
+	done    bool // [DONE] seen
+	// lateAt: one more than the frame of the first chunk after the
+	// terminal that was reported (0: none yet); endAt: the terminal's
+	// frame.
+	lateAt, endAt int
+	// startID: the messageId of the first start, a copy (nil: none).
+	startID []byte
 	// errText: the errorText of the latest error chunk before any
 	// terminal, a copy (nil: none). useChat throws on an error chunk
 	// (Chat.makeRequest's onError rethrows): when no finish follows it —
@@ -67,8 +74,55 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		s, _ := typ.Str()
 		name = []byte(s)
 	}
+	if p.ended && !p.done {
+		p.afterEnd(&c, name)
+	}
 	p.mapType(&c, name)
 }
+
+// afterEnd reads a chunk that follows the terminal (finish or abort) and
+// comes before [DONE]. The client does not stop at finish or abort: it
+// applies what follows to the same message (processUIMessageStream has no
+// case for abort and only records finish), and what follows is usually a
+// second stream merged into createUIMessageStream without sendStart /
+// sendFinish: false. So the chunks belong to the stream (the ended turn
+// takes no moves) and the first one is one after-terminal warn. Not:
+// message-metadata (the SDK's own tests delay it past finish: silent), a
+// finish-step after abort (pydantic-ai's adapter: silent), an error chunk
+// (useChat rethrows it and the finished message ends in status "error":
+// the engine's after-terminal error). Deltas and outputs the client
+// cannot place still throw there: orphanLate says so.
+func (p *mapper) afterEnd(c *fields, name []byte) {
+	switch string(name) {
+	case "message-metadata":
+		c.m.Stream = true
+		return
+	case "error":
+		return
+	case "finish-step":
+		if p.aborted {
+			c.m.Stream = true
+			return
+		}
+	}
+	c.m.Stream = true
+	if p.lateAt != 0 {
+		return
+	}
+	p.lateAt = c.f.Index + 1
+	label, _ := c.typ.Str()
+	if string(name) == "finish" || string(name) == "abort" {
+		// The first late chunk is a second terminal: terminal-duplicate
+		// says it (the client only records the later finishReason).
+		c.m.Raise("terminal-duplicate", invariants.SevWarn, "a second terminal (%s) after the one at frame %d: the client only records the later finishReason, but one message has one end (two merged streams both sending finish?)", decode.Clip(label, 40), p.endAt)
+	} else {
+		c.m.Raise("after-terminal", invariants.SevWarn, "%s after the message's terminal at frame %d: useChat still applies it to the same message, but the stream should end there (a stream merged into createUIMessageStream without sendStart / sendFinish: false?)", decode.Clip(label, 40), p.endAt)
+	}
+}
+
+// late reports whether the chunk being mapped follows the terminal (the
+// engine, which ended the turn, no longer checks its moves).
+func (p *mapper) late() bool { return p.ended && !p.done }
 
 // mapType maps one chunk by its type (switch string(bytes) allocates
 // nothing).
@@ -94,7 +148,7 @@ func (p *mapper) mapType(c *fields, name []byte) {
 			// streaming are never ended, by design. They close with it.
 			p.closeParts(m)
 			p.closeStep(m)
-			p.aborted = true
+			p.aborted, p.endAt = true, f.Index
 		}
 		p.terminal(m, invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnCancelled, Name: f.Get("type"), Text: f.Get("reason")})
 	case "error":
@@ -108,10 +162,7 @@ func (p *mapper) mapType(c *fields, name []byte) {
 	case "message-metadata":
 		// The SDK's own tests send it after finish ("message metadata
 		// delayed after finish"): there it belongs to the stream, not to
-		// the ended turn, so it is not after-terminal.
-		if p.ended {
-			m.Stream = true
-		}
+		// the ended turn, so it is not after-terminal (afterEnd).
 		readUsage(f, m)
 	case "start-step":
 		p.fresh = false
@@ -125,8 +176,7 @@ func (p *mapper) mapType(c *fields, name []byte) {
 			// pydantic-ai's adapter closes its step after the abort chunk
 			// (after_stream: abort, finish-step, [DONE]); the client does
 			// nothing with it. It belongs to the stream, not to the ended
-			// turn.
-			m.Stream = true
+			// turn (afterEnd).
 			return
 		}
 		// The client drops its active text and reasoning parts here: they
@@ -163,6 +213,7 @@ func (p *mapper) mapType(c *fields, name []byte) {
 		id := c.str("id")
 		c.providerMetadata()
 		if id.Kind() == decode.KindString {
+			p.lateSpanOrphan(c, kind, id)
 			p.closePart(kind, id)
 			m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: kind, Key: id})
 		}
@@ -242,13 +293,41 @@ func (p *mapper) start(c *fields) {
 	if id.Kind() == decode.KindString {
 		key = id
 	}
-	if !p.sawStart && c.m.TurnOpen() {
+	if p.sawStart {
+		p.secondStart(c, key)
+		return
+	}
+	if key != nil {
+		p.startID = append([]byte{}, key...)
+	}
+	if c.m.TurnOpen() {
 		p.sawStart = true
 		c.m.Add(invariants.Move{Kind: invariants.MoveTurnKey, Key: key})
 		return
 	}
 	p.sawStart = true
 	c.m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: key})
+}
+
+// secondStart: a start after the first one (two streams merged into
+// createUIMessageStream, the second without sendStart: false). The client
+// only takes its messageId and metadata: a start that keeps the message's
+// id is harmless (warn: one message has one start; after the terminal,
+// afterEnd's one warn says it). A start with another messageId renames
+// the message mid-stream: useChat's next write no longer finds it as the
+// last message (Chat.makeRequest compares ids; the list holds a copy with
+// the old id) and pushes it again, so it shows twice: error.
+func (p *mapper) secondStart(c *fields, key decode.Raw) {
+	switch {
+	case key != nil && string(key) != string(p.startID):
+		first := "a client-made id"
+		if p.startID != nil {
+			first = clipID(decode.Raw(p.startID))
+		}
+		c.m.Raise("start-duplicate", invariants.SevError, "a second start renames the message (%s to %s): useChat pushes it again, so the message shows twice", first, clipID(key))
+	case !p.late():
+		c.m.Raise("start-duplicate", invariants.SevWarn, "a second start inside the message (a stream merged without sendStart: false?): the client ignores it, but one message has one start")
+	}
 }
 
 // finish ends the message; its finishReason gives the outcome (none:
@@ -277,6 +356,9 @@ func (p *mapper) finish(c *fields) {
 		default:
 			c.fault("finishReason", reason, "a string (stop, length, content-filter, tool-calls, error or other)")
 		}
+	}
+	if !p.ended {
+		p.endAt = c.f.Index
 	}
 	if p.stepFrame != 0 && !p.ended {
 		// finish with its step still open: the client keeps no step state
@@ -347,6 +429,17 @@ func (p *mapper) delta(c *fields, kind invariants.MoveKind, span invariants.Span
 	mv := invariants.Move{Kind: kind, Text: text}
 	if id.Kind() == decode.KindString {
 		mv.Span, mv.Key = span, id
+		p.lateSpanOrphan(c, span, id)
 	}
 	c.m.Add(mv)
+}
+
+// lateSpanOrphan: after the terminal the engine no longer checks parts, but
+// the client still throws on a delta or end for a part it has not open
+// ("Received text-delta for missing text part").
+func (p *mapper) lateSpanOrphan(c *fields, kind invariants.SpanKind, id decode.Raw) {
+	if p.late() && !p.partOpen(kind, id) {
+		label, _ := c.typ.Str()
+		c.m.Raise("span-orphan", invariants.SevError, "%s after the terminal for %s %s that is not open: the client throws", decode.Clip(label, 40), kind, clipID(id))
+	}
 }

@@ -52,7 +52,9 @@ func (p *mapper) toolInputDelta(c *fields) {
 	if id.Kind() != decode.KindString {
 		return
 	}
-	if t := p.tool(id); t != nil && t.open && !t.started {
+	if t := p.tool(id); p.late() && (t == nil || !t.started) {
+		p.lateToolOrphan(c, id)
+	} else if t != nil && t.open && !t.started {
 		// The client keeps partial input only for calls opened by
 		// tool-input-start; it throws on this delta.
 		c.m.Raise("tool-orphan", invariants.SevError, "tool-input-delta for tool call %s, which began with tool-input-available, not tool-input-start: the client has no partial call to extend", clipID(id))
@@ -129,6 +131,8 @@ func (p *mapper) toolApprovalRequest(c *fields) {
 	// legal: the answer comes with the next request).
 	if t := p.tool(id); t != nil && t.open {
 		t.ready = true
+	} else if t == nil && p.late() {
+		p.lateToolOrphan(c, id)
 	}
 	c.m.Add(invariants.Move{Kind: invariants.MoveToolReady, Key: id})
 }
@@ -171,6 +175,9 @@ func (p *mapper) output(c *fields, id decode.Raw, kind int, outcome string, text
 		t.ready = true
 		c.m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: id})
 	}
+	if t == nil && p.late() {
+		p.lateToolOrphan(c, id)
+	}
 	if t != nil && !t.open && t.inputErr && kind == outputError {
 		// The SDK's tool-output-error after an invalid call's
 		// tool-input-error: the same failure, on the part that holds it.
@@ -189,6 +196,14 @@ func (p *mapper) output(c *fields, id decode.Raw, kind int, outcome string, text
 		t.open = false
 	}
 	c.m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: id, Outcome: outcome, Text: text})
+}
+
+// lateToolOrphan: after the terminal the engine no longer checks calls,
+// but the client still throws on a chunk for a call it does not know
+// (getToolInvocation, partialToolCalls).
+func (p *mapper) lateToolOrphan(c *fields, id decode.Raw) {
+	label, _ := c.typ.Str()
+	c.m.Raise("tool-orphan", invariants.SevError, "%s after the terminal for tool call %s, which this stream never opened: the client throws", decode.Clip(label, 40), clipID(id))
 }
 
 // isTrue: the JSON literal true (an optional flag: absent is false).

@@ -55,6 +55,16 @@ func (p *mapper) openPart(kind invariants.SpanKind, id decode.Raw) {
 	p.parts = append(p.parts, part{kind: kind, id: append([]byte(nil), id...)})
 }
 
+// partOpen reports whether a text or reasoning part is open.
+func (p *mapper) partOpen(kind invariants.SpanKind, id decode.Raw) bool {
+	for i := range p.parts {
+		if p.parts[i].kind == kind && string(p.parts[i].id) == string(id) {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *mapper) closePart(kind invariants.SpanKind, id decode.Raw) {
 	for i := range p.parts {
 		if p.parts[i].kind == kind && string(p.parts[i].id) == string(id) {
