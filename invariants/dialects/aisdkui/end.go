@@ -56,6 +56,12 @@ func (p *mapper) failed(m *invariants.Mapping) bool {
 	if p.errText == nil {
 		return false
 	}
+	// The failure cut what was streaming (createUIMessageStream's execute
+	// throwing mid-step: its onError writes the error chunk and the stream
+	// closes): the step and its parts end with it, as at abort — the error
+	// chunk already says the message failed.
+	p.closeParts(m)
+	p.closeStep(m)
 	p.terminal(m, invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnFailed, Name: litError, Text: p.errText})
 	return true
 }
