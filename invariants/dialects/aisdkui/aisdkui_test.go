@@ -203,6 +203,9 @@ func TestRules(t *testing.T) {
 		{"abort mid-text", []string{start, step, `{"type":"text-start","id":"a"}`, `{"type":"text-delta","id":"a","delta":"x"}`, `{"type":"abort","reason":"The operation was aborted."}`, `[DONE]`}, nil},
 		{"abort, then finish-step", []string{start, step, `{"type":"tool-input-available","toolCallId":"c","toolName":"x","input":{}}`, `{"type":"tool-output-available","toolCallId":"c","output":1}`, `{"type":"abort","reason":"The agent run was cancelled."}`, endStep, `[DONE]`}, nil},
 		{"abort, then text", []string{start, step, `{"type":"abort"}`, `{"type":"text-start","id":"a"}`, `[DONE]`}, []string{"after-terminal warn 3"}},
+		// abort resets nothing in the client: a part open at abort still
+		// takes deltas (after-terminal warn, no orphan).
+		{"abort, then a delta for the open part", []string{start, step, `{"type":"text-start","id":"a"}`, `{"type":"abort"}`, `{"type":"text-delta","id":"a","delta":"x"}`, `[DONE]`}, []string{"after-terminal warn 4"}},
 		{"finish, then finish-step", []string{start, step, endStep, fin, endStep, `[DONE]`}, []string{"after-terminal warn 4"}},
 		{"abort with a call streaming its input", []string{start, step, `{"type":"tool-input-start","toolCallId":"c","toolName":"x"}`, `{"type":"abort"}`, `[DONE]`}, []string{"tool-unfinished warn 3"}},
 		// tools

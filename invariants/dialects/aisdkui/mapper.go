@@ -91,7 +91,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 // finish-step after abort (pydantic-ai's adapter: silent), an error chunk
 // (useChat rethrows it and the finished message ends in status "error":
 // the engine's after-terminal error). Deltas and outputs the client
-// cannot place still throw there: orphanLate says so.
+// cannot place still throw there: lateSpanOrphan and lateToolOrphan say so.
 func (p *mapper) afterEnd(c *fields, name []byte) {
 	switch string(name) {
 	case "message-metadata":
@@ -145,8 +145,10 @@ func (p *mapper) mapType(c *fields, name []byte) {
 		if !p.ended {
 			// streamText's abort (stream-text.ts) enqueues the abort chunk
 			// and closes the stream: the step and the parts it was
-			// streaming are never ended, by design. They close with it.
-			p.closeParts(m)
+			// streaming are never ended, by design. They close with it for
+			// the engine; the mapper keeps the parts, as the client does
+			// (abort resets nothing), for what may follow.
+			p.endParts(m)
 			p.closeStep(m)
 			p.aborted, p.endAt = true, f.Index
 		}

@@ -78,10 +78,16 @@ func (p *mapper) closePart(kind invariants.SpanKind, id decode.Raw) {
 // reset-step): the SDK client drops its active parts there. The moves
 // alias the mapper's copies, which stay untouched until the next frame.
 func (p *mapper) closeParts(m *invariants.Mapping) {
+	p.endParts(m)
+	p.parts = p.parts[:0]
+}
+
+// endParts closes every open part for the engine and keeps the mapper's
+// list (abort: the client keeps its active parts).
+func (p *mapper) endParts(m *invariants.Mapping) {
 	for i := range p.parts {
 		m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: p.parts[i].kind, Key: p.parts[i].id})
 	}
-	p.parts = p.parts[:0]
 }
 
 func (p *mapper) tool(id decode.Raw) *tool {
