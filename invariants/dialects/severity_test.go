@@ -15,6 +15,10 @@ import (
 var twoSeverities = map[string]bool{
 	"frame-size": true, "terminal-missing": true, "tool-unfinished": true,
 	"span-unclosed": true, "component-unfilled": true, "capture-corrupt": true,
+	// ai-sdk-ui: late chunks a client still applies, a second start with
+	// the same id, a finish-step after the first step (warn); ag-ui:
+	// misplaced reasoning boundaries (warn).
+	"after-terminal": true, "start-duplicate": true, "span-orphan": true, "span-duplicate": true,
 }
 
 // TestListedSeverityIsRaised: every alarm a dialect raises on its captures
