@@ -43,12 +43,14 @@ type Engine struct {
 	lastArrival time.Duration
 	haveArrival bool
 	doneAt      int // frame of the stream's [DONE] (-1 none)
-	cut         int // frame of a MoveCut (-1 none)
-	ended       bool
-	seqs        map[string]*int64
-	keys        []string     // each turn's key as a JSON literal (parallel to turns)
-	openSpans   int          // spans open in every turn (NoTerminal: the idle window runs)
-	finals      map[int]bool // turns whose terminal ends the stream without [DONE]
+	// afterDoneRaised: after-terminal was raised for a frame after [DONE].
+	afterDoneRaised bool
+	cut             int // frame of a MoveCut (-1 none)
+	ended           bool
+	seqs            map[string]*int64
+	keys            []string     // each turn's key as a JSON literal (parallel to turns)
+	openSpans       int          // spans open in every turn (NoTerminal: the idle window runs)
+	finals          map[int]bool // turns whose terminal ends the stream without [DONE]
 	// idLimitStream: id-limit was raised outside any turn (engine_ids.go).
 	idLimitStream bool
 
@@ -308,7 +310,13 @@ func (e *Engine) Observe(f *decode.Frame) []Alarm {
 		e.raise("after-terminal", SevError, f.Index, t, "%s frame after the server cut the stream at frame %d", e.label(f), e.cut)
 		late = true
 	case afterDone:
-		e.raise("after-terminal", SevError, f.Index, t, "%s frame after the stream's [DONE] at frame %d", e.label(f), e.doneAt)
+		// The stream goes on past its end: one defect, one alarm, on the
+		// first frame after the [DONE] (a client that stops there loses
+		// them all; one that reads on applies them to a finished turn).
+		if !e.afterDoneRaised {
+			e.afterDoneRaised = true
+			e.raise("after-terminal", SevError, f.Index, t, "%s frame after the stream's [DONE] at frame %d (and any later frame)", e.label(f), e.doneAt)
+		}
 		late = true
 	case t >= 0 && e.state[t-e.base].ended && !e.shape.NoTerminal:
 		e.raise("after-terminal", SevError, f.Index, t, "%s frame after the turn's terminal %s at frame %d",
@@ -650,7 +658,8 @@ func (e *Engine) applyMoves(w where, t int, late bool) {
 			continue
 		}
 		if t < 0 || late {
-			if late && t >= 0 && mv.Kind == MoveTerminal && e.turns[t-e.base].Outcome != "" {
+			// After the stream's [DONE], the one after-terminal says it all.
+			if late && t >= 0 && mv.Kind == MoveTerminal && e.turns[t-e.base].Outcome != "" && e.doneAt < 0 {
 				e.raise("terminal-duplicate", SevError, w.idx, t, "second terminal event (%s) after %s at frame %d",
 					e.labelAt(w), e.turns[t-e.base].TerminalEvent, e.turns[t-e.base].TerminalFrame)
 			}

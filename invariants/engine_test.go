@@ -92,6 +92,7 @@ func frames(objs ...string) string {
 func TestEngineGenericRules(t *testing.T) {
 	perStream := invariants.Shape{Turns: invariants.TurnPerStream, StartRequired: true}
 	withDone := invariants.Shape{Turns: invariants.TurnPerStream, Done: true}
+	perStreamNoStart := invariants.Shape{Turns: invariants.TurnPerStream}
 	keyed := invariants.Shape{Turns: invariants.TurnKeyed, StartRequired: true, OneOpenTurn: true}
 	noTerm := invariants.Shape{Turns: invariants.TurnKeyed, NoTerminal: true}
 	for _, tc := range []struct {
@@ -122,6 +123,9 @@ func TestEngineGenericRules(t *testing.T) {
 		{"done missing", withDone, frames(`"op":"end"`), []string{"done-missing warn -"}},
 		{"a final terminal owes no [DONE]", withDone, frames(`"op":"end","outcome":"failed","final":true`), nil},
 		{"after [DONE]", withDone, frames(`"op":"end"`, "[DONE]", `"op":"ping"`, "[DONE]"), []string{"after-terminal error 2", "after-terminal error 3"}},
+		{"frames after [DONE]: one alarm", withDone, frames(`"op":"end"`, "[DONE]", `"op":"ping"`, `"op":"text"`, `"op":"end"`), []string{"after-terminal error 2"}},
+		{"[DONE] where the client parses JSON", invariants.Shape{Turns: invariants.TurnPerStream, DoneBreaks: true}, frames(`"op":"end"`, "[DONE]"), []string{"frame-json error 1"}},
+		{"[DONE] where clients skip it", perStreamNoStart, frames(`"op":"end"`, "[DONE]"), []string{"event-unknown info 1"}},
 		{"[DONE] outside the wire", perStream, frames(`"op":"start"`, `"op":"end"`, "[DONE]"), []string{"event-unknown info 2"}},
 		{"unknown and broken frames", perStream, frames(`"op":"start"`, `"op":"what"`, `"op":`, `"op":"end"`), []string{"event-unknown info 1", "frame-json error 2"}},
 		{"keyed turns", keyed, frames(`"op":"start","key":"a"`, `"op":"end"`, `"op":"start","key":"b"`, `"op":"start","key":"c"`, `"op":"end"`), []string{"start-duplicate error 3"}},
