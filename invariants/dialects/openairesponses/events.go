@@ -152,6 +152,11 @@ func init() {
 	add(event{name: "response.audio.transcript.delta", scope: scopeNone, delta: true})
 	add(event{name: "response.audio.transcript.done", scope: scopeNone})
 
+	// The transport's keepalive: {type, sequence_number}, no item, no
+	// content (openai-node src/lib/responses/ResponseAccumulator.ts
+	// ResponseKeepAliveEvent, ignored by its accumulator).
+	add(event{name: "keepalive", scope: scopeNone})
+
 	addLegacy(add)
 }
 

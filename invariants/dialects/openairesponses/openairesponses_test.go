@@ -190,6 +190,8 @@ func TestRules(t *testing.T) {
 		{"sse event mismatch", build(0, created) + "event: response.done\ndata: " + completed[:len(completed)-1] + `,"sequence_number":1}` + "\n\n", []string{"sse-event-mismatch error 1"}},
 		{"no event field is fine", "data: " + created[:len(created)-1] + `,"sequence_number":0}` + "\n\n", []string{"terminal-missing error -"}},
 		{"unknown type", build(0, created, `{"type":"response.thinking.delta"}`, completed), []string{"event-unknown info 1"}},
+		{"unknown type without sequence_number takes no number", build(0, created) + "event: response.vendor.note\ndata: {\"type\":\"response.vendor.note\"}\n\n" + build(1, completed), []string{"event-unknown info 1"}},
+		{"keepalive", build(0, created, `{"type":"keepalive"}`, completed), nil},
 		{"not JSON", build(0, created) + "data: {oops\n\n" + build(1, completed), []string{"frame-json error 1"}},
 		// payload
 		{"delta not a string", build(0, created, msg0(msgAdded), msg0(partAdded), strings.Replace(msg0(textDelta), `"delta":"Hi"`, `"delta":5`, 1), msg0(partDone), msg0(msgDone), completed), []string{"payload-malformed error 3"}},
@@ -306,7 +308,7 @@ func TestVocabulary(t *testing.T) {
 		"response.mcp_call_arguments.delta", "response.mcp_call_arguments.done", "response.mcp_call.completed",
 		"response.mcp_call.failed", "response.mcp_call.in_progress", "response.mcp_list_tools.completed",
 		"response.mcp_list_tools.failed", "response.mcp_list_tools.in_progress", "response.output_text.annotation.added",
-		"response.queued", "response.custom_tool_call_input.delta", "response.custom_tool_call_input.done",
+		"response.queued", "response.custom_tool_call_input.delta", "response.custom_tool_call_input.done", "keepalive",
 	} {
 		if ev := events[name]; ev == nil || ev.legacy != "" {
 			t.Errorf("%s: %+v", name, ev)
