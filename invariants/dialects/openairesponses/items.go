@@ -30,6 +30,7 @@ func (p *mapper) itemAdded(f *decode.Frame, m *invariants.Mapping, ev *event) {
 	p.order(m, oi)
 	m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: oiRaw, Name: itype})
 	p.free(oi) // a reused index forgets the closed item's call
+	p.track(oi, item.Get("id"))
 	switch {
 	case oneOf(itype, clientTools):
 		key, name := item.Get("call_id"), itype
@@ -74,7 +75,7 @@ func (p *mapper) openTool(m *invariants.Mapping, ev *event, oi int64, key, name 
 		return // tool-malformed (the Engine): no call to follow
 	}
 	s := p.slot(oi)
-	s.hosted = hosted
+	s.tool, s.hosted = true, hosted
 	s.key = append(s.key[:0], key...)
 	s.name = append(s.name[:0], name...)
 }
@@ -102,7 +103,10 @@ func (p *mapper) itemDone(f *decode.Frame, m *invariants.Mapping, ev *event) {
 		m.Raise("span-mismatch", invariants.SevError, "%s: item %d was added as %q and is done as %s", ev.name, oi, name, clipRaw(itype))
 	}
 	if s := p.find(oi); s != nil && open {
-		p.toolDone(m, ev, s, item)
+		p.sameItem(m, ev, s, oi, item.Get("id"))
+		if s.tool {
+			p.toolDone(m, ev, s, item)
+		}
 	}
 	if cid := item.Get("call_id"); isOutputItem(itype) && cid.IsNonEmptyStr() && m.ToolIsOpen(cid) {
 		m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: cid, Outcome: invariants.TurnCompleted})
@@ -145,6 +149,9 @@ func (p *mapper) itemEvent(f *decode.Frame, m *invariants.Mapping, ev *event) {
 		p.orphanMoves(f, m, ev)
 		return
 	}
+	if s := p.find(oi); s != nil && !ev.noItemID {
+		p.sameItem(m, ev, s, oi, f.Get("item_id"))
+	}
 	switch ev.scope {
 	case scopePart:
 		p.partEvent(f, m, ev, oiRaw, oi, invariants.SpanPart, "content_index")
@@ -157,6 +164,9 @@ func (p *mapper) itemEvent(f *decode.Frame, m *invariants.Mapping, ev *event) {
 		p.list(oi)
 	}
 	s := p.find(oi)
+	if s != nil && !s.tool {
+		s = nil
+	}
 	switch ev.act {
 	case actArgs:
 		if s != nil {
@@ -224,6 +234,9 @@ func (p *mapper) partEvent(f *decode.Frame, m *invariants.Mapping, ev *event, oi
 	}
 	if open && ev.part != "" && name != "" && name != ev.part {
 		m.Raise("span-mismatch", invariants.SevError, "%s into %s %s, a %q part (want %s)", ev.name, kind, key, name, ev.part)
+	}
+	if ev.act == actOpen && !open {
+		p.partOrder(m, ev, oi, idx, kind)
 	}
 	switch ev.act {
 	case actOpen:
@@ -300,6 +313,57 @@ func (p *mapper) carried(oi int64) {
 // added (or any item before one was added) began before the resume point.
 func (p *mapper) preResume(oi int64) bool {
 	return p.resumed && (p.firstAdded < 0 || oi < p.firstAdded)
+}
+
+// track remembers an added item: its id, and that its parts start at 0.
+func (p *mapper) track(oi int64, id decode.Raw) {
+	s := p.slot(oi)
+	s.tool, s.hosted = false, false
+	s.key, s.name = s.key[:0], s.name[:0]
+	s.nextPart, s.nextSummary = 0, 0
+	s.hasID = id.Kind() == decode.KindString
+	s.id = s.id[:0]
+	if s.hasID {
+		s.id = append(s.id, id...)
+	}
+}
+
+// sameItem raises span-mismatch when an event names its item by another
+// id than the one the item was added with (item_id of an item event, the
+// item's id at output_item.done). openai-node's ResponseStream throws
+// ("expected item_id …", "expected output item id …":
+// src/internal/responses/response-accumulator.ts validateOutputItemIdentity);
+// GitHub Copilot's endpoint rotates ids on every event, so it is reported
+// once a stream.
+func (p *mapper) sameItem(m *invariants.Mapping, ev *event, s *slot, oi int64, id decode.Raw) {
+	if p.idDrifted || !s.hasID || id.Kind() != decode.KindString || string(id) == string(s.id) {
+		return
+	}
+	p.idDrifted = true
+	m.Raise("span-mismatch", invariants.SevError, "%s names item %d by id %s, but it was added as %s (later ones are not listed)",
+		ev.name, oi, clipRaw(id), clipRaw(s.id))
+}
+
+// partOrder raises part-index-order when a content part or summary part
+// is not added at its item's next index. The SDKs append it: openai-python
+// puts it at the end of output.content whatever its content_index (and
+// later deltas go to another part, or raise IndexError), openai-node
+// throws ("missing content at index N", validateArrayAppend).
+func (p *mapper) partOrder(m *invariants.Mapping, ev *event, oi, idx int64, kind invariants.SpanKind) {
+	s := p.find(oi)
+	if s == nil {
+		return // an item added before a resume point: its parts are not known
+	}
+	next, field := &s.nextPart, "content_index"
+	if kind == invariants.SpanReasoning {
+		next, field = &s.nextSummary, "summary_index"
+	}
+	if idx != *next {
+		m.Raise("part-index-order", invariants.SevError, "%s at %s %d of item %d, want %d (parts are added in order)", ev.name, field, idx, oi, *next)
+	}
+	if idx >= *next {
+		*next = idx + 1
+	}
 }
 
 // Slots.

@@ -9,8 +9,9 @@ import (
 // allocated once per stream (newMapper) and reused, so mapping a frame
 // allocates nothing.
 type mapper struct {
-	// drifted: envelope-drift was raised (once a stream).
-	drifted bool
+	// drifted: envelope-drift was raised (once a stream); idDrifted: an
+	// item_id that is not its item's id was reported (once a stream).
+	drifted, idDrifted bool
 	frames  int  // decoded frames seen
 	bad     bool // payload-malformed already raised on this frame
 	resumed bool // the stream resumes a response (starting_after)
@@ -54,9 +55,16 @@ type mapper struct {
 type slot struct {
 	oi     int64
 	used   bool
+	tool   bool // the item carries a tool call (key, name, hosted)
 	hosted bool
 	key    []byte
 	name   []byte
+	// id is the item's id at output_item.added (hasID: it had a string
+	// one); nextPart / nextSummary the content_index / summary_index its
+	// next part must carry.
+	id                    []byte
+	hasID                 bool
+	nextPart, nextSummary int64
 }
 
 func newMapper() invariants.Mapper {
@@ -66,6 +74,7 @@ func newMapper() invariants.Mapper {
 	for i := range p.slots {
 		p.slots[i].key = make([]byte, 0, 64)
 		p.slots[i].name = make([]byte, 0, 64)
+		p.slots[i].id = make([]byte, 0, 64)
 	}
 	return p
 }

@@ -201,6 +201,12 @@ func TestRules(t *testing.T) {
 		{"type missing", build(0, created) + "data: {\"sequence_number\":1}\n\n" + build(2, completed), []string{"payload-malformed error 1"}},
 		// order
 		{"output index skipped", build(0, created, rsAdded, rsDone, strings.ReplaceAll(msgAdded, `"output_index":1`, `"output_index":2`), strings.ReplaceAll(msgDone, `"output_index":1`, `"output_index":2`), completed), []string{"output-index-order error 3"}},
+		{"content part skips an index", build(0, created, msg0(msgAdded), strings.Replace(msg0(partAdded), `"content_index":0`, `"content_index":1`, 1), strings.Replace(msg0(partDone), `"content_index":0`, `"content_index":1`, 1), msg0(msgDone), completed), []string{"part-index-order error 2"}},
+		{"content part index reused after its done", build(0, created, msg0(msgAdded), msg0(partAdded), msg0(partDone), msg0(partAdded), msg0(partDone), msg0(msgDone), completed), []string{"part-index-order error 4"}},
+		{"summary part skips an index", build(0, created, rsAdded, strings.Replace(sumAdded, `"summary_index":0`, `"summary_index":2`, 1), strings.Replace(sumPDone, `"summary_index":0`, `"summary_index":2`, 1), rsDone, completed), []string{"part-index-order error 2"}},
+		{"two summary parts in order", build(0, created, rsAdded, sumAdded, sumPDone, strings.Replace(sumAdded, `"summary_index":0`, `"summary_index":1`, 1), strings.Replace(sumPDone, `"summary_index":0`, `"summary_index":1`, 1), rsDone, completed), nil},
+		{"item_id of another item", build(0, created, msg0(msgAdded), msg0(partAdded), strings.Replace(msg0(textDelta), `"msg_1"`, `"msg_2"`, 1), strings.Replace(msg0(textDone), `"msg_1"`, `"msg_3"`, 1), msg0(partDone), msg0(msgDone), completed), []string{"span-mismatch error 3"}},
+		{"item done with another id", build(0, created, msg0(msgAdded), msg0(partAdded), msg0(partDone), strings.Replace(msg0(msgDone), `"msg_1"`, `"msg_9"`, 1), completed), []string{"span-mismatch error 4"}},
 		{"msg in order", build(0, with(one(created, rsAdded, rsDone), msg, one(completed))...), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
