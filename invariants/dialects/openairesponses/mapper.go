@@ -12,10 +12,10 @@ type mapper struct {
 	// drifted: envelope-drift was raised (once a stream); idDrifted: an
 	// item_id that is not its item's id was reported (once a stream).
 	drifted, idDrifted bool
-	frames  int  // decoded frames seen
-	bad     bool // payload-malformed already raised on this frame
-	resumed bool // the stream resumes a response (starting_after)
-	noSeq   bool // the stream is in the shape before sequence_number (legacy.go)
+	frames             int  // decoded frames seen
+	bad                bool // payload-malformed already raised on this frame
+	resumed            bool // the stream resumes a response (starting_after)
+	noSeq              bool // the stream is in the shape before sequence_number (legacy.go)
 
 	// ended: a terminal event was mapped. errAt: frame of an error event
 	// that no terminal followed yet (-1 none): it ends the turn as failed
