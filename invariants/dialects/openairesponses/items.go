@@ -232,6 +232,15 @@ func (p *mapper) partEvent(f *decode.Frame, m *invariants.Mapping, ev *event, oi
 		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: kind, Key: key})
 		open = true
 	}
+	if !open && ev.act != actOpen {
+		if s := p.find(oi); s != nil {
+			if s.strayPart {
+				p.orphanMoves(f, m, ev)
+				return
+			}
+			s.strayPart = true
+		}
+	}
 	if open && ev.part != "" && name != "" && name != ev.part {
 		m.Raise("span-mismatch", invariants.SevError, "%s into %s %s, a %q part (want %s)", ev.name, kind, key, name, ev.part)
 	}
@@ -320,7 +329,7 @@ func (p *mapper) track(oi int64, id decode.Raw) {
 	s := p.slot(oi)
 	s.tool, s.hosted = false, false
 	s.key, s.name = s.key[:0], s.name[:0]
-	s.nextPart, s.nextSummary = 0, 0
+	s.nextPart, s.nextSummary, s.strayPart = 0, 0, false
 	s.hasID = id.Kind() == decode.KindString
 	s.id = s.id[:0]
 	if s.hasID {

@@ -65,6 +65,11 @@ type slot struct {
 	id                    []byte
 	hasID                 bool
 	nextPart, nextSummary int64
+	// strayPart: an event of this item named a part or summary part that
+	// is not open, and span-orphan said so; the item's later ones are the
+	// same defect (Ollama streams a summary's text without ever adding
+	// its part: one alarm, not one per delta).
+	strayPart bool
 }
 
 func newMapper() invariants.Mapper {

@@ -168,6 +168,8 @@ func TestRules(t *testing.T) {
 		// spans
 		{"span orphan delta", build(0, created, textDelta, completed), []string{"span-orphan error 1"}},
 		{"span orphan part delta", build(0, created, msgAdded, textDelta, msgDone, completed), []string{"output-index-order error 1", "span-orphan error 2"}},
+		{"summary text without its part (Ollama): one alarm for the item", build(0, created, rsAdded, sumDelta, sumDelta, sumDelta, sumDone, rsDone, completed), []string{"span-orphan error 2"}},
+		{"text deltas without their part: one alarm for the item", build(0, created, msg0(msgAdded), msg0(textDelta), msg0(textDelta), msg0(textDone), msg0(partDone), msg0(msgDone), completed), []string{"span-orphan error 2"}},
 		{"span orphan item done", build(0, created, msgDone, completed), []string{"span-orphan error 1"}},
 		{"span unclosed", build(0, created, rsAdded, completed), []string{"span-unclosed error 2"}},
 		{"span unclosed before failure", build(0, created, rsAdded, failed), []string{"span-unclosed warn 2"}},
