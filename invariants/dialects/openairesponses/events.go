@@ -59,6 +59,9 @@ type event struct {
 	// legacy names the older shape an event name of the past belongs to
 	// (legacy.go); "" for the current vocabulary.
 	legacy string
+	// vendor names the flavor whose own event this is (flavor.go): it is
+	// mapped, and stays event-unknown (no OpenAI SDK types it).
+	vendor string
 }
 
 // events is the whole documented vocabulary: the ResponseStreamEvent union
@@ -156,6 +159,14 @@ func init() {
 	// content (openai-node src/lib/responses/ResponseAccumulator.ts
 	// ResponseKeepAliveEvent, ignored by its accumulator).
 	add(event{name: "keepalive", scope: scopeNone})
+
+	// vLLM's own events for a reasoning_text content part
+	// (vllm/entrypoints/openai/protocol.py ResponseReasoningPartAddedEvent,
+	// a stand-in while openai-python's content_part.added did not type a
+	// reasoning_text part, openai-python #2634): content_part.added /
+	// .done by another name.
+	add(event{name: "response.reasoning_part.added", scope: scopePart, act: actOpen, item: "reasoning", vendor: "vllm"})
+	add(event{name: "response.reasoning_part.done", scope: scopePart, act: actClose, item: "reasoning", vendor: "vllm"})
 
 	addLegacy(add)
 }

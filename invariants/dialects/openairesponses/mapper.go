@@ -98,6 +98,12 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	if ev != nil && ev.legacy != "" {
 		m.Legacy(ev.legacy)
 	}
+	if ev != nil && ev.vendor != "" {
+		m.Unknown = true
+		if m.Flavor() == "" {
+			m.SetFlavor(ev.vendor)
+		}
+	}
 	if !p.noSeq {
 		p.sequence(f, m, ev)
 	}

@@ -39,27 +39,31 @@ const (
 	incomplete = `{"type":"response.incomplete","response":{"id":"resp_1","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}`
 	errorEv    = `{"type":"error","code":"server_error","message":"The server had an error","param":null}`
 
-	rsAdded   = `{"type":"response.output_item.added","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[]}}`
-	sumAdded  = `{"type":"response.reasoning_summary_part.added","item_id":"rs_1","output_index":0,"summary_index":0,"part":{"type":"summary_text","text":""}}`
-	sumDelta  = `{"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":0,"summary_index":0,"delta":"Thinking"}`
-	sumDone   = `{"type":"response.reasoning_summary_text.done","item_id":"rs_1","output_index":0,"summary_index":0,"text":"Thinking"}`
-	sumPDone  = `{"type":"response.reasoning_summary_part.done","item_id":"rs_1","output_index":0,"summary_index":0,"part":{"type":"summary_text","text":"Thinking"}}`
-	rsDone    = `{"type":"response.output_item.done","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[]}}`
-	msgAdded  = `{"type":"response.output_item.added","output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}}`
-	partAdded = `{"type":"response.content_part.added","item_id":"msg_1","output_index":1,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}`
-	textDelta = `{"type":"response.output_text.delta","item_id":"msg_1","output_index":1,"content_index":0,"delta":"Hi","logprobs":[]}`
-	textDone  = `{"type":"response.output_text.done","item_id":"msg_1","output_index":1,"content_index":0,"text":"Hi","logprobs":[]}`
-	partDone  = `{"type":"response.content_part.done","item_id":"msg_1","output_index":1,"content_index":0,"part":{"type":"output_text","text":"Hi","annotations":[]}}`
-	msgDone   = `{"type":"response.output_item.done","output_index":1,"item":{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[]}}`
-	fcAdded   = `{"type":"response.output_item.added","output_index":2,"item":{"id":"fc_1","type":"function_call","status":"in_progress","call_id":"call_1","name":"get_weather","arguments":""}}`
-	fcDelta   = `{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":2,"delta":"{\"city\":\"Oslo\"}"}`
-	fcArgDone = `{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":2,"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}`
-	fcDone    = `{"type":"response.output_item.done","output_index":2,"item":{"id":"fc_1","type":"function_call","status":"completed","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}`
-	wsAdded   = `{"type":"response.output_item.added","output_index":0,"item":{"id":"ws_1","type":"web_search_call","status":"in_progress"}}`
-	wsProg    = `{"type":"response.web_search_call.in_progress","item_id":"ws_1","output_index":0}`
-	wsSearch  = `{"type":"response.web_search_call.searching","item_id":"ws_1","output_index":0}`
-	wsComp    = `{"type":"response.web_search_call.completed","item_id":"ws_1","output_index":0}`
-	wsDone    = `{"type":"response.output_item.done","output_index":0,"item":{"id":"ws_1","type":"web_search_call","status":"completed","action":{"type":"search","query":"q"}}}`
+	rsAdded       = `{"type":"response.output_item.added","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[]}}`
+	sumAdded      = `{"type":"response.reasoning_summary_part.added","item_id":"rs_1","output_index":0,"summary_index":0,"part":{"type":"summary_text","text":""}}`
+	sumDelta      = `{"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":0,"summary_index":0,"delta":"Thinking"}`
+	sumDone       = `{"type":"response.reasoning_summary_text.done","item_id":"rs_1","output_index":0,"summary_index":0,"text":"Thinking"}`
+	sumPDone      = `{"type":"response.reasoning_summary_part.done","item_id":"rs_1","output_index":0,"summary_index":0,"part":{"type":"summary_text","text":"Thinking"}}`
+	rsDone        = `{"type":"response.output_item.done","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[]}}`
+	msgAdded      = `{"type":"response.output_item.added","output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}}`
+	partAdded     = `{"type":"response.content_part.added","item_id":"msg_1","output_index":1,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}`
+	textDelta     = `{"type":"response.output_text.delta","item_id":"msg_1","output_index":1,"content_index":0,"delta":"Hi","logprobs":[]}`
+	textDone      = `{"type":"response.output_text.done","item_id":"msg_1","output_index":1,"content_index":0,"text":"Hi","logprobs":[]}`
+	partDone      = `{"type":"response.content_part.done","item_id":"msg_1","output_index":1,"content_index":0,"part":{"type":"output_text","text":"Hi","annotations":[]}}`
+	msgDone       = `{"type":"response.output_item.done","output_index":1,"item":{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[]}}`
+	fcAdded       = `{"type":"response.output_item.added","output_index":2,"item":{"id":"fc_1","type":"function_call","status":"in_progress","call_id":"call_1","name":"get_weather","arguments":""}}`
+	fcDelta       = `{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":2,"delta":"{\"city\":\"Oslo\"}"}`
+	fcArgDone     = `{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":2,"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}`
+	fcDone        = `{"type":"response.output_item.done","output_index":2,"item":{"id":"fc_1","type":"function_call","status":"completed","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}`
+	wsAdded       = `{"type":"response.output_item.added","output_index":0,"item":{"id":"ws_1","type":"web_search_call","status":"in_progress"}}`
+	wsProg        = `{"type":"response.web_search_call.in_progress","item_id":"ws_1","output_index":0}`
+	wsSearch      = `{"type":"response.web_search_call.searching","item_id":"ws_1","output_index":0}`
+	wsComp        = `{"type":"response.web_search_call.completed","item_id":"ws_1","output_index":0}`
+	vllmPartAdded = `{"type":"response.reasoning_part.added","item_id":"rs_1","output_index":0,"content_index":0,"part":{"type":"reasoning_text","text":""}}`
+	vllmDelta     = `{"type":"response.reasoning_text.delta","item_id":"rs_1","output_index":0,"content_index":0,"delta":"Let me think"}`
+	vllmDone      = `{"type":"response.reasoning_text.done","item_id":"rs_1","output_index":0,"content_index":0,"text":"Let me think"}`
+	vllmPartDone  = `{"type":"response.reasoning_part.done","item_id":"rs_1","output_index":0,"content_index":0,"part":{"type":"reasoning_text","text":"Let me think"}}`
+	wsDone        = `{"type":"response.output_item.done","output_index":0,"item":{"id":"ws_1","type":"web_search_call","status":"completed","action":{"type":"search","query":"q"}}}`
 )
 
 // valid: reasoning summary, a message, a function call, 20 frames.
@@ -193,6 +197,7 @@ func TestRules(t *testing.T) {
 		{"no event field is fine", "data: " + created[:len(created)-1] + `,"sequence_number":0}` + "\n\n", []string{"terminal-missing error -"}},
 		{"unknown type", build(0, created, `{"type":"response.thinking.delta"}`, completed), []string{"event-unknown info 1"}},
 		{"unknown type without sequence_number takes no number", build(0, created) + "event: response.vendor.note\ndata: {\"type\":\"response.vendor.note\"}\n\n" + build(1, completed), []string{"event-unknown info 1"}},
+		{"vLLM reasoning_part.added / .done open and close the reasoning_text part", build(0, created, rsAdded, vllmPartAdded, vllmDelta, vllmDone, vllmPartDone, rsDone, completed), []string{"event-unknown info 2", "event-unknown info 5"}},
 		{"keepalive", build(0, created, `{"type":"keepalive"}`, completed), nil},
 		{"not JSON", build(0, created) + "data: {oops\n\n" + build(1, completed), []string{"frame-json error 1"}},
 		// payload
@@ -265,6 +270,7 @@ func TestFlavor(t *testing.T) {
 		{"openrouter resumed: is_byok at the end", build(5, orDone), "openrouter", ""},
 		{"xai: grok model, UUID id", build(0, xaiCreated, xaiDone), "xai", ""},
 		{"a grok model with an OpenAI id is no xAI stream", build(0, strings.Replace(created, `"object":"response"`, `"model":"grok-4"`, 1), completed), "", ""},
+		{"vllm: its reasoning_part.added", build(0, created, rsAdded, vllmPartAdded, vllmDelta, vllmDone, vllmPartDone, rsDone, completed), "vllm", ""},
 		{"forced flavor wins", build(0, orCreated, orDone), "xai", "xai"},
 	} {
 		chk := Dialect.NewChecker(invariants.Options{Flavor: tc.forced})
@@ -272,7 +278,7 @@ func TestFlavor(t *testing.T) {
 		fr := decode.NewFramer()
 		emit := func(ev *decode.Event) {
 			if ev.Dispatched() {
-				if as := chk.Observe(dec.Decode(ev, 0, false)); len(as) != 0 {
+				if as := chk.Observe(dec.Decode(ev, 0, false)); dialecttest.Serious(as) != 0 {
 					t.Errorf("%s: %v", tc.name, dialecttest.Lines(as))
 				}
 			}
@@ -288,7 +294,7 @@ func TestFlavor(t *testing.T) {
 	for _, f := range Dialect.Flavors() {
 		names[f.Name] = true
 	}
-	if !names["openrouter"] || !names["xai"] || len(names) != 2 {
+	if !names["openrouter"] || !names["xai"] || !names["vllm"] || len(names) != 3 {
 		t.Errorf("FlavorList %v", names)
 	}
 }
