@@ -28,6 +28,15 @@ func (p *mapper) itemAdded(f *decode.Frame, m *invariants.Mapping, ev *event) {
 		return
 	}
 	p.order(m, oi)
+	if itype != nil && !oneOf(itype, hostedTools) && !item.Get("id").IsNonEmptyStr() {
+		// The AI SDK's chunk schema requires item.id on every item type (an
+		// item without one falls to its unknown-chunk fallback: the message,
+		// reasoning or tool call is dropped); openai-node throws ("expected a
+		// non-empty output item id", getOutputItemIdentityKeys) for all but
+		// function and custom tool calls. A hosted call without id is
+		// tool-malformed instead.
+		p.malformed(m, ev.name, "item.id is "+invariants.KindName(item.Get("id"))+", want a non-empty string")
+	}
 	m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: oiRaw, Name: itype})
 	p.free(oi) // a reused index forgets the closed item's call
 	p.track(oi, item.Get("id"))

@@ -202,6 +202,8 @@ func TestRules(t *testing.T) {
 		{"not JSON", build(0, created) + "data: {oops\n\n" + build(1, completed), []string{"frame-json error 1"}},
 		// payload
 		{"delta not a string", build(0, created, msg0(msgAdded), msg0(partAdded), strings.Replace(msg0(textDelta), `"delta":"Hi"`, `"delta":5`, 1), msg0(partDone), msg0(msgDone), completed), []string{"payload-malformed error 3"}},
+		{"message item without id", build(0, created, `{"type":"response.output_item.added","output_index":0,"item":{"type":"message","role":"assistant","content":[]}}`, `{"type":"response.output_item.done","output_index":0,"item":{"type":"message","role":"assistant","content":[]}}`, completed), []string{"payload-malformed error 1"}},
+		{"function call without id", build(0, created, `{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","call_id":"c","name":"f","arguments":""}}`, `{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}}`, completed), []string{"payload-malformed error 1"}},
 		{"output_index missing", build(0, created, `{"type":"response.output_item.added","item":{"id":"x","type":"message"}}`, completed), []string{"payload-malformed error 1"}},
 		{"response not an object", build(0, `{"type":"response.created","response":"resp_1"}`, completed), []string{"payload-malformed error 0"}},
 		{"error without message", build(0, created, `{"type":"error","code":"x"}`), []string{"payload-malformed error 1"}},
