@@ -54,6 +54,8 @@ type event struct {
 	// gives it no item_id (shell command events). settles: the event ends
 	// an mcp_list_tools item that may get no output_item.done (lifecycle.go).
 	delta, noItemID, settles bool
+	// annotation: the event adds an annotation at annotation_index.
+	annotation bool
 	// line is the progress line (actProgress) or error text (actErrorLine).
 	line decode.Raw
 	// legacy names the older shape an event name of the past belongs to
@@ -91,7 +93,7 @@ func init() {
 	add(event{name: "response.content_part.done", scope: scopePart, act: actClose})
 	add(event{name: "response.output_text.delta", scope: scopePart, act: actText, item: "message", part: "output_text", delta: true})
 	add(event{name: "response.output_text.done", scope: scopePart, act: actCheck, item: "message", part: "output_text"})
-	add(event{name: "response.output_text.annotation.added", scope: scopePart, act: actCheck, item: "message", part: "output_text"})
+	add(event{name: "response.output_text.annotation.added", scope: scopePart, act: actCheck, item: "message", part: "output_text", annotation: true})
 	add(event{name: "response.refusal.delta", scope: scopePart, act: actText, item: "message", part: "refusal", delta: true})
 	add(event{name: "response.refusal.done", scope: scopePart, act: actCheck, item: "message", part: "refusal"})
 	add(event{name: "response.reasoning_text.delta", scope: scopePart, act: actReasoning, item: "reasoning", part: "reasoning_text", delta: true})

@@ -278,6 +278,8 @@ func (p *mapper) partEvent(f *decode.Frame, m *invariants.Mapping, ev *event, oi
 	case actCheck:
 		if !open {
 			m.Raise("span-orphan", invariants.SevError, "%s for %s %s that is not open", ev.name, kind, key)
+		} else if ev.annotation {
+			p.annotation(f, m, ev, oi, idx)
 		}
 	}
 }
@@ -339,6 +341,7 @@ func (p *mapper) track(oi int64, id decode.Raw) {
 	s.tool, s.hosted = false, false
 	s.key, s.name = s.key[:0], s.name[:0]
 	s.nextPart, s.nextSummary, s.strayPart = 0, 0, false
+	s.ann = [4]int64{}
 	s.hasID = id.Kind() == decode.KindString
 	s.id = s.id[:0]
 	if s.hasID {
@@ -381,6 +384,27 @@ func (p *mapper) partOrder(m *invariants.Mapping, ev *event, oi, idx int64, kind
 	}
 	if idx >= *next {
 		*next = idx + 1
+	}
+}
+
+// annotation checks an annotation's annotation_index: it must be a known
+// one or the next (openai-node validateArrayIndex with append throws
+// "missing annotation at index N"; openai-python's accumulator skips the
+// event). A skipped index is part-index-order, as a skipped part is.
+func (p *mapper) annotation(f *decode.Frame, m *invariants.Mapping, ev *event, oi, ci int64) {
+	_, ai, ok := p.index(f, m, ev, "annotation_index")
+	if !ok {
+		return
+	}
+	s := p.find(oi)
+	if s == nil || ci >= int64(len(s.ann)) {
+		return
+	}
+	if ai > s.ann[ci] {
+		m.Raise("part-index-order", invariants.SevError, "%s at annotation_index %d of part [%d,%d], want at most %d (annotations are added in order)", ev.name, ai, oi, ci, s.ann[ci])
+	}
+	if ai >= s.ann[ci] {
+		s.ann[ci] = ai + 1
 	}
 }
 

@@ -70,6 +70,9 @@ type slot struct {
 	// same defect (Ollama streams a summary's text without ever adding
 	// its part: one alarm, not one per delta).
 	strayPart bool
+	// ann counts the annotations of the item's first content parts (the
+	// next annotation_index each may carry); parts past them go unchecked.
+	ann [4]int64
 }
 
 func newMapper() invariants.Mapper {

@@ -47,7 +47,7 @@ var Dialect = &invariants.Spec{
 		{Name: "output-index-order", Severity: invariants.SevError, Clause: "openai-python lib/streaming/responses/_responses.py accumulate_event",
 			Summary: "response.output_item.added's output_index is not the next one (0, 1, 2, …): the SDKs append items and index them by output_index"},
 		{Name: "part-index-order", Severity: invariants.SevError, Clause: "openai-node src/internal/responses/response-accumulator.ts validateArrayAppend; openai-python lib/streaming/responses/_responses.py accumulate_event",
-			Summary: "response.content_part.added's content_index (or reasoning_summary_part.added's summary_index) is not its item's next one: the SDKs append parts (openai-node throws, openai-python misplaces the text)"},
+			Summary: "response.content_part.added's content_index (or reasoning_summary_part.added's summary_index) is not its item's next one, or an annotation's annotation_index skips past its part's annotations: the SDKs append them (openai-node throws, openai-python misplaces the text)"},
 	},
 	Sources: map[string]string{
 		"frame-json":         "OpenAI docs",

@@ -216,6 +216,9 @@ func TestRules(t *testing.T) {
 		{"two summary parts in order", build(0, created, rsAdded, sumAdded, sumPDone, strings.Replace(sumAdded, `"summary_index":0`, `"summary_index":1`, 1), strings.Replace(sumPDone, `"summary_index":0`, `"summary_index":1`, 1), rsDone, completed), nil},
 		{"item_id of another item", build(0, created, msg0(msgAdded), msg0(partAdded), strings.Replace(msg0(textDelta), `"msg_1"`, `"msg_2"`, 1), strings.Replace(msg0(textDone), `"msg_1"`, `"msg_3"`, 1), msg0(partDone), msg0(msgDone), completed), []string{"span-mismatch error 3"}},
 		{"item done with another id", build(0, created, msg0(msgAdded), msg0(partAdded), msg0(partDone), strings.Replace(msg0(msgDone), `"msg_1"`, `"msg_9"`, 1), completed), []string{"span-mismatch error 4"}},
+		{"annotations in order", build(0, created, msg0(msgAdded), msg0(partAdded), ann(0), ann(1), ann(1), msg0(partDone), msg0(msgDone), completed), nil},
+		{"annotation index skipped", build(0, created, msg0(msgAdded), msg0(partAdded), ann(0), ann(2), msg0(partDone), msg0(msgDone), completed), []string{"part-index-order error 4"}},
+		{"annotation without annotation_index", build(0, created, msg0(msgAdded), msg0(partAdded), strings.Replace(ann(0), `"annotation_index":0,`, "", 1), msg0(partDone), msg0(msgDone), completed), []string{"payload-malformed error 3"}},
 		{"msg in order", build(0, with(one(created, rsAdded, rsDone), msg, one(completed))...), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -416,6 +419,11 @@ func TestMutations(t *testing.T) {
 	check("delta before its part", build(0, created, msg0(msgAdded), msg0(textDelta), msg0(partAdded), msg0(partDone), msg0(msgDone), completed))
 	check("item done before its part", build(0, created, msg0(msgAdded), msg0(partAdded), msg0(msgDone), msg0(partDone), completed))
 	check("arguments after the call's done", build(0, created, fc0(fcAdded), fc0(fcDone), fc0(fcDelta), completed))
+}
+
+// ann is an url_citation annotation of message msg_1's part 0 (item 0).
+func ann(i int) string {
+	return fmt.Sprintf(`{"type":"response.output_text.annotation.added","item_id":"msg_1","output_index":0,"content_index":0,"annotation_index":%d,"annotation":{"type":"url_citation","start_index":0,"end_index":2,"url":"https://example.com","title":"x"}}`, i)
 }
 
 func refusal(s string) string {
