@@ -84,6 +84,9 @@ func (p *mapper) openTool(m *invariants.Mapping, ev *event, oi int64, key, name 
 		return // tool-malformed (the Engine): no call to follow
 	}
 	s := p.slot(oi)
+	if s == nil {
+		return
+	}
 	s.tool, s.hosted = true, hosted
 	s.key = append(s.key[:0], key...)
 	s.name = append(s.name[:0], name...)
@@ -338,6 +341,9 @@ func (p *mapper) preResume(oi int64) bool {
 // track remembers an added item: its id, and that its parts start at 0.
 func (p *mapper) track(oi int64, id decode.Raw) {
 	s := p.slot(oi)
+	if s == nil {
+		return
+	}
 	s.tool, s.hosted = false, false
 	s.key, s.name = s.key[:0], s.name[:0]
 	s.nextPart, s.nextSummary, s.strayPart = 0, 0, false
@@ -428,6 +434,11 @@ func (p *mapper) slot(oi int64) *slot {
 			p.slots[i].used, p.slots[i].oi = true, oi
 			return &p.slots[i]
 		}
+	}
+	if len(p.slots) >= invariants.MaxOpenIDs {
+		// Past the engine's bound (it raised id-limit): the item is not
+		// tracked, and a flood of items never done holds no more memory.
+		return nil
 	}
 	p.slots = append(p.slots, slot{used: true, oi: oi})
 	return &p.slots[len(p.slots)-1]
