@@ -2,19 +2,43 @@ package openairesponses
 
 import (
 	"strconv"
+	"strings"
 
 	"framescope/decode"
 	"framescope/invariants"
 )
 
-// malformed raises payload-malformed once per frame (the first fault).
+// malformed raises payload-malformed once per frame (the first fault),
+// and once per stream for one fault of one event type: a server that
+// leaves a field out leaves it out of every such event (llama.cpp's
+// output_text.delta carries no output_index), one defect and one alarm.
+// The first frame that shows a fault is the one reported.
 func (p *mapper) malformed(m *invariants.Mapping, event, what string) {
 	if p.bad {
 		return
 	}
 	p.bad = true
+	field := what
+	if i := strings.IndexByte(what, ' '); i > 0 {
+		field = what[:i]
+	}
+	for _, f := range p.faults {
+		if f.event == event && f.field == field {
+			return
+		}
+	}
+	if len(p.faults) < maxFaults {
+		p.faults = append(p.faults, fault{event, field})
+	}
 	m.Malformed(event, what)
 }
+
+// fault is a payload-malformed already reported: the event type and the
+// field at fault. maxFaults bounds the list (past it, faults are reported
+// every time again).
+type fault struct{ event, field string }
+
+const maxFaults = 64
 
 // index reads a required integer index field (output_index, content_index,
 // summary_index): its JSON value and number.

@@ -46,6 +46,8 @@ type mapper struct {
 	// the terminal settles them (lifecycle.go settleListed).
 	listed []int64
 	lbuf   []byte
+
+	faults []fault // payload-malformed faults reported (fields.go)
 }
 
 // slot remembers the tool call an open output item carries: its key (the
