@@ -73,7 +73,9 @@ var Dialect = &invariants.Spec{
 		"envelope-drift":     "OpenAI SDK",
 		"legacy-shape":       "OpenAI SDK",
 	},
-	Severities: map[string]invariants.Severity{"envelope-drift": invariants.SevWarn},
+	// sse-event-mismatch: the clients read the JSON type (mapper.go
+	// eventField).
+	Severities: map[string]invariants.Severity{"envelope-drift": invariants.SevWarn, "sse-event-mismatch": invariants.SevWarn},
 	FlavorList: flavors,
 	Keys:       []string{"type", "sequence_number"},
 	SniffFrame: sniff,

@@ -193,7 +193,7 @@ func TestRules(t *testing.T) {
 		{"hosted call ends at its item's done", build(0, created, wsAdded, wsDone, completed), nil},
 		// envelope
 		{"response id drift", build(0, created, strings.Replace(completed, "resp_1", "resp_2", 1)), []string{"envelope-drift warn 1"}},
-		{"sse event mismatch", build(0, created) + "event: response.done\ndata: " + completed[:len(completed)-1] + `,"sequence_number":1}` + "\n\n", []string{"sse-event-mismatch error 1"}},
+		{"sse event mismatch", build(0, created) + "event: response.done\ndata: " + completed[:len(completed)-1] + `,"sequence_number":1}` + "\n\n", []string{"sse-event-mismatch warn 1"}},
 		{"no event field is fine", "data: " + created[:len(created)-1] + `,"sequence_number":0}` + "\n\n", []string{"terminal-missing error -"}},
 		{"unknown type", build(0, created, `{"type":"response.thinking.delta"}`, completed), []string{"event-unknown info 1"}},
 		{"unknown type without sequence_number takes no number", build(0, created) + "event: response.vendor.note\ndata: {\"type\":\"response.vendor.note\"}\n\n" + build(1, completed), []string{"event-unknown info 1"}},
