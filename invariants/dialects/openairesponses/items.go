@@ -206,6 +206,11 @@ func (p *mapper) itemEvent(f *decode.Frame, m *invariants.Mapping, ev *event) {
 func (p *mapper) inItem(m *invariants.Mapping, ev *event, oiRaw decode.Raw, oi int64) bool {
 	name, open := m.SpanName(invariants.SpanItem, oiRaw)
 	if !open {
+		if p.ended {
+			// After the terminal the engine's after-terminal is the one
+			// alarm of the late frame (its items were closed with the turn).
+			return false
+		}
 		if p.preResume(oi) {
 			p.carried(oi)
 			m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: oiRaw})

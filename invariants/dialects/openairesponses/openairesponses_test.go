@@ -151,6 +151,7 @@ func TestRules(t *testing.T) {
 		{"two errors", build(0, created, errorEv, errorEv), []string{"after-terminal error 2", "terminal-duplicate error 2"}},
 		{"no terminal", build(0, created, inProgress), []string{"terminal-missing error -"}},
 		{"two terminals", build(0, created, completed, completed), []string{"after-terminal error 2", "terminal-duplicate error 2"}},
+		{"late delta after the terminal: one alarm", build(0, created, msg0(msgAdded), msg0(partAdded), completed, msg0(textDelta)), []string{"after-terminal error 4", "span-unclosed error 3", "span-unclosed error 3"}},
 		{"frame after terminal", build(0, created, completed, inProgress), []string{"after-terminal error 2"}},
 		{"[DONE] is unknown", build(0, created, completed, "!data: [DONE]\n\n"), []string{"event-unknown info 2"}},
 		// start
