@@ -89,6 +89,16 @@ func (p *mapper) messageStart(f *decode.Frame, m *invariants.Mapping) {
 	case id.Kind() != decode.KindString:
 		m.Malformed("message_start", "message.id is "+invariants.KindName(id)+", want a string")
 		id = nil
+	default:
+		// The SDK accumulators build on the message: content_block_start
+		// appends to message.content and message_delta writes into
+		// message.usage (TS MessageStream #accumulateMessage, Python
+		// accumulate_event); without them the client throws.
+		if c := msg.Get("content"); c.Kind() != decode.KindArray {
+			m.Malformed("message_start", "message.content is "+invariants.KindName(c)+", want an array (the SDKs append the blocks to it)")
+		} else if u := msg.Get("usage"); u.Kind() != decode.KindObject {
+			m.Malformed("message_start", "message.usage is "+invariants.KindName(u)+", want an object (the SDKs write message_delta's usage into it)")
+		}
 	}
 	m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: id})
 }
@@ -100,8 +110,11 @@ func (p *mapper) messageDelta(f *decode.Frame, m *invariants.Mapping) {
 		m.Malformed("message_delta", "delta is "+invariants.KindName(d)+", want an object")
 		return
 	}
-	if u := f.Get("usage"); u != nil && u.Kind() != decode.KindObject {
-		m.Malformed("message_delta", "usage is "+invariants.KindName(u)+", want an object")
+	// usage is required (RawMessageDeltaEvent.usage): both SDK
+	// accumulators read event.usage.output_tokens unguarded, so a
+	// message_delta without it throws in the client.
+	if u := f.Get("usage"); u.Kind() != decode.KindObject {
+		m.Malformed("message_delta", "usage is "+invariants.KindName(u)+", want an object (the SDKs read usage.output_tokens from every message_delta)")
 	}
 	sr := d.Get("stop_reason")
 	switch sr.Kind() {
