@@ -50,7 +50,45 @@ func (p *mapper) mapToolDelta(tc decode.Raw, choice, pos int64, m *invariants.Ma
 	} else if fn = tc.Get("custom"); fn.Kind() == decode.KindObject {
 		args = fn.Get("input")
 	}
+	if ix != nil && p.findTool(choice, n) == nil {
+		p.checkNewTool(tc, choice, n, m)
+	}
 	p.toolDelta(choice, n, tc.Get("id"), fn.Get("name"), args, m)
+}
+
+// checkNewTool checks the first delta of tool_calls[n] of a choice for
+// what the SDK accumulators need beyond id and name (one alarm a call):
+//   - the indexes run 0, 1, 2… in order of first appearance: openai-python's
+//     ChatCompletionStreamState reads message.tool_calls[index] from the
+//     list it grew by insertion and raises IndexError on a skipped index;
+//     openai-node's ChatCompletionStream leaves a hole in tool_calls;
+//   - a type ("function" or "custom"): openai-node's finalizer throws
+//     "missing choices[i].tool_calls[j].type" when no delta had one.
+//
+// Mistral's calls carry neither index nor type (its clients need none): a
+// call without an index is not checked, nor any call under the mistral
+// flavor.
+func (p *mapper) checkNewTool(tc decode.Raw, choice, n int64, m *invariants.Mapping) {
+	if p.flavor == flavorMistral {
+		return
+	}
+	calls := int64(0)
+	for i := range p.tools {
+		if p.tools[i].choice == choice && p.tools[i].index != legacyIndex {
+			calls++
+		}
+	}
+	if n != calls && len(p.tools) < maxTools {
+		m.Raise("tool-malformed", invariants.SevError,
+			"choice %d tool_calls[%d] opens as call %d of the choice: indexes must run 0, 1, 2… (openai-python's stream accumulator raises IndexError, openai-node's leaves a hole)",
+			choice, n, calls+1)
+		return
+	}
+	if t := tc.Get("type"); !t.IsNonEmptyStr() {
+		m.Raise("tool-malformed", invariants.SevError,
+			"choice %d tool_calls[%d]: its first delta has no type; openai-node's ChatCompletionStream throws \"missing choices[%d].tool_calls[%d].type\" at the end",
+			choice, n, choice, n)
+	}
 }
 
 // mapFunctionCall maps the deprecated delta.function_call: one call per
