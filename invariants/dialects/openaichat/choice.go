@@ -63,6 +63,9 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping, recog
 	} else {
 		p.mapDelta(&d, idx, n, m)
 	}
+	if d[dRole].IsNonEmptyStr() {
+		st.role = true
+	}
 
 	if !fr.IsNonEmptyStr() {
 		return
@@ -92,9 +95,9 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping, recog
 }
 
 // deltaFields are a delta's members, read in one pass (deltaKeys order).
-type deltaFields [7]decode.Raw
+type deltaFields [8]decode.Raw
 
-var deltaKeys = []string{"content", "refusal", "reasoning_content", "reasoning", "tool_calls", "function_call", "token_id"}
+var deltaKeys = []string{"content", "refusal", "reasoning_content", "reasoning", "tool_calls", "function_call", "token_id", "role"}
 
 const (
 	dContent = iota
@@ -104,6 +107,7 @@ const (
 	dToolCalls
 	dFunctionCall
 	dTokenID // Together's; read for the flavor only
+	dRole    // read only to know the choice had one (role-missing)
 )
 
 // mapDelta turns a delta into moves; the choice index is every move's key,

@@ -56,6 +56,7 @@ func (p *mapper) settle(m *invariants.Mapping, done bool) {
 			m.RaiseNoFrame("terminal-missing", sev, "choice %d has no finish_reason at the end of the stream", c.index)
 		}
 	}
+	p.checkRoles(m, done)
 	if unfinished {
 		if done {
 			p.closeTools(m)
@@ -99,4 +100,28 @@ func (p *mapper) idBefore(i int) bool {
 		}
 	}
 	return false
+}
+
+// checkRoles raises role-missing for each finished choice none of whose
+// deltas carried a role: openai-node's ChatCompletionStream throws
+// "missing role for choice N" when it builds the final completion
+// (src/lib/ChatCompletionStream.ts). The reference's ChoiceDelta.role is
+// optional and openai-python and the AI SDK do without, but the stream
+// helper of the Node SDK does not. An unfinished choice has its
+// terminal-missing, which openai-node throws first. Not under the mistral
+// flavor (Mistral's clients need no role).
+func (p *mapper) checkRoles(m *invariants.Mapping, done bool) {
+	if p.flavor == flavorMistral {
+		return
+	}
+	for _, c := range p.choices {
+		if c.role || c.finish == finishNone {
+			continue
+		}
+		if done {
+			m.Raise("role-missing", invariants.SevError, "choice %d ended and none of its deltas carried a role; openai-node's ChatCompletionStream throws \"missing role for choice %d\"", c.index, c.index)
+		} else {
+			m.RaiseNoFrame("role-missing", invariants.SevError, "choice %d ended and none of its deltas carried a role; openai-node's ChatCompletionStream throws \"missing role for choice %d\"", c.index, c.index)
+		}
+	}
 }

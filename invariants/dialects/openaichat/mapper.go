@@ -42,6 +42,7 @@ type choice struct {
 	finish uint8  // finishNone until its finish_reason
 	frame  int    // the frame of its finish_reason
 	other  []byte // the literal of a finishOther reason (to tell repeats)
+	role   bool   // a delta of the choice carried a role
 }
 
 func newMapper() invariants.Mapper {

@@ -30,6 +30,10 @@ var Dialect = &invariants.Spec{
 	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed", "envelope-drift",
 		"terminal-missing", "terminal-duplicate", "after-terminal", "done-early", "done-missing",
 		"tool-malformed", "tool-mismatch", "tool-duplicate", "tool-unfinished"),
+	Own: []invariants.Rule{
+		{Name: "role-missing", Severity: invariants.SevError, Clause: "openai-node ChatCompletionStream (\"missing role for choice N\"); reference ChoiceDelta.role",
+			Summary: "a choice ended and none of its deltas carried a role: openai-node's ChatCompletionStream throws when it builds the completion"},
+	},
 	Sources: map[string]string{
 		"frame-json":         "OpenAI SDK",
 		"event-unknown":      "OpenAI API ref",
