@@ -66,6 +66,9 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping, recog
 	if d[dRole].IsNonEmptyStr() {
 		st.role = true
 	}
+	if delta.Kind() == decode.KindObject {
+		st.readAudio(&d, frame)
+	}
 
 	if !fr.IsNonEmptyStr() {
 		return
@@ -95,9 +98,9 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping, recog
 }
 
 // deltaFields are a delta's members, read in one pass (deltaKeys order).
-type deltaFields [8]decode.Raw
+type deltaFields [9]decode.Raw
 
-var deltaKeys = []string{"content", "refusal", "reasoning_content", "reasoning", "tool_calls", "function_call", "token_id", "role"}
+var deltaKeys = []string{"content", "refusal", "reasoning_content", "reasoning", "tool_calls", "function_call", "token_id", "role", "audio"}
 
 const (
 	dContent = iota
@@ -108,6 +111,7 @@ const (
 	dFunctionCall
 	dTokenID // Together's; read for the flavor only
 	dRole    // read only to know the choice had one (role-missing)
+	dAudio   // audio output (gpt-4o-audio): read for its end marker
 )
 
 // mapDelta turns a delta into moves; the choice index is every move's key,
@@ -238,4 +242,52 @@ func reasonOf(fr decode.Raw) uint8 {
 		return finishError
 	}
 	return finishOther
+}
+
+// Audio parts a choice's deltas have carried (audio.id, data, transcript,
+// expires_at): openai-node's ChatCompletionStream reads a complete audio
+// that ends on an expires_at-only delta as finish_reason "stop".
+const (
+	audioID uint8 = 1 << iota
+	audioData
+	audioTranscript
+	audioExpires
+	audioComplete = audioID | audioData | audioTranscript | audioExpires
+)
+
+// readAudio follows a delta's audio. OpenAI's audio streams can end with a
+// delta that carries only audio.expires_at and no finish_reason at all;
+// openai-node (src/lib/ChatCompletionStream.ts, since "handle audio
+// completion markers", July 2026) then finishes the choice with "stop"
+// when its audio has id, data, transcript and expires_at. Any later delta
+// of the choice undoes the marker, as there.
+func (c *choice) readAudio(d *deltaFields, frame int) {
+	c.audioEnd = -1
+	a := d[dAudio]
+	if a.Kind() != decode.KindObject {
+		return
+	}
+	var f [4]decode.Raw
+	a.GetAll(f[:], "id", "data", "transcript", "expires_at")
+	for i, bit := range [4]uint8{audioID, audioData, audioTranscript, audioExpires} {
+		if k := f[i].Kind(); k != decode.KindNone && k != decode.KindNull {
+			c.audio |= bit
+		}
+	}
+	if c.audio&audioExpires == 0 || !absent(f[0], f[1], f[2]) {
+		return
+	}
+	if absent(d[dContent], d[dRefusal], d[dReasoningContent], d[dReasoning], d[dToolCalls], d[dFunctionCall], d[dRole]) {
+		c.audioEnd = frame
+	}
+}
+
+// absent: each value is missing or null.
+func absent(vs ...decode.Raw) bool {
+	for _, v := range vs {
+		if k := v.Kind(); k != decode.KindNone && k != decode.KindNull {
+			return false
+		}
+	}
+	return true
 }

@@ -40,6 +40,13 @@ func (p *mapper) settle(m *invariants.Mapping, done bool) {
 		}
 		return
 	}
+	for i := range p.choices {
+		// A complete audio that ended on its expires_at-only delta is a
+		// finished choice for openai-node: finish_reason "stop" (readAudio).
+		if c := &p.choices[i]; c.finish == finishNone && c.audioEnd >= 0 && c.audio == audioComplete {
+			c.finish, c.frame = finishStop, c.audioEnd
+		}
+	}
 	unfinished := false
 	sev := invariants.SevError
 	if m.ClientEnded() {

@@ -43,6 +43,11 @@ type choice struct {
 	frame  int    // the frame of its finish_reason
 	other  []byte // the literal of a finishOther reason (to tell repeats)
 	role   bool   // a delta of the choice carried a role
+	// audio: the audio parts its deltas carried (audioID…); audioEnd: the
+	// frame of its last delta when that was an expires_at-only audio
+	// delta, else -1 (see readAudio).
+	audio    uint8
+	audioEnd int
 }
 
 func newMapper() invariants.Mapper {
@@ -168,7 +173,7 @@ func (p *mapper) findChoice(index int64) *choice {
 	if len(p.choices) >= maxChoices {
 		return nil
 	}
-	p.choices = append(p.choices, choice{index: index, frame: -1})
+	p.choices = append(p.choices, choice{index: index, frame: -1, audioEnd: -1})
 	return &p.choices[len(p.choices)-1]
 }
 

@@ -145,6 +145,15 @@ func TestRules(t *testing.T) {
 		{"role on a later delta", textChunk + roleChunk + stopChunk + done, nil},
 		{"no role, choice unfinished", textChunk + done, []string{"terminal-missing error 1"}},
 		{"second choice without role", roleChunk + chunk(`{"index":1,"delta":{"content":"x"},"finish_reason":null}`) + chunk(`{"index":0,"delta":{},"finish_reason":"stop"},{"index":1,"delta":{},"finish_reason":"stop"}`) + done, []string{"role-missing error 3"}},
+		{"audio ends on expires_at without finish_reason", chunk(`{"index":0,"delta":{"audio":{"transcript":"hel"}},"finish_reason":null}`) +
+			chunk(`{"index":0,"delta":{"role":"assistant","content":null,"refusal":null,"audio":{"id":"audio_1","data":"abc"}},"finish_reason":null}`) +
+			chunk(`{"index":0,"delta":{"audio":{"transcript":"lo","data":"def"}},"finish_reason":null}`) +
+			chunk(`{"index":0,"delta":{"audio":{"expires_at":1764205200}}}`) + done, nil},
+		{"audio continues after expires_at", chunk(`{"index":0,"delta":{"role":"assistant","audio":{"id":"audio_1","data":"abc","transcript":"hello"}},"finish_reason":null}`) +
+			chunk(`{"index":0,"delta":{"audio":{"expires_at":1764205200}}}`) +
+			chunk(`{"index":0,"delta":{"audio":{"data":"def"}},"finish_reason":null}`) + done, []string{"terminal-missing error 3"}},
+		{"audio without transcript ends on expires_at", chunk(`{"index":0,"delta":{"role":"assistant","audio":{"id":"audio_1","data":"abc"}},"finish_reason":null}`) +
+			chunk(`{"index":0,"delta":{"audio":{"expires_at":1764205200}}}`) + done, []string{"terminal-missing error 2"}},
 		{"tool renamed", roleChunk + chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":""}}]},"finish_reason":null}`) + chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"g","arguments":"{}"}}]},"finish_reason":null}`) + chunk(`{"index":0,"delta":{},"finish_reason":"tool_calls"}`) + done, []string{"tool-mismatch error 2"}},
 		{"tool id repeated unchanged", roleChunk + chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":""}}]},"finish_reason":null}`) + chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":null}`) + chunk(`{"index":0,"delta":{},"finish_reason":"tool_calls"}`) + done, nil},
 		{"tool id changes", roleChunk + chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":""}}]},"finish_reason":null}`) + chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_2","function":{"arguments":"{}"}}]},"finish_reason":null}`) + chunk(`{"index":0,"delta":{},"finish_reason":"tool_calls"}`) + done, []string{"tool-mismatch error 2"}},
