@@ -174,7 +174,12 @@ func TestRules(t *testing.T) {
 		{"index reused", sse(start, textStart, textStop, textStart, textStop, endTurn, stop), []string{"seq-order error 3"}},
 		// tools
 		{"tool input not JSON", sse(start, textStart, textStop, toolStart, args(1, `{\"order_id\": A-1042}`), toolStop, toolUse, stop), []string{"tool-malformed error 5"}},
-		{"tool input cut short", sse(start, textStart, textStop, toolStart, args(1, `{\"order_id\": \"A-10`), toolStop, toolUse, stop), []string{"tool-malformed error 5"}},
+		{"tool input cut short", sse(start, textStart, textStop, toolStart, args(1, `{\"order_id\": \"A-10`), toolStop, toolUse, stop), []string{"tool-malformed error 7"}},
+		{"tool input cut short by max_tokens", sse(start, textStart, textStop, toolStart, args(1, `{\"order_id\": \"A-10`), toolStop,
+			`message_delta {"type":"message_delta","delta":{"stop_reason":"max_tokens"},"usage":{"output_tokens":5}}`, stop), []string{"tool-unfinished warn 7"}},
+		{"tool input broken before max_tokens", sse(start, textStart, textStop, toolStart, args(1, `{\"order_id\": A`), toolStop,
+			`message_delta {"type":"message_delta","delta":{"stop_reason":"max_tokens"},"usage":{"output_tokens":5}}`, stop), []string{"tool-malformed error 5", "tool-unfinished warn 7"}},
+		{"tool input cut short, then an error", sse(start, textStart, textStop, toolStart, args(1, `{\"order_id\": \"A-10`), toolStop, overloaded), []string{"tool-unfinished warn 6"}},
 		{"tool input an array", sse(start, textStart, textStop, toolStart, args(1, `[1]`), toolStop, toolUse, stop), []string{"tool-malformed error 5"}},
 		{"tool input empty", sse(start, textStart, textStop, toolStart, toolStop, toolUse, stop), nil},
 		{"tool without id", sse(start, `content_block_start {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","name":"lookup_order","input":{}}}`, textStop, toolUse, stop),

@@ -283,7 +283,15 @@ func (p *mapper) blockStop(f *decode.Frame, m *invariants.Mapping) {
 	if tb == nil {
 		return
 	}
-	if !tb.input.valid() {
+	switch {
+	case tb.input.valid():
+	case tb.input.cut():
+		// Cut short, not broken: with fine-grained tool streaming the API
+		// stops a tool input where max_tokens falls (Streaming Messages,
+		// "Fine-grained tool streaming"), and message_delta says so only
+		// after this stop. Decided at message_stop (settleCut).
+		p.cuts = append(p.cuts, cutTool{index: n, frame: f.Index, id: append([]byte(nil), tb.id...), fault: tb.input.fault()})
+	default:
 		m.Raise("tool-malformed", invariants.SevError, "tool call %s (block %d): its input is not valid JSON at content_block_stop: %s",
 			tb.id, n, tb.input.fault())
 	}
@@ -334,4 +342,29 @@ func kindWord(k decode.Kind) string {
 		return "an object"
 	}
 	return "a string"
+}
+
+// cutTool is a tool block whose input stopped before its JSON was complete
+// (a prefix of valid JSON): an alarm held until message_stop tells why.
+type cutTool struct {
+	index int64
+	frame int
+	id    []byte
+	fault string
+}
+
+// settleCut decides the tool inputs cut short at their content_block_stop:
+// a max_tokens or model_context_window_exceeded stop explains them (the
+// turn is incomplete, and the Engine's tool-unfinished warns of the calls
+// handed over unfinished), any other stop reason leaves an input the client
+// cannot parse: tool-malformed, error. An error terminal explains them too
+// (the stream failed).
+func (p *mapper) settleCut(m *invariants.Mapping, explained bool) {
+	if !explained {
+		for _, c := range p.cuts {
+			m.Raise("tool-malformed", invariants.SevError, "tool call %s (block %d): its input is not valid JSON at content_block_stop (frame %d): %s",
+				c.id, c.index, c.frame, c.fault)
+		}
+	}
+	p.cuts = p.cuts[:0]
 }

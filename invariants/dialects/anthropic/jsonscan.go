@@ -354,6 +354,12 @@ func (s *jsonScan) valid() bool {
 	return s.st == stBegin || s.st == stEnd || s.st == stDeep
 }
 
+// cut reports whether the input is an unfinished prefix of a JSON object:
+// nothing in it is wrong, it only stops too early.
+func (s *jsonScan) cut() bool {
+	return !s.valid() && s.st != stBad
+}
+
 // fault says why the input is not valid (for the alarm message only).
 func (s *jsonScan) fault() string {
 	switch s.st {

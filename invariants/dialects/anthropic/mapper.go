@@ -14,6 +14,7 @@ type mapper struct {
 	stop    int  // index in stopReasons; stopNone, stopOther
 	noEvent bool // sse-event-missing was raised (once per stream)
 	tools   []toolBlock
+	cuts    []cutTool // tool inputs cut short, decided at message_stop
 }
 
 const (
@@ -148,6 +149,9 @@ func (p *mapper) messageStop(f *decode.Frame, m *invariants.Mapping, typ decode.
 		m.Raise("stop-reason-missing", invariants.SevWarn,
 			"message_stop but no message_delta carried a stop_reason; a client cannot tell why the message ended")
 	}
+	if len(p.cuts) > 0 {
+		p.settleCut(m, mv.Outcome == invariants.TurnIncomplete)
+	}
 	m.Add(mv)
 	p.end()
 }
@@ -168,6 +172,7 @@ func (p *mapper) errorEvent(f *decode.Frame, m *invariants.Mapping, typ decode.R
 		m.Add(invariants.Move{Kind: invariants.MoveTurnStart})
 	}
 	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnFailed, Name: nameOr(typ, litError), Code: code, Text: msg})
+	p.cuts = p.cuts[:0] // the failure explains an input cut short
 	p.end()
 }
 
