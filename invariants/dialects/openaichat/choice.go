@@ -93,6 +93,7 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping, recog
 		st.other = append(st.other[:0], fr...)
 	}
 	if toolsReady(st.finish) {
+		p.checkCalls(n, m)
 		p.toolsDone(n, m)
 	}
 }

@@ -19,6 +19,7 @@ type tool struct {
 	id, name      decode.Raw // JSON literals in the arena (nil: not sent)
 	open          bool       // a tool-open move was made (it had an id)
 	ready         bool       // its choice ended: the input is complete
+	checked       bool       // checkCalls has looked at it
 }
 
 // mapToolDelta maps one element of delta.tool_calls. The first delta of
@@ -117,33 +118,49 @@ func (p *mapper) toolDelta(choice, index int64, id, name, args decode.Raw, m *in
 	}
 }
 
-// openTool starts tracking a call at its first delta.
+// openTool starts tracking a call at its first delta. A call opens (the
+// tool-open move) once a delta has given its id: some OpenAI-compatible
+// servers send the id or the function name on a later delta than the
+// first, and the clients wait for them (the AI SDK's openai-compatible
+// provider buffers a call's deltas until function.name arrives;
+// openai-python concatenates the fields, openai-node sets each when it
+// comes). Whether a call got both is decided at its choice's
+// finish_reason (checkCalls).
 func (p *mapper) openTool(choice, index int64, id, name decode.Raw, m *invariants.Mapping) *tool {
 	if len(p.tools) >= maxTools {
 		return nil
 	}
-	idOK, nameOK := id.IsNonEmptyStr(), name.IsNonEmptyStr()
-	if !idOK || !nameOK {
-		m.Raise("tool-malformed", invariants.SevError, "choice %d %s: its first delta has %s",
-			choice, toolLabel(index), missing(idOK, nameOK))
-	}
 	p.tools = append(p.tools, tool{choice: choice, index: index})
 	t := &p.tools[len(p.tools)-1]
-	if !idOK {
-		return t // no id: its later deltas cannot be followed
-	}
-	t.id, t.open = p.keep(id), true
-	if nameOK {
+	if name.IsNonEmptyStr() {
 		t.name = p.keep(name)
 	}
-	m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: t.id, Name: t.name})
+	if id.IsNonEmptyStr() {
+		p.openCall(t, id, m)
+	}
 	return t
 }
 
-// sameTool checks a later delta of a call against its first.
+// openCall gives a call its id and makes the tool-open move.
+func (p *mapper) openCall(t *tool, id decode.Raw, m *invariants.Mapping) {
+	t.id, t.open = p.keep(id), true
+	m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: t.id, Name: t.name})
+}
+
+// sameTool checks a later delta of a call against what earlier ones gave:
+// an id or a name that differs is tool-mismatch; one given for the first
+// time completes the call.
 func (p *mapper) sameTool(t *tool, id, name decode.Raw, m *invariants.Mapping) {
 	if t.index == legacyIndex {
 		id = nil // function_call has no id on the wire
+	}
+	if len(t.name) == 0 && name.IsNonEmptyStr() {
+		t.name = p.keep(name)
+		name = nil
+	}
+	if !t.open && id.IsNonEmptyStr() {
+		p.openCall(t, id, m)
+		id = nil
 	}
 	if t.open && id.IsNonEmptyStr() && !bytes.Equal(id, t.id) {
 		m.Raise("tool-mismatch", invariants.SevError, "choice %d %s was opened as %s, a later delta says id %s",
@@ -152,6 +169,26 @@ func (p *mapper) sameTool(t *tool, id, name decode.Raw, m *invariants.Mapping) {
 	if len(t.name) > 0 && name.IsNonEmptyStr() && !bytes.Equal(name, t.name) {
 		m.Raise("tool-mismatch", invariants.SevError, "choice %d %s was opened as %s, a later delta names %s",
 			t.choice, toolLabel(t.index), clipRaw(t.name), clipRaw(name))
+	}
+}
+
+// checkCalls: when a choice ends handing its calls over (stop, tool_calls,
+// function_call, a provider's own reason), each call must have had an id
+// and a function name by then (tool-malformed). The AI SDK throws
+// InvalidResponseDataError ("Expected 'id' to be a string", "Expected
+// 'function.name' to be a string"); without an id the next request cannot
+// answer the call.
+func (p *mapper) checkCalls(choice int64, m *invariants.Mapping) {
+	for i := range p.tools {
+		t := &p.tools[i]
+		if t.choice != choice || t.checked {
+			continue
+		}
+		t.checked = true
+		if idOK, nameOK := t.open, len(t.name) > 0; !idOK || !nameOK {
+			m.Raise("tool-malformed", invariants.SevError, "choice %d %s: by its finish_reason no delta gave it %s",
+				choice, toolLabel(t.index), missingWord(idOK, nameOK))
+		}
 	}
 }
 
@@ -199,14 +236,14 @@ func toolLabel(index int64) string {
 	return "tool_calls[" + strconv.FormatInt(index, 10) + "]"
 }
 
-func missing(idOK, nameOK bool) string {
+func missingWord(idOK, nameOK bool) string {
 	switch {
 	case !idOK && !nameOK:
-		return "no id and no function name"
+		return "an id or a function name"
 	case !idOK:
-		return "no id"
+		return "an id"
 	}
-	return "no function name"
+	return "a function name"
 }
 
 func clipRaw(r decode.Raw) string {
