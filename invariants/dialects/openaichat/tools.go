@@ -20,6 +20,7 @@ type tool struct {
 	open          bool       // a tool-open move was made (it had an id)
 	ready         bool       // its choice ended: the input is complete
 	checked       bool       // checkCalls has looked at it
+	typed         bool       // a delta gave its type (or none is due: Mistral)
 }
 
 // mapToolDelta maps one element of delta.tool_calls. The first delta of
@@ -55,6 +56,9 @@ func (p *mapper) mapToolDelta(tc decode.Raw, choice, pos int64, m *invariants.Ma
 		p.checkNewTool(tc, choice, n, m)
 	}
 	p.toolDelta(choice, n, tc.Get("id"), fn.Get("name"), args, m)
+	if t := p.findTool(choice, n); t != nil && (p.flavor == flavorMistral || tc.Get("type").IsNonEmptyStr()) {
+		t.typed = true // Mistral's calls carry no type and its clients need none
+	}
 }
 
 // checkNewTool checks the first delta of tool_calls[n] of a choice for
@@ -63,12 +67,9 @@ func (p *mapper) mapToolDelta(tc decode.Raw, choice, pos int64, m *invariants.Ma
 //     ChatCompletionStreamState reads message.tool_calls[index] from the
 //     list it grew by insertion and raises IndexError on a skipped index;
 //     openai-node's ChatCompletionStream leaves a hole in tool_calls;
-//   - a type ("function" or "custom"): openai-node's finalizer throws
-//     "missing choices[i].tool_calls[j].type" when no delta had one.
 //
-// Mistral's calls carry neither index nor type (its clients need none): a
-// call without an index is not checked, nor any call under the mistral
-// flavor.
+// Mistral's calls carry no index (its clients need none): a call without
+// an index is not checked, nor any call under the mistral flavor.
 func (p *mapper) checkNewTool(tc decode.Raw, choice, n int64, m *invariants.Mapping) {
 	if p.flavor == flavorMistral {
 		return
@@ -83,12 +84,6 @@ func (p *mapper) checkNewTool(tc decode.Raw, choice, n int64, m *invariants.Mapp
 		m.Raise("tool-malformed", invariants.SevError,
 			"choice %d tool_calls[%d] opens as call %d of the choice: indexes must run 0, 1, 2… (openai-python's stream accumulator raises IndexError, openai-node's leaves a hole)",
 			choice, n, calls+1)
-		return
-	}
-	if t := tc.Get("type"); !t.IsNonEmptyStr() {
-		m.Raise("tool-malformed", invariants.SevError,
-			"choice %d tool_calls[%d]: its first delta has no type; openai-node's ChatCompletionStream throws \"missing choices[%d].tool_calls[%d].type\" at the end",
-			choice, n, choice, n)
 	}
 }
 
@@ -188,6 +183,11 @@ func (p *mapper) checkCalls(choice int64, m *invariants.Mapping) {
 		if idOK, nameOK := t.open, len(t.name) > 0; !idOK || !nameOK {
 			m.Raise("tool-malformed", invariants.SevError, "choice %d %s: by its finish_reason no delta gave it %s",
 				choice, toolLabel(t.index), missingWord(idOK, nameOK))
+		} else if !t.typed && t.index != legacyIndex {
+			// openai-node's ChatCompletionStream sets a call's type from
+			// any delta and throws at the end when none had one.
+			m.Raise("tool-malformed", invariants.SevError, "choice %d %s: no delta gave it a type; openai-node's ChatCompletionStream throws \"missing choices[%d].tool_calls[%d].type\"",
+				choice, toolLabel(t.index), choice, t.index)
 		}
 	}
 }
