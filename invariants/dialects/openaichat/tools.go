@@ -61,12 +61,11 @@ func (p *mapper) mapToolDelta(tc decode.Raw, choice, pos int64, m *invariants.Ma
 	}
 }
 
-// checkNewTool checks the first delta of tool_calls[n] of a choice for
-// what the SDK accumulators need beyond id and name (one alarm a call):
-//   - the indexes run 0, 1, 2… in order of first appearance: openai-python's
-//     ChatCompletionStreamState reads message.tool_calls[index] from the
-//     list it grew by insertion and raises IndexError on a skipped index;
-//     openai-node's ChatCompletionStream leaves a hole in tool_calls;
+// checkNewTool checks the first delta of tool_calls[n] of a choice: the
+// indexes must run 0, 1, 2… in order of first appearance. openai-python's
+// ChatCompletionStreamState reads message.tool_calls[index] from the list
+// it grew by insertion and raises IndexError on a skipped index;
+// openai-node's ChatCompletionStream leaves a hole in tool_calls.
 //
 // Mistral's calls carry no index (its clients need none): a call without
 // an index is not checked, nor any call under the mistral flavor.
