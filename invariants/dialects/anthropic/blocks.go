@@ -285,7 +285,7 @@ func (p *mapper) blockStop(f *decode.Frame, m *invariants.Mapping) {
 	}
 	switch {
 	case tb.input.valid():
-	case tb.input.cut():
+	case tb.input.cut() && len(p.cuts) < maxToolBlocks: // bounded: past that, raised at once
 		// Cut short, not broken: with fine-grained tool streaming the API
 		// stops a tool input where max_tokens falls (Streaming Messages,
 		// "Fine-grained tool streaming"), and message_delta says so only
