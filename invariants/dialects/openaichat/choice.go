@@ -241,6 +241,9 @@ func reasonOf(fr decode.Raw) uint8 {
 		return finishFunctionCall
 	case fr.StrEq("error"):
 		return finishError
+	case fr.StrEq("insufficient_system_resource"):
+		// DeepSeek's: the inference system dropped the request mid-answer.
+		return finishError
 	}
 	return finishOther
 }

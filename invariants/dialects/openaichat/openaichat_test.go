@@ -183,7 +183,7 @@ func TestRules(t *testing.T) {
 }
 
 func TestOutcomes(t *testing.T) {
-	for reason, want := range map[string]string{"stop": "completed", "length": "incomplete", "content_filter": "refused", "tool_calls": "completed", "error": "failed", "eos": "completed"} {
+	for reason, want := range map[string]string{"stop": "completed", "length": "incomplete", "content_filter": "refused", "tool_calls": "completed", "error": "failed", "eos": "completed", "insufficient_system_resource": "failed"} {
 		res := dialecttest.Run(Dialect, roleChunk+chunk(`{"index":0,"delta":{},"finish_reason":"`+reason+`"}`)+done)
 		if len(res.Turns) != 1 || res.Turns[0].Outcome != want {
 			t.Errorf("%s: turns %+v, want outcome %s", reason, res.Turns, want)
