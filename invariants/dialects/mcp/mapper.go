@@ -47,6 +47,7 @@ type mapper struct {
 	events     eventIDs // the SSE event ids seen
 	bounded    bool
 	endpoint   bool
+	batched    bool // a batch array was seen (payload-malformed said once)
 	// last is the method of the last notification or request mapped: a
 	// stream repeats one (progress), so its lookup is a compare.
 	last methodInfo
@@ -122,6 +123,12 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	if f.HasType && f.Event.Type != "" && f.Event.Type != "message" {
 		// Both SDKs dispatch only message events (TS client: event.event
 		// === "message" or none; Python: sse.event == "message").
+		if f.Get("jsonrpc") == nil {
+			// No JSON-RPC message lost: a keep-alive of another name
+			// ({"ts":…}, {}) that both SDKs drop unread.
+			p.otherEvent(f, m)
+			return
+		}
 		m.Raise("event-name", invariants.SevError, "a JSON-RPC %s in an SSE event named %q: the official SDKs read only message events and lose it",
 			label(f), decode.Clip(f.Event.Type, 40))
 	}
@@ -157,14 +164,24 @@ func (p *mapper) MapText(f *decode.Frame, m *invariants.Mapping) {
 		m.Add(invariants.Move{Kind: invariants.MoveHeartbeat})
 		return
 	case f.HasType && f.Event.Type != "" && f.Event.Type != "message":
-		if f.Event.Type == "ping" {
-			m.Add(invariants.Move{Kind: invariants.MoveHeartbeat})
-		} else {
-			m.Unknown = true // the SDKs ignore events of other names
-		}
+		p.otherEvent(f, m)
 		return
 	case data[0] == '[' && json.Valid(data):
-		// A JSON-RPC batch (2025-03-26 allowed them in a stream).
+		// A JSON-RPC batch (2025-03-26 allowed them in a stream). Neither
+		// SDK reads one: TS JSONRPCMessageSchema.parse(JSON.parse(data))
+		// throws (onerror, the messages lost), python's
+		// jsonrpc_message_adapter.validate_json fails and answers the
+		// request with PARSE_ERROR. Error; info under 2025-03-26, whose
+		// transport allowed it (valid, but no official SDK client reads
+		// it); once per stream.
+		if !p.batched {
+			p.batched = true
+			sev := invariants.SevError
+			if p.rev == rev20250326 {
+				sev = invariants.SevInfo
+			}
+			m.Raise("payload-malformed", sev, "batch: a JSON-RPC batch array in one event: neither official SDK parses an array (TS schema parse throws, python answers the request with PARSE_ERROR); only 2025-03-26 allowed batches (said once per stream)")
+		}
 		decode.Raw(data).Elements(func(el decode.Raw) bool {
 			if el.Kind() != decode.KindObject {
 				m.Malformed("batch", "an element is "+invariants.KindName(el)+", want a JSON-RPC object")
@@ -181,6 +198,16 @@ func (p *mapper) MapText(f *decode.Frame, m *invariants.Mapping) {
 	} else {
 		m.Raise("frame-json", invariants.SevError, "%s", f.ProblemDetail())
 	}
+}
+
+// otherEvent reads an event of another name than message whose data is no
+// JSON-RPC message: the SDKs ignore it (ping is a keep-alive).
+func (p *mapper) otherEvent(f *decode.Frame, m *invariants.Mapping) {
+	if f.Event.Type == "ping" {
+		m.Add(invariants.Move{Kind: invariants.MoveHeartbeat})
+		return
+	}
+	m.Unknown = true
 }
 
 // eventID: SSE ids are unique within a stream, and a resumed stream

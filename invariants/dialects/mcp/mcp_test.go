@@ -298,3 +298,33 @@ func TestHotPathAllocsWithEventIDs(t *testing.T) {
 		t.Errorf("a progress notification with an event id allocates %.1f times, want 0", n)
 	}
 }
+
+// TestAuditEventsAndBatches: what the SDKs' stream readers do decides.
+// An event of another name whose data is no JSON-RPC message (a
+// keep-alive some servers send) is dropped by both SDKs without harm: no
+// event-name, no payload-malformed. A batch array in a stream is parsed by
+// neither SDK (TS JSONRPCMessageSchema.parse throws, python answers the
+// request with PARSE_ERROR): error, warn in 2025-03-26 whose transport
+// allowed it.
+func TestAuditEventsAndBatches(t *testing.T) {
+	batch := "data: [" + progress + "," + result1 + "]\n\n"
+	for _, tc := range []struct {
+		name, body string
+		opts       invariants.Options
+		want       string
+	}{
+		{"ping event with JSON", "event: ping\ndata: {}\n\n" + ev(result1), invariants.Options{}, ""},
+		{"keep-alive event with JSON", "event: heartbeat\ndata: {\"ts\":1}\n\n" + ev(result1), invariants.Options{}, "event-unknown info 0"},
+		{"JSON-RPC in another event", "event: notice\ndata: " + result1 + "\n\n", invariants.Options{}, "event-name error 0"},
+		{"batch", batch, invariants.Options{}, "payload-malformed error 0"},
+		{"batch 2025-06-18", batch, post(callReq, "MCP-Protocol-Version", "2025-06-18"), "payload-malformed error 0"},
+		{"batch 2025-03-26", batch, post(callReq, "MCP-Protocol-Version", "2025-03-26"), "payload-malformed info 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := dialecttest.RunOpts(Dialect, tc.body, tc.opts)
+			if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); got != tc.want {
+				t.Errorf("alarms %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
