@@ -44,6 +44,8 @@ var Dialect = &invariants.Spec{
 			Summary: "a GenerateContentResponse chunk and an Interactions event (event_type) in one stream: the SDK parses a stream with one model and cannot read the other"},
 		{Name: "event-id-order", Severity: invariants.SevWarn, Clause: "Gemini docs",
 			Summary: "an Interactions event_id repeats the previous one or goes backwards: resuming from it replays the wrong events"},
+		{Name: "sse-field-unexpected", Severity: invariants.SevError, Clause: "Gemini SDK",
+			Summary: "a streamGenerateContent event with another SSE line than one \"data: \" line (event:, id:, retry:, a comment, data: without its space, a second data line): the SDKs' line readers fail to parse it"},
 		{Name: "usage-missing", Severity: invariants.SevInfo, Clause: "Gemini docs",
 			Summary: "the finishing chunk of a streamGenerateContent stream carries no usageMetadata (token usage unknown)"},
 	},

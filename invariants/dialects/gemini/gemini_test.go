@@ -158,3 +158,33 @@ func FuzzMap(f *testing.F) {
 		"data: {\"event_type\":\"error\",\"error\":[]}\n\ndata: {\"error\":{\"status\":1}}\n\ndata: {\"promptFeedback\":{\"blockReason\":2}}\n\n",
 		capture(f, "valid-interactions.sse"), capture(f, "valid-vertex-stream-args.sse"), capture(f, "legacy-shape.fires.sse"))
 }
+
+// TestGenerateFraming: google-genai python (_api_client.py
+// _iter_response_stream) takes only lines that start "data: "; any other
+// non-blank line is glued into a chunk json.loads rejects
+// (UnknownApiResponseError). @google/genai (processStreamResponse) keeps an
+// event only when it starts "data:", and parses everything after that
+// prefix as one JSON text. So a generateContent chunk with event:, id:,
+// retry:, a comment, "data:" without its space or two data lines breaks a
+// mainstream client: sse-field-unexpected, once per stream. Interactions
+// events carry event: lines and are not concerned.
+func TestGenerateFraming(t *testing.T) {
+	chunk := `{"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":1}}`
+	for _, tc := range []struct{ name, body, want string }{
+		{"plain", "data: " + chunk + "\n\n", ""},
+		{"crlf", "data: " + chunk + "\r\n\r\n", ""},
+		{"event line", "event: message\ndata: " + chunk + "\n\n", "sse-field-unexpected error 0"},
+		{"id line", "id: 1\ndata: " + chunk + "\n\n", "sse-field-unexpected error 0"},
+		{"comment", ": hi\ndata: " + chunk + "\n\n", "sse-field-unexpected error 0"},
+		{"no space", "data:" + chunk + "\n\n", "sse-field-unexpected error 0"},
+		{"two data lines", "data: " + chunk[:15] + "\ndata: " + chunk[15:] + "\n\n", "sse-field-unexpected error 0"},
+		{"once per stream", "id: 1\ndata: " + strings.Replace(chunk, `,"finishReason":"STOP"`, "", 1) + "\n\nid: 2\ndata: " + chunk + "\n\n", "sse-field-unexpected error 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := dialecttest.Run(Dialect, tc.body)
+			if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); got != tc.want {
+				t.Errorf("alarms %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

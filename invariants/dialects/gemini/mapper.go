@@ -26,6 +26,7 @@ type mapper struct {
 	begun     bool
 	ended     bool
 	mixed     bool // shape-mixed raised (once per stream)
+	framing   bool // sse-field-unexpected raised (once per stream)
 	respID    []byte
 	model     []byte
 	drifted   [2]bool
@@ -75,6 +76,12 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		return
 	}
 	p.shape = shapeGC
+	if !p.framing {
+		if what := generateFraming(f); what != "" {
+			p.framing = true
+			m.Raise("sse-field-unexpected", invariants.SevError, "%s in a streamGenerateContent event: google-genai python reads only \"data: \" lines (json.loads fails on the rest), @google/genai only an event that is one data: line (said once per stream)", what)
+		}
+	}
 	p.chunk(f, m)
 }
 
