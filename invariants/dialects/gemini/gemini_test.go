@@ -188,3 +188,30 @@ func TestGenerateFraming(t *testing.T) {
 		})
 	}
 }
+
+// TestAfterFinish: chunks after the finishing chunk do not throw in either
+// SDK (models.py generate_content_stream and models.ts
+// generateContentStream yield every chunk): one after-terminal warn for
+// the stream, not an error per chunk, even when every chunk repeats
+// finishReason STOP as older models did. An error chunk there makes
+// python raise APIError after the answer: still an error.
+func TestAfterFinish(t *testing.T) {
+	stop := func(text string) string {
+		return `data: {"candidates":[{"content":{"parts":[{"text":"` + text + `"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":1,"totalTokenCount":2}}` + "\n\n"
+	}
+	for _, tc := range []struct{ name, body, want string }{
+		{"every chunk STOP", stop("a") + stop("b") + stop("c") + stop("d"), "after-terminal warn 1"},
+		{"empty candidates after", stop("a") + `data: {"candidates":[],"usageMetadata":{"promptTokenCount":1,"totalTokenCount":2}}` + "\n\n", "after-terminal warn 1"},
+		{"error after", stop("a") + `data: {"error":{"code":500,"message":"boom","status":"INTERNAL"}}` + "\n\n", "after-terminal error 1 | terminal-duplicate error 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := dialecttest.Run(Dialect, tc.body)
+			if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); got != tc.want {
+				t.Errorf("alarms %q, want %q", got, tc.want)
+			}
+			if len(res.Turns) != 1 {
+				t.Errorf("turns %+v", res.Turns)
+			}
+		})
+	}
+}

@@ -27,6 +27,7 @@ type mapper struct {
 	ended     bool
 	mixed     bool // shape-mixed raised (once per stream)
 	framing   bool // sse-field-unexpected raised (once per stream)
+	late      bool // a chunk after the finish raised after-terminal (warn, once)
 	respID    []byte
 	model     []byte
 	drifted   [2]bool
@@ -163,6 +164,21 @@ func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {
 		// it belongs to the stream, not after the turn's terminal.
 		m.Stream = true
 		p.envelope(m, t.respID, t.model, false)
+		return
+	}
+	if p.ended && t.err == nil {
+		// More after the finishing chunk (text, a repeated finishReason as
+		// older models sent on every chunk, late metadata): both SDKs
+		// yield it as one more response and the caller's loop renders its
+		// text, nothing throws. One after-terminal warn for the stream,
+		// the chunks belong to the stream. An error chunk there still
+		// throws in python (APIError after a finished answer): the
+		// Engine's after-terminal error says it.
+		m.Stream = true
+		if !p.late {
+			p.late = true
+			m.Raise("after-terminal", invariants.SevWarn, "a chunk after the finishing chunk: the SDKs yield it as one more response (its text still renders), but the finishReason chunk should be the stream's last (said once per stream)")
+		}
 		return
 	}
 	first := !p.begun
