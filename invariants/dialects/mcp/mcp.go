@@ -188,6 +188,9 @@ func sniffMsg(f msg) invariants.Verdict {
 	if r.Kind() != decode.KindObject || f.Get("id") == nil {
 		return invariants.No
 	}
+	if mcpTask(r) {
+		return invariants.Yes
+	}
 	if a2aResult(r) {
 		return invariants.No
 	}
@@ -207,6 +210,16 @@ var mcpResultKeys = []string{"content", "structuredContent", "isError", "protoco
 // a2aResult: A2A's streaming results (a2a spec §7.2 SendStreamingMessage:
 // result.kind task|status-update|artifact-update|message; v1.0 a
 // StreamResponse with one of task, statusUpdate, artifactUpdate, message).
+// mcpTask: a 2025-11-25 CreateTaskResult ({"task":{"taskId",…}}) or a
+// tasks/get result (the Task itself: taskId and a string status). An A2A
+// task has id and contextId and a status object, never taskId.
+func mcpTask(r decode.Raw) bool {
+	if r.Get("task").Get("taskId").Kind() == decode.KindString {
+		return true
+	}
+	return r.Get("taskId").Kind() == decode.KindString && r.Get("status").Kind() == decode.KindString && r.Get("kind") == nil
+}
+
 func a2aResult(r decode.Raw) bool {
 	if k, ok := r.Get("kind").Str(); ok {
 		switch k {

@@ -328,3 +328,21 @@ func TestAuditEventsAndBatches(t *testing.T) {
 		})
 	}
 }
+
+// TestSniffTasks: a 2025-11-25 task-augmented request is answered with a
+// CreateTaskResult ({"task":{"taskId",…,"status":"working"}}), tasks/get
+// with the Task itself: both MCP's (an A2A task has id and contextId, a
+// status object, never taskId inside task).
+func TestSniffTasks(t *testing.T) {
+	for data, want := range map[string]invariants.Verdict{
+		`{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"786512e2","status":"working","createdAt":"2025-11-25T10:30:00Z","ttl":60000}}}`: invariants.Yes,
+		`{"jsonrpc":"2.0","id":2,"result":{"taskId":"786512e2","status":"completed","createdAt":"2025-11-25T10:30:00Z","ttl":60000}}`:         invariants.Yes,
+		`{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}}`:                      invariants.No,
+	} {
+		ev := decode.Event{Data: []byte(data), HasData: true}
+		f := decode.DecodeFrame(&ev, 0)
+		if got := Dialect.Sniff(f, invariants.KeysOf("type", "object")); got != want {
+			t.Errorf("%s: sniff %v, want %v", data, got, want)
+		}
+	}
+}
