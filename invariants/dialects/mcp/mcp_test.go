@@ -336,7 +336,7 @@ func TestAuditEventsAndBatches(t *testing.T) {
 func TestSniffTasks(t *testing.T) {
 	for data, want := range map[string]invariants.Verdict{
 		`{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"786512e2","status":"working","createdAt":"2025-11-25T10:30:00Z","ttl":60000}}}`: invariants.Yes,
-		`{"jsonrpc":"2.0","id":2,"result":{"taskId":"786512e2","status":"completed","createdAt":"2025-11-25T10:30:00Z","ttl":60000}}`:         invariants.Yes,
+		`{"jsonrpc":"2.0","id":2,"result":{"taskId":"786512e2","status":"completed","createdAt":"2025-11-25T10:30:00Z","ttl":60000}}`:        invariants.Yes,
 		`{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}}`:                      invariants.No,
 	} {
 		ev := decode.Event{Data: []byte(data), HasData: true}
