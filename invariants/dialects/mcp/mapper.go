@@ -366,6 +366,11 @@ func (p *mapper) response(id, res, er decode.Raw, m *invariants.Mapping) {
 		case r == nil:
 			m.Raise("response-unrequested", invariants.SevError, "a response for id %s, which the request did not send: the SDK finds no handler for it", decode.Clip(string(id), 40))
 			return
+		case !bytes.Equal(r.idRaw, id) && !r.answer && !p.ended:
+			// "7" for 7: the SDKs correlate it (Number / int()), JSON-RPC
+			// wants the request's id as sent.
+			m.Raise("response-unrequested", invariants.SevWarn, "a response for id %s to the request sent with id %s: the SDKs coerce a numeric string and take it as that request's answer, but JSON-RPC wants the same id",
+				decode.Clip(string(id), 40), decode.Clip(string(r.idRaw), 40))
 		case r.answer:
 			if !p.ended { // after the terminal, after-terminal says it
 				m.Raise("response-duplicate", invariants.SevError, "a second response for id %s", decode.Clip(string(id), 40))
@@ -385,7 +390,8 @@ func (p *mapper) response(id, res, er decode.Raw, m *invariants.Mapping) {
 		return
 	}
 	// The request is unknown: an id answered twice is still wrong.
-	if _, dup := p.answered[string(id)]; dup {
+	key := idKey(id)
+	if _, dup := p.answered[key]; dup {
 		m.Raise("response-duplicate", invariants.SevError, "a second response for id %s", decode.Clip(string(id), 40))
 		return
 	}
@@ -400,7 +406,7 @@ func (p *mapper) response(id, res, er decode.Raw, m *invariants.Mapping) {
 		}
 	}
 	if len(p.answered) < maxIDs {
-		p.answered[string(id)] = struct{}{}
+		p.answered[key] = struct{}{}
 	}
 	p.responses++
 	if res.Get("content").Kind() == decode.KindArray {
@@ -454,7 +460,7 @@ func (p *mapper) progress(params decode.Raw, m *invariants.Mapping) {
 		text = invariants.Lit("progress " + string(val))
 	}
 	m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: text})
-	if p.x.aware && !p.x.tokens[string(tok)] {
+	if p.x.aware && !p.x.tokens[idKey(tok)] {
 		m.Raise("progress-token-unknown", invariants.SevWarn, "progress for token %s, which no request in the POST body set: the SDK drops it", decode.Clip(string(tok), 40))
 		return
 	}

@@ -346,3 +346,32 @@ func TestSniffTasks(t *testing.T) {
 		}
 	}
 }
+
+// TestIDCoercion: both SDKs correlate a response id "7" with request id 7
+// (TS protocol.ts _onresponse: Number(response.id); python
+// shared/dispatcher.py coerce_request_id: int() of a string id), progress
+// tokens alike. So a response whose id is the request's stringified is the
+// request's answer: the turn ends, no terminal-missing; response-unrequested
+// says it at warn (JSON-RPC §5 wants the same id). A progress token so
+// written is the request's, silently. Unaware, "1" then 1 is one id twice.
+func TestIDCoercion(t *testing.T) {
+	req := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"f","_meta":{"progressToken":7}}}`
+	prog := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"7","progress":1}}`
+	for _, tc := range []struct {
+		name, body string
+		opts       invariants.Options
+		want       string
+	}{
+		{"string for number", ev(prog) + ev(`{"jsonrpc":"2.0","id":"7","result":{"content":[]}}`), post(req), "response-unrequested warn 1"},
+		{"same literal", ev(`{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`), post(req), ""},
+		{"really another id", ev(`{"jsonrpc":"2.0","id":"8","result":{"content":[]}}`), post(req), "response-unrequested error 0 | terminal-missing error -"},
+		{"raw twice coerced", ev(`{"jsonrpc":"2.0","id":"1","result":{}}`) + ev(`{"jsonrpc":"2.0","id":1,"result":{}}`), invariants.Options{}, "response-duplicate error 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := dialecttest.RunOpts(Dialect, tc.body, tc.opts)
+			if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); got != tc.want {
+				t.Errorf("alarms %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

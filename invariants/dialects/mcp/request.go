@@ -111,10 +111,10 @@ func readExchange(x *invariants.Exchange) exchange {
 	for i, r := range out.requests {
 		out.requests[i].idRaw = decode.Raw(r.id)
 		if r.token != "" {
-			out.tokens[r.token] = true
+			out.tokens[idKey([]byte(r.token))] = true
 		}
-		if _, dup := out.index[r.id]; !dup {
-			out.index[r.id] = i
+		if k := idKey([]byte(r.id)); !hasKey(out.index, k) {
+			out.index[k] = i
 		}
 	}
 	return out
@@ -145,8 +145,49 @@ func (x *exchange) revision() string {
 
 // find returns the request with the id literal, nil when none.
 func (x *exchange) find(id []byte) *request {
-	if i, ok := x.index[string(id)]; ok {
+	if i, ok := x.index[idKey(id)]; ok {
 		return &x.requests[i]
 	}
 	return nil
+}
+
+func hasKey(m map[string]int, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// idKey is the key an id literal (or progress token) correlates by: both
+// SDKs take a string of decimal digits for the integer it spells (TS
+// protocol.ts _onresponse / _onprogress: Number(id); python
+// shared/dispatcher.py coerce_request_id: int() of a string id), so "7"
+// and 7 are one id. Any other literal is its own key.
+func idKey(lit []byte) string {
+	s := lit
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	neg := len(s) > 0 && s[0] == '-'
+	d := s
+	if neg {
+		d = s[1:]
+	}
+	if len(d) == 0 || len(d) > 18 {
+		return string(lit)
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return string(lit)
+		}
+	}
+	d = bytes.TrimLeft(d, "0")
+	switch {
+	case len(d) == 0:
+		return "0"
+	case neg:
+		return "-" + string(d)
+	}
+	if len(s) == len(lit) {
+		return string(lit) // a number literal: already its key (no copy of the digits)
+	}
+	return string(d)
 }
