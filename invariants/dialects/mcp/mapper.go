@@ -48,6 +48,7 @@ type mapper struct {
 	bounded    bool
 	endpoint   bool
 	batched    bool // a batch array was seen (payload-malformed said once)
+	sawID      bool // an event carried an SSE id: the client can resume the stream
 	// last is the method of the last notification or request mapped: a
 	// stream repeats one (progress), so its lookup is a compare.
 	last methodInfo
@@ -61,6 +62,7 @@ var (
 	litResponse  = invariants.Lit("response")
 	litStreamEnd = invariants.Lit("end of stream")
 	litToolsCall = invariants.Lit("tools/call")
+	litResumable = invariants.Lit("closed after an event id (resumable)")
 )
 
 // begin reads the exchange and opens the turn on the stream's first frame.
@@ -216,6 +218,7 @@ func (p *mapper) eventID(f *decode.Frame, m *invariants.Mapping) {
 	if !f.HasID || f.ID == "" {
 		return
 	}
+	p.sawID = true
 	if p.x.lastEventID != "" && f.ID == p.x.lastEventID {
 		m.Raise("resume-replay", invariants.SevWarn, "event id %q is the Last-Event-ID the client resumed from: the server sends again an event the client has", decode.Clip(f.ID, 60))
 		return
@@ -493,7 +496,28 @@ func (p *mapper) progress(params decode.Raw, m *invariants.Mapping) {
 // POST's stream ends with its last answer instead (after-terminal and
 // terminal-missing say when not).
 func (p *mapper) EndStream(m *invariants.Mapping) {
-	if p.ended || !p.started || p.x.aware || !m.EndedAtEOF() {
+	if p.ended || !p.started || !m.EndedAtEOF() {
+		return
+	}
+	if p.sawID && ((p.x.aware && p.outstanding > 0) || (!p.x.aware && p.responses == 0 && !p.longLived())) {
+		// The server closed the stream before the response after an event
+		// with an id (2025-11-25 §Sending Messages: SSE polling; any
+		// revision's resumability): both SDKs resume with a GET and
+		// Last-Event-ID (TS _handleSseStream: hasPrimingEvent &&
+		// !receivedResponse; python: "reconnect if we received an event
+		// with ID"), where the answer comes. The turn is handed over, not
+		// cut: interrupted, and the calls still open with it.
+		for i := range p.x.requests {
+			if r := &p.x.requests[i]; !r.answer && r.method == "tools/call" {
+				r.answer = true
+				m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: r.idRaw, Outcome: invariants.TurnInterrupted})
+			}
+		}
+		p.ended = true
+		m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: invariants.TurnInterrupted, Name: litResumable})
+		return
+	}
+	if p.x.aware {
 		return
 	}
 	if p.responses > 0 || p.legacy || (p.x.known && p.x.method == "GET") {

@@ -375,3 +375,32 @@ func TestIDCoercion(t *testing.T) {
 		})
 	}
 }
+
+// TestPollingDisconnect: 2025-11-25 Transports §Sending Messages lets the
+// server close a POST's stream before the response once it has sent an
+// event with an id (SSE polling); both SDKs then resume with a GET and
+// Last-Event-ID (TS streamableHttp.ts _handleSseStream: hasPrimingEvent
+// && !receivedResponse → _scheduleReconnection; python
+// streamable_http.py: "Stream ended without response - reconnect if we
+// received an event with ID"). So such a stream owes no response yet:
+// no terminal-missing. Without any event id the client cannot resume:
+// terminal-missing stays.
+func TestPollingDisconnect(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		opts       invariants.Options
+		want       string
+	}{
+		{"priming then close", "id: e1\nretry: 1000\ndata:\n\n", post(callReq, "MCP-Protocol-Version", "2025-11-25"), ""},
+		{"progress with id then close", "id: e1\n" + ev(progress), post(callReq, "MCP-Protocol-Version", "2025-11-25"), ""},
+		{"raw priming then close", "id: e1\ndata:\n\nid: e2\n" + ev(progress), invariants.Options{}, ""},
+		{"no id then close", ev(progress), post(callReq, "MCP-Protocol-Version", "2025-11-25"), "terminal-missing error -"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := dialecttest.RunOpts(Dialect, tc.body, tc.opts)
+			if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); got != tc.want {
+				t.Errorf("alarms %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
