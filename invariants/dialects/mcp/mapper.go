@@ -158,6 +158,9 @@ func (p *mapper) MapText(f *decode.Frame, m *invariants.Mapping) {
 		m.Legacy("the HTTP+SSE transport of 2024-11-05 (a GET stream opened by an endpoint event)")
 		if len(data) == 0 {
 			m.Malformed("endpoint", "the endpoint event carries no URI")
+		} else if o, bad := foreignEndpoint(p.x.url, data); bad {
+			m.Raise("endpoint-origin", invariants.SevError, "the endpoint %q resolves to origin %s, not the stream's: both SDKs refuse it (\"Endpoint origin does not match connection origin\") and the client never starts",
+				decode.Clip(string(data), 80), decode.Clip(o, 80))
 		}
 		return
 	case len(data) == 0:

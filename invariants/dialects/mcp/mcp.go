@@ -82,6 +82,8 @@ var Dialect = &invariants.Spec{
 			Summary: "a resumed stream (Last-Event-ID) sends again the event the client named as the last it received"},
 		{Name: "endpoint-order", Severity: invariants.SevError, Clause: "MCP 2024-11-05",
 			Summary: "on the legacy HTTP+SSE transport, an endpoint event that is not the stream's first, or a second one: the SDK posts to the wrong URI or never starts"},
+		{Name: "endpoint-origin", Severity: invariants.SevError, Clause: "MCP SDK",
+			Summary: "on the legacy HTTP+SSE transport, an endpoint URI that resolves to another origin than the stream's URL (exchange known): both SDKs refuse it and the client never starts"},
 		{Name: "ids-bounded", Severity: invariants.SevInfo, Clause: "framescope",
 			Summary: "the stream named more distinct response ids or progress tokens than framescope tracks: later ones are not checked"},
 	},

@@ -404,3 +404,35 @@ func TestPollingDisconnect(t *testing.T) {
 		})
 	}
 }
+
+// TestEndpointOrigin: on the legacy HTTP+SSE transport both SDKs resolve
+// the endpoint event's URI against the stream's URL and refuse one on
+// another origin (TS sse.ts: "Endpoint origin does not match connection
+// origin", python sse.py: the same ValueError): the client never starts.
+// Needs the exchange (the stream's URL); a relative URI is the common case.
+func TestEndpointOrigin(t *testing.T) {
+	get := func(u string) invariants.Options {
+		return invariants.Options{Exchange: &invariants.Exchange{Method: "GET", URL: u, RequestHeaders: map[string]string{},
+			ResponseHeaders: map[string]string{"Content-Type": "text/event-stream"}}}
+	}
+	msg := "event: message\ndata: " + result1 + "\n\n"
+	for _, tc := range []struct {
+		name, body string
+		opts       invariants.Options
+		want       string
+	}{
+		{"relative", "event: endpoint\ndata: /messages/?session_id=abc\n\n" + msg, get("http://127.0.0.1:8000/sse"), "legacy-shape info 0"},
+		{"absolute same origin", "event: endpoint\ndata: http://127.0.0.1:8000/messages/?session_id=abc\n\n" + msg, get("http://127.0.0.1:8000/sse"), "legacy-shape info 0"},
+		{"default port", "event: endpoint\ndata: https://mcp.example.com:443/messages\n\n" + msg, get("https://mcp.example.com/sse"), "legacy-shape info 0"},
+		{"other host", "event: endpoint\ndata: https://evil.example/messages\n\n" + msg, get("https://mcp.example.com/sse"), "endpoint-origin error 0 | legacy-shape info 0"},
+		{"other scheme", "event: endpoint\ndata: http://mcp.example.com/messages\n\n" + msg, get("https://mcp.example.com/sse"), "endpoint-origin error 0 | legacy-shape info 0"},
+		{"raw body", "event: endpoint\ndata: https://evil.example/messages\n\n" + msg, invariants.Options{}, "legacy-shape info 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := dialecttest.RunOpts(Dialect, tc.body, tc.opts)
+			if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); got != tc.want {
+				t.Errorf("alarms %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

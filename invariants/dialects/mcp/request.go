@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"strings"
 
 	"framescope/decode"
@@ -41,6 +42,7 @@ type exchange struct {
 	headerRev, metaRev, initRev string
 	lastEventID                 string
 	sessionReq, sessionResp     string
+	url                         string // the request's URL ("" unknown)
 }
 
 // readExchange reads the exchange (nil: a raw body).
@@ -50,6 +52,7 @@ func readExchange(x *invariants.Exchange) exchange {
 		return out
 	}
 	out.known = true
+	out.url = x.URL
 	out.method = strings.ToUpper(x.Method)
 	out.headerRev = strings.TrimSpace(x.RequestHeader("MCP-Protocol-Version"))
 	out.lastEventID = x.RequestHeader("Last-Event-ID")
@@ -88,7 +91,7 @@ func readExchange(x *invariants.Exchange) exchange {
 			// A body that does not parse (cut short, redacted) says
 			// nothing: the request-aware rules stay off.
 			return exchange{known: true, method: out.method, headerRev: out.headerRev, lastEventID: out.lastEventID,
-				sessionReq: out.sessionReq, sessionResp: out.sessionResp}
+				sessionReq: out.sessionReq, sessionResp: out.sessionResp, url: out.url}
 		}
 		if v := msg.Params.Meta.Version; v != "" && out.metaRev == "" {
 			out.metaRev = v
@@ -190,4 +193,42 @@ func idKey(lit []byte) string {
 		return string(lit) // a number literal: already its key (no copy of the digits)
 	}
 	return string(d)
+}
+
+// foreignEndpoint says whether a legacy endpoint URI, resolved against the
+// stream's URL, lies on another origin (scheme, host, port with the
+// scheme's default filled in): both SDKs refuse it (TS sse.ts, python
+// sse.py: "Endpoint origin does not match connection origin"). False when
+// the stream's URL is unknown or either does not parse.
+func foreignEndpoint(streamURL string, endpoint []byte) (string, bool) {
+	if streamURL == "" {
+		return "", false
+	}
+	base, err := url.Parse(streamURL)
+	if err != nil || base.Host == "" {
+		return "", false
+	}
+	ref, err := url.Parse(string(endpoint))
+	if err != nil {
+		return "", false
+	}
+	ep := base.ResolveReference(ref)
+	if origin(ep) == origin(base) {
+		return "", false
+	}
+	return origin(ep), true
+}
+
+func origin(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "http", "ws":
+			port = "80"
+		case "https", "wss":
+			port = "443"
+		}
+	}
+	return scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
