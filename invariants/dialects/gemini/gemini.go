@@ -33,7 +33,9 @@ var demoFiles embed.FS
 var Dialect = &invariants.Spec{
 	ID:    "gemini",
 	About: "Google Gemini streaming: streamGenerateContent?alt=sse chunks (candidates, finishReason) or Interactions API events (interaction.created, step.*, interaction.completed)",
-	Shape: invariants.Shape{Turns: invariants.TurnPerStream, StartRequired: true, EventField: true},
+	// No EventField: the mapper compares event: with event_type itself, at
+	// warn (both Interactions clients read event_type and ignore event:).
+	Shape: invariants.Shape{Turns: invariants.TurnPerStream, StartRequired: true},
 	Generic: invariants.Rules("frame-json", "event-unknown", "sse-event-mismatch", "payload-malformed",
 		"start-missing", "start-duplicate", "terminal-missing", "terminal-duplicate", "after-terminal",
 		"span-orphan", "span-unclosed", "span-duplicate",
@@ -69,7 +71,7 @@ var Dialect = &invariants.Spec{
 		"envelope-drift":     "Gemini docs",
 		"legacy-shape":       "Gemini docs",
 	},
-	Severities: map[string]invariants.Severity{"envelope-drift": invariants.SevWarn},
+	Severities: map[string]invariants.Severity{"envelope-drift": invariants.SevWarn, "sse-event-mismatch": invariants.SevWarn},
 	// candidates, promptFeedback, usageMetadata and modelVersion mark a
 	// GenerateContentResponse; event_type (shared with PC3, which also
 	// needs its version key) an Interactions event.

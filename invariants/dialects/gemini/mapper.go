@@ -69,6 +69,14 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 			return
 		}
 		p.shape = shapeIA
+		if f.HasType && et.Kind() == decode.KindString && !et.StrEq(f.Event.Type) {
+			// The docs' event: repeats event_type; both clients read only
+			// the data (python _gaos InteractionSSEStreamEvent by
+			// event_type, JS wrapEventStreamResponse flattened: the parsed
+			// data alone), so a mismatch breaks nothing: warn.
+			m.Raise("sse-event-mismatch", invariants.SevWarn, "SSE event: %q but event_type is %s: the SDKs read event_type and ignore event:",
+				decode.Clip(f.Event.Type, 40), clipStr(et))
+		}
 		p.interaction(f, m, et)
 		return
 	}
