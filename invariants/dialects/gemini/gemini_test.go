@@ -215,3 +215,39 @@ func TestAfterFinish(t *testing.T) {
 		})
 	}
 }
+
+// TestResumedInteraction: a client resumes an Interactions stream with GET
+// /interactions/{id}?stream=true&last_event_id=N (python
+// interactions.get(..., stream=True, last_event_id=…), JS
+// interactions-get.ts): the server sends the events after N, so the
+// stream may start mid-step without interaction.created. With the
+// exchange known that is no start-missing and no span-orphan; a raw body
+// cannot tell and keeps them.
+func TestResumedInteraction(t *testing.T) {
+	body := "event: step.stop\ndata: {\"event_id\":\"5b\",\"index\":0,\"event_type\":\"step.stop\"}\n\n" +
+		"event: step.delta\ndata: {\"event_id\":\"6\",\"index\":1,\"delta\":{\"type\":\"text\",\"text\":\"lo\"},\"event_type\":\"step.delta\"}\n\n" +
+		"event: step.stop\ndata: {\"event_id\":\"7\",\"index\":1,\"event_type\":\"step.stop\"}\n\n" +
+		"event: interaction.completed\ndata: {\"event_id\":\"8\",\"interaction\":{\"id\":\"v1_abc\",\"status\":\"completed\"},\"event_type\":\"interaction.completed\"}\n\n"
+	get := func(u string) invariants.Options {
+		return invariants.Options{Exchange: &invariants.Exchange{Method: "GET", URL: u, RequestHeaders: map[string]string{},
+			ResponseHeaders: map[string]string{"Content-Type": "text/event-stream"}}}
+	}
+	for _, tc := range []struct {
+		name string
+		opts invariants.Options
+		want string
+	}{
+		{"resumed", get("https://generativelanguage.googleapis.com/v1beta/interactions/v1_abc?stream=true&last_event_id=5"), ""},
+		{"raw", invariants.Options{}, "span-orphan error 0 | span-orphan error 1 | span-orphan error 2 | start-missing error 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := dialecttest.RunOpts(Dialect, body, tc.opts)
+			if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); got != tc.want {
+				t.Errorf("alarms %q, want %q", got, tc.want)
+			}
+			if len(res.Turns) != 1 || res.Turns[0].Outcome != invariants.TurnCompleted {
+				t.Errorf("turns %+v", res.Turns)
+			}
+		})
+	}
+}

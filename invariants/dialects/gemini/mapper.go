@@ -2,7 +2,9 @@ package gemini
 
 import (
 	"bytes"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"framescope/decode"
 	"framescope/invariants"
@@ -41,6 +43,7 @@ type mapper struct {
 	steps     []stepTool
 	lastEvent []byte
 	haveEvent bool
+	resumed   bool       // a GET resuming an interaction after last_event_id
 	cand      candFields // the candidate being mapped (reused: no allocation per chunk)
 }
 
@@ -475,6 +478,14 @@ func (p *mapper) interaction(f *decode.Frame, m *invariants.Mapping, et decode.R
 	p.eventID(f, m)
 	first := !p.begun
 	p.begun = true
+	if first {
+		p.resumed = resumedInteraction(m.Exchange())
+		if p.resumed && ev != iaCreated && ev != iaLegacyStart && ev != iaError {
+			// The events after last_event_id: the turn was opened on
+			// the stream the client resumes.
+			m.Add(invariants.Move{Kind: invariants.MoveTurnStart, Key: strOrNil(f.Get("interaction_id"))})
+		}
+	}
 	switch ev {
 	case iaCreated, iaLegacyStart:
 		in := f.Get("interaction")
@@ -503,6 +514,7 @@ func (p *mapper) interaction(f *decode.Frame, m *invariants.Mapping, et decode.R
 		if !ok {
 			return
 		}
+		p.resumedStep(f, m)
 		if id := p.stepToolAt(idx, true); id != nil {
 			m.Add(invariants.Move{Kind: invariants.MoveToolReady, Key: id})
 		}
@@ -626,7 +638,7 @@ func (p *mapper) stepDelta(f *decode.Frame, m *invariants.Mapping, ev iaEvent) {
 		return
 	}
 	key := f.Get("index")
-	if _, open := m.SpanName(invariants.SpanStep, key); !open {
+	if _, open := m.SpanName(invariants.SpanStep, key); !open && !p.resumedStep(f, m) {
 		m.Raise("span-orphan", invariants.SevError, "%s for step %d that is not open", iaNames[ev], idx)
 		return
 	}
@@ -652,6 +664,9 @@ func (p *mapper) stepDelta(f *decode.Frame, m *invariants.Mapping, ev iaEvent) {
 		m.Add(invariants.Move{Kind: invariants.MoveReasoning, Span: invariants.SpanStep, Key: key, Text: d.Get("summary")})
 	case typ.StrEq("arguments_delta"):
 		id := p.stepToolAt(idx, false)
+		if id == nil && p.resumed {
+			return // its step.start came before last_event_id
+		}
 		if id == nil {
 			m.Raise("tool-orphan", invariants.SevError, "arguments_delta for step %d, which is no open function_call step", idx)
 			return
@@ -678,4 +693,34 @@ func (p *mapper) stepToolAt(idx int64, remove bool) decode.Raw {
 		}
 	}
 	return nil
+}
+
+// resumedInteraction: the exchange is a GET of an interaction with a
+// last_event_id (python interactions.get(id, stream=True,
+// last_event_id=…), JS interactions-get.ts): the server sends the events
+// after that one, so the stream may begin mid-step.
+func resumedInteraction(x *invariants.Exchange) bool {
+	if x == nil || !strings.EqualFold(x.Method, "GET") {
+		return false
+	}
+	u, err := url.Parse(x.URL)
+	if err != nil || !strings.Contains(u.Path, "/interactions/") {
+		return false
+	}
+	return u.Query().Get("last_event_id") != ""
+}
+
+// resumedStep opens, on a resumed stream, the step an event names whose
+// step.start came before last_event_id (no span-orphan: the client has it).
+// It reports whether it opened one.
+func (p *mapper) resumedStep(f *decode.Frame, m *invariants.Mapping) bool {
+	if !p.resumed {
+		return false
+	}
+	key := f.Get("index")
+	if _, open := m.SpanName(invariants.SpanStep, key); open {
+		return false
+	}
+	m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanStep, Key: key})
+	return true
 }
