@@ -340,6 +340,11 @@ func (p *mapper) response(id, res, er decode.Raw, m *invariants.Mapping) {
 		if isErr, _ := res.Get("isError").Bool(); isErr {
 			outcome = invariants.TurnFailed
 		}
+		if res.Get("task").Get("taskId").Kind() == decode.KindString {
+			// A 2025-11-25 CreateTaskResult: the request was accepted as a
+			// task whose result comes later (tasks/result): handed over.
+			outcome = invariants.TurnInterrupted
+		}
 		rt := res.Get("resultType")
 		switch {
 		case rt.StrEq("input_required"):

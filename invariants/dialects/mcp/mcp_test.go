@@ -436,3 +436,19 @@ func TestEndpointOrigin(t *testing.T) {
 		})
 	}
 }
+
+// TestTaskAugmentedCall: a 2025-11-25 tools/call with params.task is
+// answered by a CreateTaskResult: the call is accepted, its result comes
+// later from tasks/result. The call and the turn are handed over
+// (interrupted), not completed; no alarm.
+func TestTaskAugmentedCall(t *testing.T) {
+	req := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"long_job","arguments":{},"task":{"ttl":60000}}}`
+	res := dialecttest.RunOpts(Dialect, ev(`{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"786512e2","status":"working","createdAt":"2025-11-25T10:30:00Z","ttl":60000}}}`),
+		post(req, "MCP-Protocol-Version", "2025-11-25"))
+	if len(res.Alarms) != 0 {
+		t.Fatalf("alarms %v", dialecttest.Lines(res.Alarms))
+	}
+	dialecttest.WantMoves(t, res, []string{
+		`turn-start; tool-open key=1 name="long_job"; tool-close key=1 outcome=interrupted; terminal name="response" outcome=interrupted`,
+	})
+}
