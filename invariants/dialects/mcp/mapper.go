@@ -24,6 +24,7 @@ type msg interface{ Get(key string) decode.Raw }
 // absent), found in one pass (rpc.go).
 type rpc struct {
 	jsonrpc, id, method, params, result, err decode.Raw
+	extra                                    []byte // the first other member's key (nil: none)
 }
 
 // mapper keeps one stream's state: the exchange it answers, the revision,
@@ -49,6 +50,7 @@ type mapper struct {
 	endpoint   bool
 	batched    bool // a batch array was seen (payload-malformed said once)
 	sawID      bool // an event carried an SSE id: the client can resume the stream
+	strictSaid bool // payload-malformed said for a member the TS schema rejects
 	// last is the method of the last notification or request mapped: a
 	// stream repeats one (progress), so its lookup is a compare.
 	last methodInfo
@@ -248,6 +250,20 @@ func (p *mapper) bound(m *invariants.Mapping, what string) {
 func (p *mapper) message(g *rpc, m *invariants.Mapping) {
 	if !g.jsonrpc.StrEq("2.0") {
 		m.Malformed(msgLabel(g), `jsonrpc is not "2.0": the SDKs' schema rejects the message`)
+	} else if !p.strictSaid {
+		// The TS client's JSONRPCMessageSchema is a union of
+		// z.object(...).strict() shapes (packages/core/src/schemas.ts): a
+		// member beside the JSON-RPC ones, or "id": null on a request or
+		// notification, fails the parse (onerror; the message is lost).
+		// Python's models ignore extras. Once per stream.
+		switch {
+		case g.extra != nil:
+			p.strictSaid = true
+			m.Malformed(msgLabel(g), "member "+strconv.Quote(decode.Clip(string(g.extra), 40))+" beside jsonrpc, id, method, params, result, error: the TS SDK's strict schema rejects the message (onerror, it is lost); python ignores it (said once per stream)")
+		case g.method != nil && g.id.Kind() == decode.KindNull:
+			p.strictSaid = true
+			m.Malformed(msgLabel(g), `"id": null on a request or notification: the TS SDK's strict schema rejects the message (a notification has no id, a request a string or integer one); said once per stream`)
+		}
 	}
 	id := g.id
 	if meth := g.method; meth != nil {

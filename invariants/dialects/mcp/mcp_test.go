@@ -452,3 +452,26 @@ func TestTaskAugmentedCall(t *testing.T) {
 		`turn-start; tool-open key=1 name="long_job"; tool-close key=1 outcome=interrupted; terminal name="response" outcome=interrupted`,
 	})
 }
+
+// TestStrictEnvelope: the TS client parses every message with
+// JSONRPCMessageSchema, whose four members are z.object(...).strict()
+// (packages/core/src/schemas.ts): a member beside jsonrpc, id, method,
+// params, result, error — or a notification with "id": null — fails the
+// parse (onerror, the message lost). Python's models ignore extras, but a
+// mainstream client breaks: payload-malformed, once per stream.
+func TestStrictEnvelope(t *testing.T) {
+	for _, tc := range []struct{ name, body, want string }{
+		{"extra member", ev(`{"jsonrpc":"2.0","id":1,"result":{"content":[]},"timestamp":"2026-01-01T00:00:00Z"}`), "payload-malformed error 0"},
+		{"once per stream", ev(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"},"seq":1}`) +
+			ev(`{"jsonrpc":"2.0","id":1,"result":{"content":[]},"seq":2}`), "payload-malformed error 0"},
+		{"notification id null", ev(`{"jsonrpc":"2.0","id":null,"method":"notifications/message","params":{"level":"info","data":"x"}}`) + ev(result1), "payload-malformed error 0"},
+		{"plain", ev(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`) + ev(result1), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := dialecttest.Run(Dialect, tc.body)
+			if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); got != tc.want {
+				t.Errorf("alarms %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -45,6 +45,10 @@ func (g *rpc) set(k []byte, v decode.Raw) {
 		g.result = v
 	case "error":
 		g.err = v
+	default:
+		if g.extra == nil {
+			g.extra = k // the TS SDK's strict schema rejects it
+		}
 	}
 }
 
