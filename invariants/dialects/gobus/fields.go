@@ -40,15 +40,19 @@ func wantOf(key []byte) (w want, ok bool) {
 		"executionRole", "phase", "pageId", "mode", "type", "op", "content", "narration",
 		"narrationSource", "elicitationId", "callbackUrl", "userMessageId", "startedByMessageId",
 		"modelCallId", "provider", "modelName", "feedId", "feedTitle", "plannerTrigger",
-		"plannerStaticProfile", "plannerStrategyFamily", "plannerSecondPolicy", "plannerOutputPayloadId":
+		"plannerStaticProfile", "plannerStrategyFamily", "plannerSecondPolicy", "plannerOutputPayloadId",
+		"toolName", "skillName", "skillExecutionId", "error", "status":
 		return wString, true
 	case "eventSeq", "queueSeq", "feedItemCount", "plannerAttempt",
-		"usageInputTokens", "usageOutputTokens", "usageEmbeddingTokens", "usageTotalTokens":
+		"usageInputTokens", "usageOutputTokens", "usageEmbeddingTokens", "usageTotalTokens",
+		"iteration", "pageIndex", "pageCount":
 		return wInt, true
-	case "plannerValidated":
+	case "plannerValidated", "latestPage", "finalResponse":
 		return wBool, true
-	case "patch", "elicitationData", "responsePayload":
+	case "patch", "elicitationData", "responsePayload", "arguments", "model":
 		return wObject, true
+	case "toolCallsPlanned":
+		return wArray, true
 	case "createdAt", "completedAt", "startedAt":
 		return wTime, true
 	}

@@ -128,8 +128,50 @@ var ruleCases = []struct {
 		ev(`"type":"text_delta","turnId":"t1","content":"a"`) + ev(`"type":"turn_completed","turnId":"t1"`), []string{"start-missing error 0"}},
 	{"start-missing near miss: a stream-level frame first",
 		ev(`"type":"control","op":"turn_started","turnId":"t1"`) + ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_completed","turnId":"t1"`), nil},
-	{"start-duplicate", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_completed","turnId":"t1"`),
-		[]string{"start-duplicate error 1"}},
+	{"start-duplicate: the runtime re-enters an open turn (info)", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_completed","turnId":"t1"`),
+		[]string{"start-duplicate info 1"}},
+	// agently-core sdk/embedded_queue.go continueQueueConversation: after a
+	// tool approval the turn, left waiting_for_user without a terminal, runs
+	// again under the same id (control + turn_started once more).
+	{"approval continuation re-enters the turn", ev(`"type":"turn_started","turnId":"t1"`) +
+		ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","toolName":"system/os:getEnv","status":"waiting_for_user"`) +
+		ev(`"type":"tool_call_completed","turnId":"t1","toolCallId":"k","toolName":"system/os:getEnv","status":"completed"`) +
+		ev(`"type":"control","op":"turn_started","turnId":"t1"`) + ev(`"type":"turn_started","turnId":"t1"`) +
+		ev(`"type":"model_started","turnId":"t1","modelCallId":"m2"`) + ev(`"type":"text_delta","turnId":"t1","messageId":"m2","content":"HOME is /root"`) +
+		ev(`"type":"model_completed","turnId":"t1","modelCallId":"m2"`) + ev(`"type":"turn_completed","turnId":"t1"`),
+		[]string{"start-duplicate info 4"}},
+	// agently-core service/agent/run_queue.go registerTurnCancel publishes
+	// turn_canceled at once; finalizeTurn (run_turn.go) publishes it again
+	// after the in-flight calls wind down.
+	{"cancel: the wind-down and the second turn_canceled", ev(`"type":"turn_started","turnId":"t1"`) +
+		ev(`"type":"model_started","turnId":"t1","modelCallId":"m1"`) + ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","toolName":"x"`) +
+		ev(`"type":"turn_canceled","turnId":"t1","status":"canceled"`) +
+		ev(`"type":"tool_call_completed","turnId":"t1","toolCallId":"k","toolName":"x","status":"canceled"`) +
+		ev(`"type":"model_completed","turnId":"t1","modelCallId":"m1","status":"canceled"`) +
+		ev(`"type":"turn_canceled","turnId":"t1","status":"canceled"`) + ev(`"type":"usage","turnId":"t1"`), nil},
+	{"after-terminal near miss fires after turn_completed, not after turn_canceled", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_canceled","turnId":"t1"`) +
+		ev(`"type":"turn_started","turnId":"t2"`) + ev(`"type":"turn_completed","turnId":"t2"`) + ev(`"type":"turn_canceled","turnId":"t2"`),
+		[]string{"after-terminal error 4", "terminal-duplicate error 4"}},
+	// drainQueuedTurns (run_queue.go): a queued turn whose starter message
+	// is gone fails without ever starting.
+	{"a queued turn fails before it starts", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_queued","turnId":"t2"`) +
+		ev(`"type":"turn_completed","turnId":"t1"`) + ev(`"type":"turn_failed","turnId":"t2","error":"queued starter message not found"`), nil},
+	{"start-missing near miss fires without turn_queued", ev(`"type":"turn_failed","turnId":"t2"`), []string{"start-missing error 0"}},
+	// service/shared/toolexec/async_tools.go: the async manager re-states
+	// the start, and its poller reports after the call returned and after
+	// the turn ended, with operationId.
+	{"async tool: restated start, updates after the call and the turn ended", ev(`"type":"turn_started","turnId":"t1"`) +
+		ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","toolName":"system/exec:start","status":"running"`) +
+		ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","operationId":"op1","toolName":"system/exec:start","status":"running"`) +
+		ev(`"type":"tool_call_waiting","turnId":"t1","toolCallId":"k","operationId":"op1","toolName":"system/exec:start","status":"running"`) +
+		ev(`"type":"tool_call_completed","turnId":"t1","toolCallId":"k","toolName":"system/exec:start","status":"completed"`) +
+		ev(`"type":"tool_call_waiting","turnId":"t1","toolCallId":"k","operationId":"op1","toolName":"system/exec:start","status":"running"`) +
+		ev(`"type":"turn_completed","turnId":"t1"`) +
+		ev(`"type":"tool_call_completed","turnId":"t1","toolCallId":"k","operationId":"op1","toolName":"system/exec:start","status":"completed"`), nil},
+	{"tool-duplicate near miss: a second start without operationId", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","toolName":"x"`) +
+		ev(`"type":"tool_call_completed","turnId":"t1","toolCallId":"k","toolName":"x"`) +
+		ev(`"type":"tool_call_waiting","turnId":"t1","toolCallId":"k"`) + ev(`"type":"turn_completed","turnId":"t1"`),
+		[]string{"tool-orphan error 3"}},
 	{"two turns one after the other", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_queued","turnId":"t2"`) + ev(`"type":"turn_completed","turnId":"t1"`) +
 		ev(`"type":"turn_started","turnId":"t2"`) + ev(`"type":"turn_canceled","turnId":"t2"`), nil},
 	{"a turn id started again after its end opens a new turn", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_completed","turnId":"t1"`) +
@@ -178,12 +220,25 @@ var ruleCases = []struct {
 		ev(`"type":"skill_completed","turnId":"t1","skillExecutionId":"s"`) + ev(`"type":"turn_completed","turnId":"t1"`), []string{"span-duplicate error 2"}},
 	{"span-unclosed", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"elicitation_requested","turnId":"t1","elicitationId":"e"`) + ev(`"type":"turn_completed","turnId":"t1"`),
 		[]string{"span-unclosed error 2"}},
-	{"span-unclosed at a cancel is a warn", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"elicitation_requested","turnId":"t1","elicitationId":"e"`) + ev(`"type":"turn_canceled","turnId":"t1"`),
+	{"span-unclosed at a failure is a warn", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"elicitation_requested","turnId":"t1","elicitationId":"e"`) + ev(`"type":"turn_failed","turnId":"t1"`),
 		[]string{"span-unclosed warn 2"}},
+	{"a cancel ends the calls in flight (the runtime winds them down after it)", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"elicitation_requested","turnId":"t1","elicitationId":"e"`) +
+		ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","toolName":"x"`) + ev(`"type":"turn_canceled","turnId":"t1"`), nil},
 	{"payload-malformed: eventSeq a string", ev(`"type":"turn_started","turnId":"t1","eventSeq":"4"`) + ev(`"type":"turn_completed","turnId":"t1"`), []string{"payload-malformed error 0"}},
 	{"payload-malformed: no type", ev(`"turnId":"t1","content":"x"`) + ev(`"type":"turn_completed","turnId":"t1"`), []string{"payload-malformed error 0", "start-missing error 0"}},
 	{"payload-malformed: model_started without id", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"model_started","turnId":"t1"`) + ev(`"type":"turn_completed","turnId":"t1"`),
 		[]string{"payload-malformed error 1"}},
+	// runtime/streaming/event.go@7a3a757: ToolName, Error, Status string,
+	// Iteration int, LatestPage bool, Arguments and Model objects,
+	// ToolCallsPlanned a slice: each refuses another JSON type.
+	{"payload-malformed: toolName a number", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"narration","turnId":"t1","toolCallId":"k","toolName":7`) +
+		ev(`"type":"turn_completed","turnId":"t1"`), []string{"payload-malformed error 1"}},
+	{"payload-malformed: error an object", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_failed","turnId":"t1","error":{"message":"x"}`), []string{"payload-malformed error 1"}},
+	{"payload-malformed: iteration a string", ev(`"type":"turn_started","turnId":"t1","iteration":"1"`) + ev(`"type":"turn_completed","turnId":"t1"`), []string{"payload-malformed error 0"}},
+	{"payload-malformed: finalResponse a string", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_completed","turnId":"t1","finalResponse":"true"`), []string{"payload-malformed error 1"}},
+	{"payload-malformed: toolCallsPlanned an object", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"tool_calls_planned","turnId":"t1","toolCallsPlanned":{}`) +
+		ev(`"type":"turn_completed","turnId":"t1"`), []string{"payload-malformed error 1"}},
+	{"payload-malformed: arguments an array", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_completed","turnId":"t1","arguments":[1]`), []string{"payload-malformed error 1"}},
 	{"payload-malformed near miss: null and unknown members", ev(`"type":"turn_started","turnId":"t1","error":null,"renderedContent":{"blocks":[]}`) + ev(`"type":"turn_completed","turnId":"t1"`), nil},
 	{"createdAt Go's own marshal", ev(`"type":"turn_started","turnId":"t1","createdAt":"2025-06-02T09:14:03.118234567Z"`) + ev(`"type":"turn_completed","turnId":"t1"`), nil},
 	{"createdAt whole seconds, offset", ev(`"type":"turn_started","turnId":"t1","createdAt":"2025-06-02T09:14:03+05:30"`) + ev(`"type":"turn_completed","turnId":"t1"`), nil},

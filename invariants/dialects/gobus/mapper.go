@@ -14,7 +14,8 @@ var (
 // mapper keeps almost no state: the Engine tracks turns, spans, tools and
 // the eventSeq counter from the moves.
 type mapper struct {
-	deltas bool // the latest turn streamed text_delta frames
+	deltas bool                // the latest turn streamed text_delta frames
+	turns  map[string]*turnRec // lifecycle.go
 }
 
 func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
@@ -31,9 +32,20 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	// belong to the stream; the others to the turn their turnId names (a
 	// turnId the stream never started opens it: start-missing).
 	turnID := f.Get("turnId")
-	if k.streamLevel() || !turnID.IsNonEmptyStr() {
+	switch {
+	case k.streamLevel() || !turnID.IsNonEmptyStr():
 		m.Stream = true
-	} else {
+		if k == kTurnQueued && turnID.IsNonEmptyStr() {
+			if r := p.turn(turnID); !r.open {
+				r.queued = true
+			}
+		}
+	case !p.lifecycle(f, m, k, turnID):
+		// The runtime's own paths (lifecycle.go): the frame belongs to
+		// the stream and makes no move.
+		m.Stream = true
+		return
+	default:
 		m.Turn = turnID
 	}
 
@@ -74,8 +86,9 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	case kAssistant:
 		// The whole message row, idempotent by messageId: after streamed
 		// deltas it repeats what the client already shows, so it is text
-		// only for a turn that streamed none.
-		if !p.deltas {
+		// only for a turn that streamed none. A user's message
+		// (patch.role "user", the same event type) is not the answer.
+		if !p.deltas && !f.Get("patch").Get("role").StrEq("user") {
 			m.Add(invariants.Move{Kind: invariants.MoveText, Key: f.Get("messageId"), Text: f.Get("content")})
 		}
 	case kReasoningDelta:

@@ -1,0 +1,233 @@
+package gobus
+
+import (
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// The runtime's own lifecycle paths, read against agently-core at
+// 7a3a757343bf011b9b4342420705900d8c86ce80, send frames that a turn model
+// built from the seed alone would flag on healthy streams. The mapper keeps
+// what it needs to tell them apart: per turnId, whether the turn is open,
+// ended by turn_canceled, or only queued; per tool call, whether it is open
+// and whether it is an async operation (its frames carry operationId).
+//
+//   - Cancel. registerTurnCancel (service/agent/run_queue.go) patches the
+//     turn "canceled" at once (turn_canceled), and the Query that ran the
+//     turn winds down and finalizes it again (finalizeTurn, run_turn.go):
+//     a second turn_canceled, with the in-flight model and tool calls
+//     ending between the two. The reducer keeps a failed or canceled turn
+//     as it is (finalizeTurn in sdk/canonical_helpers.go) and applies the
+//     wind-down to its steps: nothing renders wrongly. Frames of a turn
+//     after its turn_canceled belong to the stream.
+//   - Re-entry. A Query started again with the same MessageID
+//     (continueQueueConversation in sdk/embedded_queue.go after a tool
+//     approval; a resumed run) goes through startTurn and publishes
+//     turn_started for a turn that went waiting_for_user without a
+//     terminal. The reducer marks the turn running again. start-duplicate
+//     at info, no second start.
+//   - A queued turn that fails before it starts (drainQueuedTurns: its
+//     starter message is gone) gets turn_failed without turn_started; the
+//     reducer finalizes the queued turn turn_queued created. No
+//     start-missing: the frame belongs to the stream.
+//   - Async tools (service/shared/toolexec/async_tools.go). The async
+//     manager publishes tool_call_started again for the call that started
+//     the operation, then tool_call_waiting / _delta / _completed / _failed
+//     / _canceled from its poller, with operationId set, while the call's
+//     own tool_call_completed (PatchToolCall) comes when the starting tool
+//     returns; a poller may report after the turn's terminal. The reducer
+//     upserts the step by toolCallId and takes the latest status. So a
+//     repeated start or an update for an async call that is no longer open
+//     (and any async update after the turn ended) makes no move.
+
+// turnRec is what the mapper knows of one turnId.
+type turnRec struct {
+	open, ended, canceled, queued bool
+	gen                           uint32 // counts the turn's starts: a call record of an earlier start is stale
+	tools                         map[string]*toolRec
+	spans                         map[string]*spanRec
+}
+
+// spanRec is an open-or-closed model call, skill or elicitation of a turn.
+type spanRec struct {
+	open bool
+	kind invariants.SpanKind
+	gen  uint32
+}
+
+// toolRec is what the mapper knows of one tool call of a turn.
+type toolRec struct {
+	seen, open, async bool
+	gen               uint32
+}
+
+// maxTracked bounds the turns (and the calls of one turn) the mapper
+// remembers; past it the memory starts over.
+const maxTracked = 4096
+
+func (p *mapper) turn(id decode.Raw) *turnRec {
+	if p.turns == nil {
+		p.turns = map[string]*turnRec{}
+	}
+	if r := p.turns[string(id)]; r != nil {
+		return r
+	}
+	if len(p.turns) >= maxTracked {
+		clear(p.turns)
+	}
+	r := &turnRec{}
+	p.turns[string(id)] = r
+	return r
+}
+
+func (r *turnRec) tool(id decode.Raw) *toolRec {
+	if r.tools == nil {
+		r.tools = map[string]*toolRec{}
+	}
+	if t := r.tools[string(id)]; t != nil {
+		if t.gen != r.gen {
+			*t = toolRec{gen: r.gen}
+		}
+		return t
+	}
+	if len(r.tools) >= maxTracked {
+		clear(r.tools)
+	}
+	t := &toolRec{gen: r.gen}
+	r.tools[string(id)] = t
+	return t
+}
+
+func (r *turnRec) span(id decode.Raw) *spanRec {
+	if r.spans == nil {
+		r.spans = map[string]*spanRec{}
+	}
+	if t := r.spans[string(id)]; t != nil {
+		if t.gen != r.gen {
+			*t = spanRec{gen: r.gen}
+		}
+		return t
+	}
+	if len(r.spans) >= maxTracked {
+		clear(r.spans)
+	}
+	t := &spanRec{gen: r.gen}
+	r.spans[string(id)] = t
+	return t
+}
+
+// windDown: at turn_canceled the runtime has yet to end the calls in
+// flight (they end canceled after it, in the wind-down); the cancel ends
+// them for the engine, as the reducer will once their frames come.
+func (r *turnRec) windDown(m *invariants.Mapping) {
+	for id, t := range r.tools {
+		if t.gen == r.gen && t.open {
+			m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: decode.Raw(id), Outcome: invariants.TurnCancelled})
+		}
+	}
+	for id, sp := range r.spans {
+		if sp.gen == r.gen && sp.open {
+			m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: sp.kind, Key: decode.Raw(id)})
+		}
+	}
+}
+
+// lifecycle reads a turn frame against the runtime's paths above. It
+// returns false when the frame makes no move (the caller maps it to the
+// stream and stops); it may raise start-duplicate at info.
+func (p *mapper) lifecycle(f *decode.Frame, m *invariants.Mapping, k kind, turnID decode.Raw) bool {
+	r := p.turn(turnID)
+	async := f.Get("operationId").IsNonEmptyStr()
+	switch k {
+	case kTurnStarted:
+		if r.open {
+			m.Raise("start-duplicate", invariants.SevInfo, "turn_started for the open turn %s: the runtime re-entered the turn (a run resumed after waiting for the user); the reducer marks it running again",
+				decode.Clip(string(turnID), 40))
+			return false
+		}
+		r.open, r.ended, r.canceled, r.queued = true, false, false, false
+		r.gen++
+		return true
+	case kTurnCompleted, kTurnFailed, kTurnCanceled:
+		switch {
+		case r.canceled:
+			return false
+		case !r.open && r.queued:
+			// A queued turn ended before it started.
+			r.queued = false
+			return false
+		}
+		if k == kTurnCanceled && r.open {
+			r.windDown(m)
+		}
+		r.open, r.ended = false, true
+		r.canceled = k == kTurnCanceled
+		return true
+	}
+	if r.canceled || (r.ended && async) {
+		// The wind-down of a canceled turn; an async update after the turn
+		// ended.
+		return false
+	}
+	if !r.open && !r.ended && !r.queued {
+		// A turn the stream never started: the engine opens it
+		// (start-missing); follow it as open.
+		r.open = true
+	}
+	switch k {
+	case kModelStarted, kModelCompleted, kSkillStarted, kSkillCompleted, kElicitationRequested, kElicitationResolved:
+		var id decode.Raw
+		sk := invariants.SpanModelCall
+		switch k {
+		case kModelStarted, kModelCompleted:
+			id = modelKey(f)
+		case kSkillStarted, kSkillCompleted:
+			id, sk = f.Get("skillExecutionId"), invariants.SpanSkill
+		default:
+			id, sk = f.Get("elicitationId"), invariants.SpanElicitation
+		}
+		if id.IsNonEmptyStr() {
+			sp := r.span(id)
+			sp.kind = sk
+			sp.open = k == kModelStarted || k == kSkillStarted || k == kElicitationRequested
+		}
+		return true
+	case kToolStarted:
+		id := f.Get("toolCallId")
+		if !id.IsNonEmptyStr() {
+			return true
+		}
+		t := r.tool(id)
+		if t.seen && (t.async || async) {
+			// The async manager re-states the call that started the
+			// operation.
+			t.async = true
+			return false
+		}
+		t.seen, t.open = true, true
+		t.async = t.async || async
+		return true
+	case kToolCallDelta, kToolWaiting, kToolCompleted, kToolFailed, kToolCanceled:
+		id := f.Get("toolCallId")
+		if !id.IsNonEmptyStr() {
+			id = f.Get("operationId")
+		}
+		if !id.IsNonEmptyStr() {
+			return true
+		}
+		t := r.tool(id)
+		if t.seen && !t.open && (t.async || async) {
+			// The operation goes on after the call that started it
+			// returned.
+			t.async = true
+			return false
+		}
+		t.seen = true
+		t.async = t.async || async
+		if k == kToolCompleted || k == kToolFailed || k == kToolCanceled {
+			t.open = false
+		}
+		return true
+	}
+	return true
+}
