@@ -21,6 +21,9 @@ type mapper struct {
 	bytes      int64
 	sizeRaised bool
 	named      bool // the turn got its key (the stream_id)
+	// key is the buffer a scoped summary part's key is built in (valid
+	// while the frame is mapped: the engine copies the keys it keeps).
+	key []byte
 }
 
 func newMapper() invariants.Mapper {
@@ -107,7 +110,7 @@ func (p *mapper) mapKind(f *decode.Frame, m *invariants.Mapping, kind decode.Raw
 		mv := invariants.Move{Kind: invariants.MoveReasoning, Text: d}
 		// summary_index is optional on a delta; when given, its part must be open.
 		if si := f.Get("summary_index"); si.Kind() == decode.KindNumber {
-			mv.Span, mv.Key = invariants.SpanReasoning, si
+			mv.Span, mv.Key = invariants.SpanReasoning, p.partKey(f, si)
 		} else if si.Kind() != decode.KindNone && si.Kind() != decode.KindNull {
 			fs.add("summary_index", si, "an integer or null")
 		}
@@ -197,11 +200,32 @@ func (p *mapper) summaryPart(f *decode.Frame, m *invariants.Mapping, kind decode
 	if _, ok := invariants.Int(si); !ok {
 		return
 	}
+	key := p.partKey(f, si)
 	if added {
-		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanReasoning, Key: si, Name: f.Get("part_type")})
+		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanReasoning, Key: key, Name: f.Get("part_type")})
 		return
 	}
-	m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanReasoning, Key: si})
+	m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanReasoning, Key: key})
+}
+
+// partKey is a summary part's key: its summary_index, and for a scoped
+// event (an agent tool's nested run, v1.md §6.2.1) the scope's
+// tool_call_id before it. The projector keeps one projection state per
+// scope (public_stream_projector/projector.py _state_for_scope) and the
+// nested runs of parallel agent tools share one queue (domain/ai/
+// stream_bus.py): two nested runs each open their summary part 0, and the
+// parent's part 0 is not theirs.
+func (p *mapper) partKey(f *decode.Frame, si decode.Raw) decode.Raw {
+	call := inner(f.Get("scope").Get("tool_call_id"))
+	if len(call) == 0 {
+		return si
+	}
+	p.key = append(p.key[:0], '"')
+	p.key = append(p.key, call...)
+	p.key = append(p.key, '#')
+	p.key = append(p.key, si...)
+	p.key = append(p.key, '"')
+	return decode.Raw(p.key)
 }
 
 // chunk: a chunk stream is keyed by its target; its first chunk.delta opens

@@ -26,9 +26,13 @@ var Dialect = &invariants.Spec{
 	About: "public_sse_v1: data-only JSON events with schema, event_id and kind; one stream is one turn ended by final or error",
 	Shape: invariants.Shape{
 		Turns: invariants.TurnPerStream,
-		// The reference routers send a ": heartbeat" comment at most every
-		// 15 s: twice that is the default idle window.
-		Idle:              30 * time.Second,
+		// The reference routers write ": heartbeat" only inside their loop
+		// over upstream events (chat/router.py, workflows/router.py at
+		// 50548aa): a heartbeat goes out with an event, never on a timer,
+		// so it bounds no silence. The wire is as quiet as the provider
+		// (a reasoning item thinking) or a server-side tool: the window is
+		// the one of the OpenAI Responses stream it projects.
+		Idle:              2 * time.Minute,
 		CommentHeartbeats: true,
 		// "Max serialized event size: 1 MiB (hard cap)": no warn tier.
 		FrameWarn: -1,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"framescope/decode"
 	"framescope/invariants"
@@ -12,6 +13,12 @@ import (
 
 // ev renders one public_sse_v1 event: the envelope, then the kind's fields
 // (rest, a JSON member list without braces, may be empty).
+// scopeA and scopeB are the scopes of two agent tools' nested runs.
+const (
+	scopeA = `"scope":{"type":"agent_tool","tool_call_id":"call_a","tool_name":"ask_a","agent":"a"}`
+	scopeB = `"scope":{"type":"agent_tool","tool_call_id":"call_b","tool_name":"ask_b","agent":"b"}`
+)
+
 func ev(id int, kind, rest string) string {
 	s := fmt.Sprintf(`data: {"schema":"public_sse_v1","event_id":%d,"stream_id":"chat_7d1e","server_timestamp":"2025-12-15T12:10:00.%03dZ","conversation_id":"c_91","response_id":"resp_a1","agent":"triage","kind":%q`, id, id, kind)
 	if rest != "" {
@@ -192,6 +199,19 @@ func TestRules(t *testing.T) {
 		{"part never added", ev(1, "reasoning_summary.part.done", rsItem+`,"summary_index":2,"text":"x"`) + fin(2), []string{"span-orphan error 0"}},
 		{"delta for a part not open", ev(1, "reasoning_summary.delta", rsItem+`,"summary_index":1,"delta":"x"`) + fin(2), []string{"span-orphan error 0"}},
 		{"part open at final", ev(1, "reasoning_summary.part.added", rsItem+`,"summary_index":0,"text":""`) + fin(2), []string{"span-unclosed error 1"}},
+		// Two agent tools run in parallel: their nested runs (scoped by
+		// tool_call_id, projector.py _state_for_scope; one shared queue,
+		// domain/ai/stream_bus.py) each open their summary part 0.
+		{"parallel agent tools: summary part 0 in two scopes", ev(1, "reasoning_summary.part.added", rsItem+`,"summary_index":0,`+scopeA) +
+			ev(2, "reasoning_summary.part.added", rsItem+`,"summary_index":0,`+scopeB) +
+			ev(3, "reasoning_summary.delta", rsItem+`,"summary_index":0,"delta":"a",`+scopeA) +
+			ev(4, "reasoning_summary.part.done", rsItem+`,"summary_index":0,"text":"a",`+scopeA) +
+			ev(5, "reasoning_summary.part.done", rsItem+`,"summary_index":0,"text":"",`+scopeB) + fin(6), nil},
+		{"span-duplicate near miss: part 0 twice in one scope", ev(1, "reasoning_summary.part.added", rsItem+`,"summary_index":0,`+scopeA) +
+			ev(2, "reasoning_summary.part.added", rsItem+`,"summary_index":0,`+scopeA) +
+			ev(3, "reasoning_summary.part.done", rsItem+`,"summary_index":0,"text":"a",`+scopeA) + fin(4), []string{"span-duplicate error 1"}},
+		{"a scoped part is not the parent's", ev(1, "reasoning_summary.part.added", rsItem+`,"summary_index":0,`+scopeA) +
+			ev(2, "reasoning_summary.part.done", rsItem+`,"summary_index":0,"text":"a"`) + fin(3), []string{"span-orphan error 1", "span-unclosed error 2"}},
 		// spans and sequence: chunk streams
 		{"chunks in order", chunk(1, 0) + chunk(2, 1) + chunk(3, 2) + chunkDone(4) + fin(5), nil},
 		{"chunk skipped", chunk(1, 0) + chunk(2, 2) + chunkDone(3) + fin(4), []string{"seq-gap error 1"}},
@@ -421,4 +441,13 @@ func FuzzMap(f *testing.F) {
 			"data: {"+env+`"event_id":4,"kind":"final","final":{"status":"completed"}}`+"\n\n",
 		"data: {"+env+`"event_id":1e400,"kind":"error","error":{"message":7,"is_retryable":"\xff"}}`+"\n\n",
 		`data: {"schema":"public_sse_v1","event_id":99999999999999999999,"kind":"chunk.delta","target":[],"chunk_index":"0"}`+"\n\n")
+}
+
+// TestIdleWindow: the routers' heartbeat rides on upstream events (it is
+// yielded inside the loop over them, chat/router.py), so a minute of
+// reasoning or of a function tool's run is silent on a healthy stream.
+func TestIdleWindow(t *testing.T) {
+	if w := Dialect.Shape.Idle; w < 2*time.Minute {
+		t.Errorf("idle window %v: a healthy stream can be silent for over a minute", w)
+	}
 }
