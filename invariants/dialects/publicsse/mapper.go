@@ -129,8 +129,16 @@ func (p *mapper) mapKind(f *decode.Frame, m *invariants.Mapping, kind decode.Raw
 		p.toolStatus(f, m)
 	case "tool.approval":
 		p.item(f)
-		fs.want(f.Get("tool_call_id"), decode.KindString, "tool_call_id")
-		fs.want(f.Get("approved"), decode.KindBool, "approved")
+		id, ok := f.Get("tool_call_id"), f.Get("approved")
+		fs.want(id, decode.KindString, "tool_call_id")
+		fs.want(ok, decode.KindBool, "approved")
+		// A denied MCP call gets no status after its approval (the
+		// projector's run_items.py emits none), and the web client's tool
+		// tracker (publicSseV1/tools.ts applyToolApproval) marks the call
+		// output-available on the approval itself: a denial ends the call.
+		if v, isBool := ok.Bool(); isBool && !v && id.IsNonEmptyStr() && m.ToolIsOpen(id) {
+			m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: id, Outcome: invariants.TurnFailed})
+		}
 	case "tool.arguments.delta", "tool.code.delta":
 		p.item(f)
 		id, d := f.Get("tool_call_id"), f.Get("delta")

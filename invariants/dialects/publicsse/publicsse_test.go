@@ -13,6 +13,13 @@ import (
 
 // ev renders one public_sse_v1 event: the envelope, then the kind's fields
 // (rest, a JSON member list without braces, may be empty).
+// mcpAwaiting and mcpApproval are an MCP call's first status and its
+// approval's fields.
+const (
+	mcpAwaiting = `"output_index":0,"item_id":"mcp_1","tool":{"tool_type":"mcp","tool_call_id":"mcp_1","status":"awaiting_approval","tool_name":"drive.search","server_label":"gdrive"}`
+	mcpApproval = `"output_index":0,"item_id":"mcp_1","tool_call_id":"mcp_1","tool_type":"mcp","tool_name":"drive.search","server_label":"gdrive","approval_request_id":"mcpr_1",`
+)
+
 // scopeA and scopeB are the scopes of two agent tools' nested runs.
 const (
 	scopeA = `"scope":{"type":"agent_tool","tool_call_id":"call_a","tool_name":"ask_a","agent":"a"}`
@@ -225,6 +232,14 @@ func TestRules(t *testing.T) {
 		{"status restated after completed", ws(1, "in_progress") + ws(2, "searching") + ws(3, "completed") + ws(4, "completed") + fin(5), nil},
 		{"tool never completed", ws(1, "in_progress") + ws(2, "searching") + fin(3), []string{"tool-unfinished error 2"}},
 		{"tool open at a cancelled final", ws(1, "in_progress") + ev(2, "final", `"final":{"status":"cancelled"}`), []string{"tool-unfinished warn 1"}},
+		// run_items.py: a denied MCP call gets awaiting_approval, then the
+		// approval, and no status after it; tools.ts marks it done on the
+		// approval.
+		{"mcp call denied", ev(1, "tool.status", mcpAwaiting) + ev(2, "tool.approval", mcpApproval+`"approved":false,"reason":"not now"`) + fin(3), nil},
+		{"tool-unfinished near miss: an approved mcp call that never completes", ev(1, "tool.status", mcpAwaiting) +
+			ev(2, "tool.approval", mcpApproval+`"approved":true`) + fin(3), []string{"tool-unfinished error 2"}},
+		{"statuses after a denial re-state the ended call", ev(1, "tool.status", mcpAwaiting) + ev(2, "tool.approval", mcpApproval+`"approved":false`) +
+			ev(3, "tool.status", strings.Replace(mcpAwaiting, "awaiting_approval", "failed", 1)) + fin(4), nil},
 		{"tool failed", ev(1, "tool.status", fmt.Sprintf(fnTool, "in_progress")) + ev(2, "tool.status", fmt.Sprintf(fnTool, "failed")) + fin(3), nil},
 		{"tool without id", ev(1, "tool.status", `"output_index":0,"item_id":"ws_1","tool":{"tool_type":"web_search","status":"completed"}`) + fin(2), []string{"tool-malformed error 0"}},
 		{"function tool without name", ev(1, "tool.status", `"output_index":0,"item_id":"call_1","tool":{"tool_type":"function","tool_call_id":"call_1","status":"completed"}`) + fin(2), []string{"tool-malformed error 0"}},
