@@ -24,6 +24,8 @@ type mapper struct {
 	// key is the buffer a scoped summary part's key is built in (valid
 	// while the frame is mapped: the engine copies the keys it keeps).
 	key []byte
+	// parts are the summary parts opened so far (parts.go).
+	parts []part
 }
 
 func newMapper() invariants.Mapper {
@@ -111,6 +113,7 @@ func (p *mapper) mapKind(f *decode.Frame, m *invariants.Mapping, kind decode.Raw
 		// summary_index is optional on a delta; when given, its part must be open.
 		if si := f.Get("summary_index"); si.Kind() == decode.KindNumber {
 			mv.Span, mv.Key = invariants.SpanReasoning, p.partKey(f, si)
+			p.partDelta(mv.Key)
 		} else if si.Kind() != decode.KindNone && si.Kind() != decode.KindNull {
 			fs.add("summary_index", si, "an integer or null")
 		}
@@ -192,6 +195,7 @@ func (p *mapper) outputItem(f *decode.Frame, m *invariants.Mapping, kind decode.
 		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: typ})
 		return
 	}
+	p.closeEmptyParts(m, id)
 	m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanItem, Key: id})
 }
 
@@ -209,6 +213,7 @@ func (p *mapper) summaryPart(f *decode.Frame, m *invariants.Mapping, kind decode
 		return
 	}
 	key := p.partKey(f, si)
+	p.notePart(f, key, added)
 	if added {
 		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanReasoning, Key: key, Name: f.Get("part_type")})
 		return

@@ -206,6 +206,13 @@ func TestRules(t *testing.T) {
 		{"part never added", ev(1, "reasoning_summary.part.done", rsItem+`,"summary_index":2,"text":"x"`) + fin(2), []string{"span-orphan error 0"}},
 		{"delta for a part not open", ev(1, "reasoning_summary.delta", rsItem+`,"summary_index":1,"delta":"x"`) + fin(2), []string{"span-orphan error 0"}},
 		{"part open at final", ev(1, "reasoning_summary.part.added", rsItem+`,"summary_index":0,"text":""`) + fin(2), []string{"span-unclosed error 1"}},
+		// raw_handlers/reasoning.py: no part.done for a part whose text is
+		// empty; the item's output_item.done ends it.
+		{"empty part ended by its item", item(1, "output_item.added", "rs_1") + ev(2, "reasoning_summary.part.added", rsItem+`,"summary_index":0,"text":""`) +
+			item(3, "output_item.done", "rs_1") + fin(4), nil},
+		{"span-unclosed near miss: a part with text is not ended by its item", item(1, "output_item.added", "rs_1") +
+			ev(2, "reasoning_summary.part.added", rsItem+`,"summary_index":0,"text":""`) + ev(3, "reasoning_summary.delta", rsItem+`,"summary_index":0,"delta":"Thinking"`) +
+			item(4, "output_item.done", "rs_1") + fin(5), []string{"span-unclosed error 4"}},
 		// Two agent tools run in parallel: their nested runs (scoped by
 		// tool_call_id, projector.py _state_for_scope; one shared queue,
 		// domain/ai/stream_bus.py) each open their summary part 0.
