@@ -221,21 +221,36 @@ func (p *mapper) summaryPart(f *decode.Frame, m *invariants.Mapping, kind decode
 	m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanReasoning, Key: key})
 }
 
-// partKey is a summary part's key: its summary_index, and for a scoped
-// event (an agent tool's nested run, v1.md §6.2.1) the scope's
-// tool_call_id before it. The projector keeps one projection state per
-// scope (public_stream_projector/projector.py _state_for_scope) and the
-// nested runs of parallel agent tools share one queue (domain/ai/
-// stream_bus.py): two nested runs each open their summary part 0, and the
-// parent's part 0 is not theirs.
+// partKey is a summary part's key: its summary_index, after the run it
+// belongs to when the stream carries more than one run at a time. The
+// projector keeps one projection state per scope (an agent tool's nested
+// run, v1.md §6.2.1; public_stream_projector/projector.py
+// _state_for_scope), and the nested runs of parallel agent tools share one
+// queue (domain/ai/stream_bus.py); the branches of a parallel workflow
+// stage stream at once into one projector (services/workflows/streaming.py
+// stream_parallel_stage), told apart by workflow.branch_index. Each run
+// numbers its parts from 0.
 func (p *mapper) partKey(f *decode.Frame, si decode.Raw) decode.Raw {
 	call := inner(f.Get("scope").Get("tool_call_id"))
-	if len(call) == 0 {
+	wf := f.Get("workflow")
+	branch := wf.Get("branch_index")
+	if branch.Kind() != decode.KindNumber {
+		branch = nil
+	}
+	if len(call) == 0 && branch == nil {
 		return si
 	}
 	p.key = append(p.key[:0], '"')
-	p.key = append(p.key, call...)
-	p.key = append(p.key, '#')
+	if branch != nil {
+		p.key = append(p.key, inner(wf.Get("parallel_group"))...)
+		p.key = append(p.key, '/')
+		p.key = append(p.key, branch...)
+		p.key = append(p.key, '#')
+	}
+	if len(call) > 0 {
+		p.key = append(p.key, call...)
+		p.key = append(p.key, '#')
+	}
 	p.key = append(p.key, si...)
 	p.key = append(p.key, '"')
 	return decode.Raw(p.key)

@@ -20,6 +20,12 @@ const (
 	mcpApproval = `"output_index":0,"item_id":"mcp_1","tool_call_id":"mcp_1","tool_type":"mcp","tool_name":"drive.search","server_label":"gdrive","approval_request_id":"mcpr_1",`
 )
 
+// branch0 and branch1 are two branches of a parallel workflow stage.
+const (
+	branch0 = `"workflow":{"workflow_key":"analysis","stage_name":"fanout","parallel_group":"fanout","branch_index":0}`
+	branch1 = `"workflow":{"workflow_key":"analysis","stage_name":"fanout","parallel_group":"fanout","branch_index":1}`
+)
+
 // scopeA and scopeB are the scopes of two agent tools' nested runs.
 const (
 	scopeA = `"scope":{"type":"agent_tool","tool_call_id":"call_a","tool_name":"ask_a","agent":"a"}`
@@ -221,6 +227,12 @@ func TestRules(t *testing.T) {
 			ev(3, "reasoning_summary.delta", rsItem+`,"summary_index":0,"delta":"a",`+scopeA) +
 			ev(4, "reasoning_summary.part.done", rsItem+`,"summary_index":0,"text":"a",`+scopeA) +
 			ev(5, "reasoning_summary.part.done", rsItem+`,"summary_index":0,"text":"",`+scopeB) + fin(6), nil},
+		// services/workflows/streaming.py stream_parallel_stage: two branches
+		// of a parallel stage stream at once into one projector.
+		{"parallel workflow branches: summary part 0 in two branches", ev(1, "reasoning_summary.part.added", rsItem+`,"summary_index":0,`+branch0) +
+			ev(2, "reasoning_summary.part.added", `"output_index":0,"item_id":"rs_2","summary_index":0,`+branch1) +
+			ev(3, "reasoning_summary.part.done", rsItem+`,"summary_index":0,"text":"a",`+branch0) +
+			ev(4, "reasoning_summary.part.done", `"output_index":0,"item_id":"rs_2","summary_index":0,"text":"b",`+branch1) + fin(5), nil},
 		{"span-duplicate near miss: part 0 twice in one scope", ev(1, "reasoning_summary.part.added", rsItem+`,"summary_index":0,`+scopeA) +
 			ev(2, "reasoning_summary.part.added", rsItem+`,"summary_index":0,`+scopeA) +
 			ev(3, "reasoning_summary.part.done", rsItem+`,"summary_index":0,"text":"a",`+scopeA) + fin(4), []string{"span-duplicate error 1"}},
