@@ -205,9 +205,19 @@ var ruleCases = []struct {
 		[]string{"tool-orphan error 1"}},
 	{"tool-mismatch", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","toolName":"x"`) +
 		ev(`"type":"tool_call_completed","turnId":"t1","toolCallId":"k","toolName":"y"`) + ev(`"type":"turn_completed","turnId":"t1"`), []string{"tool-mismatch error 2"}},
-	{"tool-duplicate", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","toolName":"x"`) +
-		ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","toolName":"x"`) + ev(`"type":"tool_call_completed","turnId":"t1","toolCallId":"k"`) + ev(`"type":"turn_completed","turnId":"t1"`),
+	{"tool-duplicate: another tool under the same id", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","toolName":"x"`) +
+		ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","toolName":"y"`) + ev(`"type":"tool_call_completed","turnId":"t1","toolCallId":"k"`) + ev(`"type":"turn_completed","turnId":"t1"`),
 		[]string{"tool-duplicate error 2"}},
+	// service/skill/service.go: a skill's nested tool call is stated by
+	// PatchToolCall (tool_call_started / tool_call_completed with status
+	// failed) and again by publishNestedToolLifecycleEvent (tool_call_started
+	// / tool_call_failed), under one toolCallId.
+	{"skill nested tool: start and end stated twice", ev(`"type":"turn_started","turnId":"t1"`) +
+		ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"skill-child:1","toolName":"system/exec:execute","status":"running"`) +
+		ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"skill-child:1","toolName":"system/exec:execute","status":"running","arguments":{"commands":["ls"]}`) +
+		ev(`"type":"tool_call_completed","turnId":"t1","toolCallId":"skill-child:1","toolName":"system/exec:execute","status":"failed"`) +
+		ev(`"type":"tool_call_failed","turnId":"t1","toolCallId":"skill-child:1","toolName":"system/exec:execute","status":"failed","error":"exit 2"`) +
+		ev(`"type":"turn_completed","turnId":"t1"`), nil},
 	{"tool-malformed", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"tool_call_started","turnId":"t1","toolName":"x"`) + ev(`"type":"turn_completed","turnId":"t1"`),
 		[]string{"tool-malformed error 1"}},
 	{"tool-unfinished", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","toolName":"x"`) + ev(`"type":"turn_completed","turnId":"t1"`),

@@ -30,6 +30,14 @@ import (
 //     starter message is gone) gets turn_failed without turn_started; the
 //     reducer finalizes the queued turn turn_queued created. No
 //     start-missing: the frame belongs to the stream.
+//   - Tool calls stated twice. PatchToolCall publishes tool_call_started
+//     and tool_call_completed (internal/service/conversation/service.go
+//     toolCallEvent); the skill service's nested calls publish their own
+//     tool_call_started and tool_call_completed / _failed under the same
+//     toolCallId (service/skill/service.go publishNestedToolLifecycleEvent).
+//     A second start naming the same tool, and a second end, are
+//     re-statements the reducer upserts by toolCallId; a start naming
+//     another tool is a second invocation (tool-duplicate).
 //   - Async tools (service/shared/toolexec/async_tools.go). The async
 //     manager publishes tool_call_started again for the call that started
 //     the operation, then tool_call_waiting / _delta / _completed / _failed
@@ -59,6 +67,7 @@ type spanRec struct {
 type toolRec struct {
 	seen, open, async bool
 	gen               uint32
+	name              []byte // the toolName of its first start
 }
 
 // maxTracked bounds the turns (and the calls of one turn) the mapper
@@ -86,7 +95,7 @@ func (r *turnRec) tool(id decode.Raw) *toolRec {
 	}
 	if t := r.tools[string(id)]; t != nil {
 		if t.gen != r.gen {
-			*t = toolRec{gen: r.gen}
+			*t = toolRec{gen: r.gen, name: t.name[:0]}
 		}
 		return t
 	}
@@ -198,14 +207,21 @@ func (p *mapper) lifecycle(f *decode.Frame, m *invariants.Mapping, k kind, turnI
 			return true
 		}
 		t := r.tool(id)
-		if t.seen && (t.async || async) {
-			// The async manager re-states the call that started the
-			// operation.
-			t.async = true
+		name := f.Get("toolName")
+		if t.seen && (!name.IsNonEmptyStr() || len(t.name) == 0 || string(t.name) == string(name)) {
+			// The runtime states the start twice: PatchToolCall's
+			// tool_call_started and the one the skill service
+			// (publishNestedToolLifecycleEvent) or the async manager
+			// publishes for the same call. Another tool under the same
+			// id is a second invocation: tool-duplicate.
+			t.async = t.async || async
 			return false
 		}
 		t.seen, t.open = true, true
 		t.async = t.async || async
+		if name.IsNonEmptyStr() {
+			t.name = append(t.name[:0], name...)
+		}
 		return true
 	case kToolCallDelta, kToolWaiting, kToolCompleted, kToolFailed, kToolCanceled:
 		id := f.Get("toolCallId")
@@ -216,15 +232,19 @@ func (p *mapper) lifecycle(f *decode.Frame, m *invariants.Mapping, k kind, turnI
 			return true
 		}
 		t := r.tool(id)
-		if t.seen && !t.open && (t.async || async) {
-			// The operation goes on after the call that started it
-			// returned.
-			t.async = true
+		closing := k == kToolCompleted || k == kToolFailed || k == kToolCanceled
+		if t.seen && !t.open && (closing || t.async || async) {
+			// A second close re-states the end (PatchToolCall's
+			// tool_call_completed, then the skill service's own
+			// tool_call_completed / _failed); an async operation goes on
+			// after the call that started it returned. The reducer keeps
+			// the step ended or takes the operation's latest status.
+			t.async = t.async || async
 			return false
 		}
 		t.seen = true
 		t.async = t.async || async
-		if k == kToolCompleted || k == kToolFailed || k == kToolCanceled {
+		if closing {
 			t.open = false
 		}
 		return true
