@@ -63,7 +63,8 @@ var Dialect = &invariants.Spec{
 		"seq-gap":            "bus WithFilter",
 		"seq-order":          "bus EventSeq",
 	},
-	Severities: map[string]invariants.Severity{"seq-gap": invariants.SevWarn},
+	// start-duplicate: the runtime re-enters an open turn (lifecycle.go).
+	Severities: map[string]invariants.Severity{"seq-gap": invariants.SevWarn, "start-duplicate": invariants.SevInfo},
 	Keys:       []string{"type", "eventSeq", "turnId", "streamId"},
 	SniffFrame: sniff,
 	LabelOf:    label,
