@@ -224,6 +224,16 @@ var ruleCases = []struct {
 		[]string{"tool-unfinished error 2"}},
 	{"tool-unfinished before a failure is a warn", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"tool_call_started","turnId":"t1","toolCallId":"k","toolName":"x"`) + ev(`"type":"turn_failed","turnId":"t1"`),
 		[]string{"tool-unfinished warn 2"}},
+	// agently-core@7a3a757: beginModelCall patches "thinking", the first
+	// chunk "streaming" (two model_started, no modelCallId yet), finalize
+	// sets the TraceID: model_completed carries the response id as
+	// modelCallId. The calls pair by messageId (chatStore onModelStarted).
+	{"model call as the runtime states it: two starts, the response id only at the end", ev(`"type":"turn_started","turnId":"t1"`) +
+		ev(`"id":"m1","turnId":"t1","messageId":"m1","pageId":"m1","type":"model_started","status":"thinking","provider":"openai","modelName":"gpt-5"`) +
+		ev(`"id":"m1","turnId":"t1","messageId":"m1","pageId":"m1","type":"model_started","status":"streaming","provider":"openai","modelName":"gpt-5"`) +
+		ev(`"id":"m1","turnId":"t1","messageId":"m1","type":"text_delta","content":"hi","modelCallId":"m1"`) +
+		ev(`"id":"m1","turnId":"t1","messageId":"m1","pageId":"m1","type":"model_completed","status":"completed","modelCallId":"resp_0a1","provider":"openai","modelName":"gpt-5"`) +
+		ev(`"type":"turn_completed","turnId":"t1"`), nil},
 	{"span-orphan", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"model_completed","turnId":"t1","modelCallId":"m"`) + ev(`"type":"turn_completed","turnId":"t1"`),
 		[]string{"span-orphan error 1"}},
 	{"span-duplicate", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"skill_started","turnId":"t1","skillExecutionId":"s"`) + ev(`"type":"skill_started","turnId":"t1","skillExecutionId":"s"`) +

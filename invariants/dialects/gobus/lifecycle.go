@@ -197,6 +197,13 @@ func (p *mapper) lifecycle(f *decode.Frame, m *invariants.Mapping, k kind, turnI
 		}
 		if id.IsNonEmptyStr() {
 			sp := r.span(id)
+			if k == kModelStarted && sp.open {
+				// The call's status moves on (beginModelCall patches
+				// "thinking", the first chunk "streaming"): PatchModelCall
+				// publishes model_started for each; the chatStore matches
+				// the open step by messageId.
+				return false
+			}
 			sp.kind = sk
 			sp.open = k == kModelStarted || k == kSkillStarted || k == kElicitationRequested
 		}

@@ -73,7 +73,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		// Announces a turn behind the active one; turn_started opens it.
 		m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: f.Get("content")})
 	case kModelStarted, kModelCompleted:
-		p.span(f, m, k == kModelStarted, invariants.SpanModelCall, modelKey(f), "modelCallId", modelName(f))
+		p.span(f, m, k == kModelStarted, invariants.SpanModelCall, modelKey(f), "messageId", modelName(f))
 	case kSkillStarted, kSkillCompleted:
 		p.span(f, m, k == kSkillStarted, invariants.SpanSkill, f.Get("skillExecutionId"), "skillExecutionId", f.Get("skillName"))
 	case kElicitationRequested, kElicitationResolved:
@@ -189,14 +189,21 @@ func (p *mapper) overflow(f *decode.Frame, m *invariants.Mapping) {
 	m.Raise("stream-overflow", invariants.SevWarn, "the bus cut the subscription (buffer overflow): events were lost; reconnect and resume")
 }
 
-// modelKey is model_started's / model_completed's pairing id: modelCallId,
-// else assistantMessageId (the reference reducer's fallback).
+// modelKey is model_started's / model_completed's pairing id: messageId
+// (the assistant message the call writes), else assistantMessageId, else
+// modelCallId. Since agently-core 49245eb (2026-04-21) emitCanonicalModelEvent
+// (internal/service/conversation/service.go) sets modelCallId from the
+// model call's TraceID, the provider's response id: empty on model_started
+// (beginModelCall patches status "thinking" before any response exists)
+// and set on model_completed, so it cannot pair them. The TypeScript
+// chatStore (sdk/ts/src/chatStore/reducer.ts onModelStarted /
+// onModelCompleted) pairs by messageId ("assistant-content events carry
+// the assistant-bubble id in messageId") or modelCallId.
 func modelKey(f *decode.Frame) decode.Raw {
-	if k := f.Get("modelCallId"); k.IsNonEmptyStr() {
-		return k
-	}
-	if k := f.Get("assistantMessageId"); k.IsNonEmptyStr() {
-		return k
+	for _, k := range [...]string{"messageId", "assistantMessageId", "modelCallId"} {
+		if v := f.Get(k); v.IsNonEmptyStr() {
+			return v
+		}
 	}
 	return f.Get("modelCallId")
 }
