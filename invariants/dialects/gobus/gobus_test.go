@@ -183,6 +183,10 @@ var ruleCases = []struct {
 		[]string{"after-terminal error 2", "terminal-duplicate error 2"}},
 	{"after-terminal", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_completed","turnId":"t1"`) + ev(`"type":"text_delta","turnId":"t1","content":"x"`),
 		[]string{"after-terminal error 2"}},
+	// sdk/canonical_reducer.go reduceFeedActive: feeds are conversation
+	// state (an async tool's feed may land after the turn ended).
+	{"tool feed events belong to the conversation", ev(`"type":"tool_feed_active","turnId":"t1","feedId":"f"`) + ev(`"type":"turn_started","turnId":"t1"`) +
+		ev(`"type":"turn_completed","turnId":"t1"`) + ev(`"type":"tool_feed_inactive","turnId":"t1","feedId":"f"`), nil},
 	{"after-terminal near miss: usage after the terminal", ev(`"type":"turn_started","turnId":"t1"`) + ev(`"type":"turn_completed","turnId":"t1"`) + ev(`"type":"usage","turnId":"t1"`), nil},
 	{"seq-order", ev(env+`"eventSeq":3,"type":"turn_started","turnId":"t1"`) + ev(env+`"eventSeq":3,"type":"turn_completed","turnId":"t1"`), []string{"seq-order error 1"}},
 	{"seq-gap is a warn", ev(env+`"eventSeq":3,"type":"turn_started","turnId":"t1"`) + ev(env+`"eventSeq":5,"type":"turn_completed","turnId":"t1"`), []string{"seq-gap warn 1"}},

@@ -31,7 +31,7 @@ const (
 	kSkillStarted
 	kSkillCompleted
 	kOverflow
-	kQuiet // known, no move: item_completed, planner.*, tool_feed_*
+	kQuiet // known, no move: item_completed, planner.*
 	kConversation
 )
 
@@ -79,8 +79,10 @@ var vocabulary = [...]entry{
 	{"planner.output", kQuiet},
 	{"planner.validated", kQuiet},
 	{"planner.failed", kQuiet},
-	{"tool_feed_active", kQuiet},
-	{"tool_feed_inactive", kQuiet},
+	// Feeds are conversation state: the reducer's reduceFeedActive /
+	// reduceFeedInactive update state-level feeds, not a turn.
+	{"tool_feed_active", kConversation},
+	{"tool_feed_inactive", kConversation},
 	{"conversation_meta_updated", kConversation},
 	{"stream_overflow", kOverflow},
 }
