@@ -19,6 +19,8 @@ var twoSeverities = map[string]bool{
 	// the same id, a finish-step after the first step (warn); ag-ui:
 	// misplaced reasoning boundaries (warn).
 	"after-terminal": true, "start-duplicate": true, "span-orphan": true, "span-duplicate": true,
+	// openai-responses: a fresh stream counted from 1 (warn).
+	"seq-gap": true,
 }
 
 // TestListedSeverityIsRaised: every alarm a dialect raises on its captures

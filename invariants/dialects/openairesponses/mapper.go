@@ -218,10 +218,17 @@ func (p *mapper) sequence(f *decode.Frame, m *invariants.Mapping, ev *event) {
 	if p.resumed {
 		from = -1
 	}
+	gap := invariants.SevError
+	if !p.seqSeen && n > 0 && ev != nil && ev.name == "response.created" {
+		// A fresh stream counted from another base (LiteLLM's bridge
+		// starts at 1): response.created is the first event by
+		// definition, so nothing was lost, and no SDK reads the number.
+		gap = invariants.SevWarn
+	}
 	if !p.seqSeen || n > p.lastSeq {
 		p.lastSeq, p.seqSeen = n, true
 	}
-	m.Add(invariants.Move{Kind: invariants.MoveSeq, Key: litSeq, Seq: n, SeqFrom: from, SeqGap: string(invariants.SevError)})
+	m.Add(invariants.Move{Kind: invariants.MoveSeq, Key: litSeq, Seq: n, SeqFrom: from, SeqGap: string(gap)})
 }
 
 // EndStream settles an error event that no terminal followed: it was the

@@ -162,7 +162,7 @@ func TestRules(t *testing.T) {
 		// sequence
 		{"seq gap", build(0, created) + build(2, completed), []string{"seq-gap error 1"}},
 		{"seq repeat", build(0, created) + build(0, completed), []string{"seq-order error 1"}},
-		{"seq starts at 1 with created", build(1, created, completed), []string{"seq-gap error 0"}},
+		{"seq starts at 1 with created: nothing lost", build(1, created, completed), []string{"seq-gap warn 0"}},
 		{"seq missing from the first frame: the shape before sequence_number", "event: response.created\ndata: " + created + "\n\n" + "event: response.completed\ndata: " + completed + "\n\n", []string{"legacy-shape info 0"}},
 		{"seq missing after the first frame", build(0, created) + "event: response.completed\ndata: " + completed + "\n\n", []string{"payload-malformed error 1"}},
 		{"2025-05 reasoning_summary.delta, object delta", build(0, created, rsAdded, sumAdded, strings.Replace(strings.Replace(sumDelta, "summary_text.delta", "summary.delta", 1), `"Thinking"`, `{"text":"Thinking"}`, 1), strings.Replace(sumDone, "summary_text.done", "summary.done", 1), sumPDone, rsDone, completed), []string{"legacy-shape info 3"}},
