@@ -54,6 +54,7 @@ type turnRec struct {
 	gen                           uint32 // counts the turn's starts: a call record of an earlier start is stale
 	tools                         map[string]*toolRec
 	spans                         map[string]*spanRec
+	owner                         *mapper // counts the records (maxTrackedAll)
 }
 
 // spanRec is an open-or-closed model call, skill or elicitation of a turn.
@@ -71,8 +72,23 @@ type toolRec struct {
 }
 
 // maxTracked bounds the turns (and the calls of one turn) the mapper
-// remembers; past it the memory starts over.
-const maxTracked = 4096
+// remembers; past it the memory starts over. maxTrackedAll bounds the
+// records of every turn together (an id flood of many turns with many
+// calls each stays bounded too): past it all of them start over.
+const (
+	maxTracked    = 4096
+	maxTrackedAll = 1 << 16
+)
+
+// recorded counts one more record; past maxTrackedAll the memory of
+// every turn starts over.
+func (p *mapper) recorded() {
+	p.tracked++
+	if p.tracked > maxTrackedAll {
+		clear(p.turns)
+		p.tracked = 0
+	}
+}
 
 func (p *mapper) turn(id decode.Raw) *turnRec {
 	if p.turns == nil {
@@ -84,7 +100,8 @@ func (p *mapper) turn(id decode.Raw) *turnRec {
 	if len(p.turns) >= maxTracked {
 		clear(p.turns)
 	}
-	r := &turnRec{}
+	p.recorded()
+	r := &turnRec{owner: p}
 	p.turns[string(id)] = r
 	return r
 }
@@ -102,6 +119,7 @@ func (r *turnRec) tool(id decode.Raw) *toolRec {
 	if len(r.tools) >= maxTracked {
 		clear(r.tools)
 	}
+	r.owner.recorded()
 	t := &toolRec{gen: r.gen}
 	r.tools[string(id)] = t
 	return t
@@ -120,6 +138,7 @@ func (r *turnRec) span(id decode.Raw) *spanRec {
 	if len(r.spans) >= maxTracked {
 		clear(r.spans)
 	}
+	r.owner.recorded()
 	t := &spanRec{gen: r.gen}
 	r.spans[string(id)] = t
 	return t

@@ -16,6 +16,8 @@ var (
 type mapper struct {
 	deltas bool                // the latest turn streamed text_delta frames
 	turns  map[string]*turnRec // lifecycle.go
+	// tracked counts the records in turns and their calls (lifecycle.go).
+	tracked int
 }
 
 func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
