@@ -106,43 +106,42 @@ func (p *mapper) turn(id decode.Raw) *turnRec {
 	return r
 }
 
-func (r *turnRec) tool(id decode.Raw) *toolRec {
-	if r.tools == nil {
-		r.tools = map[string]*toolRec{}
+func (r *turnRec) tool(id decode.Raw) *toolRec { return record(r, &r.tools, id) }
+func (r *turnRec) span(id decode.Raw) *spanRec { return record(r, &r.spans, id) }
+
+// callRec is a call record of a turn: toolRec or spanRec.
+type callRec[T any] interface {
+	*T
+	generation() uint32
+	restart(gen uint32) // forget all but the buffers, as of the turn's start gen
+}
+
+// record finds (or makes) the record of id in a turn's map: one made for
+// an earlier start of the turn starts over.
+func record[T any, P callRec[T]](r *turnRec, recs *map[string]P, id decode.Raw) P {
+	if *recs == nil {
+		*recs = map[string]P{}
 	}
-	if t := r.tools[string(id)]; t != nil {
-		if t.gen != r.gen {
-			*t = toolRec{gen: r.gen, name: t.name[:0]}
+	if t := (*recs)[string(id)]; t != nil {
+		if t.generation() != r.gen {
+			t.restart(r.gen)
 		}
 		return t
 	}
-	if len(r.tools) >= maxTracked {
-		clear(r.tools)
+	if len(*recs) >= maxTracked {
+		clear(*recs)
 	}
 	r.owner.recorded()
-	t := &toolRec{gen: r.gen}
-	r.tools[string(id)] = t
+	t := P(new(T))
+	t.restart(r.gen)
+	(*recs)[string(id)] = t
 	return t
 }
 
-func (r *turnRec) span(id decode.Raw) *spanRec {
-	if r.spans == nil {
-		r.spans = map[string]*spanRec{}
-	}
-	if t := r.spans[string(id)]; t != nil {
-		if t.gen != r.gen {
-			*t = spanRec{gen: r.gen}
-		}
-		return t
-	}
-	if len(r.spans) >= maxTracked {
-		clear(r.spans)
-	}
-	r.owner.recorded()
-	t := &spanRec{gen: r.gen}
-	r.spans[string(id)] = t
-	return t
-}
+func (t *toolRec) generation() uint32 { return t.gen }
+func (t *toolRec) restart(gen uint32) { *t = toolRec{gen: gen, name: t.name[:0]} }
+func (t *spanRec) generation() uint32 { return t.gen }
+func (t *spanRec) restart(gen uint32) { *t = spanRec{gen: gen} }
 
 // windDown: at turn_canceled the runtime has yet to end the calls in
 // flight (they end canceled after it, in the wind-down); the cancel ends
