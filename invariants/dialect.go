@@ -349,6 +349,11 @@ type Shape struct {
 	JSONValues bool
 	// Idle is the dialect's default idle window (0: DefaultIdle).
 	Idle time.Duration
+	// Subscription: a stream is opened before there is anything to say
+	// (go-bus: the client subscribes to a conversation, then the user
+	// writes), so its first frame may come any time later: no default
+	// ttfe bound (one given on the command line still applies).
+	Subscription bool
 	// CommentHeartbeats: SSE comments count as activity for idle-gap.
 	CommentHeartbeats bool
 	// FrameWarn and FrameMax are the frame-size tiers (0: 256 KiB and

@@ -118,6 +118,9 @@ func NewEngine(spec *Spec, opts Options) *Engine {
 	}
 	if opts.TTFE == 0 {
 		opts.TTFE = DefaultTTFE
+		if spec.Shape.Subscription {
+			opts.TTFE = -1
+		}
 	}
 	timingOpts(&opts)
 	e := &Engine{spec: spec, shape: spec.Shape, opts: opts, cur: -1, lastTurn: -1, doneAt: -1, cut: -1, lastOutcome: -1, idleAt: -1}

@@ -178,6 +178,33 @@ func TestEngineTurnsReport(t *testing.T) {
 
 // TestEngineIdle: comment heartbeats keep a turn alive where the dialect
 // sends them; the idle window is the dialect's unless the user set one.
+// TestEngineSubscriptionHasNoDefaultTTFE: a subscription's first frame
+// may come any time after it opened (go-bus): no ttfe unless the user set
+// a bound; other dialects keep the default.
+func TestEngineSubscriptionHasNoDefaultTTFE(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		shape invariants.Shape
+		ttfe  time.Duration
+		want  string
+	}{
+		{"default bound", invariants.Shape{Turns: invariants.TurnPerStream}, 0, "ttfe"},
+		{"subscription", invariants.Shape{Turns: invariants.TurnPerStream, Subscription: true}, 0, ""},
+		{"subscription, bound given", invariants.Shape{Turns: invariants.TurnPerStream, Subscription: true}, 5 * time.Second, "ttfe"},
+	} {
+		chk := toySpec(tc.shape).NewChecker(invariants.Options{TTFE: tc.ttfe})
+		var d decode.Decoder
+		f := d.Decode(&decode.Event{Data: []byte(`{"op":"start"}`), HasData: true}, 10*time.Second, true)
+		got := ""
+		for _, a := range chk.Observe(f) {
+			got += a.Rule
+		}
+		if got != tc.want {
+			t.Errorf("%s: alarms %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestEngineIdle(t *testing.T) {
 	spec := toySpec(invariants.Shape{Turns: invariants.TurnPerStream, CommentHeartbeats: true, Idle: 10e9})
 	chk := spec.NewChecker(invariants.Options{})

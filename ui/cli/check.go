@@ -158,7 +158,7 @@ one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when o
 	f.StringVar(&o.minSev, "min-severity", "info", "text format: list alarms of this severity and up (error, warn or info; counts still count all)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "text format: hide info alarms (= --min-severity warn)")
 	nonNegativeDuration(f, &o.idle, "idle", 0, idleZero, idleHelp)
-	ttfeDuration(f, &o.ttfe, invariants.DefaultTTFE, ttfeHelp)
+	ttfeDuration(f, &o.ttfe, 0, ttfeHelp)
 	addTimingFlags(f, &o.timing)
 	entryVar(f, &o.entry, "HAR: check only this SSE entry (0-based; default every SSE entry, each reported as FILE#N)")
 	addDialectFlag(cmd, &o.dialect)

@@ -48,7 +48,8 @@ func positiveDuration(f *pflag.FlagSet, p *time.Duration, name string, value tim
 }
 
 // ttfeDuration registers --ttfe: 0 turns the bound off (the checker's
-// negative), negatives are refused.
+// negative), negatives are refused; unset (value 0) leaves the dialect's
+// default (invariants.DefaultTTFE, or none for a subscription stream).
 func ttfeDuration(f *pflag.FlagSet, p *time.Duration, value time.Duration, usage string) {
 	*p = value
 	f.Var(&durationFlag{p: p, zeroOff: true, why: "0 turns the ttfe check off"}, "ttfe", usage)
@@ -219,7 +220,7 @@ const idleHelp = "idle-gap window (default: the dialect's own, 30s for pc3)"
 // idleZero and ttfeHelp explain the timing flags' least values.
 const (
 	idleZero = "0 = the dialect's own window"
-	ttfeHelp = "time-to-first-event bound (0 = off)"
+	ttfeHelp = "time-to-first-event bound (default 2s; none for a subscription stream such as go-bus; 0 = off)"
 )
 
 // addDialectFlag adds --dialect: force a dialect instead of detecting it.

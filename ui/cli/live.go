@@ -74,7 +74,7 @@ func (fl *liveOptions) register(cmd *cobra.Command, record bool) {
 	f.BoolVar(&fl.noSave, "no-save", false, "do not save the session in the session library")
 	f.StringVar(&fl.registry, "registry", "", "status-event registry `DIR`")
 	nonNegativeDuration(f, &fl.idle, "idle", 0, idleZero, idleHelp)
-	ttfeDuration(f, &fl.ttfe, invariants.DefaultTTFE, ttfeHelp)
+	ttfeDuration(f, &fl.ttfe, 0, ttfeHelp)
 	addDialectFlag(cmd, &fl.dialect)
 	addFlavorFlag(cmd, &fl.flavor)
 	if record {

@@ -50,7 +50,7 @@ error alarm, 1 when one had, 2 when the capture cannot be opened.`,
 	entryVar(f, &o.entry, "HAR: which SSE entry to open (0-based; default the first)")
 	f.StringVar(&o.registry, "registry", "", "status-event registry `DIR`")
 	nonNegativeDuration(f, &o.idle, "idle", 0, idleZero, idleHelp)
-	ttfeDuration(f, &o.ttfe, invariants.DefaultTTFE, ttfeHelp)
+	ttfeDuration(f, &o.ttfe, 0, ttfeHelp)
 	addDialectFlag(cmd, &o.dialect)
 	addFlavorFlag(cmd, &o.flavor)
 	return cmd

@@ -30,6 +30,10 @@ var Dialect = &invariants.Spec{
 		// keepalives is a stall.
 		Idle:              60 * time.Second,
 		CommentHeartbeats: true,
+		// The client subscribes to a conversation's events before the
+		// user writes (sdk/http.go StreamEvents): the first event comes
+		// whenever a turn starts, so no default ttfe bound.
+		Subscription: true,
 	},
 	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed",
 		"start-missing", "start-duplicate", "terminal-missing", "terminal-duplicate", "after-terminal",
