@@ -354,6 +354,12 @@ type Shape struct {
 	// writes), so its first frame may come any time later: no default
 	// ttfe bound (one given on the command line still applies).
 	Subscription bool
+	// SubscriptionGET: a stream opened by a GET is a subscription the
+	// server may leave silent until it has something to send (MCP's
+	// listening stream, without keepalives): no default ttfe bound and
+	// no default idle window (values given still apply). A stream that
+	// answers a POST is not.
+	SubscriptionGET bool
 	// CommentHeartbeats: SSE comments count as activity for idle-gap.
 	CommentHeartbeats bool
 	// FrameWarn and FrameMax are the frame-size tiers (0: 256 KiB and

@@ -110,6 +110,10 @@ var sseContentTypes = []string{"text/event-stream"}
 
 // NewEngine returns a checker for one stream of spec's dialect.
 func NewEngine(spec *Spec, opts Options) *Engine {
+	listening := spec.Shape.SubscriptionGET && opts.Exchange != nil && opts.Exchange.Method == "GET"
+	if opts.Idle == 0 && listening {
+		opts.Idle = -1 // silent until the server has something to say
+	}
 	if opts.Idle == 0 {
 		opts.Idle = spec.Shape.Idle
 		if opts.Idle == 0 {
@@ -118,7 +122,7 @@ func NewEngine(spec *Spec, opts Options) *Engine {
 	}
 	if opts.TTFE == 0 {
 		opts.TTFE = DefaultTTFE
-		if spec.Shape.Subscription {
+		if spec.Shape.Subscription || listening {
 			opts.TTFE = -1
 		}
 	}

@@ -191,8 +191,14 @@ func TestEngineSubscriptionHasNoDefaultTTFE(t *testing.T) {
 		{"default bound", invariants.Shape{Turns: invariants.TurnPerStream}, 0, "ttfe"},
 		{"subscription", invariants.Shape{Turns: invariants.TurnPerStream, Subscription: true}, 0, ""},
 		{"subscription, bound given", invariants.Shape{Turns: invariants.TurnPerStream, Subscription: true}, 5 * time.Second, "ttfe"},
+		{"a GET subscription", invariants.Shape{Turns: invariants.TurnPerStream, SubscriptionGET: true}, 0, ""},
+		{"a POST where GETs subscribe", invariants.Shape{Turns: invariants.TurnPerStream, SubscriptionGET: true}, 0, "ttfe"},
 	} {
-		chk := toySpec(tc.shape).NewChecker(invariants.Options{TTFE: tc.ttfe})
+		method := "GET"
+		if strings.HasPrefix(tc.name, "a POST") {
+			method = "POST"
+		}
+		chk := toySpec(tc.shape).NewChecker(invariants.Options{TTFE: tc.ttfe, Exchange: &invariants.Exchange{Method: method}})
 		var d decode.Decoder
 		f := d.Decode(&decode.Event{Data: []byte(`{"op":"start"}`), HasData: true}, 10*time.Second, true)
 		got := ""

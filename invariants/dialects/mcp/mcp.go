@@ -54,7 +54,11 @@ var Dialect = &invariants.Spec{
 		// Transports §Sending Messages: a POST answered by a stream is
 		// text/event-stream; an application/json answer is a single
 		// JSON-RPC body that is not SSE-framed (docs/dialects/mcp.md).
-		ContentTypes: []string{"text/event-stream"}},
+		ContentTypes: []string{"text/event-stream"},
+		// Transports §Listening for Messages from the Server: a GET opens
+		// a stream the server may leave silent until it has something to
+		// send: no default ttfe bound there.
+		SubscriptionGET: true},
 	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed",
 		"terminal-missing", "after-terminal", "legacy-shape"),
 	Own: []invariants.Rule{
