@@ -208,6 +208,23 @@ type DoneMapper interface {
 	MapDone(m *Mapping)
 }
 
+// DoneReading is what a [DONE] means to a dialect without one in its shape
+// (Shape.Done false), when the stream itself decides it (DoneReader).
+type DoneReading uint8
+
+const (
+	DoneIgnored  DoneReading = iota // clients skip it: event-unknown (info)
+	DoneBreaks                      // clients JSON-parse it and fail: frame-json (error)
+	DoneSentinel                    // the stream's declared end marker: no alarm
+)
+
+// DoneReader is a Mapper whose reading of a [DONE] depends on the stream
+// (Gemini: streamGenerateContent clients fail on it, the Interactions
+// clients take it as their end marker). It overrides Shape.DoneBreaks.
+type DoneReader interface {
+	ReadDone() DoneReading
+}
+
 // Spec is a dialect built on the Engine: a mapping, a shape and its own
 // rules. Dialect folders export one.
 type Spec struct {

@@ -393,11 +393,19 @@ func (e *Engine) newTurn(f *decode.Frame, started bool, key decode.Raw) int {
 
 func (e *Engine) observeDone(f *decode.Frame, t int) {
 	if !e.shape.Done {
+		reading := DoneIgnored
 		if e.shape.DoneBreaks {
-			e.raise("frame-json", SevError, f.Index, t, "[DONE] is not part of the %s wire and not JSON: the client's JSON parse fails on it", e.spec.ID)
-			return
+			reading = DoneBreaks
 		}
-		e.raise("event-unknown", SevInfo, f.Index, t, "[DONE] is not part of the %s wire; clients ignore it", e.spec.ID)
+		if dr, ok := e.mapper.(DoneReader); ok {
+			reading = dr.ReadDone()
+		}
+		switch reading {
+		case DoneBreaks:
+			e.raise("frame-json", SevError, f.Index, t, "[DONE] is not part of the %s wire and not JSON: the client's JSON parse fails on it", e.spec.ID)
+		case DoneIgnored:
+			e.raise("event-unknown", SevInfo, f.Index, t, "[DONE] is not part of the %s wire; clients ignore it", e.spec.ID)
+		}
 		return
 	}
 	if e.doneAt >= 0 {

@@ -251,3 +251,26 @@ func TestResumedInteraction(t *testing.T) {
 		})
 	}
 }
+
+// TestDoneReading: a [DONE] after a streamGenerateContent stream fails
+// both SDKs' JSON parse (frame-json, error); after an Interactions stream
+// it is the clients' declared end marker (no alarm).
+func TestDoneReading(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"valid-generate.sse", "frame-json error"},
+		{"valid-interactions.sse", ""},
+	} {
+		body := capture(t, tc.file)
+		if !strings.HasSuffix(body, "\n\n") {
+			body += "\n\n"
+		}
+		res := dialecttest.Run(Dialect, body+"data: [DONE]\n\n")
+		got := ""
+		for _, a := range res.Alarms {
+			got += a.Rule + " " + string(a.Severity)
+		}
+		if got != tc.want {
+			t.Errorf("%s + [DONE]: %q, want %q", tc.file, got, tc.want)
+		}
+	}
+}
