@@ -635,7 +635,11 @@ func (e *Engine) flushMapped(w where, t int) {
 			e.raise("event-unknown", SevInfo, frame, t, "%s is not in the %s vocabulary; clients ignore it", e.label(f), e.spec.ID)
 		}
 		if e.shape.EventField && f.HasType && m.Type != nil && e.decoded(f) && !m.Type.StrEq(f.Event.Type) {
-			e.raise("sse-event-mismatch", SevError, frame, t, "SSE event: %q but the JSON type is %s", decode.Clip(f.Event.Type, 40), clipRaw(m.Type))
+			sev := SevError
+			if s, ok := e.spec.Severities["sse-event-mismatch"]; ok {
+				sev = s // the dialect's clients read the JSON type (openai-responses)
+			}
+			e.raise("sse-event-mismatch", sev, frame, t, "SSE event: %q but the JSON type is %s", decode.Clip(f.Event.Type, 40), clipRaw(m.Type))
 		}
 	}
 	for _, a := range m.alarms {

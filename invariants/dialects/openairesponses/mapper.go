@@ -94,7 +94,9 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	p.frames++
 	typ := f.Get("type")
 	if typ.Kind() == decode.KindString {
-		p.eventField(f, m, typ)
+		// The engine compares the SSE event: name with it (EventField),
+		// at the listed warn: see Severities.
+		m.Type = typ
 	}
 	ev := lookup(typ)
 	if p.frames == 1 {
@@ -140,23 +142,6 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 			p.str(f, m, ev, "delta")
 		}
 	}
-}
-
-// eventField checks the SSE event: field against the JSON type (the
-// engine's own check raises an error; this one a warn). openai-python and
-// openai-node read the event: name only when it is "error" or "thread.*"
-// (src/openai/_streaming.py, src/core/streaming.ts), the AI SDK never:
-// the clients read the JSON type, so a stream whose event: names drift
-// still renders. (An event: error on another frame does break
-// openai-node, which throws an APIError; a second, error severity for
-// that case needs the shared severity test to allow two: see
-// docs/dialects/openai-responses.md.)
-func (p *mapper) eventField(f *decode.Frame, m *invariants.Mapping, typ decode.Raw) {
-	if !f.Event.HasType || typ.StrEq(f.Event.Type) {
-		m.Type = typ // nothing for the engine's check to find
-		return
-	}
-	m.Raise("sse-event-mismatch", invariants.SevWarn, "SSE event: %q but the JSON type is %s", decode.Clip(f.Event.Type, 40), clipRaw(typ))
 }
 
 // begin reads the stream's first frame: response.created opens the

@@ -73,8 +73,12 @@ var Dialect = &invariants.Spec{
 		"envelope-drift":     "OpenAI SDK",
 		"legacy-shape":       "OpenAI SDK",
 	},
-	// sse-event-mismatch: the clients read the JSON type (mapper.go
-	// eventField).
+	// sse-event-mismatch: openai-python and openai-node read the event:
+	// name only when it is "error" or "thread.*" (src/openai/_streaming.py,
+	// src/core/streaming.ts), the AI SDK never: the clients read the JSON
+	// type, so a stream whose event: names drift still renders. (An
+	// event: error on another frame does break openai-node: see
+	// docs/dialects/openai-responses.md.)
 	Severities: map[string]invariants.Severity{"envelope-drift": invariants.SevWarn, "sse-event-mismatch": invariants.SevWarn},
 	FlavorList: flavors,
 	Keys:       []string{"type", "sequence_number"},
