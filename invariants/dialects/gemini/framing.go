@@ -27,28 +27,15 @@ func generateFraming(f *decode.Frame) string {
 	case f.Unknown > 0:
 		return "a line that is no data: field"
 	}
-	raw := f.Raw
-	if raw == nil { // oversized: the block was not kept
-		return ""
-	}
-	lines := 0
-	for len(raw) > 0 {
-		i := bytes.IndexAny(raw, "\r\n")
-		line := raw
-		if i >= 0 {
-			line, raw = raw[:i], raw[i+1:]
-		} else {
-			raw = nil
-		}
-		if len(line) == 0 {
-			continue
-		}
-		if !bytes.HasPrefix(line, []byte("data: ")) {
-			return `a data line without the space after "data:"`
-		}
-		if lines++; lines > 1 {
-			return "two data: lines in one event"
-		}
+	// With no other field, every line of the block is a data line, and the
+	// first starts it; a data line holds no line break, so a break in the
+	// joined data is a second line.
+	switch {
+	case f.Raw == nil: // oversized: the block was not kept
+	case !bytes.HasPrefix(f.Raw, []byte("data: ")):
+		return `a data line without the space after "data:"`
+	case bytes.IndexByte(f.Data, '\n') >= 0:
+		return "two data: lines in one event"
 	}
 	return ""
 }
