@@ -114,14 +114,19 @@ func viewChanges(prev, v *store.ClientView) []string {
 	for _, o := range prev.Open {
 		was[o] = true
 	}
+	now := map[string]bool{}
 	for _, o := range v.Open {
 		if !was[o] {
 			out = append(out, "opens "+decode.Sanitize(o))
 		}
-		delete(was, o)
+		now[o] = true
 	}
-	for o := range was {
-		out = append(out, "closes "+decode.Sanitize(o))
+	// What closed is listed in the order it was open, so a replay prints
+	// the same lines on every run.
+	for _, o := range prev.Open {
+		if !now[o] {
+			out = append(out, "closes "+decode.Sanitize(o))
+		}
 	}
 	if v.Outcome != prev.Outcome {
 		s := "turn " + v.Outcome
