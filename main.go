@@ -24,8 +24,8 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run is main over its arguments and streams, returning the exit status:
-// the end-to-end scripts run it in-process (script_test.go).
+// run is main over its arguments and streams, returning the exit status.
+// (The end-to-end tests, package e2e, run the built binary.)
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := cli.NewRoot(cli.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, ReferenceKit: referenceKit})
 	return cli.Execute(root, args)
