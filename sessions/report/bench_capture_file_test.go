@@ -11,7 +11,7 @@ import (
 // TestWriteBenchCapture writes the benchmark capture (the generator and
 // seed of BenchmarkCheckPipeline, FRAMESCOPE_BENCH_MB MB) to the file
 // FRAMESCOPE_WRITE_CAPTURE names, for the whole-process comparison
-// (process_bench_test.go at the top level), and prints its shape on one
+// (e2e/process_bench_test.go), and prints its shape on one
 // line. Without the variable it skips:
 //
 //	FRAMESCOPE_WRITE_CAPTURE=/tmp/c.sse FRAMESCOPE_BENCH_MB=300 go test ./sessions/ -run '^TestWriteBenchCapture$' -v

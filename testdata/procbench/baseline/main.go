@@ -1,7 +1,7 @@
 // Command baseline is what a user would write instead of `framescope
 // check` to read an agent stream: github.com/tmaxmax/go-sse's sse.Read over
 // the file and an encoding/json Unmarshal of each event's data into the
-// envelope ([DONE] skipped). process_bench_test.go runs it beside
+// envelope ([DONE] skipped). e2e/process_bench_test.go runs it beside
 // framescope as a process of its own. It prints the events and typed
 // frames it read.
 //
