@@ -18,8 +18,10 @@ import (
 	"framescope/sessions/report"
 )
 
-// checkOptions are check's flags.
+// checkOptions are check's streams, arguments and flags.
 type checkOptions struct {
+	ioStreams
+	inputs   []string // FILE..., FOLDER, - or @ID
 	format   string
 	registry string
 	failOn   string
@@ -33,8 +35,13 @@ type checkOptions struct {
 	timing   timingFlags
 }
 
-func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	var o checkOptions
+// newCheckCmd declares check's flags; runF (checkRun unless a test gives
+// one) does the work.
+func newCheckCmd(env Env, runF func(*checkOptions) error) *cobra.Command {
+	o := &checkOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = checkRun
+	}
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Check captures against the rule catalog (exit 0 clean, 1 alarms, 2 unreadable)",
@@ -60,95 +67,8 @@ one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when o
 			return cobra.MinimumNArgs(1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			failOn, ok := invariants.ParseSeverity(o.failOn)
-			if !ok {
-				return fmt.Errorf("--fail-on %q: want error, warn or info", o.failOn)
-			}
-			switch o.format {
-			case "text", "json", "junit":
-			default:
-				return fmt.Errorf("--format %q: want text, json or junit", o.format)
-			}
-			if o.dialect == "list" {
-				return listDialects(stdout)
-			}
-			if o.flavor == "list" {
-				return listFlavors(stdout)
-			}
-			opts, err := checkerOptions(o.dialect, o.flavor, o.registry, o.idle, o.ttfe)
-			if err != nil {
-				return err
-			}
-			o.timing.apply(&opts)
-			code := 0
-			if o.format == "junit" {
-				fmt.Fprintln(stdout, `<?xml version="1.0" encoding="UTF-8"?>`)
-				fmt.Fprintln(stdout, "<testsuites>")
-			}
-			textOpts, err := checkTextOptions(o, stdout)
-			if err != nil {
-				return err
-			}
-			inputs := checkInputs(args, stdin, o.entry)
-			for i, res := range checkAll(inputs, stdin, opts) {
-				name := inputs[i].name
-				r := <-res
-				rep, err := r.rep, r.err
-				if rep == nil {
-					fmt.Fprintln(stderr, "framescope:", decode.SanitizeMultiline(err.Error()))
-					switch o.format {
-					case "junit":
-						if werr := report.WriteJUnitError(stdout, name, err); werr != nil {
-							return werr
-						}
-					case "json":
-						if werr := report.WriteJSONError(stdout, name, err); werr != nil {
-							return werr
-						}
-					}
-					code = 2
-					continue
-				}
-				if name != inputs[i].path {
-					rep.Source = name // FILE#N: one SSE entry of a HAR
-				}
-				if o.timing.budgeted() && rep.NumTurns() > 0 && !rep.Timed() {
-					// A gate that cannot measure must not pass in silence.
-					rep.Notes = append(rep.Notes, "the latency budgets were not checked: no turn has timing (the capture has no arrival times, or its dialect's checker does not time turns)")
-				}
-				// A read error part way: the report shows what was read, and
-				// the input counts as unreadable (exit 2), never as clean. (A
-				// reader that keeps the error as the capture's end raises a
-				// capture-corrupt error instead: the bytes after it are lost.)
-				readFailed := err != nil
-				if readFailed {
-					fmt.Fprintf(stderr, "framescope: %s: read error: %s\n", decode.Sanitize(name), decode.Sanitize(err.Error()))
-				}
-				switch o.format {
-				case "json":
-					err = rep.WriteJSON(stdout)
-				case "junit":
-					err = rep.WriteJUnit(stdout, failOn)
-				default:
-					err = rep.WriteTextWith(stdout, textOpts)
-				}
-				_ = rep.Close() // its turns kept out of the heap (CheckToWrite)
-				if err != nil {
-					return err
-				}
-				if readFailed {
-					code = 2
-				} else if rep.Counts.Reaches(failOn) && code == 0 {
-					code = 1
-				}
-			}
-			if o.format == "junit" {
-				fmt.Fprintln(stdout, "</testsuites>")
-			}
-			if code != 0 {
-				return exitError{code}
-			}
-			return nil
+			o.inputs = args
+			return runF(o)
 		},
 	}
 	f := cmd.Flags()
@@ -167,6 +87,110 @@ one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when o
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "junit"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn", "info"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// checkRun is check: every input's report in argument order, and the exit
+// status of the worst (2 unreadable, 1 an alarm at --fail-on, 0 clean).
+func checkRun(o *checkOptions) error {
+	failOn, ok := invariants.ParseSeverity(o.failOn)
+	if !ok {
+		return fmt.Errorf("--fail-on %q: want error, warn or info", o.failOn)
+	}
+	switch o.format {
+	case "text", "json", "junit":
+	default:
+		return fmt.Errorf("--format %q: want text, json or junit", o.format)
+	}
+	if o.dialect == "list" {
+		return listDialects(o.stdout)
+	}
+	if o.flavor == "list" {
+		return listFlavors(o.stdout)
+	}
+	opts, err := checkerOptions(o.dialect, o.flavor, o.registry, o.idle, o.ttfe)
+	if err != nil {
+		return err
+	}
+	o.timing.apply(&opts)
+	code := 0
+	if o.format == "junit" {
+		fmt.Fprintln(o.stdout, `<?xml version="1.0" encoding="UTF-8"?>`)
+		fmt.Fprintln(o.stdout, "<testsuites>")
+	}
+	textOpts, err := checkTextOptions(*o, o.stdout)
+	if err != nil {
+		return err
+	}
+	inputs := checkInputs(o.inputs, o.stdin, o.entry)
+	for i, res := range checkAll(inputs, o.stdin, opts) {
+		c, err := checkWrite(o, inputs[i], <-res, failOn, textOpts)
+		if err != nil {
+			return err
+		}
+		code = max(code, c)
+	}
+	if o.format == "junit" {
+		fmt.Fprintln(o.stdout, "</testsuites>")
+	}
+	if code != 0 {
+		return exitError{code}
+	}
+	return nil
+}
+
+// checkWrite writes one input's report (or, unreadable, why) and returns
+// its exit status: 2 unreadable, 1 an alarm reaches failOn, else 0. The
+// error is one writing the report.
+func checkWrite(o *checkOptions, in checkInput, r checked, failOn invariants.Severity, textOpts report.TextOptions) (int, error) {
+	name := in.name
+	rep, err := r.rep, r.err
+	if rep == nil {
+		fmt.Fprintln(o.stderr, "framescope:", decode.SanitizeMultiline(err.Error()))
+		switch o.format {
+		case "junit":
+			if werr := report.WriteJUnitError(o.stdout, name, err); werr != nil {
+				return 0, werr
+			}
+		case "json":
+			if werr := report.WriteJSONError(o.stdout, name, err); werr != nil {
+				return 0, werr
+			}
+		}
+		return 2, nil
+	}
+	if name != in.path {
+		rep.Source = name // FILE#N: one SSE entry of a HAR
+	}
+	if o.timing.budgeted() && rep.NumTurns() > 0 && !rep.Timed() {
+		// A gate that cannot measure must not pass in silence.
+		rep.Notes = append(rep.Notes, "the latency budgets were not checked: no turn has timing (the capture has no arrival times, or its dialect's checker does not time turns)")
+	}
+	// A read error part way: the report shows what was read, and the input
+	// counts as unreadable (exit 2), never as clean. (A reader that keeps
+	// the error as the capture's end raises a capture-corrupt error
+	// instead: the bytes after it are lost.)
+	readFailed := err != nil
+	if readFailed {
+		fmt.Fprintf(o.stderr, "framescope: %s: read error: %s\n", decode.Sanitize(name), decode.Sanitize(err.Error()))
+	}
+	switch o.format {
+	case "json":
+		err = rep.WriteJSON(o.stdout)
+	case "junit":
+		err = rep.WriteJUnit(o.stdout, failOn)
+	default:
+		err = rep.WriteTextWith(o.stdout, textOpts)
+	}
+	_ = rep.Close() // its turns kept out of the heap (CheckToWrite)
+	switch {
+	case err != nil:
+		return 0, err
+	case readFailed:
+		return 2, nil
+	case rep.Counts.Reaches(failOn):
+		return 1, nil
+	}
+	return 0, nil
 }
 
 // checkTextOptions shapes check's text report: the severities listed, and

@@ -13,7 +13,14 @@ import (
 // printed "command not found". The script framescope prints defines a
 // stand-in first when the package is absent; with the package, its own
 // function is used.
-func newCompletionCmd(root *cobra.Command, stdout io.Writer) *cobra.Command {
+//
+// It declares the command; runF (completionRun unless a test gives one)
+// does the work.
+func newCompletionCmd(root *cobra.Command, env Env, runF func(*completionOptions) error) *cobra.Command {
+	o := &completionOptions{ioStreams: env.streams(), root: root}
+	if runF == nil {
+		runF = completionRun
+	}
 	cmd := &cobra.Command{
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print the shell completion script for bash, zsh, fish or powershell",
@@ -28,23 +35,37 @@ session ids (@ID) and capture files complete.
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			switch args[0] {
-			case "bash":
-				if _, err := io.WriteString(stdout, bashCompletionShim); err != nil {
-					return err
-				}
-				return root.GenBashCompletionV2(stdout, true)
-			case "zsh":
-				return root.GenZshCompletion(stdout)
-			case "fish":
-				return root.GenFishCompletion(stdout, true)
-			case "powershell":
-				return root.GenPowerShellCompletionWithDesc(stdout)
-			}
-			return &unknownShellError{args[0]}
+			o.shell = args[0]
+			return runF(o)
 		},
 	}
 	return cmd
+}
+
+// completionOptions are completion's streams, the tree it completes and
+// the shell.
+type completionOptions struct {
+	ioStreams
+	root  *cobra.Command
+	shell string // bash, zsh, fish or powershell
+}
+
+// completionRun prints the shell's completion script.
+func completionRun(o *completionOptions) error {
+	switch o.shell {
+	case "bash":
+		if _, err := io.WriteString(o.stdout, bashCompletionShim); err != nil {
+			return err
+		}
+		return o.root.GenBashCompletionV2(o.stdout, true)
+	case "zsh":
+		return o.root.GenZshCompletion(o.stdout)
+	case "fish":
+		return o.root.GenFishCompletion(o.stdout, true)
+	case "powershell":
+		return o.root.GenPowerShellCompletionWithDesc(o.stdout)
+	}
+	return &unknownShellError{o.shell}
 }
 
 type unknownShellError struct{ shell string }

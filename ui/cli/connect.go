@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"io"
+	"context"
 	"os"
 	"os/signal"
 
@@ -10,10 +10,25 @@ import (
 	"framescope/ui"
 )
 
+// connectOptions are connect's (and record's) streams, argument and
+// flags.
+type connectOptions struct {
+	ioStreams
+	ctx  context.Context
+	name string // connect or record
+	url  string // URL
+	live liveOptions
+}
+
 // newConnectCmd is connect, or with name "record" the command record.go
 // makes of it: the same request and flags, headless into a capture file.
-func newConnectCmd(name string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	var fl liveOptions
+// It declares the flags; runF (connectRun unless a test gives one) does
+// the work.
+func newConnectCmd(name string, env Env, runF func(*connectOptions) error) *cobra.Command {
+	o := &connectOptions{ioStreams: env.streams(), name: name}
+	if runF == nil {
+		runF = connectRun
+	}
 	cmd := &cobra.Command{
 		Use:   name + " URL",
 		Short: "Connect to a live SSE endpoint and inspect the stream as it arrives; save the session",
@@ -28,21 +43,28 @@ framescope sessions) unless --no-save.`,
   framescope record http://127.0.0.1:8080/api/chat -d '{"message":"hi"}' -o turn.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := fl.session(args[0], stdin)
-			if err != nil {
-				return err
-			}
-			opts.Source = name
-			if name == "connect" && !fl.headless && ui.IsTerminal(stdout) {
-				return runLiveTUI(args[0], opts, fl.curlish.maxTime, stderr)
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-			defer stop()
-			ctx, cancel := fl.curlish.deadline(ctx, stderr)
-			defer cancel()
-			return runLive(ctx, opts, stdout, stderr, name == "record" && !fl.frames)
+			o.ctx, o.url = cmd.Context(), args[0]
+			return runF(o)
 		},
 	}
-	fl.register(cmd, name == "record")
+	o.live.register(cmd, name == "record")
 	return cmd
+}
+
+// connectRun is connect (the inspector, or headless) and record.
+func connectRun(o *connectOptions) error {
+	fl := &o.live
+	opts, err := fl.session(o.url, o.stdin)
+	if err != nil {
+		return err
+	}
+	opts.Source = o.name
+	if o.name == "connect" && !fl.headless && ui.IsTerminal(o.stdout) {
+		return runLiveTUI(o.url, opts, fl.curlish.maxTime, o.stderr)
+	}
+	ctx, stop := signal.NotifyContext(o.ctx, os.Interrupt)
+	defer stop()
+	ctx, cancel := fl.curlish.deadline(ctx, o.stderr)
+	defer cancel()
+	return runLive(ctx, opts, o.stdout, o.stderr, o.name == "record" && !fl.frames)
 }

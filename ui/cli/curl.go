@@ -1,9 +1,9 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -18,9 +18,24 @@ import (
 // "--" they are refused, the curl command says the request.
 var framescopeRequestFlags = []string{"request", "header", "data", "data-raw", "data-binary", "json", "cookie", "user"}
 
-func newCurlCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	var fl liveOptions
-	var output string
+// curlOptions are curl's streams, the pasted command and the framescope
+// flags after "--".
+type curlOptions struct {
+	ioStreams
+	ctx      context.Context
+	curlArgs []string               // the curl command as given, before "--"
+	isFlag   func(name string) bool // name is a framescope flag of curl's
+	live     liveOptions
+	output   string // -o FILE after "--"
+}
+
+// newCurlCmd declares curl's flags (read after "--" by curlFlags); runF
+// (curlRun unless a test gives one) does the work.
+func newCurlCmd(env Env, runF func(*curlOptions) error) *cobra.Command {
+	o := &curlOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = curlRun
+	}
 	cmd := &cobra.Command{
 		Use:   "curl CURL-COMMAND… [-- FRAMESCOPE-FLAGS]",
 		Short: "Connect with a pasted curl command line (a browser's \"Copy as cURL\") and inspect the stream",
@@ -44,85 +59,111 @@ Accept-Encoding codings framescope cannot decode (zstd) are not offered.`,
   framescope curl "$(pbpaste)" -- -o turn.jsonl --headless`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			curlArgs, own := args, []string(nil)
-			for i, a := range args {
-				if a == "--" {
-					curlArgs, own = args[:i], args[i+1:]
-					break
-				}
-			}
-			switch {
-			case len(args) == 0, len(curlArgs) == 1 && (curlArgs[0] == "-h" || curlArgs[0] == "--help"):
-				return cmd.Help()
-			case len(curlArgs) == 0:
-				return errors.New("no curl command before --: paste it after \"framescope curl\"")
-			}
-			cmd.DisableFlagParsing = false
-			f := cmd.Flags()
-			if err := f.Parse(own); err != nil {
-				return fmt.Errorf("framescope flags after --: %w", err)
-			}
-			if f.NArg() > 0 {
-				return fmt.Errorf("after --, framescope flags only: %s is not one (the curl command goes before --)", quoteArg(f.Arg(0)))
-			}
-			for _, n := range framescopeRequestFlags {
-				if f.Changed(n) {
-					return fmt.Errorf("--%s after --: the request comes from the curl command; put it there", n)
-				}
-			}
-			if output != "" {
-				if fl.record != "" {
-					return errors.New("give -o or --record, not both")
-				}
-				fl.record = output
-			}
-			words, err := curlCommandWords(curlArgs)
-			if err != nil {
+			if run, err := curlFlags(cmd, o, args); !run {
 				return err
 			}
-			req, err := parseCurl(words, stdin)
-			var unknown unknownCurlOptionError
-			if errors.As(err, &unknown) {
-				name, _, _ := strings.Cut(strings.TrimLeft(unknown.Name, "-"), "=")
-				if f := cmd.Flags().Lookup(name); f != nil && strings.HasPrefix(unknown.Name, "--") {
-					return fmt.Errorf("%s is a framescope flag, not a curl option: framescope flags go after -- (framescope curl … -- %s)", quoteArg(unknown.Name), quoteArg(unknown.Name))
-				}
-			}
-			if err != nil {
-				return err
-			}
-			for _, n := range req.notes {
-				fmt.Fprintln(stderr, "framescope:", decode.Sanitize(n))
-			}
-			fl.insecure = fl.insecure || req.insecure
-			fl.location = fl.location || req.location
-			if req.maxTime > 0 {
-				fl.curlish.maxTime = req.maxTime
-			}
-			if req.connectTimeout > 0 {
-				fl.connectTimeout = req.connectTimeout
-			}
-			fl.method, fl.headers = req.method, req.headers
-			opts, err := fl.session(req.url, stdin)
-			if err != nil {
-				return err
-			}
-			if req.hasBody {
-				opts.Connect.Body = req.body
-			}
-			opts.Source = "curl"
-			opts.Connect.AsPasted = true
-			if !fl.headless && ui.IsTerminal(stdout) {
-				return runLiveTUI(opts.Connect.URL, opts, fl.curlish.maxTime, stderr)
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-			defer stop()
-			ctx, cancel := fl.curlish.deadline(ctx, stderr)
-			defer cancel()
-			return runLive(ctx, opts, stdout, stderr, false)
+			o.ctx = cmd.Context()
+			return runF(o)
 		},
 	}
-	fl.register(cmd, false)
-	cmd.Flags().StringVarP(&output, "output", "o", "", "after --: write the capture to `FILE` (as --record)")
+	o.live.register(cmd, false)
+	cmd.Flags().StringVarP(&o.output, "output", "o", "", "after --: write the capture to `FILE` (as --record)")
 	return cmd
+}
+
+// curlFlags splits curl's arguments at "--": the curl command before it,
+// framescope's flags after it, parsed into o. run is false when there is
+// nothing to run: the help was asked for (and printed), or an error.
+func curlFlags(cmd *cobra.Command, o *curlOptions, args []string) (run bool, err error) {
+	curlArgs, own := args, []string(nil)
+	for i, a := range args {
+		if a == "--" {
+			curlArgs, own = args[:i], args[i+1:]
+			break
+		}
+	}
+	switch {
+	case len(args) == 0, len(curlArgs) == 1 && (curlArgs[0] == "-h" || curlArgs[0] == "--help"):
+		return false, cmd.Help()
+	case len(curlArgs) == 0:
+		return false, errors.New("no curl command before --: paste it after \"framescope curl\"")
+	}
+	cmd.DisableFlagParsing = false
+	f := cmd.Flags()
+	if err := f.Parse(own); err != nil {
+		return false, fmt.Errorf("framescope flags after --: %w", err)
+	}
+	if f.NArg() > 0 {
+		return false, fmt.Errorf("after --, framescope flags only: %s is not one (the curl command goes before --)", quoteArg(f.Arg(0)))
+	}
+	for _, n := range framescopeRequestFlags {
+		if f.Changed(n) {
+			return false, fmt.Errorf("--%s after --: the request comes from the curl command; put it there", n)
+		}
+	}
+	o.curlArgs = curlArgs
+	o.isFlag = func(name string) bool { return cmd.Flags().Lookup(name) != nil }
+	return true, nil
+}
+
+// curlRun is curl: the pasted request sent, its stream inspected as
+// connect does.
+func curlRun(o *curlOptions) error {
+	fl := &o.live
+	if o.output != "" {
+		if fl.record != "" {
+			return errors.New("give -o or --record, not both")
+		}
+		fl.record = o.output
+	}
+	words, err := curlCommandWords(o.curlArgs)
+	if err != nil {
+		return err
+	}
+	req, err := parseCurl(words, o.stdin)
+	var unknown unknownCurlOptionError
+	if errors.As(err, &unknown) {
+		name, _, _ := strings.Cut(strings.TrimLeft(unknown.Name, "-"), "=")
+		if o.isFlag(name) && strings.HasPrefix(unknown.Name, "--") {
+			return fmt.Errorf("%s is a framescope flag, not a curl option: framescope flags go after -- (framescope curl … -- %s)", quoteArg(unknown.Name), quoteArg(unknown.Name))
+		}
+	}
+	if err != nil {
+		return err
+	}
+	for _, n := range req.notes {
+		fmt.Fprintln(o.stderr, "framescope:", decode.Sanitize(n))
+	}
+	fl.fromCurl(req)
+	opts, err := fl.session(req.url, o.stdin)
+	if err != nil {
+		return err
+	}
+	if req.hasBody {
+		opts.Connect.Body = req.body
+	}
+	opts.Source = "curl"
+	opts.Connect.AsPasted = true
+	if !fl.headless && ui.IsTerminal(o.stdout) {
+		return runLiveTUI(opts.Connect.URL, opts, fl.curlish.maxTime, o.stderr)
+	}
+	ctx, stop := signal.NotifyContext(o.ctx, os.Interrupt)
+	defer stop()
+	ctx, cancel := fl.curlish.deadline(ctx, o.stderr)
+	defer cancel()
+	return runLive(ctx, opts, o.stdout, o.stderr, false)
+}
+
+// fromCurl takes the pasted command's request into the flags: its method
+// and headers, and the transport options it gives.
+func (fl *liveOptions) fromCurl(req *curlRequest) {
+	fl.insecure = fl.insecure || req.insecure
+	fl.location = fl.location || req.location
+	if req.maxTime > 0 {
+		fl.curlish.maxTime = req.maxTime
+	}
+	if req.connectTimeout > 0 {
+		fl.connectTimeout = req.connectTimeout
+	}
+	fl.method, fl.headers = req.method, req.headers
 }

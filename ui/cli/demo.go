@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -16,16 +17,24 @@ import (
 	"framescope/ui"
 )
 
-// demoOptions are demo's flags.
+// demoOptions are demo's streams, argument and flags.
 type demoOptions struct {
+	ioStreams
+	ctx      context.Context
+	scenario string // SCENARIO (default happy)
 	speed    float64
 	noSave   bool
 	quiet    bool
 	headless bool
 }
 
-func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o demoOptions
+// newDemoCmd declares demo's flags; runF (demoRun unless a test gives
+// one) does the work.
+func newDemoCmd(env Env, runF func(*demoOptions) error) *cobra.Command {
+	o := &demoOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = demoRun
+	}
 	cmd := &cobra.Command{
 		Use:   "demo [SCENARIO]",
 		Short: "Run a built-in scenario of any dialect through a loopback server and the live path",
@@ -37,40 +46,11 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 		Args:      cobra.MaximumNArgs(1),
 		ValidArgs: replay.ScenarioNames(),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := "happy"
+			o.ctx, o.scenario = cmd.Context(), "happy"
 			if len(args) == 1 {
-				name = args[0]
+				o.scenario = args[0]
 			}
-			if err := checkScenario(name); err != nil {
-				return err
-			}
-			if !o.headless && !o.quiet && ui.IsTerminal(stdout) {
-				return runDemoTUI(name, o.speed, o.noSave, stderr)
-			}
-			relay, err := replay.NewRelay(replay.RelayOptions{Scenario: name, Speed: o.speed})
-			if err != nil {
-				return err
-			}
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				return err
-			}
-			srv := &http.Server{Handler: relay}
-			go srv.Serve(ln)
-			defer srv.Close()
-			opts := live.LiveOptions{
-				Connect: live.ConnectOptions{URL: "http://" + ln.Addr().String() + "/api/chat", Method: "POST",
-					Body: []byte(`{"message":"demo"}`), Headers: []string{"Content-Type: application/json"}},
-				Source: "demo:" + name,
-			}
-			if !o.noSave {
-				if lib, err := library.DefaultLibrary(); err == nil {
-					opts.Library = lib
-				}
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-			defer stop()
-			return runLive(ctx, opts, stdout, stderr, o.quiet)
+			return runF(o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.headless, "headless", false, "print frames and the report instead of opening the terminal UI")
@@ -78,6 +58,48 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd.Flags().BoolVar(&o.noSave, "no-save", false, "do not save the session in the session library")
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the check report")
 	return cmd
+}
+
+// demoRun is demo: the scenario in the inspector, or headless.
+func demoRun(o *demoOptions) error {
+	name := o.scenario
+	if err := checkScenario(name); err != nil {
+		return err
+	}
+	if !o.headless && !o.quiet && ui.IsTerminal(o.stdout) {
+		return runDemoTUI(name, o.speed, o.noSave, o.stderr)
+	}
+	return runDemoHeadless(o, name)
+}
+
+// runDemoHeadless serves the scenario on a loopback port and runs the live
+// path against it, printing frames and the report (only the report with
+// --quiet).
+func runDemoHeadless(o *demoOptions, name string) error {
+	relay, err := replay.NewRelay(replay.RelayOptions{Scenario: name, Speed: o.speed})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: relay}
+	go srv.Serve(ln)
+	defer srv.Close()
+	opts := live.LiveOptions{
+		Connect: live.ConnectOptions{URL: "http://" + ln.Addr().String() + "/api/chat", Method: "POST",
+			Body: []byte(`{"message":"demo"}`), Headers: []string{"Content-Type: application/json"}},
+		Source: "demo:" + name,
+	}
+	if !o.noSave {
+		if lib, err := library.DefaultLibrary(); err == nil {
+			opts.Library = lib
+		}
+	}
+	ctx, stop := signal.NotifyContext(o.ctx, os.Interrupt)
+	defer stop()
+	return runLive(ctx, opts, o.stdout, o.stderr, o.quiet)
 }
 
 // runDemoTUI runs a demo in the inspector (the scenario and reconnect keys

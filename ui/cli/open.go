@@ -14,8 +14,10 @@ import (
 	"framescope/ui"
 )
 
-// openOptions are open's flags.
+// openOptions are open's streams, argument and flags.
 type openOptions struct {
+	ioStreams
+	capture    string // FILE, - or @ID
 	entry      int
 	registry   string
 	idle, ttfe time.Duration
@@ -23,8 +25,13 @@ type openOptions struct {
 	flavor     string
 }
 
-func newOpenCmd(stdin io.Reader) *cobra.Command {
-	var o openOptions
+// newOpenCmd declares open's flags; runF (openRun unless a test gives
+// one) does the work.
+func newOpenCmd(env Env, runF func(*openOptions) error) *cobra.Command {
+	o := &openOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = openRun
+	}
 	cmd := &cobra.Command{
 		Use:   "open FILE|-|@ID",
 		Short: "Inspect a capture in the terminal UI (raw SSE, framescope JSONL, HAR, NDJSON, JSON values)",
@@ -36,14 +43,8 @@ Exit status, as for connect and demo: 0 when you quit and no frame read had an
 error alarm, 1 when one had, 2 when the capture cannot be opened.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.dialect == "list" {
-				return listDialects(cmd.OutOrStdout())
-			}
-			opts, err := checkerOptions(o.dialect, o.flavor, o.registry, o.idle, o.ttfe)
-			if err != nil {
-				return err
-			}
-			return openOrDump(args[0], stdin, cmd.OutOrStdout(), cmd.ErrOrStderr(), o.entry, opts)
+			o.capture = args[0]
+			return runF(o)
 		},
 	}
 	f := cmd.Flags()
@@ -54,6 +55,19 @@ error alarm, 1 when one had, 2 when the capture cannot be opened.`,
 	addDialectFlag(cmd, &o.dialect)
 	addFlavorFlag(cmd, &o.flavor)
 	return cmd
+}
+
+// openRun is open: the inspector, or the frames when stdout is no
+// terminal.
+func openRun(o *openOptions) error {
+	if o.dialect == "list" {
+		return listDialects(o.stdout)
+	}
+	opts, err := checkerOptions(o.dialect, o.flavor, o.registry, o.idle, o.ttfe)
+	if err != nil {
+		return err
+	}
+	return openOrDump(o.capture, o.stdin, o.stdout, o.stderr, o.entry, opts)
 }
 
 // openTUI runs the inspector on a capture.

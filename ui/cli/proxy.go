@@ -29,8 +29,12 @@ import (
 	"framescope/ui/store"
 )
 
-// proxyOptions are proxy's flags.
+// proxyOptions are proxy's streams, argument and flags.
 type proxyOptions struct {
+	ioStreams
+	ctx                     context.Context
+	upstream                string // UPSTREAM, when given
+	hasUpstream             bool
 	listen, failOn, dialect string
 	upstreamCA              string
 	allowRemote, mitm       bool
@@ -41,8 +45,13 @@ type proxyOptions struct {
 	maxFlows                int
 }
 
-func newProxyCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o proxyOptions
+// newProxyCmd declares proxy's flags; runF (proxyRun unless a test gives
+// one) does the work.
+func newProxyCmd(env Env, runF func(*proxyOptions) error) *cobra.Command {
+	o := &proxyOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = proxyRun
+	}
 	cmd := &cobra.Command{
 		Use:   "proxy [UPSTREAM]",
 		Short: "Proxy an app's traffic: every stream it receives recorded, checked live and saved",
@@ -61,7 +70,11 @@ shows any other flow's request and response; esc goes back; q stops the proxy); 
   framescope proxy --mitm --mitm-hosts 'api.*'           # HTTPS_PROXY, decrypting api.* only`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runProxy(cmd.Context(), o, args, stdout, stderr)
+			o.ctx = cmd.Context()
+			if len(args) == 1 {
+				o.upstream, o.hasUpstream = args[0], true
+			}
+			return runF(o)
 		},
 	}
 	f := cmd.Flags()
@@ -81,78 +94,29 @@ shows any other flow's request and response; esc goes back; q stops the proxy); 
 	f.StringArrayVar(&o.faults, "fault", nil, "inject a fault into matching streams on their way to the app, e.g. 'cut-after=5', 'drop=3,7 path=/v1/*', 'stall=2s@3', 'drop-terminal', 'buffer=64KiB', 'burst=10', 'gzip' (`SPEC`; repeatable; docs/proxy.md)")
 	addDialectFlag(cmd, &o.dialect)
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn"}, cobra.ShellCompDirectiveNoFileComp))
-	cmd.AddCommand(newProxyCACmd(stdout))
+	cmd.AddCommand(newProxyCACmd(env, nil))
 	return cmd
 }
 
-func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr io.Writer) error {
-	var failOn invariants.Severity
-	failing := false
-	switch o.failOn {
-	case "":
-	case "error", "warn":
-		failOn, _ = invariants.ParseSeverity(o.failOn)
-		failing = true
-	default:
-		return fmt.Errorf("--fail-on %q: want error or warn", o.failOn)
+// proxyRun is proxy: it listens until Ctrl-C (or, on the Flows screen, q)
+// and prints the total.
+func proxyRun(o *proxyOptions) error {
+	failOn, failing, err := proxyFailOn(o.failOn)
+	if err != nil {
+		return err
 	}
 	if err := proxy.CheckListen(o.listen, o.allowRemote); err != nil {
 		return err
 	}
-	check, err := checkerOptions(o.dialect, "", "", 0, 0)
+	opts, err := proxyCheck(o)
 	if err != nil {
 		return err
 	}
-	opts := proxy.Options{Check: check, Redact: o.redact, KeepSecrets: o.keep}
-	spill, err := sessions.ParseSize(o.maxSpill)
-	if err != nil {
-		return fmt.Errorf("--max-spill: %w", err)
+	if err := proxyUpstream(o, &opts); err != nil {
+		return err
 	}
-	opts.MaxSpill = cmp.Or(spill, math.MaxInt64) // as every size flag: 0 is no limit
-	if o.maxFlows < 1 {
-		return fmt.Errorf("--max-flows %d: want at least 1", o.maxFlows)
-	}
-	opts.MaxFlows = o.maxFlows
-	for _, spec := range o.faults {
-		fault, err := proxy.ParseFault(spec)
-		if err != nil {
-			return err
-		}
-		opts.Faults = append(opts.Faults, fault)
-	}
-	if len(args) == 1 {
-		u, err := url.Parse(args[0])
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%s: want the upstream's http:// or https:// URL", decode.Sanitize(args[0]))
-		}
-		if o.mitm {
-			return errors.New("--mitm decrypts CONNECT tunnels of a forward proxy: a reverse proxy to an https:// upstream already sees its traffic")
-		}
-		opts.Upstream = u
-	}
-	if o.upstreamCA != "" {
-		tr, err := proxy.TransportTrusting(o.upstreamCA)
-		if err != nil {
-			return err
-		}
-		opts.Transport = tr
-	}
-	if len(o.mitmHosts) > 0 && !o.mitm {
-		return errors.New("--mitm-hosts needs --mitm")
-	}
-	if o.mitm {
-		dir, err := proxy.CADir()
-		if err != nil {
-			return err
-		}
-		ca, created, err := proxy.LoadOrCreateCA(dir)
-		if err != nil {
-			return err
-		}
-		if created {
-			fmt.Fprintf(stderr, "created framescope's certificate authority: %s (framescope proxy ca says how to trust it)\n", decode.Sanitize(ca.CertPath))
-		}
-		opts.CA, opts.MITMHosts = ca, o.mitmHosts
+	if err := proxyMITM(o, &opts); err != nil {
+		return err
 	}
 	if !o.noSave {
 		if _, err := library.LibraryMax(os.Getenv); err != nil {
@@ -172,25 +136,123 @@ func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr
 	// The Flows screen keeps every stream's items from its start, for the
 	// inspector (headless: nobody looks, nothing is kept).
 	var streams *store.FlowStreams
-	if !o.headless && ui.IsTerminal(stdout) {
+	if !o.headless && ui.IsTerminal(o.stdout) {
 		streams = store.NewFlowStreams(0, 0)
 		opts.OnStream = func(f proxy.Flow, meta sessions.Meta) pipeline.Handler { return streams.Start(f.ID, meta) }
 	}
 	p := proxy.New(opts)
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute,
 		ErrorLog: proxyErrorLog}
-	addr := ln.Addr().String()
+	proxyAnnounce(o.stderr, ln.Addr(), opts)
+	if !o.headless && ui.IsTerminal(o.stdout) {
+		return runProxyScreen(p, srv, ln, streams, opts, failing, failOn, o.stdout)
+	}
+	return runProxyHeadless(o.ctx, p, srv, ln, failing, failOn, o.stdout)
+}
+
+// proxyFailOn reads --fail-on: failing is whether it was given.
+func proxyFailOn(v string) (failOn invariants.Severity, failing bool, err error) {
+	switch v {
+	case "":
+	case "error", "warn":
+		failOn, _ = invariants.ParseSeverity(v)
+		failing = true
+	default:
+		return failOn, false, fmt.Errorf("--fail-on %q: want error or warn", v)
+	}
+	return failOn, failing, nil
+}
+
+// proxyCheck is the proxy's options as the check and its bounds shape
+// them: --dialect, the redactions, --max-spill, --max-flows and --fault.
+func proxyCheck(o *proxyOptions) (proxy.Options, error) {
+	check, err := checkerOptions(o.dialect, "", "", 0, 0)
+	if err != nil {
+		return proxy.Options{}, err
+	}
+	opts := proxy.Options{Check: check, Redact: o.redact, KeepSecrets: o.keep}
+	spill, err := sessions.ParseSize(o.maxSpill)
+	if err != nil {
+		return opts, fmt.Errorf("--max-spill: %w", err)
+	}
+	opts.MaxSpill = cmp.Or(spill, math.MaxInt64) // as every size flag: 0 is no limit
+	if o.maxFlows < 1 {
+		return opts, fmt.Errorf("--max-flows %d: want at least 1", o.maxFlows)
+	}
+	opts.MaxFlows = o.maxFlows
+	for _, spec := range o.faults {
+		fault, err := proxy.ParseFault(spec)
+		if err != nil {
+			return opts, err
+		}
+		opts.Faults = append(opts.Faults, fault)
+	}
+	return opts, nil
+}
+
+// proxyUpstream reads UPSTREAM (a reverse proxy) and --upstream-cacert.
+func proxyUpstream(o *proxyOptions, opts *proxy.Options) error {
+	if o.hasUpstream {
+		u, err := url.Parse(o.upstream)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%s: want the upstream's http:// or https:// URL", decode.Sanitize(o.upstream))
+		}
+		if o.mitm {
+			return errors.New("--mitm decrypts CONNECT tunnels of a forward proxy: a reverse proxy to an https:// upstream already sees its traffic")
+		}
+		opts.Upstream = u
+	}
+	if o.upstreamCA != "" {
+		tr, err := proxy.TransportTrusting(o.upstreamCA)
+		if err != nil {
+			return err
+		}
+		opts.Transport = tr
+	}
+	return nil
+}
+
+// proxyMITM reads --mitm and --mitm-hosts: the local CA, made on first
+// use.
+func proxyMITM(o *proxyOptions, opts *proxy.Options) error {
+	if len(o.mitmHosts) > 0 && !o.mitm {
+		return errors.New("--mitm-hosts needs --mitm")
+	}
+	if !o.mitm {
+		return nil
+	}
+	dir, err := proxy.CADir()
+	if err != nil {
+		return err
+	}
+	ca, created, err := proxy.LoadOrCreateCA(dir)
+	if err != nil {
+		return err
+	}
+	if created {
+		fmt.Fprintf(o.stderr, "created framescope's certificate authority: %s (framescope proxy ca says how to trust it)\n", decode.Sanitize(ca.CertPath))
+	}
+	opts.CA, opts.MITMHosts = ca, o.mitmHosts
+	return nil
+}
+
+// proxyAnnounce says on stderr where the proxy listens and how to point
+// the app at it.
+func proxyAnnounce(stderr io.Writer, listen net.Addr, opts proxy.Options) {
+	addr := listen.String()
 	if opts.Upstream != nil {
 		fmt.Fprintf(stderr, "framescope proxy: http://%s → %s (%s)\n  point the app's base URL at http://%s; Ctrl-C stops\n",
-			addr, decode.Sanitize(opts.Upstream.Redacted()), proxy.Reach(ln.Addr()), addr)
+			addr, decode.Sanitize(opts.Upstream.Redacted()), proxy.Reach(listen), addr)
 	} else {
 		fmt.Fprintf(stderr, "framescope proxy: forward proxy at http://%s (%s)\n  HTTP_PROXY=http://%s HTTPS_PROXY=http://%s, or a device's proxy setting; Ctrl-C stops\n",
-			addr, proxy.Reach(ln.Addr()), addr, addr)
+			addr, proxy.Reach(listen), addr, addr)
 	}
-	if !o.headless && ui.IsTerminal(stdout) {
-		return runProxyScreen(p, srv, ln, streams, opts, failing, failOn, stdout)
-	}
+}
 
+// runProxyHeadless serves until Ctrl-C, printing one line per finished
+// flow, then the total.
+func runProxyHeadless(ctx context.Context, p *proxy.Proxy, srv *http.Server, ln net.Listener,
+	failing bool, failOn invariants.Severity, stdout io.Writer) error {
 	sub := p.Subscribe()
 	var tally proxyTally
 	printed := make(chan struct{})
@@ -198,13 +260,7 @@ func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr
 	go func() {
 		defer close(printed)
 		for {
-			fs, err := sub.Next(feedCtx)
-			for _, f := range fs {
-				if f.Done {
-					tally.add(f)
-					writeFlowLine(stdout, f)
-				}
-			}
+			_, err := printFlows(feedCtx, sub, &tally, stdout)
 			if err != nil {
 				return
 			}
@@ -215,6 +271,7 @@ func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr
 	defer stop()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
+	var err error
 	select {
 	case <-sig.Done():
 	case err = <-serveErr:
@@ -223,14 +280,8 @@ func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr
 	stopFeed()
 	<-printed
 	for { // what the feed had not handed yet
-		fs, ferr := sub.Next(feedCtx)
-		for _, f := range fs {
-			if f.Done {
-				tally.add(f)
-				writeFlowLine(stdout, f)
-			}
-		}
-		if ferr != nil || len(fs) == 0 {
+		n, ferr := printFlows(feedCtx, sub, &tally, stdout)
+		if ferr != nil || n == 0 {
 			break
 		}
 	}
@@ -243,6 +294,19 @@ func runProxy(ctx context.Context, o proxyOptions, args []string, stdout, stderr
 		return exitError{1}
 	}
 	return nil
+}
+
+// printFlows takes what the feed hands next and prints the finished flows
+// in it, counted in the tally; n is how many flows it handed.
+func printFlows(ctx context.Context, sub *proxy.Subscription, tally *proxyTally, stdout io.Writer) (n int, err error) {
+	fs, err := sub.Next(ctx)
+	for _, f := range fs {
+		if f.Done {
+			tally.add(f)
+			writeFlowLine(stdout, f)
+		}
+	}
+	return len(fs), err
 }
 
 // proxyTally counts what a proxy run saw, for the total.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -10,26 +9,45 @@ import (
 	"framescope/sessions/proxy"
 )
 
-func newProxyCACmd(stdout io.Writer) *cobra.Command {
+// proxyCAOptions are proxy ca's streams.
+type proxyCAOptions struct {
+	ioStreams
+}
+
+// newProxyCACmd is proxy ca; runF (proxyCARun unless a test gives one)
+// does the work.
+func newProxyCACmd(env Env, runF func(*proxyCAOptions) error) *cobra.Command {
+	o := &proxyCAOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = proxyCARun
+	}
 	return &cobra.Command{
 		Use:   "ca",
 		Short: "Print where framescope's certificate authority is (made on first use) and how to trust it",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := proxy.CADir()
-			if err != nil {
-				return err
-			}
-			ca, created, err := proxy.LoadOrCreateCA(dir)
-			if err != nil {
-				return err
-			}
-			cert := decode.Sanitize(ca.CertPath)
-			state := "framescope's certificate authority"
-			if created {
-				state = "created framescope's certificate authority"
-			}
-			fmt.Fprintf(stdout, `%s: %s
+			return runF(o)
+		},
+	}
+}
+
+// proxyCARun prints where the CA is (made on first use) and how to trust
+// it.
+func proxyCARun(o *proxyCAOptions) error {
+	dir, err := proxy.CADir()
+	if err != nil {
+		return err
+	}
+	ca, created, err := proxy.LoadOrCreateCA(dir)
+	if err != nil {
+		return err
+	}
+	cert := decode.Sanitize(ca.CertPath)
+	state := "framescope's certificate authority"
+	if created {
+		state = "created framescope's certificate authority"
+	}
+	fmt.Fprintf(o.stdout, `%s: %s
 (its private key is beside it, readable by you only; it never leaves that file.
 Trust the CA only on devices you test with; remove it when done.)
 
@@ -44,7 +62,5 @@ Trust the CA only on devices you test with; remove it when done.)
                  set the proxy with: adb shell settings put global http_proxy 10.0.2.2:7071
 Then: framescope proxy --mitm  (HTTPS_PROXY=http://127.0.0.1:7071)
 `, state, cert)
-			return nil
-		},
-	}
+	return nil
 }

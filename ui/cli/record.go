@@ -1,15 +1,12 @@
 package cli
 
-import (
-	"io"
-
-	"github.com/spf13/cobra"
-)
+import "github.com/spf13/cobra"
 
 // newRecordCmd is connect without the terminal UI, writing the stream to a
-// capture file (-o) as it arrives: connect.go builds it.
-func newRecordCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	cmd := newConnectCmd("record", stdin, stdout, stderr)
+// capture file (-o) as it arrives: connect.go builds it, and runF
+// (connectRun unless a test gives one) does the work.
+func newRecordCmd(env Env, runF func(*connectOptions) error) *cobra.Command {
+	cmd := newConnectCmd("record", env, runF)
 	cmd.Short = "Record a live SSE stream to a capture file (headless) and print the check summary"
 	cmd.Long = `Send one request (never retried: a turn stream is one-shot) and write the stream
 to a framescope JSONL capture (-o FILE) as it arrives, without the terminal UI; then

@@ -19,10 +19,13 @@ import (
 	"framescope/sessions/reference"
 )
 
-// referenceOptions are reference's flags.
+// referenceOptions are reference's streams, kit and flags.
 type referenceOptions struct {
-	format, diagram string // the machine's format and diagram
-	replay          string // --replay CAPTURE
+	ioStreams
+	kit             fs.FS                  // the captures --export-tests writes (Env.ReferenceKit)
+	changed         func(flag string) bool // the flag was given
+	format, diagram string                 // the machine's format and diagram
+	replay          string                 // --replay CAPTURE
 	profile         string
 	exportDir       string // --export-tests DIR
 	force           bool   // --force: write into a non-empty DIR
@@ -31,8 +34,13 @@ type referenceOptions struct {
 	dialect         string // --dialect: pc3 forces the PC3 machine
 }
 
-func newReferenceCmd(stdin io.Reader, stdout, stderr io.Writer, kit fs.FS) *cobra.Command {
-	var o referenceOptions
+// newReferenceCmd declares reference's flags; runF (referenceRun unless a
+// test gives one) does the work.
+func newReferenceCmd(env Env, runF func(*referenceOptions) error) *cobra.Command {
+	o := &referenceOptions{ioStreams: env.streams(), kit: env.ReferenceKit}
+	if runF == nil {
+		runF = referenceRun
+	}
 	cmd := &cobra.Command{
 		Use:   "reference [--format md|mermaid|dot|json] [--diagram NAME] | --replay CAPTURE [--profile v0.5|v0.4|both] | --export-tests DIR [--force]",
 		Short: "Print the reference client state machine, run it over a capture, or export its conformance kit",
@@ -66,128 +74,8 @@ is ever written through a link.`,
   framescope reference --export-tests ./client-kit --profile both`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			modes := 0
-			for _, on := range []bool{o.replay != "", o.exportDir != ""} {
-				if on {
-					modes++
-				}
-			}
-			if modes > 1 {
-				return errors.New("--replay and --export-tests are different modes (give one)")
-			}
-			if cmd.Flags().Changed("force") && o.exportDir == "" {
-				return errors.New("--force applies to --export-tests")
-			}
-			if cmd.Flags().Changed("export-tests") && o.exportDir == "" {
-				return errors.New("--export-tests: give a directory")
-			}
-			if o.exportDir != "" {
-				for _, n := range []string{"format", "diagram", "entry", "client-idle"} {
-					if cmd.Flags().Changed(n) {
-						return fmt.Errorf("--%s does not apply to --export-tests", n)
-					}
-				}
-				profiles := []pc3.Profile{pc3.ProfileV05}
-				if o.profile != "" {
-					var err error
-					if profiles, err = reference.ParseProfiles(o.profile); err != nil {
-						return err
-					}
-				}
-				sources, err := reference.KitSources(kit)
-				if err != nil {
-					return err
-				}
-				idx, err := reference.ExportKit(o.exportDir, kit, sources, reference.KitOptions{
-					Profiles: profiles, ClientIdle: pc3.DefaultClientIdle, Readme: pc3.KitReadme(), Force: o.force,
-				})
-				if err != nil {
-					fmt.Fprintf(stderr, "framescope: --export-tests: %s\n", decode.Sanitize(err.Error()))
-					return exitError{2}
-				}
-				fmt.Fprintf(stdout, "wrote %d cases to %s (README.md says how to run them)\n", len(idx.Cases), decode.Sanitize(o.exportDir))
-				return nil
-			}
-			if o.replay == "" {
-				if cmd.Flags().Changed("client-idle") {
-					return errors.New("--client-idle applies to --replay")
-				}
-				p := pc3.ProfileV05
-				switch o.profile {
-				case "", "both", "v0.5", "0.5":
-				case "v0.4", "0.4":
-					p = pc3.ProfileV04
-				default:
-					return fmt.Errorf("--profile %q: want v0.5, v0.4 or both", o.profile)
-				}
-				if cmd.Flags().Changed("diagram") {
-					return pc3.RenderReferenceDiagram(stdout, o.format, p, o.diagram)
-				}
-				return pc3.RenderReference(stdout, o.format, p)
-			}
-			if cmd.Flags().Changed("format") || cmd.Flags().Changed("diagram") {
-				return errors.New("--format and --diagram print the machine; --replay prints the run (give one)")
-			}
-			if o.dialect == "list" {
-				return listDialects(stdout)
-			}
-			if _, err := pipeline.ResolveDialect(o.dialect); err != nil {
-				return err
-			}
-			profiles, err := reference.ParseProfiles(o.profile)
-			if err != nil {
-				return err
-			}
-			if o.dialect != "pc3" {
-				// The generic client view for any dialect but PC3
-				// (reference_generic.go). Stdin is kept while it is read,
-				// to replay it through the PC3 machine if it is PC3.
-				var kept bytes.Buffer
-				in := stdin
-				if o.replay == "-" {
-					in = io.TeeReader(stdin, &kept)
-				}
-				c, err := capture.Open(o.replay, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1, Stdin: in})
-				if err != nil {
-					return err
-				}
-				st := genericStore(o.replay, c, invariants.Options{Dialect: o.dialect})
-				c.Close()
-				if st.Generic() {
-					for _, n := range []string{"profile", "client-idle"} {
-						if cmd.Flags().Changed(n) {
-							return fmt.Errorf("--%s applies to the PC3 machine; %s is %s (the generic client view has no profiles or idle timer)", n, decode.Sanitize(o.replay), st.Dialect)
-						}
-					}
-					if err := writeGenericReplay(stdout, o.replay, st); err != nil {
-						fmt.Fprintf(stderr, "framescope: %s: %s\n", decode.Sanitize(o.replay), decode.Sanitize(err.Error()))
-						return exitError{2}
-					}
-					return nil
-				}
-				if e := st.End; o.replay == "-" && e != nil && e.Kind == string(invariants.EndError) {
-					// The kept bytes end where the read failed: replaying
-					// them would hide the failure.
-					fmt.Fprintf(stderr, "framescope: -: %s\n", decode.Sanitize(e.Detail))
-					return exitError{2}
-				}
-				stdin = &kept
-			}
-			c, err := capture.Open(o.replay, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1, Stdin: stdin})
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			if cmd.Flags().Changed("client-idle") && o.clientIdle > 0 && !c.Meta().Timed {
-				return fmt.Errorf("--client-idle: %s has no arrival times (%s), so the client's idle timer cannot be replayed; drop the flag or replay a timed capture (JSONL)",
-					decode.Sanitize(o.replay), c.Meta().Kind)
-			}
-			opts := reference.ReferenceOptions{Profiles: profiles, ClientIdle: o.clientIdle, Check: invariants.Options{Dialect: o.dialect}}
-			if _, err := reference.WriteReferenceReplay(c, opts, stdout); err != nil {
-				fmt.Fprintf(stderr, "framescope: %s: %s\n", decode.Sanitize(o.replay), decode.Sanitize(err.Error()))
-				return exitError{2}
-			}
-			return nil
+			o.changed = cmd.Flags().Changed
+			return runF(o)
 		},
 	}
 	f := cmd.Flags()
@@ -205,4 +93,163 @@ is ever written through a link.`,
 	_ = cmd.RegisterFlagCompletionFunc("diagram", cobra.FixedCompletions(pc3.ReferenceDiagrams(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"v0.5", "v0.4", "both"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// referenceRun is reference: the machine printed, a capture replayed, or
+// the kit exported.
+func referenceRun(o *referenceOptions) error {
+	modes := 0
+	for _, on := range []bool{o.replay != "", o.exportDir != ""} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return errors.New("--replay and --export-tests are different modes (give one)")
+	}
+	if o.changed("force") && o.exportDir == "" {
+		return errors.New("--force applies to --export-tests")
+	}
+	if o.changed("export-tests") && o.exportDir == "" {
+		return errors.New("--export-tests: give a directory")
+	}
+	switch {
+	case o.exportDir != "":
+		return referenceExport(o)
+	case o.replay == "":
+		return referenceMachine(o)
+	}
+	return referenceReplay(o)
+}
+
+// referenceExport writes the conformance kit into --export-tests DIR.
+func referenceExport(o *referenceOptions) error {
+	for _, n := range []string{"format", "diagram", "entry", "client-idle"} {
+		if o.changed(n) {
+			return fmt.Errorf("--%s does not apply to --export-tests", n)
+		}
+	}
+	profiles := []pc3.Profile{pc3.ProfileV05}
+	if o.profile != "" {
+		var err error
+		if profiles, err = reference.ParseProfiles(o.profile); err != nil {
+			return err
+		}
+	}
+	sources, err := reference.KitSources(o.kit)
+	if err != nil {
+		return err
+	}
+	idx, err := reference.ExportKit(o.exportDir, o.kit, sources, reference.KitOptions{
+		Profiles: profiles, ClientIdle: pc3.DefaultClientIdle, Readme: pc3.KitReadme(), Force: o.force,
+	})
+	if err != nil {
+		fmt.Fprintf(o.stderr, "framescope: --export-tests: %s\n", decode.Sanitize(err.Error()))
+		return exitError{2}
+	}
+	fmt.Fprintf(o.stdout, "wrote %d cases to %s (README.md says how to run them)\n", len(idx.Cases), decode.Sanitize(o.exportDir))
+	return nil
+}
+
+// referenceMachine prints the machine: --format, --diagram, --profile.
+func referenceMachine(o *referenceOptions) error {
+	if o.changed("client-idle") {
+		return errors.New("--client-idle applies to --replay")
+	}
+	p := pc3.ProfileV05
+	switch o.profile {
+	case "", "both", "v0.5", "0.5":
+	case "v0.4", "0.4":
+		p = pc3.ProfileV04
+	default:
+		return fmt.Errorf("--profile %q: want v0.5, v0.4 or both", o.profile)
+	}
+	if o.changed("diagram") {
+		return pc3.RenderReferenceDiagram(o.stdout, o.format, p, o.diagram)
+	}
+	return pc3.RenderReference(o.stdout, o.format, p)
+}
+
+// referenceReplay runs --replay CAPTURE: through the PC3 machine, or for
+// another dialect the generic client view.
+func referenceReplay(o *referenceOptions) error {
+	if o.changed("format") || o.changed("diagram") {
+		return errors.New("--format and --diagram print the machine; --replay prints the run (give one)")
+	}
+	if o.dialect == "list" {
+		return listDialects(o.stdout)
+	}
+	if _, err := pipeline.ResolveDialect(o.dialect); err != nil {
+		return err
+	}
+	profiles, err := reference.ParseProfiles(o.profile)
+	if err != nil {
+		return err
+	}
+	stdin := o.stdin
+	if o.dialect != "pc3" {
+		kept, done, err := referenceGeneric(o)
+		if done {
+			return err
+		}
+		stdin = kept
+	}
+	return referencePC3Replay(o, stdin, profiles)
+}
+
+// referenceGeneric replays the generic client view for any dialect but
+// PC3 (reference_generic.go); done is false when the capture is PC3 after
+// all, and kept is then what to replay through the PC3 machine (stdin is
+// kept while it is read).
+func referenceGeneric(o *referenceOptions) (kept io.Reader, done bool, err error) {
+	var buf bytes.Buffer
+	in := o.stdin
+	if o.replay == "-" {
+		in = io.TeeReader(o.stdin, &buf)
+	}
+	c, err := capture.Open(o.replay, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1, Stdin: in})
+	if err != nil {
+		return nil, true, err
+	}
+	st := genericStore(o.replay, c, invariants.Options{Dialect: o.dialect})
+	c.Close()
+	if st.Generic() {
+		for _, n := range []string{"profile", "client-idle"} {
+			if o.changed(n) {
+				return nil, true, fmt.Errorf("--%s applies to the PC3 machine; %s is %s (the generic client view has no profiles or idle timer)", n, decode.Sanitize(o.replay), st.Dialect)
+			}
+		}
+		if err := writeGenericReplay(o.stdout, o.replay, st); err != nil {
+			fmt.Fprintf(o.stderr, "framescope: %s: %s\n", decode.Sanitize(o.replay), decode.Sanitize(err.Error()))
+			return nil, true, exitError{2}
+		}
+		return nil, true, nil
+	}
+	if e := st.End; o.replay == "-" && e != nil && e.Kind == string(invariants.EndError) {
+		// The kept bytes end where the read failed: replaying them would
+		// hide the failure.
+		fmt.Fprintf(o.stderr, "framescope: -: %s\n", decode.Sanitize(e.Detail))
+		return nil, true, exitError{2}
+	}
+	return &buf, false, nil
+}
+
+// referencePC3Replay runs the PC3 client machine over the capture, read
+// from stdin when it is -.
+func referencePC3Replay(o *referenceOptions, stdin io.Reader, profiles []pc3.Profile) error {
+	c, err := capture.Open(o.replay, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1, Stdin: stdin})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if o.changed("client-idle") && o.clientIdle > 0 && !c.Meta().Timed {
+		return fmt.Errorf("--client-idle: %s has no arrival times (%s), so the client's idle timer cannot be replayed; drop the flag or replay a timed capture (JSONL)",
+			decode.Sanitize(o.replay), c.Meta().Kind)
+	}
+	opts := reference.ReferenceOptions{Profiles: profiles, ClientIdle: o.clientIdle, Check: invariants.Options{Dialect: o.dialect}}
+	if _, err := reference.WriteReferenceReplay(c, opts, o.stdout); err != nil {
+		fmt.Fprintf(o.stderr, "framescope: %s: %s\n", decode.Sanitize(o.replay), decode.Sanitize(err.Error()))
+		return exitError{2}
+	}
+	return nil
 }

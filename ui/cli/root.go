@@ -7,6 +7,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +43,17 @@ type Env struct {
 	// testdata/examples, testdata/rules): the repository's testdata, so the
 	// root package embeds them.
 	ReferenceKit fs.FS
+}
+
+// ioStreams are what a command reads and writes: the tree's Env streams,
+// carried by every command's options.
+type ioStreams struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func (e Env) streams() ioStreams {
+	return ioStreams{stdin: e.Stdin, stdout: e.Stdout, stderr: e.Stderr}
 }
 
 // Execute runs the command tree over the command line args (the
@@ -101,10 +113,21 @@ func wrapWords(text string, width int) string {
 	return b.String()
 }
 
+// rootOptions are the root command's streams and arguments: none (the
+// picker), or the FILE or URL of a shorthand.
+type rootOptions struct {
+	ioStreams
+	ctx        context.Context
+	args       []string
+	help       func() error           // prints the root's help
+	unknownArg func(arg string) error // why arg is no command, file or URL
+}
+
 // NewRoot builds the command tree: the root command (the picker, and the
 // FILE and URL shorthands) and one command per file of this package.
 func NewRoot(env Env) *cobra.Command {
 	stdin, stdout, stderr := env.Stdin, env.Stdout, env.Stderr
+	o := &rootOptions{ioStreams: env.streams()}
 	root := &cobra.Command{
 		Use:   "framescope",
 		Short: fmt.Sprintf("Inspect and check agent chat SSE streams: %d dialects (pc3, openai-chat, anthropic-messages, …) and plain SSE", len(dialects.All)-1),
@@ -118,41 +141,10 @@ func NewRoot(env Env) *cobra.Command {
 		// framescope FILE | - | @ID | URL are shorthands for open / connect.
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				if !ui.IsTerminal(stdout) {
-					return cmd.Help()
-				}
-				return runPicker(stdin, stderr)
-			}
-			arg := args[0]
-			isURL := isURLArg(arg)
-			isCapture := arg == "-" || strings.HasPrefix(arg, "@")
-			if !isURL && !isCapture {
-				if _, err := os.Stat(arg); err == nil {
-					isCapture = true
-				}
-			}
-			switch {
-			case len(args) > 1 && (isURL || isCapture):
-				return fmt.Errorf("one FILE or URL at a time (got %d arguments)", len(args))
-			case isURL:
-				arg = normalizeURL(arg)
-				var fl liveOptions
-				opts, err := fl.session(arg, stdin)
-				if err != nil {
-					return err
-				}
-				opts.Source = "connect"
-				if !ui.IsTerminal(stdout) {
-					ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-					defer stop()
-					return runLive(ctx, opts, stdout, stderr, false)
-				}
-				return runLiveTUI(arg, opts, 0, stderr)
-			case isCapture:
-				return openOrDump(arg, stdin, stdout, stderr, -1, invariants.Options{})
-			}
-			return unknownArg(cmd, arg)
+			o.ctx, o.args = cmd.Context(), args
+			o.help = cmd.Help
+			o.unknownArg = func(arg string) error { return unknownArg(cmd, arg) }
+			return rootRun(o)
 		},
 	}
 	root.SetVersionTemplate("framescope version {{.Version}}\n")
@@ -160,15 +152,59 @@ func NewRoot(env Env) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(plainFlagError)
-	root.AddCommand(newOpenCmd(stdin), newCheckCmd(stdin, stdout, stderr), newDumpCmd(stdin, stdout, stderr), newRulesCmd(stdout),
-		newConnectCmd("connect", stdin, stdout, stderr), newRecordCmd(stdin, stdout, stderr), newCurlCmd(stdin, stdout, stderr),
-		newSessionsCmd(stdout), newServeCmd(stdout, stderr), newDemoCmd(stdout, stderr))
-	root.AddCommand(newProxyCmd(stdout, stderr))
-	root.AddCommand(newReferenceCmd(stdin, stdout, stderr, env.ReferenceKit))
-	root.AddCommand(newStatsCmd(stdin, stdout, stderr))
-	root.AddCommand(newVersionCmd(stdout))
-	root.AddCommand(newCompletionCmd(root, stdout))
+	root.AddCommand(newOpenCmd(env, nil), newCheckCmd(env, nil), newDumpCmd(env, nil), newRulesCmd(env, nil),
+		newConnectCmd("connect", env, nil), newRecordCmd(env, nil), newCurlCmd(env, nil),
+		newSessionsCmd(env, nil), newServeCmd(env, nil), newDemoCmd(env, nil))
+	root.AddCommand(newProxyCmd(env, nil))
+	root.AddCommand(newReferenceCmd(env, nil))
+	root.AddCommand(newStatsCmd(env, nil))
+	root.AddCommand(newVersionCmd(env, nil))
+	root.AddCommand(newCompletionCmd(root, env, nil))
 	return root
+}
+
+// rootRun is the root command: on a terminal with no argument the picker
+// (else the help), or the FILE or URL shorthand.
+func rootRun(o *rootOptions) error {
+	if len(o.args) == 0 {
+		if !ui.IsTerminal(o.stdout) {
+			return o.help()
+		}
+		return runPicker(o.stdin, o.stderr)
+	}
+	arg := o.args[0]
+	isURL := isURLArg(arg)
+	isCapture := arg == "-" || strings.HasPrefix(arg, "@")
+	if !isURL && !isCapture {
+		if _, err := os.Stat(arg); err == nil {
+			isCapture = true
+		}
+	}
+	switch {
+	case len(o.args) > 1 && (isURL || isCapture):
+		return fmt.Errorf("one FILE or URL at a time (got %d arguments)", len(o.args))
+	case isURL:
+		return rootConnect(o, normalizeURL(arg))
+	case isCapture:
+		return openOrDump(arg, o.stdin, o.stdout, o.stderr, -1, invariants.Options{})
+	}
+	return o.unknownArg(arg)
+}
+
+// rootConnect is the URL shorthand: connect URL with connect's defaults.
+func rootConnect(o *rootOptions, url string) error {
+	var fl liveOptions
+	opts, err := fl.session(url, o.stdin)
+	if err != nil {
+		return err
+	}
+	opts.Source = "connect"
+	if !ui.IsTerminal(o.stdout) {
+		ctx, stop := signal.NotifyContext(o.ctx, os.Interrupt)
+		defer stop()
+		return runLive(ctx, opts, o.stdout, o.stderr, false)
+	}
+	return runLiveTUI(url, opts, 0, o.stderr)
 }
 
 // runPicker lets the user choose a session, a scenario, a URL or a

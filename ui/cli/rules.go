@@ -13,13 +13,21 @@ import (
 	"framescope/sessions/pipeline"
 )
 
-// rulesOptions are rules' flags.
+// rulesOptions are rules' streams, argument and flags.
 type rulesOptions struct {
+	ioStreams
+	rule            string // RULE ("": list them)
+	hasRule         bool
 	dialect, format string
 }
 
-func newRulesCmd(stdout io.Writer) *cobra.Command {
-	var o rulesOptions
+// newRulesCmd declares rules' flags; runF (rulesRun unless a test gives
+// one) does the work.
+func newRulesCmd(env Env, runF func(*rulesOptions) error) *cobra.Command {
+	o := &rulesOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = rulesRun
+	}
 	cmd := &cobra.Command{
 		Use:   "rules [RULE]",
 		Short: "List the rule catalog, or explain one rule",
@@ -33,63 +41,76 @@ of the repository that fires it.`,
   framescope rules --format json | jq '.[].name'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.dialect == "list" {
-				return listDialects(stdout)
-			}
-			rules := dialects.Default().Rules()
-			var flavors []invariants.Flavor
-			if o.dialect != "" {
-				d, err := pipeline.ResolveDialect(o.dialect)
-				if err != nil {
-					return err
-				}
-				rules = d.Rules()
-				if f, ok := d.(invariants.Flavorer); ok {
-					flavors = f.Flavors()
-				}
-			}
 			if len(args) == 1 {
-				return explainRule(stdout, args[0], o.dialect)
+				o.rule, o.hasRule = args[0], true
 			}
-			switch o.format {
-			case "text":
-				fmt.Fprintf(stdout, "%-22s %-5s %-14s %s\n", "RULE", "SEV", "CLAUSE", "FIRES WHEN")
-				for _, r := range rules {
-					fmt.Fprintf(stdout, "%-22s %-5s %-14s %s\n", r.Name, r.Severity, r.Clause, r.Summary)
-				}
-				if len(flavors) > 0 {
-					fmt.Fprintf(stdout, "\nProvider flavors (recognised from the stream, or forced with --flavor NAME):\n")
-					writeFlavors(stdout, flavors)
-				}
-				fmt.Fprintln(stdout, "\nCLAUSE is where the rule comes from; docs/sources.md links each document and quotes the clauses.")
-			case "names":
-				for _, r := range rules {
-					fmt.Fprintln(stdout, r.Name)
-				}
-			case "json":
-				type rule struct {
-					Name     string `json:"name"`
-					Severity string `json:"severity"`
-					Clause   string `json:"clause"`
-					Summary  string `json:"summary"`
-				}
-				out := make([]rule, 0, len(rules))
-				for _, r := range rules {
-					out = append(out, rule{r.Name, string(r.Severity), r.Clause, r.Summary})
-				}
-				enc := json.NewEncoder(stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(out)
-			default:
-				return fmt.Errorf("--format %q: want text, names or json", o.format)
-			}
-			return nil
+			return runF(o)
 		},
 	}
 	addDialectFlag(cmd, &o.dialect)
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, names (one rule name a line) or json")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "names", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// rulesRun is rules: the catalog listed, or one rule explained.
+func rulesRun(o *rulesOptions) error {
+	if o.dialect == "list" {
+		return listDialects(o.stdout)
+	}
+	rules := dialects.Default().Rules()
+	var flavors []invariants.Flavor
+	if o.dialect != "" {
+		d, err := pipeline.ResolveDialect(o.dialect)
+		if err != nil {
+			return err
+		}
+		rules = d.Rules()
+		if f, ok := d.(invariants.Flavorer); ok {
+			flavors = f.Flavors()
+		}
+	}
+	if o.hasRule {
+		return explainRule(o.stdout, o.rule, o.dialect)
+	}
+	return writeRules(o.stdout, o.format, rules, flavors)
+}
+
+// writeRules lists the rules (and the dialect's flavors) in --format.
+func writeRules(w io.Writer, format string, rules []invariants.Rule, flavors []invariants.Flavor) error {
+	switch format {
+	case "text":
+		fmt.Fprintf(w, "%-22s %-5s %-14s %s\n", "RULE", "SEV", "CLAUSE", "FIRES WHEN")
+		for _, r := range rules {
+			fmt.Fprintf(w, "%-22s %-5s %-14s %s\n", r.Name, r.Severity, r.Clause, r.Summary)
+		}
+		if len(flavors) > 0 {
+			fmt.Fprintf(w, "\nProvider flavors (recognised from the stream, or forced with --flavor NAME):\n")
+			writeFlavors(w, flavors)
+		}
+		fmt.Fprintln(w, "\nCLAUSE is where the rule comes from; docs/sources.md links each document and quotes the clauses.")
+	case "names":
+		for _, r := range rules {
+			fmt.Fprintln(w, r.Name)
+		}
+	case "json":
+		type rule struct {
+			Name     string `json:"name"`
+			Severity string `json:"severity"`
+			Clause   string `json:"clause"`
+			Summary  string `json:"summary"`
+		}
+		out := make([]rule, 0, len(rules))
+		for _, r := range rules {
+			out = append(out, rule{r.Name, string(r.Severity), r.Clause, r.Summary})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	default:
+		return fmt.Errorf("--format %q: want text, names or json", format)
+	}
+	return nil
 }
 
 // explainRule says everything framescope knows of one rule: as the given

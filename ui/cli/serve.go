@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -14,14 +13,20 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions/replay"
 )
 
-// serveOptions are serve's flags.
+// serveOptions are serve's streams, argument and flags.
 type serveOptions struct {
+	ioStreams
+	ctx                                          context.Context
+	changed                                      func(flag string) bool // the flag was given
+	capture                                      string                 // CAPTURE, when given
+	hasCapture                                   bool
 	addr, path, speedText, scenario, contentType string
 	loop, cors, lan, listScenarios               bool
 	allowOrigins                                 []string
@@ -41,8 +46,13 @@ type serveOptions struct {
 	writeTimeout time.Duration
 }
 
-func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o serveOptions
+// newServeCmd declares serve's flags; runF (serveRun unless a test gives
+// one) does the work.
+func newServeCmd(env Env, runF func(*serveOptions) error) *cobra.Command {
+	o := &serveOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = serveRun
+	}
 	cmd := &cobra.Command{
 		Use:   "serve CAPTURE | --scenario NAME",
 		Short: "Replay a capture byte-exact (with faults), or run a built-in scenario, as an SSE server",
@@ -63,144 +73,11 @@ by --allow-origin (a defence against DNS rebinding).`,
   framescope serve --scenario axis2`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.listScenarios {
-				width := 0
-				for _, sc := range replay.Scenarios() {
-					width = max(width, len(sc.Name))
-				}
-				for _, sc := range replay.Scenarios() {
-					fmt.Fprintf(stdout, "%-*s  %s\n", width, sc.Name, sc.Summary)
-				}
-				return nil
+			o.ctx, o.changed = cmd.Context(), cmd.Flags().Changed
+			if len(args) == 1 {
+				o.capture, o.hasCapture = args[0], true
 			}
-			speed, err := replay.ParseSpeed(o.speedText)
-			if err != nil {
-				return err
-			}
-			allow, err := replay.ParseAllowList(o.allowOrigins)
-			if err != nil {
-				return err
-			}
-			ctype, err := replay.ParseContentType(o.contentType)
-			if err != nil {
-				return err
-			}
-			if o.lan && !cmd.Flags().Changed("addr") {
-				o.addr = "0.0.0.0:7070"
-			}
-			if err := replay.CheckBind(o.addr, o.lan); err != nil {
-				return err
-			}
-			if err := serveFlagsApply(cmd, o.scenario != ""); err != nil {
-				return err
-			}
-			var handler http.Handler
-			what := ""
-			switch {
-			case o.scenario != "" && len(args) == 1:
-				return errors.New("give a CAPTURE or --scenario, not both")
-			case o.scenario != "":
-				if err := checkScenario(o.scenario); err != nil {
-					return err
-				}
-				relaySpeed := speed
-				if relaySpeed > 1e9 {
-					relaySpeed = 0
-				}
-				relay, err := replay.NewRelay(replay.RelayOptions{Scenario: o.scenario, Path: o.path, Speed: relaySpeed,
-					Idle: o.idle, FloodFrames: o.floodFrames, Log: stderr})
-				if err != nil {
-					return err
-				}
-				handler = replay.Guard(relay, replay.GuardOptions{Allow: allow, CORS: o.cors, BodyTimeout: o.bodyTimeout})
-				what = "scenario " + o.scenario
-			case len(args) == 1:
-				rep, err := replay.LoadReplay(args[0])
-				if err != nil {
-					return err
-				}
-				for _, p := range rep.Problems {
-					fmt.Fprintf(stderr, "framescope: warning: %s\n", decode.Sanitize(p.Message))
-				}
-				faults := replay.NoFaults()
-				faults.Drop, faults.Dup, faults.Garble, faults.CutAfter = o.drop, o.dup, o.garble, o.cutAfter
-				faults.Buffer, faults.Burst, faults.Gzip = o.buffer, o.burst, o.gzip
-				if o.stallAt >= 0 && len(o.stalls) == 0 {
-					return errors.New("--stall-at N needs --stall DURATION")
-				}
-				for _, s := range o.stalls {
-					if o.stallAt >= 0 && !strings.Contains(s, "@") {
-						s = fmt.Sprintf("%s@%d", s, o.stallAt)
-					}
-					st, err := replay.ParseStall(s)
-					if err != nil {
-						return fmt.Errorf("--stall %s: %w", s, err)
-					}
-					faults.Stalls = append(faults.Stalls, st)
-				}
-				if err := rep.CheckFaults(faults); err != nil {
-					return err
-				}
-				if sent := replay.ReplayContentType(rep.Meta, ctype); rep.Meta.HTTP && rep.Meta.ContentType != "" && sent != rep.Meta.ContentType {
-					fmt.Fprintf(stderr, "framescope: note: the capture's Content-Type %s is served as %s (--content-type keep sends it as captured)\n",
-						decode.Sanitize(rep.Meta.ContentType), decode.Sanitize(sent))
-				}
-				handler = rep.Handler(replay.ReplayOptions{Path: o.path, Speed: speed, Loop: o.loop, Allow: allow, CORS: o.cors,
-					ContentType: ctype, BodyTimeout: o.bodyTimeout, Faults: faults, Log: stderr})
-				what = fmt.Sprintf("%s (%s)", decode.Sanitize(args[0]), invariants.Plural(rep.Frames, "frame"))
-				// Loading and planning a big capture leaves garbage as big
-				// as the plan: give it back before serving for hours.
-				debug.FreeOSMemory()
-			default:
-				return errors.New("give a CAPTURE to replay or --scenario NAME (see --scenarios)")
-			}
-			if o.maxConns < 1 {
-				return fmt.Errorf("--max-conns %d: want at least 1", o.maxConns)
-			}
-			raw, err := net.Listen("tcp", o.addr)
-			if err != nil {
-				return err
-			}
-			ln := replay.Limit(raw, replay.ConnLimits{MaxConns: o.maxConns, WriteTimeout: o.writeTimeout, Log: stderr})
-			if err := replay.CheckListener(ln.Addr(), o.lan); err != nil {
-				ln.Close()
-				return err
-			}
-			var lanURLs []string
-			if o.lan {
-				local := replay.LocalAddrs()
-				allow.AddAddrs(local...) // what a phone types is this machine's address
-				lanURLs = replay.LANURLs(ln.Addr(), o.path, local)
-			}
-			// Timeouts for every stage a client controls: the headers, the
-			// body (BodyTimeout, in the handler), each write (the Listener)
-			// and an idle keep-alive connection; and a connection cap.
-			srv := replay.NewServer(handler)
-			fmt.Fprintf(stderr, "serving %s at http://%s%s (Ctrl-C to stop)\n", what, ln.Addr(), o.path)
-			switch {
-			case !o.lan:
-			case len(lanURLs) > 0:
-				for _, u := range lanURLs {
-					fmt.Fprintf(stderr, "  from another device: %s\n", u)
-				}
-			case replay.CheckListener(ln.Addr(), false) == nil:
-				fmt.Fprintf(stderr, "  --lan, but --addr %s is loopback: only this machine can connect (--addr 0.0.0.0:PORT listens on the network)\n", ln.Addr())
-			default:
-				fmt.Fprintf(stderr, "  --lan: no network address of this machine found to reach %s from another device\n", ln.Addr())
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-			defer stop()
-			go func() {
-				<-ctx.Done()
-				shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-				defer cancel()
-				srv.Shutdown(shut)
-				srv.Close()
-			}()
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			return nil
+			return runF(o)
 		},
 	}
 	f := cmd.Flags()
@@ -209,15 +86,7 @@ by --allow-origin (a defence against DNS rebinding).`,
 	f.StringVar(&o.path, "path", replay.DefaultReplayPath, "URL path to serve")
 	f.StringVar(&o.speedText, "speed", "1", "timing scale: 1 = as recorded, 2 = twice as fast, 0 or max = no pauses (the least: 0.001)")
 	f.BoolVar(&o.loop, "loop", false, "replay again and again on the same response")
-	f.IntSliceVar(&o.drop, "drop", nil, "do not send frame `N` (repeatable)")
-	f.IntSliceVar(&o.dup, "dup", nil, "send frame `N` twice (repeatable)")
-	frameIndexVar(f, &o.cutAfter, "cut-after", "close the connection abruptly right after frame `N`")
-	f.StringArrayVar(&o.stalls, "stall", nil, "pause `D@N`: D before frame N (e.g. 5s@3; repeatable); a bare D pauses before --stall-at N")
-	frameIndexVar(f, &o.stallAt, "stall-at", "the frame `N` a bare --stall D pauses before")
-	nonNegativeIntVar(f, &o.buffer, "buffer", "hold the output until `BYTES` are pending, as a buffering proxy does (0 = off)")
-	nonNegativeIntVar(f, &o.burst, "burst", "send every `N` frames in one write (0 = off)")
-	f.BoolVar(&o.gzip, "gzip", false, "compress the event stream (Content-Encoding: gzip), flushed per write")
-	f.IntSliceVar(&o.garble, "garble", nil, "corrupt frame `N`'s data (repeatable)")
+	o.addFaultFlags(f)
 	f.BoolVar(&o.lan, "lan", false, "listen on the network (default address 0.0.0.0:7070) and serve this machine's addresses: devices on the LAN can fetch the replay")
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "also serve this `HOST` in Host and Origin headers (HOST, HOST:PORT or an origin http://HOST:PORT; repeatable)")
 	f.BoolVar(&o.cors, "cors", false, "send CORS headers for browser clients (loopback and --allow-origin origins)")
@@ -235,9 +104,199 @@ by --allow-origin (a defence against DNS rebinding).`,
 	return cmd
 }
 
+// addFaultFlags declares the fault flags of a capture's replay.
+func (o *serveOptions) addFaultFlags(f *pflag.FlagSet) {
+	f.IntSliceVar(&o.drop, "drop", nil, "do not send frame `N` (repeatable)")
+	f.IntSliceVar(&o.dup, "dup", nil, "send frame `N` twice (repeatable)")
+	frameIndexVar(f, &o.cutAfter, "cut-after", "close the connection abruptly right after frame `N`")
+	f.StringArrayVar(&o.stalls, "stall", nil, "pause `D@N`: D before frame N (e.g. 5s@3; repeatable); a bare D pauses before --stall-at N")
+	frameIndexVar(f, &o.stallAt, "stall-at", "the frame `N` a bare --stall D pauses before")
+	nonNegativeIntVar(f, &o.buffer, "buffer", "hold the output until `BYTES` are pending, as a buffering proxy does (0 = off)")
+	nonNegativeIntVar(f, &o.burst, "burst", "send every `N` frames in one write (0 = off)")
+	f.BoolVar(&o.gzip, "gzip", false, "compress the event stream (Content-Encoding: gzip), flushed per write")
+	f.IntSliceVar(&o.garble, "garble", nil, "corrupt frame `N`'s data (repeatable)")
+}
+
+// serveRun is serve: the replay or the relay, listening until Ctrl-C.
+func serveRun(o *serveOptions) error {
+	if o.listScenarios {
+		width := 0
+		for _, sc := range replay.Scenarios() {
+			width = max(width, len(sc.Name))
+		}
+		for _, sc := range replay.Scenarios() {
+			fmt.Fprintf(o.stdout, "%-*s  %s\n", width, sc.Name, sc.Summary)
+		}
+		return nil
+	}
+	speed, err := replay.ParseSpeed(o.speedText)
+	if err != nil {
+		return err
+	}
+	allow, err := replay.ParseAllowList(o.allowOrigins)
+	if err != nil {
+		return err
+	}
+	ctype, err := replay.ParseContentType(o.contentType)
+	if err != nil {
+		return err
+	}
+	if o.lan && !o.changed("addr") {
+		o.addr = "0.0.0.0:7070"
+	}
+	if err := replay.CheckBind(o.addr, o.lan); err != nil {
+		return err
+	}
+	if err := serveFlagsApply(o.changed, o.scenario != ""); err != nil {
+		return err
+	}
+	var handler http.Handler
+	what := ""
+	switch {
+	case o.scenario != "" && o.hasCapture:
+		return errors.New("give a CAPTURE or --scenario, not both")
+	case o.scenario != "":
+		handler, what, err = serveScenario(o, speed, allow)
+	case o.hasCapture:
+		handler, what, err = serveCapture(o, speed, allow, ctype)
+	default:
+		return errors.New("give a CAPTURE to replay or --scenario NAME (see --scenarios)")
+	}
+	if err != nil {
+		return err
+	}
+	if o.maxConns < 1 {
+		return fmt.Errorf("--max-conns %d: want at least 1", o.maxConns)
+	}
+	return serveListen(o, handler, what, allow)
+}
+
+// serveScenario is the handler of --scenario: the reference relay.
+func serveScenario(o *serveOptions, speed float64, allow *replay.AllowList) (http.Handler, string, error) {
+	if err := checkScenario(o.scenario); err != nil {
+		return nil, "", err
+	}
+	relaySpeed := speed
+	if relaySpeed > 1e9 {
+		relaySpeed = 0
+	}
+	relay, err := replay.NewRelay(replay.RelayOptions{Scenario: o.scenario, Path: o.path, Speed: relaySpeed,
+		Idle: o.idle, FloodFrames: o.floodFrames, Log: o.stderr})
+	if err != nil {
+		return nil, "", err
+	}
+	handler := replay.Guard(relay, replay.GuardOptions{Allow: allow, CORS: o.cors, BodyTimeout: o.bodyTimeout})
+	return handler, "scenario " + o.scenario, nil
+}
+
+// serveCapture is the handler of a CAPTURE: its replay, with the faults
+// the flags give.
+func serveCapture(o *serveOptions, speed float64, allow *replay.AllowList, ctype string) (http.Handler, string, error) {
+	rep, err := replay.LoadReplay(o.capture)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintf(o.stderr, "framescope: warning: %s\n", decode.Sanitize(p.Message))
+	}
+	faults, err := serveFaults(o)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := rep.CheckFaults(faults); err != nil {
+		return nil, "", err
+	}
+	if sent := replay.ReplayContentType(rep.Meta, ctype); rep.Meta.HTTP && rep.Meta.ContentType != "" && sent != rep.Meta.ContentType {
+		fmt.Fprintf(o.stderr, "framescope: note: the capture's Content-Type %s is served as %s (--content-type keep sends it as captured)\n",
+			decode.Sanitize(rep.Meta.ContentType), decode.Sanitize(sent))
+	}
+	handler := rep.Handler(replay.ReplayOptions{Path: o.path, Speed: speed, Loop: o.loop, Allow: allow, CORS: o.cors,
+		ContentType: ctype, BodyTimeout: o.bodyTimeout, Faults: faults, Log: o.stderr})
+	what := fmt.Sprintf("%s (%s)", decode.Sanitize(o.capture), invariants.Plural(rep.Frames, "frame"))
+	// Loading and planning a big capture leaves garbage as big as the
+	// plan: give it back before serving for hours.
+	debug.FreeOSMemory()
+	return handler, what, nil
+}
+
+// serveFaults are the fault flags of a capture's replay.
+func serveFaults(o *serveOptions) (replay.Faults, error) {
+	faults := replay.NoFaults()
+	faults.Drop, faults.Dup, faults.Garble, faults.CutAfter = o.drop, o.dup, o.garble, o.cutAfter
+	faults.Buffer, faults.Burst, faults.Gzip = o.buffer, o.burst, o.gzip
+	if o.stallAt >= 0 && len(o.stalls) == 0 {
+		return faults, errors.New("--stall-at N needs --stall DURATION")
+	}
+	for _, s := range o.stalls {
+		if o.stallAt >= 0 && !strings.Contains(s, "@") {
+			s = fmt.Sprintf("%s@%d", s, o.stallAt)
+		}
+		st, err := replay.ParseStall(s)
+		if err != nil {
+			return faults, fmt.Errorf("--stall %s: %w", s, err)
+		}
+		faults.Stalls = append(faults.Stalls, st)
+	}
+	return faults, nil
+}
+
+// serveListen listens on --addr and serves handler until Ctrl-C.
+func serveListen(o *serveOptions, handler http.Handler, what string, allow *replay.AllowList) error {
+	raw, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	ln := replay.Limit(raw, replay.ConnLimits{MaxConns: o.maxConns, WriteTimeout: o.writeTimeout, Log: o.stderr})
+	if err := replay.CheckListener(ln.Addr(), o.lan); err != nil {
+		ln.Close()
+		return err
+	}
+	var lanURLs []string
+	if o.lan {
+		local := replay.LocalAddrs()
+		allow.AddAddrs(local...) // what a phone types is this machine's address
+		lanURLs = replay.LANURLs(ln.Addr(), o.path, local)
+	}
+	// Timeouts for every stage a client controls: the headers, the body
+	// (BodyTimeout, in the handler), each write (the Listener) and an idle
+	// keep-alive connection; and a connection cap.
+	srv := replay.NewServer(handler)
+	serveAnnounce(o, ln.Addr(), what, lanURLs)
+	ctx, stop := signal.NotifyContext(o.ctx, os.Interrupt)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+		srv.Close()
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// serveAnnounce says on stderr where the server listens (with --lan, the
+// URLs another device uses).
+func serveAnnounce(o *serveOptions, addr net.Addr, what string, lanURLs []string) {
+	fmt.Fprintf(o.stderr, "serving %s at http://%s%s (Ctrl-C to stop)\n", what, addr, o.path)
+	switch {
+	case !o.lan:
+	case len(lanURLs) > 0:
+		for _, u := range lanURLs {
+			fmt.Fprintf(o.stderr, "  from another device: %s\n", u)
+		}
+	case replay.CheckListener(addr, false) == nil:
+		fmt.Fprintf(o.stderr, "  --lan, but --addr %s is loopback: only this machine can connect (--addr 0.0.0.0:PORT listens on the network)\n", addr)
+	default:
+		fmt.Fprintf(o.stderr, "  --lan: no network address of this machine found to reach %s from another device\n", addr)
+	}
+}
+
 // serveFlagsApply refuses flags that the chosen mode would ignore: fault
 // flags shape a capture's replay, the relay flags a scenario.
-func serveFlagsApply(cmd *cobra.Command, scenario bool) error {
+func serveFlagsApply(changed func(flag string) bool, scenario bool) error {
 	replayOnly := []string{"drop", "dup", "cut-after", "stall", "stall-at", "buffer", "burst", "gzip", "garble", "loop", "content-type"}
 	scenarioOnly := []string{"idle", "flood-frames"}
 	names, mode, other := replayOnly, "--scenario", "a CAPTURE's replay"
@@ -245,7 +304,7 @@ func serveFlagsApply(cmd *cobra.Command, scenario bool) error {
 		names, mode, other = scenarioOnly, "a CAPTURE's replay", "--scenario"
 	}
 	for _, n := range names {
-		if cmd.Flags().Changed(n) {
+		if changed(n) {
 			return fmt.Errorf("--%s applies to %s, not to %s", n, other, mode)
 		}
 	}

@@ -18,13 +18,19 @@ import (
 // emptyLibraryText is what `framescope sessions` says for an empty library.
 const emptyLibraryText = "no saved sessions yet — framescope demo or framescope connect URL saves one\n"
 
-// sessionsOptions are the flags of sessions (the listing).
+// sessionsOptions are the streams and flags of sessions (the listing).
 type sessionsOptions struct {
+	ioStreams
 	format string
 }
 
-func newSessionsCmd(stdout io.Writer) *cobra.Command {
-	var o sessionsOptions
+// newSessionsCmd declares sessions' flags and its subcommands; runF
+// (sessionsRun unless a test gives one) does the work.
+func newSessionsCmd(env Env, runF func(*sessionsOptions) error) *cobra.Command {
+	o := &sessionsOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = sessionsRun
+	}
 	cmd := &cobra.Command{
 		Use:   "sessions",
 		Short: "List saved live sessions, newest first (open one with @ID or @last)",
@@ -38,34 +44,51 @@ is at most $` + library.LibraryMaxEnv + ` (default 500 MB; a size such as 2GB or
 went. framescope sessions prune removes sessions by count or age.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.format != "table" && o.format != "json" {
-				return fmt.Errorf("--format %q: want table or json", o.format)
-			}
-			lib, err := library.DefaultLibrary()
-			if err != nil {
-				return err
-			}
-			list, err := lib.List()
-			if err != nil {
-				return err
-			}
-			if o.format == "json" {
-				return library.WriteSessionJSON(stdout, list)
-			}
-			if len(list) == 0 {
-				_, err := io.WriteString(stdout, emptyLibraryText)
-				return err
-			}
-			return library.WriteSessionTable(stdout, list)
+			return runF(o)
 		},
 	}
 	cmd.Flags().StringVar(&o.format, "format", "table", "output format: table or json")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json"}, cobra.ShellCompDirectiveNoFileComp))
-	cmd.AddCommand(newSessionsRmCmd(stdout), newSessionsPruneCmd(stdout))
+	cmd.AddCommand(newSessionsRmCmd(env, nil), newSessionsPruneCmd(env, nil))
 	return cmd
 }
 
-func newSessionsRmCmd(stdout io.Writer) *cobra.Command {
+// sessionsRun lists the session library.
+func sessionsRun(o *sessionsOptions) error {
+	if o.format != "table" && o.format != "json" {
+		return fmt.Errorf("--format %q: want table or json", o.format)
+	}
+	lib, err := library.DefaultLibrary()
+	if err != nil {
+		return err
+	}
+	list, err := lib.List()
+	if err != nil {
+		return err
+	}
+	if o.format == "json" {
+		return library.WriteSessionJSON(o.stdout, list)
+	}
+	if len(list) == 0 {
+		_, err := io.WriteString(o.stdout, emptyLibraryText)
+		return err
+	}
+	return library.WriteSessionTable(o.stdout, list)
+}
+
+// rmOptions are the streams and arguments of sessions rm.
+type rmOptions struct {
+	ioStreams
+	refs []string // REF...
+}
+
+// newSessionsRmCmd is sessions rm; runF (sessionsRmRun unless a test
+// gives one) does the work.
+func newSessionsRmCmd(env Env, runF func(*rmOptions) error) *cobra.Command {
+	o := &rmOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = sessionsRmRun
+	}
 	return &cobra.Command{
 		Use:   "rm REF...",
 		Short: "Remove saved sessions (capture and metadata): @last, @ID or a unique ID prefix",
@@ -77,35 +100,48 @@ removes nothing.`,
   framescope sessions rm 20261122-0215 @20261121-183000-3f9a`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lib, err := library.DefaultLibrary()
-			if err != nil {
-				return err
-			}
-			found, err := lib.FindAll(args)
-			if err != nil {
-				return fmt.Errorf("%w\nnothing removed", err)
-			}
-			for _, m := range found {
-				if err := lib.Remove(m.ID); err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "removed %s  %s\n", decode.Sanitize(m.ID), decode.Sanitize(m.Label()))
-			}
-			return nil
+			o.refs = args
+			return runF(o)
 		},
 		ValidArgsFunction: completeSessionIDs(false),
 	}
 }
 
-// pruneOptions are the flags of sessions prune.
+// sessionsRmRun removes the sessions, once every REF is resolved.
+func sessionsRmRun(o *rmOptions) error {
+	lib, err := library.DefaultLibrary()
+	if err != nil {
+		return err
+	}
+	found, err := lib.FindAll(o.refs)
+	if err != nil {
+		return fmt.Errorf("%w\nnothing removed", err)
+	}
+	for _, m := range found {
+		if err := lib.Remove(m.ID); err != nil {
+			return err
+		}
+		fmt.Fprintf(o.stdout, "removed %s  %s\n", decode.Sanitize(m.ID), decode.Sanitize(m.Label()))
+	}
+	return nil
+}
+
+// pruneOptions are the streams and flags of sessions prune.
 type pruneOptions struct {
+	ioStreams
+	changed   func(flag string) bool // the flag was given
 	keep      int
 	olderThan string
 	dryRun    bool
 }
 
-func newSessionsPruneCmd(stdout io.Writer) *cobra.Command {
-	var o pruneOptions
+// newSessionsPruneCmd declares sessions prune's flags; runF
+// (sessionsPruneRun unless a test gives one) does the work.
+func newSessionsPruneCmd(env Env, runF func(*pruneOptions) error) *cobra.Command {
+	o := &pruneOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = sessionsPruneRun
+	}
 	cmd := &cobra.Command{
 		Use:   "prune [--keep N] [--older-than AGE] [--dry-run]",
 		Short: "Remove old sessions: all but the N newest, or those older than AGE",
@@ -118,47 +154,8 @@ removed. --dry-run says what would go and removes nothing.`,
   framescope sessions prune --older-than 7d --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := library.PruneOptions{Keep: -1, DryRun: o.dryRun}
-			if cmd.Flags().Changed("keep") {
-				if o.keep < 0 {
-					return fmt.Errorf("--keep %d: want how many of the newest sessions to keep (0 or more)", o.keep)
-				}
-				opts.Keep = o.keep
-			}
-			if cmd.Flags().Changed("older-than") {
-				d, err := library.ParseAge(o.olderThan)
-				if err != nil {
-					return fmt.Errorf("--older-than %w", err)
-				}
-				opts.OlderThan = d
-			}
-			if opts.Keep < 0 && opts.OlderThan == 0 {
-				return errors.New("give --keep N, --older-than AGE or both (see --help)")
-			}
-			lib, err := library.DefaultLibrary()
-			if err != nil {
-				return err
-			}
-			res, err := lib.Prune(opts)
-			verb := "removed"
-			if o.dryRun {
-				verb = "would remove"
-			}
-			for _, p := range res.Removed {
-				fmt.Fprintf(stdout, "%s %s  %s  %s\n", verb, decode.Sanitize(p.Meta.ID),
-					library.SizeText(p.Size), decode.Sanitize(p.Meta.Label()))
-			}
-			freed := "freed"
-			if o.dryRun {
-				freed = "would free"
-			}
-			if len(res.Removed) == 0 {
-				fmt.Fprintf(stdout, "nothing to remove; %s left (%s)\n", plural(res.Left, "session"), library.SizeText(res.LeftBytes))
-			} else {
-				fmt.Fprintf(stdout, "%s %s in %s; %s left (%s)\n", freed, library.SizeText(res.Freed),
-					plural(len(res.Removed), "session"), plural(res.Left, "session"), library.SizeText(res.LeftBytes))
-			}
-			return err
+			o.changed = cmd.Flags().Changed
+			return runF(o)
 		},
 	}
 	f := cmd.Flags()
@@ -166,6 +163,58 @@ removed. --dry-run says what would go and removes nothing.`,
 	f.StringVar(&o.olderThan, "older-than", "", "remove sessions older than `AGE`: 7d, 24h, 90m (a bare number is days)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "say what would be removed, remove nothing")
 	return cmd
+}
+
+// sessionsPruneRun removes the sessions --keep and --older-than select
+// (with --dry-run, says which it would).
+func sessionsPruneRun(o *pruneOptions) error {
+	opts := library.PruneOptions{Keep: -1, DryRun: o.dryRun}
+	if o.changed("keep") {
+		if o.keep < 0 {
+			return fmt.Errorf("--keep %d: want how many of the newest sessions to keep (0 or more)", o.keep)
+		}
+		opts.Keep = o.keep
+	}
+	if o.changed("older-than") {
+		d, err := library.ParseAge(o.olderThan)
+		if err != nil {
+			return fmt.Errorf("--older-than %w", err)
+		}
+		opts.OlderThan = d
+	}
+	if opts.Keep < 0 && opts.OlderThan == 0 {
+		return errors.New("give --keep N, --older-than AGE or both (see --help)")
+	}
+	lib, err := library.DefaultLibrary()
+	if err != nil {
+		return err
+	}
+	res, err := lib.Prune(opts)
+	writePruned(o.stdout, res, o.dryRun)
+	return err
+}
+
+// writePruned says which sessions prune removed (or would remove) and the
+// space freed.
+func writePruned(w io.Writer, res library.PruneResult, dryRun bool) {
+	verb := "removed"
+	if dryRun {
+		verb = "would remove"
+	}
+	for _, p := range res.Removed {
+		fmt.Fprintf(w, "%s %s  %s  %s\n", verb, decode.Sanitize(p.Meta.ID),
+			library.SizeText(p.Size), decode.Sanitize(p.Meta.Label()))
+	}
+	freed := "freed"
+	if dryRun {
+		freed = "would free"
+	}
+	if len(res.Removed) == 0 {
+		fmt.Fprintf(w, "nothing to remove; %s left (%s)\n", plural(res.Left, "session"), library.SizeText(res.LeftBytes))
+	} else {
+		fmt.Fprintf(w, "%s %s in %s; %s left (%s)\n", freed, library.SizeText(res.Freed),
+			plural(len(res.Removed), "session"), plural(res.Left, "session"), library.SizeText(res.LeftBytes))
+	}
 }
 
 func plural(n int, what string) string { return invariants.Plural(n, what) }

@@ -10,8 +10,10 @@ import (
 	"framescope/sessions/report"
 )
 
-// statsOptions are stats' flags.
+// statsOptions are stats' streams, arguments and flags.
 type statsOptions struct {
+	ioStreams
+	inputs  []string // FILE..., FOLDER or @SESSION
 	format  string
 	dialect string
 	flavor  string
@@ -20,8 +22,13 @@ type statsOptions struct {
 
 // newStatsCmd is `framescope stats`: the distribution of the turns'
 // timing over many captures (sessions/report/stats.go, docs/timing.md).
-func newStatsCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	var o statsOptions
+// It declares the flags; runF (statsRun unless a test gives one) does the
+// work.
+func newStatsCmd(env Env, runF func(*statsOptions) error) *cobra.Command {
+	o := &statsOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = statsRun
+	}
 	cmd := &cobra.Command{
 		Use:   "stats FILE... | @SESSION...",
 		Short: "Timing over many captures: p50/p95/max of each figure per dialect and flavor",
@@ -36,53 +43,8 @@ when an input cannot be read (the others are still reported).`,
   framescope stats @3 @4 @5                    # saved sessions`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			switch o.format {
-			case "text", "json":
-			default:
-				return fmt.Errorf("--format %q: want text or json", o.format)
-			}
-			opts, err := checkerOptions(o.dialect, o.flavor, "", 0, 0)
-			if err != nil {
-				return err
-			}
-			var st report.Stats
-			code := 0
-			inputs := checkInputs(args, stdin, o.entry)
-			for i, res := range checkAll(inputs, stdin, opts) {
-				name := inputs[i].name
-				r := <-res
-				if r.rep == nil || r.err != nil {
-					msg := "unreadable"
-					if r.err != nil {
-						msg = r.err.Error()
-					}
-					fmt.Fprintln(stderr, "framescope:", decode.SanitizeMultiline(msg))
-					st.AddUnreadable(name)
-					code = 2
-					if r.rep != nil {
-						_ = r.rep.Close()
-					}
-					continue
-				}
-				r.rep.Source = name
-				err := st.Add(r.rep)
-				_ = r.rep.Close()
-				if err != nil {
-					return err
-				}
-			}
-			if o.format == "json" {
-				err = st.WriteJSON(stdout)
-			} else {
-				err = st.WriteText(stdout)
-			}
-			if err != nil {
-				return err
-			}
-			if code != 0 {
-				return exitError{code}
-			}
-			return nil
+			o.inputs = args
+			return runF(o)
 		},
 	}
 	f := cmd.Flags()
@@ -93,4 +55,62 @@ when an input cannot be read (the others are still reported).`,
 	cmd.ValidArgsFunction = completeSessionIDs(true)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// statsRun is stats: the inputs read, their timing's distribution written.
+func statsRun(o *statsOptions) error {
+	switch o.format {
+	case "text", "json":
+	default:
+		return fmt.Errorf("--format %q: want text or json", o.format)
+	}
+	opts, err := checkerOptions(o.dialect, o.flavor, "", 0, 0)
+	if err != nil {
+		return err
+	}
+	var st report.Stats
+	code := 0
+	inputs := checkInputs(o.inputs, o.stdin, o.entry)
+	for i, res := range checkAll(inputs, o.stdin, opts) {
+		readable, err := statsAdd(&st, inputs[i].name, <-res, o.stderr)
+		if err != nil {
+			return err
+		}
+		if !readable {
+			code = 2
+		}
+	}
+	if o.format == "json" {
+		err = st.WriteJSON(o.stdout)
+	} else {
+		err = st.WriteText(o.stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if code != 0 {
+		return exitError{code}
+	}
+	return nil
+}
+
+// statsAdd adds one input's turns to st, or counts it unreadable (and
+// says why on stderr).
+func statsAdd(st *report.Stats, name string, r checked, stderr io.Writer) (readable bool, err error) {
+	if r.rep == nil || r.err != nil {
+		msg := "unreadable"
+		if r.err != nil {
+			msg = r.err.Error()
+		}
+		fmt.Fprintln(stderr, "framescope:", decode.SanitizeMultiline(msg))
+		st.AddUnreadable(name)
+		if r.rep != nil {
+			_ = r.rep.Close()
+		}
+		return false, nil
+	}
+	r.rep.Source = name
+	err = st.Add(r.rep)
+	_ = r.rep.Close()
+	return true, err
 }
