@@ -41,7 +41,8 @@ type curlOpt struct {
 	why, refused string
 }
 
-// curlOpts are the options framescope reads from a pasted curl command.
+// curlOpts are the options framescope reads from a pasted curl command
+// (curlHonoured, curlIgnored, curlRefused), by --long and -s name.
 // Anything not listed is refused: framescope cannot know whether it
 // would change the request.
 var curlOpts = func() map[string]*curlOpt {
@@ -53,98 +54,107 @@ var curlOpts = func() map[string]*curlOpt {
 			m["-"+string(short)] = o
 		}
 	}
-	honour := func(long string, short byte, arg bool) { add(long, short, arg, false, "", "") }
-	ignore := func(long string, short byte, arg bool, why string) { add(long, short, arg, true, why, "") }
-	refuse := func(long string, short byte, arg bool, why string) { add(long, short, arg, false, "", why) }
-
-	for _, o := range []struct {
-		long  string
-		short byte
-		arg   bool
-	}{
-		{"url", 0, true}, {"request", 'X', true}, {"header", 'H', true},
-		{"data", 'd', true}, {"data-ascii", 0, true}, {"data-raw", 0, true}, {"data-binary", 0, true},
-		{"data-urlencode", 0, true}, {"json", 0, true}, {"get", 'G', false},
-		{"cookie", 'b', true}, {"user", 'u', true}, {"user-agent", 'A', true}, {"referer", 'e', true},
-		{"oauth2-bearer", 0, true}, {"basic", 0, false},
-		{"insecure", 'k', false}, {"location", 'L', false}, {"compressed", 0, false},
-		{"max-time", 'm', true}, {"connect-timeout", 0, true},
-	} {
-		honour(o.long, o.short, o.arg)
+	for _, o := range curlHonoured {
+		add(o.long, o.short, o.arg, false, "", "")
 	}
-	const output = "framescope shows the stream (to keep it: framescope curl … -- -o FILE)"
-	for _, o := range []struct {
-		long  string
-		short byte
-		arg   bool
-		why   string
-	}{
-		{"silent", 's', false, ""}, {"show-error", 'S', false, ""}, {"no-buffer", 'N', false, ""},
-		{"verbose", 'v', false, ""}, {"include", 'i', false, ""}, {"progress-bar", '#', false, ""},
-		{"no-progress-meter", 0, false, ""}, {"fail", 'f', false, ""}, {"fail-with-body", 0, false, ""},
-		{"http1.0", '0', false, "framescope speaks HTTP/1.1 (or HTTP/2 over TLS)"},
-		{"http1.1", 0, false, ""}, {"http2", 0, false, ""}, {"http2-prior-knowledge", 0, false, "framescope speaks HTTP/1.1 (or HTTP/2 over TLS)"},
-		{"http3", 0, false, "framescope speaks HTTP/1.1 (or HTTP/2 over TLS)"},
-		{"tlsv1", '1', false, ""}, {"tlsv1.0", 0, false, ""}, {"tlsv1.1", 0, false, ""}, {"tlsv1.2", 0, false, ""}, {"tlsv1.3", 0, false, ""},
-		{"tls-max", 0, true, ""}, {"ssl-no-revoke", 0, false, ""}, {"ssl-revoke-best-effort", 0, false, ""},
-		{"ipv4", '4', false, ""}, {"ipv6", '6', false, ""}, {"globoff", 'g', false, ""}, {"path-as-is", 0, false, ""},
-		{"no-keepalive", 0, false, ""}, {"keepalive-time", 0, true, ""}, {"tcp-nodelay", 0, false, ""},
-		{"raw", 0, false, ""}, {"styled-output", 0, false, ""}, {"no-styled-output", 0, false, ""},
-		{"max-redirs", 0, true, "framescope follows at most 10 redirects with -L"},
-		{"retry", 0, true, "framescope never retries: a turn stream is one-shot"},
-		{"retry-max-time", 0, true, ""}, {"retry-delay", 0, true, ""}, {"retry-all-errors", 0, false, ""},
-		{"output", 'o', true, output}, {"remote-name", 'O', false, output}, {"write-out", 'w', true, output},
-		{"dump-header", 'D', true, output}, {"trace", 0, true, output}, {"trace-ascii", 0, true, output},
-		{"stderr", 0, true, ""}, {"cookie-jar", 'c', true, "framescope keeps no cookie jar"},
-		{"junk-session-cookies", 'j', false, ""}, {"create-dirs", 0, false, ""}, {"noproxy", 0, true, ""},
-		{"disable", 'q', false, ""}, {"limit-rate", 0, true, "framescope reads as fast as the stream comes"},
-		{"expect100-timeout", 0, true, ""}, {"no-alpn", 0, false, ""}, {"no-npn", 0, false, ""},
-	} {
-		ignore(o.long, o.short, o.arg, o.why)
+	for _, o := range curlIgnored {
+		add(o.long, o.short, o.arg, true, o.why, "")
 	}
-	for _, o := range []struct {
-		long  string
-		short byte
-		arg   bool
-		why   string
-	}{
-		{"form", 'F', true, "framescope does not send multipart forms"},
-		{"form-string", 0, true, "framescope does not send multipart forms"},
-		{"upload-file", 'T', true, "framescope does not upload files"},
-		{"head", 'I', false, "a HEAD request has no stream to inspect"},
-		{"proxy", 'x', true, "framescope connects directly, without a proxy"},
-		{"proxy-user", 'U', true, "framescope connects directly, without a proxy"},
-		{"socks5", 0, true, "framescope connects directly, without a proxy"},
-		{"socks5-hostname", 0, true, "framescope connects directly, without a proxy"},
-		{"resolve", 0, true, "framescope resolves names itself"},
-		{"connect-to", 0, true, "framescope connects to the URL's host"},
-		{"unix-socket", 0, true, "framescope connects over TCP only"},
-		{"abstract-unix-socket", 0, true, "framescope connects over TCP only"},
-		{"interface", 0, true, "framescope does not pick a network interface"},
-		{"cacert", 0, true, "framescope verifies with the system's certificates (or -k for none)"},
-		{"capath", 0, true, "framescope verifies with the system's certificates (or -k for none)"},
-		{"cert", 'E', true, "framescope sends no client certificate"},
-		{"key", 0, true, "framescope sends no client certificate"},
-		{"digest", 0, false, "framescope does only Basic authentication (-u)"},
-		{"ntlm", 0, false, "framescope does only Basic authentication (-u)"},
-		{"negotiate", 0, false, "framescope does only Basic authentication (-u)"},
-		{"anyauth", 0, false, "framescope does only Basic authentication (-u)"},
-		{"aws-sigv4", 0, true, "framescope does not sign requests"},
-		{"location-trusted", 0, false, "framescope never sends credentials to another host on a redirect"},
-		{"request-target", 0, true, "framescope requests the URL's path"},
-		{"config", 'K', true, "framescope reads no curl config file"},
-		{"next", ':', false, "framescope sends one request"},
-		{"parallel", 'Z', false, "framescope sends one request"},
-		{"range", 'r', true, "a byte range of a stream is not a stream"},
-		{"continue-at", 'C', true, "a byte range of a stream is not a stream"},
-		{"netrc", 'n', false, "framescope reads no .netrc"},
-		{"netrc-file", 0, true, "framescope reads no .netrc"},
-		{"netrc-optional", 0, false, "framescope reads no .netrc"},
-	} {
-		refuse(o.long, o.short, o.arg, o.why)
+	for _, o := range curlRefused {
+		add(o.long, o.short, o.arg, false, "", o.why)
 	}
 	return m
 }()
+
+// curlOptName is a curl option's names, whether it takes a value, and
+// for an ignored or refused one, why.
+type curlOptName struct {
+	long  string
+	short byte
+	arg   bool
+	why   string
+}
+
+// curlHonoured are the curl options framescope honours
+// (curlRequest.option).
+var curlHonoured = []struct {
+	long  string
+	short byte
+	arg   bool
+}{
+	{"url", 0, true}, {"request", 'X', true}, {"header", 'H', true},
+	{"data", 'd', true}, {"data-ascii", 0, true}, {"data-raw", 0, true}, {"data-binary", 0, true},
+	{"data-urlencode", 0, true}, {"json", 0, true}, {"get", 'G', false},
+	{"cookie", 'b', true}, {"user", 'u', true}, {"user-agent", 'A', true}, {"referer", 'e', true},
+	{"oauth2-bearer", 0, true}, {"basic", 0, false},
+	{"insecure", 'k', false}, {"location", 'L', false}, {"compressed", 0, false},
+	{"max-time", 'm', true}, {"connect-timeout", 0, true},
+}
+
+// curlOutputWhy is why an option of curl's output is ignored.
+const curlOutputWhy = "framescope shows the stream (to keep it: framescope curl … -- -o FILE)"
+
+// curlIgnored are the curl options accepted with a note on stderr: they
+// change only curl's output or transport.
+var curlIgnored = []curlOptName{
+	{"silent", 's', false, ""}, {"show-error", 'S', false, ""}, {"no-buffer", 'N', false, ""},
+	{"verbose", 'v', false, ""}, {"include", 'i', false, ""}, {"progress-bar", '#', false, ""},
+	{"no-progress-meter", 0, false, ""}, {"fail", 'f', false, ""}, {"fail-with-body", 0, false, ""},
+	{"http1.0", '0', false, "framescope speaks HTTP/1.1 (or HTTP/2 over TLS)"},
+	{"http1.1", 0, false, ""}, {"http2", 0, false, ""}, {"http2-prior-knowledge", 0, false, "framescope speaks HTTP/1.1 (or HTTP/2 over TLS)"},
+	{"http3", 0, false, "framescope speaks HTTP/1.1 (or HTTP/2 over TLS)"},
+	{"tlsv1", '1', false, ""}, {"tlsv1.0", 0, false, ""}, {"tlsv1.1", 0, false, ""}, {"tlsv1.2", 0, false, ""}, {"tlsv1.3", 0, false, ""},
+	{"tls-max", 0, true, ""}, {"ssl-no-revoke", 0, false, ""}, {"ssl-revoke-best-effort", 0, false, ""},
+	{"ipv4", '4', false, ""}, {"ipv6", '6', false, ""}, {"globoff", 'g', false, ""}, {"path-as-is", 0, false, ""},
+	{"no-keepalive", 0, false, ""}, {"keepalive-time", 0, true, ""}, {"tcp-nodelay", 0, false, ""},
+	{"raw", 0, false, ""}, {"styled-output", 0, false, ""}, {"no-styled-output", 0, false, ""},
+	{"max-redirs", 0, true, "framescope follows at most 10 redirects with -L"},
+	{"retry", 0, true, "framescope never retries: a turn stream is one-shot"},
+	{"retry-max-time", 0, true, ""}, {"retry-delay", 0, true, ""}, {"retry-all-errors", 0, false, ""},
+	{"output", 'o', true, curlOutputWhy}, {"remote-name", 'O', false, curlOutputWhy}, {"write-out", 'w', true, curlOutputWhy},
+	{"dump-header", 'D', true, curlOutputWhy}, {"trace", 0, true, curlOutputWhy}, {"trace-ascii", 0, true, curlOutputWhy},
+	{"stderr", 0, true, ""}, {"cookie-jar", 'c', true, "framescope keeps no cookie jar"},
+	{"junk-session-cookies", 'j', false, ""}, {"create-dirs", 0, false, ""}, {"noproxy", 0, true, ""},
+	{"disable", 'q', false, ""}, {"limit-rate", 0, true, "framescope reads as fast as the stream comes"},
+	{"expect100-timeout", 0, true, ""}, {"no-alpn", 0, false, ""}, {"no-npn", 0, false, ""},
+}
+
+// curlRefused are the curl options that would change the request in a way
+// framescope cannot honour: the error says why.
+var curlRefused = []curlOptName{
+	{"form", 'F', true, "framescope does not send multipart forms"},
+	{"form-string", 0, true, "framescope does not send multipart forms"},
+	{"upload-file", 'T', true, "framescope does not upload files"},
+	{"head", 'I', false, "a HEAD request has no stream to inspect"},
+	{"proxy", 'x', true, "framescope connects directly, without a proxy"},
+	{"proxy-user", 'U', true, "framescope connects directly, without a proxy"},
+	{"socks5", 0, true, "framescope connects directly, without a proxy"},
+	{"socks5-hostname", 0, true, "framescope connects directly, without a proxy"},
+	{"resolve", 0, true, "framescope resolves names itself"},
+	{"connect-to", 0, true, "framescope connects to the URL's host"},
+	{"unix-socket", 0, true, "framescope connects over TCP only"},
+	{"abstract-unix-socket", 0, true, "framescope connects over TCP only"},
+	{"interface", 0, true, "framescope does not pick a network interface"},
+	{"cacert", 0, true, "framescope verifies with the system's certificates (or -k for none)"},
+	{"capath", 0, true, "framescope verifies with the system's certificates (or -k for none)"},
+	{"cert", 'E', true, "framescope sends no client certificate"},
+	{"key", 0, true, "framescope sends no client certificate"},
+	{"digest", 0, false, "framescope does only Basic authentication (-u)"},
+	{"ntlm", 0, false, "framescope does only Basic authentication (-u)"},
+	{"negotiate", 0, false, "framescope does only Basic authentication (-u)"},
+	{"anyauth", 0, false, "framescope does only Basic authentication (-u)"},
+	{"aws-sigv4", 0, true, "framescope does not sign requests"},
+	{"location-trusted", 0, false, "framescope never sends credentials to another host on a redirect"},
+	{"request-target", 0, true, "framescope requests the URL's path"},
+	{"config", 'K', true, "framescope reads no curl config file"},
+	{"next", ':', false, "framescope sends one request"},
+	{"parallel", 'Z', false, "framescope sends one request"},
+	{"range", 'r', true, "a byte range of a stream is not a stream"},
+	{"continue-at", 'C', true, "a byte range of a stream is not a stream"},
+	{"netrc", 'n', false, "framescope reads no .netrc"},
+	{"netrc-file", 0, true, "framescope reads no .netrc"},
+	{"netrc-optional", 0, false, "framescope reads no .netrc"},
+}
 
 // curlCommandWords turns what was given after "framescope curl" into the
 // curl command's words: one argument holding the whole pasted command is
@@ -190,36 +200,9 @@ func parseCurl(words []string, stdin io.Reader) (*curlRequest, error) {
 			onlyArgs = true
 			continue
 		}
-		// The options in this word: one long option, or bundled short ones
-		// (-sSL, -XPOST, -HName:value).
-		type use struct {
-			name string
-			o    *curlOpt
-		}
-		var uses []use
-		var value string
-		hasValue := false
-		if strings.HasPrefix(w, "--") {
-			o, ok := curlOpts[w]
-			if !ok {
-				return nil, unknownCurlOption(w)
-			}
-			uses = append(uses, use{w, o})
-		} else {
-			for j := 1; j < len(w); j++ {
-				name := "-" + w[j:j+1]
-				o, ok := curlOpts[name]
-				if !ok {
-					return nil, unknownCurlOption(name)
-				}
-				uses = append(uses, use{name, o})
-				if o.arg {
-					if j+1 < len(w) {
-						value, hasValue = w[j+1:], true
-					}
-					break
-				}
-			}
+		uses, value, hasValue, err := curlWordOptions(w)
+		if err != nil {
+			return nil, err
 		}
 		for _, u := range uses {
 			v := ""
@@ -250,11 +233,57 @@ func parseCurl(words []string, stdin io.Reader) (*curlRequest, error) {
 			}
 		}
 	}
+	if err := r.finish(data, jsonBody, cookies, user); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// curlUse is one option of a word, as named there.
+type curlUse struct {
+	name string
+	o    *curlOpt
+}
+
+// curlWordOptions reads the options in one word: one long option, or
+// bundled short ones (-sSL, -XPOST, -HName:value); value is the rest of
+// the word after a short option that takes one (hasValue: there is a
+// rest).
+func curlWordOptions(w string) (uses []curlUse, value string, hasValue bool, err error) {
+	if strings.HasPrefix(w, "--") {
+		o, ok := curlOpts[w]
+		if !ok {
+			return nil, "", false, unknownCurlOption(w)
+		}
+		return append(uses, curlUse{w, o}), "", false, nil
+	}
+	for j := 1; j < len(w); j++ {
+		name := "-" + w[j:j+1]
+		o, ok := curlOpts[name]
+		if !ok {
+			return nil, "", false, unknownCurlOption(name)
+		}
+		uses = append(uses, curlUse{name, o})
+		if o.arg {
+			if j+1 < len(w) {
+				value, hasValue = w[j+1:], true
+			}
+			break
+		}
+	}
+	return uses, value, hasValue, nil
+}
+
+// finish gives the request what is read from every option together: the
+// body (or with -G the query) the -d or --json forms make, the cookies,
+// the basic authentication; Accept-Encoding without codings framescope
+// cannot decode.
+func (r *curlRequest) finish(data, jsonBody, cookies []string, user string) error {
 	if r.url == "" {
-		return nil, errors.New("the curl command has no URL")
+		return errors.New("the curl command has no URL")
 	}
 	if len(data) > 0 && len(jsonBody) > 0 {
-		return nil, errors.New("curl options -d and --json both give the body: give one")
+		return errors.New("curl options -d and --json both give the body: give one")
 	}
 	switch {
 	case len(data) > 0 && r.get:
@@ -291,7 +320,7 @@ func parseCurl(words []string, stdin io.Reader) (*curlRequest, error) {
 		r.headers = append(r.headers, "Accept-Encoding: "+live.AcceptCompressed)
 	}
 	r.headers = r.dropUndecodable(r.headers)
-	return r, nil
+	return nil
 }
 
 // unknownCurlOptionError is a pasted option curl has and framescope does
@@ -323,25 +352,7 @@ func (r *curlRequest) option(long, name, v string, data, jsonBody, cookies *[]st
 	case "request":
 		r.method = v
 	case "header":
-		if strings.HasPrefix(v, "@") {
-			return fmt.Errorf("curl option %s %s: headers from a file are not read; give them one by one", name, quoteArg(v))
-		}
-		n, val, ok := strings.Cut(v, ":")
-		switch {
-		case !ok && strings.HasSuffix(v, ";"): // "Name;": curl sends the header empty
-			r.headers = append(r.headers, strings.TrimSuffix(v, ";")+":")
-		case ok && strings.TrimSpace(val) == "":
-			// "Name:": curl removes a header it would add.
-			name := strings.TrimSpace(n)
-			note := fmt.Sprintf("header %s with no value: curl would not send it, nor does framescope", quoteArg(name))
-			switch strings.ToLower(name) {
-			case "accept", "user-agent", "cache-control":
-				note = fmt.Sprintf("header %s with no value: framescope sends its own default %s instead", quoteArg(name), quoteArg(name))
-			}
-			r.notes = append(r.notes, note)
-		default:
-			r.headers = append(r.headers, v)
-		}
+		return r.header(name, v)
 	case "data", "data-ascii", "data-binary", "data-raw", "data-urlencode":
 		d, err := curlData(long, name, v, stdin)
 		if err != nil {
@@ -383,18 +394,50 @@ func (r *curlRequest) option(long, name, v string, data, jsonBody, cookies *[]st
 	case "compressed":
 		r.compressed = true
 	case "max-time", "connect-timeout":
-		var d time.Duration
-		df := durationFlag{p: &d, why: "0 = no limit"}
-		if err := df.Set(v); err != nil {
-			return fmt.Errorf("curl option %s %s: %w", name, quoteArg(v), err)
-		}
-		if long == "max-time" {
-			r.maxTime = d
-		} else {
-			r.connectTimeout = d
-		}
+		return r.timeout(long, name, v)
 	default:
 		return fmt.Errorf("curl option %s is not handled", name) // a curlOpts entry without a case
+	}
+	return nil
+}
+
+// header applies -H: a header sent, sent empty ("Name;") or, as curl
+// does with "Name:", not sent.
+func (r *curlRequest) header(name, v string) error {
+	if strings.HasPrefix(v, "@") {
+		return fmt.Errorf("curl option %s %s: headers from a file are not read; give them one by one", name, quoteArg(v))
+	}
+	n, val, ok := strings.Cut(v, ":")
+	switch {
+	case !ok && strings.HasSuffix(v, ";"): // "Name;": curl sends the header empty
+		r.headers = append(r.headers, strings.TrimSuffix(v, ";")+":")
+	case ok && strings.TrimSpace(val) == "":
+		// "Name:": curl removes a header it would add.
+		name := strings.TrimSpace(n)
+		note := fmt.Sprintf("header %s with no value: curl would not send it, nor does framescope", quoteArg(name))
+		switch strings.ToLower(name) {
+		case "accept", "user-agent", "cache-control":
+			note = fmt.Sprintf("header %s with no value: framescope sends its own default %s instead", quoteArg(name), quoteArg(name))
+		}
+		r.notes = append(r.notes, note)
+	default:
+		r.headers = append(r.headers, v)
+	}
+	return nil
+}
+
+// timeout applies --max-time or --connect-timeout: seconds, or a
+// duration.
+func (r *curlRequest) timeout(long, name, v string) error {
+	var d time.Duration
+	df := durationFlag{p: &d, why: "0 = no limit"}
+	if err := df.Set(v); err != nil {
+		return fmt.Errorf("curl option %s %s: %w", name, quoteArg(v), err)
+	}
+	if long == "max-time" {
+		r.maxTime = d
+	} else {
+		r.connectTimeout = d
 	}
 	return nil
 }

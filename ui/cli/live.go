@@ -281,26 +281,7 @@ func runLive(ctx context.Context, opts live.LiveOptions, stdout, stderr io.Write
 			printAlarms(it.Alarms)
 		}
 	}
-	opts.OnResponse = func(r live.ResponseInfo) {
-		method := cmp.Or(r.Method, opts.Connect.Method)
-		if method == "" {
-			method = "GET"
-			if opts.Connect.Body != nil {
-				method = "POST"
-			}
-		}
-		fmt.Fprintf(stderr, "%s %s → %s %s %s\n", method, decode.Sanitize(r.URL), decode.Sanitize(r.Proto),
-			decode.Sanitize(r.StatusText), decode.Sanitize(r.ContentType))
-		if r.RequestedURL != "" {
-			fmt.Fprintf(stderr, "  (redirected from %s)\n", decode.Sanitize(r.RequestedURL))
-		}
-		if loc := r.Headers.Get("Location"); loc != "" && r.Status/100 == 3 {
-			fmt.Fprintf(stderr, "Location: %s\n", decode.Sanitize(loc))
-		}
-		if len(r.ErrorBody) > 0 {
-			fmt.Fprintf(stderr, "response body (first %d bytes):\n%s\n", len(r.ErrorBody), decode.SanitizeMultiline(string(r.ErrorBody)))
-		}
-	}
+	opts.OnResponse = func(r live.ResponseInfo) { writeResponse(stderr, r, opts.Connect) }
 	res, err := live.RunLive(ctx, opts, h)
 	if res == nil {
 		return err
@@ -330,6 +311,29 @@ func runLive(ctx context.Context, opts live.LiveOptions, stdout, stderr io.Write
 		return exitError{1}
 	}
 	return nil
+}
+
+// writeResponse prints the response line of a live session (and a
+// redirect, or the body of an error response) on stderr.
+func writeResponse(stderr io.Writer, r live.ResponseInfo, req live.ConnectOptions) {
+	method := cmp.Or(r.Method, req.Method)
+	if method == "" {
+		method = "GET"
+		if req.Body != nil {
+			method = "POST"
+		}
+	}
+	fmt.Fprintf(stderr, "%s %s → %s %s %s\n", method, decode.Sanitize(r.URL), decode.Sanitize(r.Proto),
+		decode.Sanitize(r.StatusText), decode.Sanitize(r.ContentType))
+	if r.RequestedURL != "" {
+		fmt.Fprintf(stderr, "  (redirected from %s)\n", decode.Sanitize(r.RequestedURL))
+	}
+	if loc := r.Headers.Get("Location"); loc != "" && r.Status/100 == 3 {
+		fmt.Fprintf(stderr, "Location: %s\n", decode.Sanitize(loc))
+	}
+	if len(r.ErrorBody) > 0 {
+		fmt.Fprintf(stderr, "response body (first %d bytes):\n%s\n", len(r.ErrorBody), decode.SanitizeMultiline(string(r.ErrorBody)))
+	}
 }
 
 // streamFailed reports whether a live stream's body could not be decoded

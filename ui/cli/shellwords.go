@@ -388,23 +388,8 @@ func (p *wordSplitter) ansiC() error {
 		}
 		switch e {
 		case 'x', 'u', 'U':
-			digits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
-			j := p.i
-			for j < len(s) && j < p.i+digits && isHex(s[j]) {
-				j++
-			}
-			if j == p.i {
-				p.cur = append(p.cur, '\\', e) // no digits: kept as written, as bash does
-				continue
-			}
-			v, _ := strconv.ParseUint(s[p.i:j], 16, 32)
-			p.i = j
-			if e == 'x' {
-				p.cur = append(p.cur, byte(v))
-			} else if v > utf8.MaxRune || (v >= 0xD800 && v <= 0xDFFF) {
-				return p.errorf(p.i, "$'…': \\%c%X is no Unicode character", e, v)
-			} else {
-				p.cur = utf8.AppendRune(p.cur, rune(v))
+			if err := p.hexEscape(e); err != nil {
+				return err
 			}
 		case 'c':
 			if p.i < len(s) {
@@ -428,6 +413,31 @@ func (p *wordSplitter) ansiC() error {
 	return p.errorf(start, "the $' quote is never closed")
 }
 
+// hexEscape reads the digits of a $'…' escape \xHH, \uHHHH or
+// \UHHHHHHHH (e is x, u or U; p.i is at the first digit).
+func (p *wordSplitter) hexEscape(e byte) error {
+	s := p.s
+	digits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+	j := p.i
+	for j < len(s) && j < p.i+digits && isHex(s[j]) {
+		j++
+	}
+	if j == p.i {
+		p.cur = append(p.cur, '\\', e) // no digits: kept as written, as bash does
+		return nil
+	}
+	v, _ := strconv.ParseUint(s[p.i:j], 16, 32)
+	p.i = j
+	if e == 'x' {
+		p.cur = append(p.cur, byte(v))
+	} else if v > utf8.MaxRune || (v >= 0xD800 && v <= 0xDFFF) {
+		return p.errorf(p.i, "$'…': \\%c%X is no Unicode character", e, v)
+	} else {
+		p.cur = utf8.AppendRune(p.cur, rune(v))
+	}
+	return nil
+}
+
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c|0x20 >= 'a' && c|0x20 <= 'f')
 }
@@ -438,6 +448,16 @@ func isHex(c byte) bool {
 // ("…" groups, \" is a quote, backslashes count only before a quote, ""
 // inside quotes is a quote).
 func cmdWords(s string) ([]string, error) {
+	line, err := cmdLine(s)
+	if err != nil {
+		return nil, err
+	}
+	return crtWords(line)
+}
+
+// cmdLine is cmd.exe's pass: s without its ^ escapes and ^-newline
+// continuations; a pipe or redirection is refused.
+func cmdLine(s string) ([]byte, error) {
 	var line []byte
 	quoted := false
 	for i := 0; i < len(s); i++ {
@@ -463,6 +483,11 @@ func cmdWords(s string) ([]string, error) {
 			line = append(line, c)
 		}
 	}
+	return line, nil
+}
+
+// crtWords is the C runtime's pass: the command line split into words.
+func crtWords(line []byte) ([]string, error) {
 	var words []string
 	var cur []byte
 	in, quoted := false, false
