@@ -1,5 +1,7 @@
-// Command framescope inspects and checks agent chat SSE streams: ten
-// dialects (PC3, OpenAI, Anthropic, AG-UI, …) and plain SSE.
+// Command framescope inspects and checks agent chat SSE streams in every
+// dialect it knows (PC3, OpenAI Chat and Responses, Anthropic, Gemini,
+// AG-UI, MCP, …; `framescope rules --dialect list` names them all) and as
+// plain SSE.
 //
 // The command line is package ui/cli; main only runs it.
 package main

@@ -3,7 +3,7 @@ package invariants
 // Listing limits the alarms a checker formats: past Options.ListLimit
 // alarms of one rule in one turn, an alarm is still raised and counted, but
 // marked Unlisted and its message is not made. A report lists the first
-// alarms of a rule in a turn and counts the rest (sessions.MaxListed), so a
+// alarms of a rule in a turn and counts the rest (report.MaxListed), so a
 // stream of ten million broken frames costs ten million counts, not ten
 // million formatted messages.
 type Listing struct {

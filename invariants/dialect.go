@@ -15,7 +15,7 @@ import (
 	"framescope/decode"
 )
 
-// Checker checks one stream incrementally: the pipeline (sessions.Run)
+// Checker checks one stream incrementally: the pipeline (pipeline.Run)
 // drives it the same way for every dialect. Returned alarm slices are valid
 // until the next call.
 type Checker interface {

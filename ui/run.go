@@ -56,7 +56,7 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 	return m.Store().Counts, err
 }
 
-// ConnectLive runs the inspector on a live connection (sessions.RunLive:
+// ConnectLive runs the inspector on a live connection (live.RunLive:
 // recorded and saved as the options say). The cancel key ends the stream
 // the client-disconnect way; the reconnect key starts a new session with
 // the same request; quitting cancels the stream too and waits (a few

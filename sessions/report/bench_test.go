@@ -164,12 +164,12 @@ func BenchmarkBaselineGoSSE(b *testing.B) {
 	reportFrames(b, st.Frames)
 }
 
-// TestCheckStreamsBoundedMemory checks a 300 MB capture with sessions.Check
+// TestCheckStreamsBoundedMemory checks a 300 MB capture with Check
 // while sampling the heap every 10 ms: the pipeline streams, so the peak
 // heap must stay far below the capture's size. Slow (it writes 300 MB), so
 // it runs only with FRAMESCOPE_MEMTEST=1:
 //
-//	FRAMESCOPE_MEMTEST=1 go test ./sessions/ -run TestCheckStreamsBoundedMemory -v
+//	FRAMESCOPE_MEMTEST=1 go test ./sessions/report/ -run TestCheckStreamsBoundedMemory -v
 func TestCheckStreamsBoundedMemory(t *testing.T) {
 	if os.Getenv("FRAMESCOPE_MEMTEST") != "1" {
 		t.Skip("set FRAMESCOPE_MEMTEST=1 to run (generates a 300 MB capture)")

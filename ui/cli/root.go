@@ -1,9 +1,11 @@
 // Package cli is framescope's command line: the root command and one
-// file per command (check.go, open.go, connect.go, …), each with its
-// options; flags.go holds the flag values that check their range,
-// live.go what the commands that open a connection share, curlcmd.go and
-// shellwords.go read a pasted curl command. The root package only runs
-// the tree (NewRoot, Execute).
+// file per command (check.go, open.go, connect.go, …). Each command is
+// options and a run function: newXCmd(env, runF) declares the flags into
+// an xOptions that carries the streams (ioStreams) too, and its RunE hands
+// the options to runF, xRun unless a test gives its own. flags.go holds
+// the flag values that check their range, live.go what the commands that
+// open a connection share, curlcmd.go and shellwords.go read a pasted curl
+// command. The root package only runs the tree (NewRoot, Execute).
 package cli
 
 import (

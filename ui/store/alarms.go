@@ -10,7 +10,7 @@ import (
 	"framescope/sessions/report"
 )
 
-// Alarms are kept the way check's report keeps them (sessions.MaxListed):
+// Alarms are kept the way check's report keeps them (report.MaxListed):
 // the first alarms of one rule in one turn are listed (Store.Alarms, with
 // their messages), the rest are counted in a group per rule and turn. A
 // group keeps the rows of its alarms as strided runs (a flood of one rule

@@ -229,7 +229,7 @@ func (f *Feeder) SetConn(c ConnUpdate) {
 	f.poke()
 }
 
-// handler is the sessions.Handler that feeds the batches.
+// handler is the pipeline.Handler that feeds the batches.
 func (f *Feeder) handler() pipeline.Handler {
 	return pipeline.Handler{
 		OnDialect: func(d invariants.Dialect) {

@@ -245,7 +245,7 @@ type Store struct {
 	rowAlarms map[int32][]int32 // the alarms of rows that have some
 	client    clientIndex       // the reference client machines' checkpoints (client_index.go)
 
-	// Alarms are the listed alarms (the first sessions.MaxListed of one
+	// Alarms are the listed alarms (the first report.MaxListed of one
 	// rule in one turn); the rest are counted in groups (alarms.go).
 	Alarms    []AlarmRec
 	alarms    alarmIndex
