@@ -128,8 +128,25 @@ type rootOptions struct {
 // NewRoot builds the command tree: the root command (the picker, and the
 // FILE and URL shorthands) and one command per file of this package.
 func NewRoot(env Env) *cobra.Command {
-	stdin, stdout, stderr := env.Stdin, env.Stdout, env.Stderr
+	root := newRootCmd(env, nil)
+	root.AddCommand(newOpenCmd(env, nil), newCheckCmd(env, nil), newDumpCmd(env, nil), newRulesCmd(env, nil),
+		newConnectCmd("connect", env, nil), newRecordCmd(env, nil), newCurlCmd(env, nil),
+		newSessionsCmd(env, nil), newServeCmd(env, nil), newDemoCmd(env, nil))
+	root.AddCommand(newProxyCmd(env, nil))
+	root.AddCommand(newReferenceCmd(env, nil))
+	root.AddCommand(newStatsCmd(env, nil))
+	root.AddCommand(newVersionCmd(env, nil))
+	root.AddCommand(newCompletionCmd(root, env, nil))
+	return root
+}
+
+// newRootCmd is the root command alone, writing to the Env's streams;
+// runF (rootRun unless a test gives one) does the work.
+func newRootCmd(env Env, runF func(*rootOptions) error) *cobra.Command {
 	o := &rootOptions{ioStreams: env.streams()}
+	if runF == nil {
+		runF = rootRun
+	}
 	root := &cobra.Command{
 		Use:   "framescope",
 		Short: fmt.Sprintf("Inspect and check agent chat SSE streams: %d dialects (pc3, openai-chat, anthropic-messages, …) and plain SSE", len(dialects.All)-1),
@@ -146,22 +163,14 @@ func NewRoot(env Env) *cobra.Command {
 			o.ctx, o.args = cmd.Context(), args
 			o.help = cmd.Help
 			o.unknownArg = func(arg string) error { return unknownArg(cmd, arg) }
-			return rootRun(o)
+			return runF(o)
 		},
 	}
 	root.SetVersionTemplate("framescope version {{.Version}}\n")
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
 	root.SetFlagErrorFunc(plainFlagError)
-	root.AddCommand(newOpenCmd(env, nil), newCheckCmd(env, nil), newDumpCmd(env, nil), newRulesCmd(env, nil),
-		newConnectCmd("connect", env, nil), newRecordCmd(env, nil), newCurlCmd(env, nil),
-		newSessionsCmd(env, nil), newServeCmd(env, nil), newDemoCmd(env, nil))
-	root.AddCommand(newProxyCmd(env, nil))
-	root.AddCommand(newReferenceCmd(env, nil))
-	root.AddCommand(newStatsCmd(env, nil))
-	root.AddCommand(newVersionCmd(env, nil))
-	root.AddCommand(newCompletionCmd(root, env, nil))
 	return root
 }
 
