@@ -102,25 +102,6 @@ func ResolveDialect(name string) (invariants.Dialect, error) {
 	return d, nil
 }
 
-// Detection holds blocks back until the dialect is known, within bounds:
-// a stream of undecodable frames must not be buffered without end.
-const (
-	maxHeldFrames = 64
-	maxHeldBytes  = 4 << 20
-)
-
-// heldItem is a block read while the dialect was still being detected
-// (its bytes cloned: the batch they came in is recycled), or a capture
-// problem found meanwhile. A dispatched block is held as its decoded
-// frame, cloned with its members re-pointed, never decoded twice.
-type heldItem struct {
-	ev         decode.Event
-	frame      *decode.Frame // the block's frame, when dispatched
-	arrival    time.Duration
-	hasArrival bool
-	problem    *sessions.Problem
-}
-
 // Run reads a capture to its end through framer → decoder → dialect
 // checker, streaming: memory stays bounded by the largest event, whatever
 // the size of the capture. It is the one pipeline behind check, dump and the
@@ -129,7 +110,8 @@ type heldItem struct {
 // (pipeline_read.go); checking and the handlers stay on the caller's
 // goroutine, in stream order. Unless opts.Dialect forces one, the dialect
 // is detected from the first frames: blocks are held back (a few,
-// bounded) until it is known, then handed on in order.
+// bounded) until it is known, then handed on in order
+// (pipeline_detect.go). The steps of a run are pipeline_run.go's.
 func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error) {
 	meta := c.Meta()
 	if meta.Synthetic {
@@ -149,195 +131,14 @@ func Run(c sessions.Capture, opts invariants.Options, h Handler) (*Result, error
 		}
 		return runFailedStatus(c, forced, opts, h, res)
 	}
-	// handed counts the turns the checker gave to opts.OnTurnFinal and
-	// dropped: Turns()[0] is turn handed.
-	handed := 0
-	if sink := opts.OnTurnFinal; sink != nil {
-		opts.OnTurnFinal = func(i int, t invariants.Turn) {
-			handed++
-			sink(i, t)
-		}
-	}
-
-	var (
-		d        invariants.Dialect
-		chk      invariants.Checker
-		detector *invariants.Detector
-		// late keeps detecting after a leading non-JSON frame made the
-		// stream sse (dialect-late), for lateLeft more decoded frames.
-		late     *invariants.Detector
-		lateLeft int
-		held     []heldItem
-		heldN    int
-		heldB    int
-		// wantMoves is h.WantMoves for the chosen dialect; flavored the
-		// checker, when it names flavors.
-		wantMoves bool
-		flavored  invariants.Flavored
-		stamped   invariants.Stamped
-	)
-	alarmsOut := func(a []invariants.Alarm) {
-		if len(a) > 0 && h.OnAlarms != nil {
-			h.OnAlarms(a)
-		}
-	}
-	// One Item, reused: set field by field, and handed by pointer (copying
-	// a struct just built stalls the CPU on every frame of a flood).
-	var item Item
-	process := func(ev *decode.Event, f *decode.Frame, arrival time.Duration, hasArrival bool) {
-		item.Event, item.Frame, item.Alarms, item.Moves = ev, nil, nil, nil
-		item.Dialect, item.Turn, item.TurnKey = d, -1, ""
-		item.Arrival, item.HasArrival = arrival, hasArrival
-		item.HasStamp = false
-		switch {
-		case ev.Dispatched():
-			item.Frame = f
-			item.Alarms = chk.Observe(f)
-			if stamped != nil && !hasArrival {
-				item.Stamp, item.HasStamp = stamped.Stamp()
-			}
-			if wantMoves {
-				item.Moves = chk.Moves()
-				if flavored != nil {
-					item.Flavor = flavored.Flavor()
-				}
-			}
-			if t := chk.Turn(); t >= 0 {
-				item.Turn = t
-				if ts := chk.Turns(); t-handed < len(ts) && t >= handed {
-					item.TurnKey = ts[t-handed].ResponseID
-				}
-			}
-		case ev.Truncated && ev.HasData:
-			// Only a lost event matters; a trailing comment without its
-			// blank line carries nothing a client would dispatch.
-			item.Alarms = chk.Truncated(ev)
-		default:
-			chk.Block(ev, arrival, hasArrival)
-		}
-		if h.OnItem != nil {
-			h.OnItem(&item)
-		}
-	}
-	choose := func(chosen invariants.Dialect) {
-		d = chosen
-		res.Dialect = d.Name()
-		chk = d.NewChecker(opts)
-		wantMoves = h.WantMoves && !invariants.IsNative(d)
-		flavored, _ = chk.(invariants.Flavored)
-		stamped = nil
-		if h.WantMoves {
-			stamped, _ = chk.(invariants.Stamped)
-		}
-		if h.OnDialect != nil {
-			h.OnDialect(d)
-		}
-		if meta.HTTP {
-			alarmsOut(chk.HTTP(meta.Status, meta.ContentType))
-		}
-		for i := range held {
-			it := &held[i]
-			if it.problem != nil {
-				handProblem(&h, chk, meta.Name, it.problem)
-				continue
-			}
-			if f := it.frame; f != nil {
-				process(&f.Event, f, it.arrival, it.hasArrival)
-				continue
-			}
-			process(&it.ev, nil, it.arrival, it.hasArrival)
-		}
-		held = nil
-	}
+	r := newRun(meta, opts, h, res)
 	if forced != nil {
-		choose(forced)
+		r.choose(forced)
 	} else {
-		detector = dialects.NewDetector()
+		r.detector = dialects.NewDetector()
 	}
-	// hold keeps an entry back while the dialect is unknown; it reports
-	// whether detection has now decided.
-	hold := func(e *pipeEntry) {
-		if e.problem != nil {
-			held = append(held, heldItem{problem: e.problem})
-			return
-		}
-		ev := &e.frame.Event
-		if ev.Dispatched() {
-			f := e.frame.Clone()
-			f.Arrival, f.HasArrival = e.arrival, e.hasArrival
-			held = append(held, heldItem{frame: f, arrival: e.arrival, hasArrival: e.hasArrival})
-		} else {
-			held = append(held, heldItem{ev: ev.Clone(), arrival: e.arrival, hasArrival: e.hasArrival})
-		}
-		heldB += len(ev.Raw)
-		if ev.Dispatched() {
-			heldN++
-			if chosen, ok := detector.Feed(&e.frame); ok {
-				choose(chosen)
-				if chosen == invariants.SSE && !e.frame.Decoded() {
-					late, lateLeft = dialects.NewDetector(), maxHeldFrames
-				}
-				return
-			}
-		}
-		if heldN >= maxHeldFrames || heldB >= maxHeldBytes {
-			choose(detector.Finish())
-		}
-	}
-	// lateFeed reads a decoded frame of a stream made sse by its first
-	// frame; a dialect's signature there is said once (dialect-late).
-	lateFeed := func(f *decode.Frame) {
-		lateLeft--
-		d, ok := late.Feed(f)
-		if !ok && lateLeft > 0 {
-			return
-		}
-		if !ok {
-			d = late.Finish()
-		}
-		late = nil
-		if r, isR := chk.(invariants.Remarker); isR && d != invariants.SSE {
-			alarmsOut(r.Remark("dialect-late", invariants.SevInfo, f.Index, fmt.Sprintf(
-				"frames from here on carry the %s signature, but a leading frame that is not JSON made the stream plain sse: check it as %s with --dialect %s",
-				d.Name(), d.Name(), d.Name())))
-		}
-	}
-	rr := runStages(c, h.OneStage, func(e *pipeEntry) {
-		switch {
-		case chk == nil:
-			hold(e)
-		case e.problem != nil:
-			handProblem(&h, chk, meta.Name, e.problem)
-		default:
-			process(&e.frame.Event, &e.frame, e.arrival, e.hasArrival)
-			if late != nil && e.frame.Decoded() {
-				lateFeed(&e.frame)
-			}
-		}
-	})
-	if chk == nil {
-		choose(detector.Finish())
-	}
-	end, readErr := rr.end, rr.readErr
-	res.Bytes = rr.bytes
-	ie := invariants.End{Kind: invariants.EndKind(end.Kind), Detail: end.Detail, At: end.T, HasTime: end.HasTime}
-	if readErr != nil {
-		ie = invariants.End{Kind: invariants.EndError, Detail: readErr.Error()}
-		end = sessions.End{Kind: sessions.EndError, Detail: readErr.Error()}
-	}
-	if ie.Kind == "" {
-		ie.Kind = invariants.EndEOF
-	}
-	alarmsOut(chk.End(ie))
-	if rr.frames == 0 && ie.Kind != invariants.EndCancelled {
-		alarmsOut(remarkEmpty(chk, rr.bytes))
-	}
-	res.End = end
-	res.Frames = rr.frames
-	res.Turns = chk.Turns()
-	res.Counts = chk.Counts()
-	res.Flavor = invariants.FlavorOf(chk)
-	return res, readErr
+	rr := runStages(c, h.OneStage, r.handle)
+	return r.finish(rr)
 }
 
 // handProblem hands a capture problem on: a note to h.OnNote, damage to
