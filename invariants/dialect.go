@@ -64,6 +64,13 @@ type Stamped interface {
 	Stamp() (t time.Time, ok bool)
 }
 
+// ContentCounter is a Checker that says how it counted the content of f,
+// the frame it last observed, for the turn's timing (FrameContent): the
+// inspector times its rows by it instead of counting them a second time.
+type ContentCounter interface {
+	FrameContent(f *decode.Frame) FrameContent
+}
+
 // Flavor is one provider's variant of a dialect (Groq's, Mistral's…
 // openai-chat): how the mapper recognises it and what it changes in the
 // rules, each with its source. `rules --dialect NAME` lists them.

@@ -63,6 +63,10 @@ type Engine struct {
 	timedAny       bool
 	buffCompressed bool
 	spareGaps      [][]time.Duration // gap buffers of settled turns, for new ones
+	// counted is how the turn's timing counted the frame of index
+	// countedAt-1 (timing_content.go).
+	counted   FrameContent
+	countedAt int
 }
 
 type turnState struct {
@@ -162,9 +166,13 @@ func (e *Engine) Flavor() string { return e.m.Flavor() }
 // raise records an alarm of the turn t (-1: the stream).
 func (e *Engine) raise(rule string, sev Severity, frame, t int, format string, args ...any) {
 	a := e.newAlarm(rule, sev, frame, t)
-	switch {
-	case !e.list.Take(rule, t):
+	if !e.list.Take(rule, t) {
 		a.Unlisted = true // counted; past the listing limit, no message made
+		if !e.opts.EveryMessage {
+			return
+		}
+	}
+	switch {
 	case len(args) == 0:
 		a.Message = format
 	default:
@@ -591,7 +599,7 @@ func (e *Engine) checkFraming(f *decode.Frame) {
 	if e.shape.NotJSON || e.decoded(f) {
 		return
 	}
-	if (f.Problem == decode.ProblemNotJSON || f.Problem == decode.ProblemNotObject) && !e.list.Listed("frame-json", e.cur) {
+	if (f.Problem == decode.ProblemNotJSON || f.Problem == decode.ProblemNotObject) && !e.opts.EveryMessage && !e.list.Listed("frame-json", e.cur) {
 		e.newAlarm("frame-json", SevError, f.Index, e.cur).Unlisted = true // counted, not listed: no detail made
 		return
 	}

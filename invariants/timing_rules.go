@@ -65,13 +65,12 @@ func (e *Engine) timeFrame(f *decode.Frame, t int, wasEnded bool) {
 	if st == nil || st.timed {
 		return
 	}
-	content, chars := false, 0
-	if f.Decoded() {
-		content, chars = contentOf(e.m.Moves, f.ASCII)
-	}
-	gap, from := st.timing.Frame(f.Index, f.Arrival, content, chars)
+	fc := countContent(e.m.Moves, f)
+	e.counted, e.countedAt = fc, f.Index+1
+	content := fc.Content
+	gap, from := st.timing.Frame(f.Index, f.Arrival, content, fc.Chars)
 	e.takeStamp(st, f)
-	if !content && f.Decoded() && ResumesContent(e.m.Moves) {
+	if fc.Resume {
 		st.timing.Resume(f.Index, f.Arrival)
 	}
 	if content && st.timing.contents == 1 {

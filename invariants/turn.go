@@ -35,6 +35,10 @@ type Options struct {
 	// get a message: the rest are raised and counted, but Unlisted and
 	// without one (a report lists only the first ones; see Listing).
 	ListLimit int
+	// EveryMessage: an alarm past ListLimit is still Unlisted (which
+	// alarms a report lists is decided here, once), but gets its message
+	// too, for a caller that shows every alarm as it comes (connect).
+	EveryMessage bool
 	// OnTurnFinal, when set, receives each turn once nothing can change it
 	// any more, in index order, and the checker drops it: Turns then holds
 	// only the turns not yet handed out (the latest last), so a stream of a

@@ -34,6 +34,12 @@ type Item struct {
 	// checkers that parse one: invariants.Stamped).
 	Stamp    time.Time
 	HasStamp bool
+	// Content is how the checker counted a timed frame (one with an
+	// arrival time) for its turn's timing: content and its characters, or
+	// the end of a tool's wait (set when moves are wanted, for checkers
+	// that say: invariants.ContentCounter). A viewer times its rows by it,
+	// so the content is counted once.
+	Content invariants.FrameContent
 	// Turn is the index of the turn the frame belongs to (-1: none), and
 	// TurnKey that turn's id so far (its response id, run id, turn id…).
 	Turn    int

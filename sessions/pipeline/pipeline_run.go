@@ -23,11 +23,12 @@ type run struct {
 	d   invariants.Dialect
 	chk invariants.Checker
 	// wantMoves is h.WantMoves for the chosen dialect; flavored the
-	// checker, when it names flavors; stamped, when it parses envelope
-	// timestamps and h wants moves.
+	// checker, when it names flavors; stamped and counter, when it
+	// parses envelope timestamps or counts content and h wants moves.
 	wantMoves bool
 	flavored  invariants.Flavored
 	stamped   invariants.Stamped
+	counter   invariants.ContentCounter
 
 	detection
 
@@ -63,9 +64,10 @@ func (r *run) choose(chosen invariants.Dialect) {
 	r.chk = chosen.NewChecker(r.opts)
 	r.wantMoves = r.h.WantMoves && !invariants.IsNative(chosen)
 	r.flavored, _ = r.chk.(invariants.Flavored)
-	r.stamped = nil
+	r.stamped, r.counter = nil, nil
 	if r.h.WantMoves {
 		r.stamped, _ = r.chk.(invariants.Stamped)
+		r.counter, _ = r.chk.(invariants.ContentCounter)
 	}
 	if r.h.OnDialect != nil {
 		r.h.OnDialect(chosen)
@@ -122,6 +124,12 @@ func (r *run) observe(f *decode.Frame, hasArrival bool) {
 	it.Alarms = chk.Observe(f)
 	if r.stamped != nil && !hasArrival {
 		it.Stamp, it.HasStamp = r.stamped.Stamp()
+	}
+	if r.counter != nil {
+		it.Content = invariants.FrameContent{}
+		if hasArrival {
+			it.Content = r.counter.FrameContent(f)
+		}
 	}
 	if r.wantMoves {
 		it.Moves = chk.Moves()

@@ -41,8 +41,8 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 
 // TestFloodListingMatchesUnlimited: check makes messages only for the
 // alarms its report lists (Options.ListLimit); the reports must be the
-// same bytes as when every alarm gets its message and the report drops
-// the unlisted ones itself — in every format, for floods of one rule, of
+// same bytes as when every alarm gets its message (EveryMessage, as
+// connect prints them) — in every format, for floods of one rule, of
 // several, across turns and in other dialects.
 func TestFloodListingMatchesUnlimited(t *testing.T) {
 	pc3Turn := func(rid string) string {
@@ -74,9 +74,19 @@ func TestFloodListingMatchesUnlimited(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			full, err := CheckWith(open(), invariants.Options{Dialect: tc.dialect}, pipeline.Handler{})
+			told := 0 // unlisted alarms with their message
+			full, err := CheckWith(open(), invariants.Options{Dialect: tc.dialect, EveryMessage: true}, pipeline.Handler{OnItem: func(it *pipeline.Item) {
+				for _, a := range it.Alarms {
+					if a.Unlisted && a.Message != "" {
+						told++
+					}
+				}
+			}})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if told == 0 {
+				t.Fatalf("EveryMessage: no unlisted alarm has its message")
 			}
 			if len(limited.Suppressed) == 0 {
 				t.Fatalf("no alarm suppressed: not a flood (counts %+v)", limited.Counts)

@@ -46,46 +46,45 @@ type Report struct {
 // MaxListed is how many alarms of one rule in one turn a report lists.
 const MaxListed = 100
 
+// Listed is opts with the checker listing what a report lists: past
+// MaxListed alarms of one rule in one turn, an alarm is counted, Unlisted,
+// and (unless opts.EveryMessage) gets no message. Every run through a
+// report takes it (checkInto), and so does the inspector, whose Alarms
+// pane lists what check's report lists: the limit is set here only.
+func Listed(opts invariants.Options) invariants.Options {
+	opts.ListLimit = MaxListed
+	return opts
+}
+
 // ReportAlarm is an alarm with a one-line excerpt of its frame.
 type ReportAlarm struct {
 	invariants.Alarm
 	Excerpt string // sanitized; "" for alarms without a frame
 }
 
-// Check runs the pipeline over a capture and collects the report. Only
-// the report sees the alarms, so the checker makes messages only for the
-// alarms the report lists (invariants.Options.ListLimit = MaxListed).
+// Check runs the pipeline over a capture and collects the report.
 func Check(c sessions.Capture, opts invariants.Options) (*Report, error) {
-	opts.ListLimit = MaxListed
 	return CheckWith(c, opts, pipeline.Handler{})
 }
 
 // CheckOneStage is Check on the caller's goroutine alone, for callers that
 // check several captures at once.
 func CheckOneStage(c sessions.Capture, opts invariants.Options) (*Report, error) {
-	opts.ListLimit = MaxListed
 	return CheckWith(c, opts, pipeline.Handler{OneStage: true})
 }
 
 // CheckWith is Check that also hands every item, alarm and note to h as it
-// happens (live views print frames while the report is collected).
+// happens (live views print frames while the report is collected; with
+// opts.EveryMessage every alarm they see has its message).
 func CheckWith(c sessions.Capture, opts invariants.Options, h pipeline.Handler) (*Report, error) {
 	return checkInto(&Report{}, c, opts, h)
 }
 
 // checkInto is CheckWith filling rep (CheckToWrite's keeps its alarms out
-// of the heap).
+// of the heap). Which alarms are listed is the checker's decision
+// (Listed): its Unlisted is final.
 func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipeline.Handler) (*Report, error) {
 	rep.Source, rep.Format = c.Meta().Name, c.Meta().Kind
-	// Which alarms are listed is the checker's decision when it lists by
-	// the report's limit (check, the inspector): its Unlisted is final.
-	// A caller that had the checker list more (ListLimit 0) still gets a
-	// report that lists MaxListed, counted here.
-	var listed *invariants.Listing
-	if opts.ListLimit != MaxListed {
-		l := invariants.NewListing(MaxListed)
-		listed = &l
-	}
 	// Suppressed alarms are counted here and added to rep.Suppressed at
 	// the end; the counters of the last two rules are at hand (a flood is
 	// one or two rules a million times: no map update per alarm).
@@ -120,7 +119,7 @@ func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipel
 	}
 	// keep reports whether an alarm is listed, or only counted.
 	keep := func(a *invariants.Alarm) bool {
-		if a.Unlisted || (listed != nil && !listed.Take(a.Rule, a.Turn)) {
+		if a.Unlisted {
 			suppress(a.Rule)
 			return false
 		}
@@ -140,7 +139,7 @@ func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipel
 		}
 	}
 	var exBuf []byte // each listed alarm's payload excerpt, in turn
-	res, err := pipeline.Run(c, opts, pipeline.Handler{
+	res, err := pipeline.Run(c, Listed(opts), pipeline.Handler{
 		OnDialect:   h.OnDialect,
 		WantMoves:   h.WantMoves,
 		OneStage:    h.OneStage,

@@ -172,7 +172,6 @@ func (l *turnLog) close() error {
 // and NumAlarms count them and the writers list them all. Close the
 // report once written.
 func CheckToWrite(c sessions.Capture, opts invariants.Options, oneStage bool) (*Report, error) {
-	opts.ListLimit = MaxListed
 	log := &turnLog{}
 	opts.OnTurnFinal = func(_ int, t invariants.Turn) { log.add(t) }
 	rep, err := checkInto(&Report{alarmLog: newAlarmLog()}, c, opts, pipeline.Handler{OneStage: oneStage})

@@ -274,6 +274,7 @@ func runLive(ctx context.Context, opts live.LiveOptions, stdout, stderr io.Write
 		}
 	}
 	h := pipeline.Handler{OnAlarms: printAlarms}
+	opts.Check.EveryMessage = true // every alarm is printed, past the report's listing too
 	if !quiet {
 		h.OnItem = func(it *pipeline.Item) {
 			line = pipeline.AppendItemText(line[:0], it)

@@ -144,8 +144,8 @@ func (s *Store) addAlarm(a AlarmRec) {
 	}
 	s.Counts.Add(a.Severity)
 	// Which alarms are listed is the checker's decision: every source runs
-	// it with ListLimit = report.MaxListed (feed_source.go), as check does,
-	// so the pane lists exactly what check's report lists.
+	// it with the report's listing (report.Listed), as check does, so the
+	// pane lists exactly what check's report lists.
 	if a.Unlisted {
 		g := s.group(a.Rule, a.Turn)
 		if a.Severity.Rank() > g.Severity.Rank() {

@@ -9,7 +9,6 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/invariants/dialects/pc3"
 	"framescope/sessions/pipeline"
 )
 
@@ -375,6 +374,7 @@ func (f *Feeder) frameRow(it *pipeline.Item) Ingest {
 		Problem: fr.Problem, InvalidUTF8: fr.InvalidUTF8, Oversized: fr.Oversized,
 	}
 	x := rowExt{arrival: fr.Arrival, hasArrival: fr.HasArrival}
+	x.count(it.Content)
 	if r.Decoded {
 		// The turn's id as the checker keeps it: the store segments
 		// turns as the checker does, with the same ids.
@@ -393,15 +393,6 @@ func (f *Feeder) frameRow(it *pipeline.Item) Ingest {
 	r.Type = frameType(fr)
 	if r.Decoded {
 		f.extract(fr, &x)
-		switch fr.Type() {
-		case decode.TypeText, decode.TypeReasoning, decode.TypeThinking, decode.TypeToolCall:
-			// PC3's content frames (docs/timing.md), as its checker counts
-			// them: its moves (a bare thinking frame is an indicator).
-			content, chars := pc3.Content(fr)
-			x.content, x.chars = content, int32(chars)
-		case decode.TypeToolCompleted:
-			x.resume = true // as the checker's Timing.Resume
-		}
 	}
 	return Ingest{Row: r, ext: x}
 }

@@ -31,6 +31,7 @@ func (f *Feeder) movesRow(it *pipeline.Item) Ingest {
 		Problem: fr.Problem, InvalidUTF8: fr.InvalidUTF8, Oversized: fr.Oversized,
 	}
 	x := rowExt{arrival: fr.Arrival, hasArrival: fr.HasArrival, generic: true, turn: it.Turn}
+	x.count(it.Content)
 	if it.TurnKey != f.lastRID {
 		f.lastRID = it.TurnKey // one string for all the frames of a turn
 	}
@@ -46,11 +47,6 @@ func (f *Feeder) movesRow(it *pipeline.Item) Ingest {
 	}
 	if r.Type == "" && fr.HasType {
 		r.Type = decode.Sanitize(fr.Event.Type)
-	}
-	if content, chars := invariants.ContentOf(it.Moves); content {
-		x.content, x.chars = true, int32(chars)
-	} else if fr.Decoded() {
-		x.resume = invariants.ResumesContent(it.Moves)
 	}
 	for _, mv := range it.Moves {
 		switch mv.Kind {

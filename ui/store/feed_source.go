@@ -41,10 +41,8 @@ func CaptureSource(name string, c sessions.Capture, opts invariants.Options) Sou
 		} else {
 			f.SetConn(ConnUpdate{State: ConnOpen})
 		}
-		// The store lists alarms as check's report does: past MaxListed of
-		// a rule in a turn the checker makes no message (alarms.go).
-		opts.ListLimit = report.MaxListed
-		res, err := pipeline.Run(c, opts, h)
+		// The store lists alarms as check's report does (alarms.go).
+		res, err := pipeline.Run(c, report.Listed(opts), h)
 		e := endOf(res, err)
 		if res != nil {
 			e.Turns = res.Turns
@@ -96,7 +94,6 @@ func LiveSource(name string, opts live.LiveOptions, out *LiveOutcome) Source {
 		opts.OnResponse = func(r live.ResponseInfo) {
 			f.SetConn(ConnUpdate{State: ConnOpen, HTTPStatus: r.Status, Response: responseFromLive(requestMethod(opts.Connect), r)})
 		}
-		opts.Check.ListLimit = report.MaxListed
 		res, err := live.RunLive(ctx, opts, f.handler())
 		out.Result, out.Err = res, err
 		if res != nil && res.Response.ErrorBody != nil {

@@ -429,8 +429,8 @@ type rowExt struct {
 	textEnd    int64 // text frames: the chunk's end in the text spill
 	hasChunk   bool
 	// content: the frame carries content a user waits for (text,
-	// reasoning, a tool call: invariants.ContentOf), chars its characters
-	// (timing.go); resume: it ends a tool's wait (Timing.Resume).
+	// reasoning, a tool call), chars its characters; resume: it ends a
+	// tool's wait (Timing.Resume). The checker's count (timing.go: count).
 	content bool
 	resume  bool
 	chars   int32

@@ -8,7 +8,8 @@ import (
 )
 
 // The Timing view's data (docs/timing.md): each turn's frames with an
-// arrival time, kept as they arrive (appendRow), a live invariants.Timing
+// arrival time, kept as they arrive (appendRow) with the checker's count
+// of their content (pipeline.Item.Content), a live invariants.Timing
 // per turn for the figures as of its latest frame, and the figures as of
 // any earlier frame by replaying its points (cached: a cursor stepping on
 // extends the replay, it does not restart it). The gap chart is bucketed
@@ -64,6 +65,12 @@ type timingState struct {
 	cacheOK        bool
 	// alarms indexes the listed delivery and budget alarms in Alarms.
 	alarms []int32
+}
+
+// count takes how the checker counted the frame's content for its
+// turn's timing (pipeline.Item.Content): the store does not count again.
+func (x *rowExt) count(c invariants.FrameContent) {
+	x.content, x.chars, x.resume = c.Content, int32(c.Chars), c.Resume
 }
 
 // feedTiming records a frame row's arrival for its turn's timing.

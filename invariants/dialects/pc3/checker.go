@@ -49,6 +49,10 @@ type Checker struct {
 	timedAny       bool
 	timedNow       bool
 	buffCompressed bool
+	// counted is how the turn's timing counted the frame of index
+	// countedAt-1 (invariants.ContentCounter; timing.go).
+	counted   invariants.FrameContent
+	countedAt int
 }
 
 type turnState struct {
@@ -173,9 +177,13 @@ func (c *Checker) Frames() int { return c.frames }
 
 func (c *Checker) raise(rule string, sev invariants.Severity, frame int, format string, args ...any) {
 	a := c.newAlarm(rule, sev, frame)
-	switch {
-	case !c.list.Take(rule, a.Turn):
+	if !c.list.Take(rule, a.Turn) {
 		a.Unlisted = true
+		if !c.opts.EveryMessage {
+			return
+		}
+	}
+	switch {
 	case len(args) == 0:
 		a.Message = format
 	default:
@@ -472,7 +480,7 @@ func (c *Checker) checkFraming(f *decode.Frame) {
 	case size > 256<<10:
 		c.raise("frame-size", invariants.SevWarn, f.Index, "frame data is %s, over the 256 KiB target of NFR-7", invariants.FormatBytes(size, false))
 	}
-	if (f.Problem == decode.ProblemNotJSON || f.Problem == decode.ProblemNotObject) && !c.list.Listed("frame-json", c.turnIdx()) {
+	if (f.Problem == decode.ProblemNotJSON || f.Problem == decode.ProblemNotObject) && !c.opts.EveryMessage && !c.list.Listed("frame-json", c.turnIdx()) {
 		c.newAlarm("frame-json", invariants.SevError, f.Index).Unlisted = true // counted, not listed: no detail made
 		return
 	}
@@ -512,7 +520,7 @@ func isIdleTimeoutCancel(f *decode.Frame) bool {
 }
 
 func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
-	if !envelopeComplete(f) && !c.list.Listed("envelope-missing", c.turnIdx()) {
+	if !envelopeComplete(f) && !c.opts.EveryMessage && !c.list.Listed("envelope-missing", c.turnIdx()) {
 		// Counted, not listed (a flood of `data: {}`): no message made.
 		c.newAlarm("envelope-missing", invariants.SevError, f.Index).Unlisted = true
 	} else {
@@ -658,7 +666,7 @@ func (c *Checker) checkClientDivergence(f *decode.Frame) {
 		// The message is precomputed per pair of rows: set it after raise
 		// so the hot path formats nothing.
 		c.raise("client-divergence", invariants.SevInfo, f.Index, "client-divergence")
-		if a := &c.out[len(c.out)-1]; !a.Unlisted {
+		if a := &c.out[len(c.out)-1]; !a.Unlisted || c.opts.EveryMessage {
 			a.Message = d.Message()
 		}
 	}

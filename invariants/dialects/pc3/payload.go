@@ -78,6 +78,7 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 				n = invariants.ContentChars(chunk)
 			}
 			t.timing.AddChars(n)
+			c.counted.Chars += n
 		}
 		if !ok {
 			what := "missing"

@@ -49,10 +49,12 @@ func (c *Checker) timeFrame(f *decode.Frame, t *turnState) {
 		}
 	}
 	content, chars := contentOf(f)
+	resume := !content && resumesContent(f)
 	gap, from := t.timing.Frame(f.Index, f.Arrival, content, chars)
-	if !content && resumesContent(f) {
+	if resume {
 		t.timing.Resume(f.Index, f.Arrival)
 	}
+	c.counted, c.countedAt = invariants.FrameContent{Content: content, Chars: chars, Resume: resume}, f.Index+1
 	if !content && f.Decoded() {
 		readUsage(f, t)
 	}
@@ -99,15 +101,19 @@ func contentOf(f *decode.Frame) (bool, int) {
 	return false, 0
 }
 
-// Content is whether f is a content frame and its characters, counted
-// whole (the checker counts a text's in its payload check instead): the
-// inspector's store times PC3's rows with it, as the checker does.
-func Content(f *decode.Frame) (bool, int) {
+// FrameContent is how the turn's timing counted f, the frame last
+// observed (invariants.ContentCounter), a text's characters as its payload
+// check added them; a frame the timing did not take (past the turn's end,
+// no arrival time) is counted as it would have been, its text whole.
+func (c *Checker) FrameContent(f *decode.Frame) invariants.FrameContent {
+	if c.countedAt == f.Index+1 {
+		return c.counted
+	}
 	content, chars := contentOf(f)
 	if content && (f.Type() == decode.TypeText || f.Type() == decode.TypeReasoning) {
 		chars = invariants.ContentChars(f.Chunk())
 	}
-	return content, chars
+	return invariants.FrameContent{Content: content, Chars: chars, Resume: !content && resumesContent(f)}
 }
 
 // resumesContent is whether f ends a wait (a tool's result: the move
