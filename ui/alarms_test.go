@@ -13,6 +13,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions/capture"
+	"framescope/ui/source"
 	"framescope/ui/store"
 )
 
@@ -33,7 +34,7 @@ func pc3Source(t testing.TB, path string) store.Source {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return store.CaptureSource(filepath.Base(path), c, invariants.Options{Dialect: "pc3"})
+	return source.Capture(filepath.Base(path), c, invariants.Options{Dialect: "pc3"})
 }
 
 // TestAlarmsPaneGroups: the Alarms pane lists the listed alarms one by one

@@ -17,7 +17,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions/capture"
-	"framescope/ui/store"
+	"framescope/ui/source"
 )
 
 // Opening alarm floods in the inspector (issue 11, item 1): a capture in
@@ -109,7 +109,7 @@ func openWith(b *testing.B, path string, opts invariants.Options) (*Model, *loop
 	if err != nil {
 		b.Fatal(err)
 	}
-	start(context.Background(), store.CaptureSource(filepath.Base(path), c, opts), l.send, 0)
+	start(context.Background(), source.Capture(filepath.Base(path), c, opts), l.send, 0)
 	l.run()
 	c.Close()
 	return m, l

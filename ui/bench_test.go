@@ -24,6 +24,7 @@ import (
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/replay"
+	"framescope/ui/source"
 	"framescope/ui/store"
 )
 
@@ -347,7 +348,7 @@ func openModel(b *testing.B, path string, stdin bool) (*Model, *loop) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	start(context.Background(), store.CaptureSource(filepath.Base(path), c, invariants.Options{}), l.send, 0)
+	start(context.Background(), source.Capture(filepath.Base(path), c, invariants.Options{}), l.send, 0)
 	l.run()
 	c.Close()
 	return m, l
@@ -559,7 +560,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 	var wall time.Duration
 	var cpu, uiCPU time.Duration
 	for b.Loop() {
-		out := &store.LiveOutcome{}
+		out := &source.LiveOutcome{}
 		dark := true
 		m := NewModel("flood", true, Config{Dark: &dark})
 		m.Update(tea.WindowSizeMsg{Width: benchW, Height: benchH})
@@ -567,7 +568,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 		var ru0, ru1 syscall.Rusage
 		syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 		t0 := time.Now()
-		src := store.LiveSource("flood", liveOpts(srv.URL+"/api/chat"), out)
+		src := source.Live("flood", liveOpts(srv.URL+"/api/chat"), out)
 		f := start(context.Background(), src, l.send, 0)
 		done := make(chan time.Duration)
 		go func() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -12,6 +13,14 @@ import (
 )
 
 // The detail's HTTP tab: the exchange the source knows (store.HTTPResponse).
+
+// statusText is an HTTP status as a response line says it: "404 Not Found".
+func statusText(code int) string {
+	if t := http.StatusText(code); t != "" {
+		return fmt.Sprintf("%d %s", code, t)
+	}
+	return fmt.Sprint(code)
+}
 
 // httpBodyMax bounds a body shown in the HTTP tab (request or response).
 const httpBodyMax = 64 << 10
@@ -33,7 +42,7 @@ func httpLines(r *store.HTTPResponse, sty *Styles) []jline {
 	}
 	status := strings.TrimSpace(decode.Sanitize(r.Proto) + " " + decode.Sanitize(r.StatusText))
 	if r.StatusText == "" {
-		status = strings.TrimSpace(decode.Sanitize(r.Proto) + " " + store.StatusText(r.Status))
+		status = strings.TrimSpace(decode.Sanitize(r.Proto) + " " + statusText(r.Status))
 	}
 	if r.Failed() {
 		add(status, sty.SevError.Render)

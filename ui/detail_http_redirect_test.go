@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"framescope/sessions/live"
-	"framescope/ui/store"
+	"framescope/ui/source"
 )
 
 // httpTab runs a live session against srv and returns the HTTP tab, plain.
@@ -20,7 +20,7 @@ func httpTab(t *testing.T, c live.ConnectOptions) string {
 	dark := true
 	m := NewModel("live", true, Config{Dark: &dark, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-	for _, msg := range feedAll(t, store.LiveSource("live", live.LiveOptions{Connect: c}, &store.LiveOutcome{})) {
+	for _, msg := range feedAll(t, source.Live("live", live.LiveOptions{Connect: c}, &source.LiveOutcome{})) {
 		m.Update(msg)
 	}
 	if m.detail.tab != TabHTTP {

@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"framescope/sessions/live"
-	"framescope/ui/store"
+	"framescope/ui/source"
 )
 
 // TestHTTPErrorPageShown: a live endpoint that answers 500 with an HTML
@@ -31,7 +31,7 @@ func TestHTTPErrorPageShown(t *testing.T) {
 	m := NewModel("live", true, Config{Dark: &dark, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	opts := live.LiveOptions{Connect: live.ConnectOptions{URL: srv.URL + "/api/chat", Body: []byte(`{"m":1}`)}}
-	for _, msg := range feedAll(t, store.LiveSource("live", opts, &store.LiveOutcome{})) {
+	for _, msg := range feedAll(t, source.Live("live", opts, &source.LiveOutcome{})) {
 		m.Update(msg)
 	}
 	if m.detail.tab != TabHTTP {

@@ -19,6 +19,7 @@ import (
 	"framescope/invariants"
 	"framescope/sessions/live"
 	"framescope/sessions/replay"
+	"framescope/ui/source"
 	"framescope/ui/store"
 )
 
@@ -96,10 +97,10 @@ func liveOpts(url string) live.LiveOptions {
 
 func TestE2EDemoScenario(t *testing.T) {
 	url := relayURL(t, "axis2", 0)
-	out := &store.LiveOutcome{}
+	out := &source.LiveOutcome{}
 	m := NewModel("demo axis2", true, darkCfg())
 	tm := newTestProgram(t, m, 160, 48)
-	f := start(context.Background(), store.LiveSource("demo axis2", liveOpts(url), out), tm.Send, 0)
+	f := start(context.Background(), source.Live("demo axis2", liveOpts(url), out), tm.Send, 0)
 	waitSent(t, f)
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("CCS_ENVELOPE_ERROR"))
@@ -129,14 +130,14 @@ func TestE2EDemoScenario(t *testing.T) {
 
 func TestE2ECancelLive(t *testing.T) {
 	url := relayURL(t, "cancel", 1)
-	out := &store.LiveOutcome{}
+	out := &source.LiveOutcome{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := darkCfg()
 	cfg.Cancel = cancel
 	m := NewModel("demo cancel", true, cfg)
 	tm := newTestProgram(t, m, 120, 40)
-	f := start(ctx, store.LiveSource("demo cancel", liveOpts(url), out), tm.Send, 0)
+	f := start(ctx, source.Live("demo cancel", liveOpts(url), out), tm.Send, 0)
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("text "))
 	}, teatest.WithDuration(e2eTimeout))
@@ -260,7 +261,7 @@ func TestE2EStepAxis2ThroughTheClientPane(t *testing.T) {
 	url := relayURL(t, "axis2", 0)
 	m := NewModel("demo axis2", true, darkCfg())
 	tm := newTestProgram(t, m, 160, 48)
-	f := start(context.Background(), store.LiveSource("demo axis2", liveOpts(url), &store.LiveOutcome{}), tm.Send, 0)
+	f := start(context.Background(), source.Live("demo axis2", liveOpts(url), &source.LiveOutcome{}), tm.Send, 0)
 	waitSent(t, f)
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("CCS_ENVELOPE_ERROR"))
@@ -303,10 +304,10 @@ func TestE2EDialectDemos(t *testing.T) {
 	for _, scenario := range []string{"typed-lines", "go-bus", "chunk-framed", "public-sse-v1", "anthropic-messages-broken", "gemini", "ollama", "a2a", "langgraph"} {
 		t.Run(scenario, func(t *testing.T) {
 			url := relayURL(t, scenario, 0)
-			out := &store.LiveOutcome{}
+			out := &source.LiveOutcome{}
 			m := NewModel("demo "+scenario, true, darkCfg())
 			tm := newTestProgram(t, m, 160, 48)
-			f := start(context.Background(), store.LiveSource("demo "+scenario, liveOpts(url), out), tm.Send, 0)
+			f := start(context.Background(), source.Live("demo "+scenario, liveOpts(url), out), tm.Send, 0)
 			waitSent(t, f)
 			name := strings.TrimSuffix(scenario, "-broken")
 			teatest.WaitFor(t, tm.Output(), func(b []byte) bool {

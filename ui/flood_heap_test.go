@@ -13,7 +13,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions/capture"
-	"framescope/ui/store"
+	"framescope/ui/source"
 )
 
 // TestFloodHeapBounded: a `data: x` flood forced to PC3, every frame an
@@ -50,7 +50,7 @@ func TestFloodHeapBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	start(context.Background(), store.CaptureSource("flood.sse", c, invariants.Options{Dialect: "pc3"}), l.send, 0)
+	start(context.Background(), source.Capture("flood.sse", c, invariants.Options{Dialect: "pc3"}), l.send, 0)
 	l.run()
 	after := heap()
 	if p := os.Getenv("FRAMESCOPE_HEAP_PROFILE"); p != "" {

@@ -13,7 +13,6 @@ import (
 
 	"framescope/decode"
 	"framescope/sessions/proxy"
-	"framescope/ui/store"
 )
 
 // FlowExchange is one flow's request and response on the Flows screen
@@ -178,7 +177,7 @@ func flowExchangeLines(d proxy.FlowDetail, known bool, sty *Styles) []jline {
 	case f.Kind == proxy.KindTunnel && f.Status != 0:
 		status = "200 Connection Established"
 	case f.Status != 0:
-		status = store.StatusText(f.Status)
+		status = statusText(f.Status)
 	case !f.Done:
 		status = "waiting for the response"
 	}

@@ -12,6 +12,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions/capture"
+	"framescope/ui/source"
 	"framescope/ui/store"
 )
 
@@ -37,7 +38,7 @@ func openSource(t testing.TB, path string) store.Source {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return store.CaptureSource(filepath.Base(path), c, invariants.Options{})
+	return source.Capture(filepath.Base(path), c, invariants.Options{})
 }
 
 // loadModel is a model at w×h with the whole capture applied.
@@ -98,7 +99,7 @@ func readerSource(t testing.TB, name, data string) store.Source {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return store.CaptureSource(name, c, invariants.Options{})
+	return source.Capture(name, c, invariants.Options{})
 }
 
 const frameFmt = "event: %s\ndata: {\"event_type\":\"%s\",\"version\":\"0.5\",\"timestamp\":\"2026-05-15T18:00:00.%03dZ\",\"response_id\":\"%s\"%s}\n\n"

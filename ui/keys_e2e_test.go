@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"framescope/ui/store"
+	"framescope/ui/source"
 )
 
 // The everyday keys (issue 12) through the real program.
@@ -87,7 +87,7 @@ func TestE2EUnavailableKeysSayWhy(t *testing.T) {
 // TestE2EMaxTime: --max-time stops a long live stream the way x does.
 func TestE2EMaxTime(t *testing.T) {
 	url := relayURL(t, "cancel", 1) // ~10 s
-	out := &store.LiveOutcome{}
+	out := &source.LiveOutcome{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := darkCfg()
@@ -96,7 +96,7 @@ func TestE2EMaxTime(t *testing.T) {
 	m := NewModel("demo cancel", true, cfg)
 	tm := newTestProgram(t, m, 120, 40)
 	begun := time.Now()
-	f := start(ctx, store.LiveSource("demo cancel", liveOpts(url), out), tm.Send, 0)
+	f := start(ctx, source.Live("demo cancel", liveOpts(url), out), tm.Send, 0)
 	waitScreen(t, tm, "stopped: --max-time 400ms")
 	waitSent(t, f)
 	if d := time.Since(begun); d > 8*time.Second {

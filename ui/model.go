@@ -1,7 +1,8 @@
 // Package ui is framescope's terminal inspector: a bubbletea program over
-// the one pipeline of package sessions. The data (package ui/store) is an
-// append-only log of what the pipeline produced, fed in batches by a
-// goroutine; the root model (model.go) lays out the panes, one file each
+// the one pipeline of package sessions/pipeline. The data (package
+// ui/store) is an append-only log of what the pipeline produced, fed in
+// batches by a goroutine from a source (package ui/source: a capture, a
+// live connection, a demo); the root model (model.go) lays out the panes, one file each
 // (timeline.go, detail.go, alarms.go, tools.go, status.go, client.go,
 // components.go), each a concrete type with its own key help. keys.go and
 // styles.go are the key map and the colours; picker.go the session picker;

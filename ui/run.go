@@ -18,6 +18,7 @@ import (
 	"framescope/sessions/library"
 	"framescope/sessions/live"
 	"framescope/sessions/replay"
+	"framescope/ui/source"
 	"framescope/ui/store"
 )
 
@@ -49,7 +50,7 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 	if o.Registry == nil {
 		o.Registry = check.Registry
 	}
-	m, err := runSource(store.CaptureSource(name, c, check), o)
+	m, err := runSource(source.Capture(name, c, check), o)
 	if m == nil {
 		return invariants.Counts{}, err
 	}
@@ -62,7 +63,7 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 // the same request; quitting cancels the stream too and waits (a few
 // seconds at most) for the session to be saved. The outcomes are what
 // RunLive returned, one per session in order.
-func ConnectLive(name string, opts live.LiveOptions, o RunOptions) ([]*store.LiveOutcome, error) {
+func ConnectLive(name string, opts live.LiveOptions, o RunOptions) ([]*source.LiveOutcome, error) {
 	var outs outcomes
 	if o.Registry == nil {
 		o.Registry = opts.Check.Registry
@@ -70,7 +71,7 @@ func ConnectLive(name string, opts live.LiveOptions, o RunOptions) ([]*store.Liv
 	src := func(gen int, _ string) (store.Source, error) {
 		session := opts
 		session.RecordPath = numberedPath(opts.RecordPath, gen)
-		return store.LiveSource(name, session, outs.add()), nil
+		return source.Live(name, session, outs.add()), nil
 	}
 	_, err := runSessions(name, true, src, nil, o)
 	return outs.list(), err
@@ -89,7 +90,7 @@ type DemoOptions struct {
 // RunDemo runs the inspector on a demo. The scenario key switches to
 // another scenario and the reconnect key replays the current one, each a
 // new session. The outcomes are one per session, in order.
-func RunDemo(d DemoOptions, o RunOptions) ([]*store.LiveOutcome, error) {
+func RunDemo(d DemoOptions, o RunOptions) ([]*source.LiveOutcome, error) {
 	if _, ok := replay.LookupScenario(d.Scenario); !ok {
 		return nil, fmt.Errorf("unknown scenario %q (known: %s)", d.Scenario, strings.Join(replay.ScenarioNames(), ", "))
 	}
@@ -110,28 +111,28 @@ func demoSessions(d DemoOptions, outs *outcomes) func(gen int, scenario string) 
 			return store.Source{}, fmt.Errorf("unknown scenario %q", scenario)
 		}
 		current = scenario
-		return store.DemoSource(scenario, d.Speed, d.Library, outs.add()), nil
+		return source.Demo(scenario, d.Speed, d.Library, outs.add()), nil
 	}
 }
 
 // outcomes collects the live outcomes of a program's sessions.
 type outcomes struct {
 	mu  sync.Mutex
-	all []*store.LiveOutcome
+	all []*source.LiveOutcome
 }
 
-func (o *outcomes) add() *store.LiveOutcome {
+func (o *outcomes) add() *source.LiveOutcome {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	out := &store.LiveOutcome{}
+	out := &source.LiveOutcome{}
 	o.all = append(o.all, out)
 	return out
 }
 
-func (o *outcomes) list() []*store.LiveOutcome {
+func (o *outcomes) list() []*source.LiveOutcome {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return append([]*store.LiveOutcome(nil), o.all...)
+	return append([]*source.LiveOutcome(nil), o.all...)
 }
 
 // numberedPath is a recording path for session gen: the first session

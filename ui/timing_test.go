@@ -15,7 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"framescope/ui/store"
+	"framescope/ui/source"
 )
 
 // stallBurstJSONL is a timed capture of one PC3 turn: three deltas paced
@@ -111,10 +111,10 @@ func TestTimingUntimedCapture(t *testing.T) {
 // the Timing view.
 func TestE2EDemoBuffered(t *testing.T) {
 	url := relayURL(t, "buffered", 2) // ~1.3 s: over delivery-buffered's 1 s floor
-	out := &store.LiveOutcome{}
+	out := &source.LiveOutcome{}
 	m := NewModel("demo buffered", true, darkCfg())
 	tm := newTestProgram(t, m, 160, 48)
-	f := start(context.Background(), store.LiveSource("demo buffered", liveOpts(url), out), tm.Send, 0)
+	f := start(context.Background(), source.Live("demo buffered", liveOpts(url), out), tm.Send, 0)
 	waitSent(t, f)
 	tm.Type("i")
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {

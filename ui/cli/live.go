@@ -23,7 +23,7 @@ import (
 	"framescope/sessions/live"
 	"framescope/sessions/pipeline"
 	"framescope/ui"
-	"framescope/ui/store"
+	"framescope/ui/source"
 )
 
 // What the commands that open a live connection share (connect, record,
@@ -360,7 +360,7 @@ func runLiveTUI(title string, opts live.LiveOptions, maxTime time.Duration, stde
 // headless runs report: the recording, the saved session. The exit status
 // is 1 when any session had an error alarm; a last session that could not
 // run at all is the command's error.
-func reportLiveTUI(outs []*store.LiveOutcome, stderr io.Writer) error {
+func reportLiveTUI(outs []*source.LiveOutcome, stderr io.Writer) error {
 	code := 0
 	for i, out := range outs {
 		res := out.Result

@@ -11,6 +11,7 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/ui/source"
 	"framescope/ui/store"
 )
 
@@ -24,7 +25,7 @@ import (
 // genericStore reads the whole capture into a store, as the TUI would.
 func genericStore(name string, c sessions.Capture, opts invariants.Options) *store.Store {
 	st := store.NewStore()
-	f := store.Start(context.Background(), store.CaptureSource(name, c, opts), st.Apply, time.Millisecond)
+	f := store.Start(context.Background(), source.Capture(name, c, opts), st.Apply, time.Millisecond)
 	<-f.Sent()
 	return st
 }

@@ -10,11 +10,31 @@ import (
 	"time"
 
 	"framescope/invariants"
+	"framescope/sessions"
 	"framescope/sessions/capture"
+	"framescope/sessions/pipeline"
+	"framescope/sessions/report"
 )
 
 // Test helpers: the same as the ui package's (a test package cannot share
 // them with another).
+
+// captureSource is the inspector's capture source (ui/source.Capture,
+// which a test of this package cannot import) as the store's tests need
+// it: a raw SSE file's blocks are read back from the file, others spill.
+func captureSource(name string, c sessions.Capture, opts invariants.Options) Source {
+	return Source{Name: name, Run: func(ctx context.Context, f *Feeder) {
+		var file ByteSource
+		if m := c.Meta(); m.Kind == sessions.KindSSE && m.Name != "" && m.Name != "-" {
+			if fh, err := os.Open(m.Name); err == nil {
+				file = fh
+			}
+		}
+		h := f.Capture(file, c.Meta())
+		res, err := pipeline.Run(c, report.Listed(opts), h)
+		f.Finish(EndOf(res, err))
+	}}
+}
 
 // examples is the repository's example captures.
 var examples = filepath.Join("..", "..", "testdata", "examples")
@@ -40,7 +60,7 @@ func openSource(t testing.TB, path string) Source {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return CaptureSource(filepath.Base(path), c, invariants.Options{})
+	return captureSource(filepath.Base(path), c, invariants.Options{})
 }
 
 func readerSource(t testing.TB, name, data string) Source {
@@ -49,7 +69,7 @@ func readerSource(t testing.TB, name, data string) Source {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return CaptureSource(name, c, invariants.Options{})
+	return captureSource(name, c, invariants.Options{})
 }
 
 const frameFmt = "event: %s\ndata: {\"event_type\":\"%s\",\"version\":\"0.5\",\"timestamp\":\"2026-05-15T18:00:00.%03dZ\",\"response_id\":\"%s\"%s}\n\n"
@@ -75,7 +95,7 @@ func pc3Source(t testing.TB, path string) Source {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return CaptureSource(filepath.Base(path), c, invariants.Options{Dialect: "pc3"})
+	return captureSource(filepath.Base(path), c, invariants.Options{Dialect: "pc3"})
 }
 
 // sseFrame is one raw SSE event of a v0.5 frame of turn rid.

@@ -1,21 +1,20 @@
 package store
 
 import (
-	"fmt"
-	"net/http"
 	"strings"
 
 	"framescope/sessions"
-	"framescope/sessions/live"
 )
 
 // HTTPResponse is what the source knows of the HTTP exchange: a live
-// connection's response, or a HAR / JSONL capture's recorded one. Values
-// are kept as received (secret headers redacted, as in recordings) and
-// sanitized only when shown.
+// connection's response (ui/source makes it), or a HAR / JSONL capture's
+// recorded one. Values are kept as received (secret headers redacted, as
+// in recordings) and sanitized only when shown.
 type HTTPResponse struct {
-	Method, URL       string
-	Status            int
+	Method, URL string
+	Status      int
+	// StatusText is the status as the response line said it ("200 OK"):
+	// "" for a capture, which keeps the code only (the view spells it).
 	StatusText, Proto string
 	ContentType       string
 	Headers           map[string]string
@@ -41,36 +40,6 @@ func (r *HTTPResponse) Failed() bool {
 	return strings.TrimSpace(mt) != "text/event-stream"
 }
 
-// requestMethod is the method Connect sends.
-func requestMethod(c live.ConnectOptions) string {
-	switch {
-	case c.Method != "":
-		return c.Method
-	case c.Body != nil:
-		return http.MethodPost
-	}
-	return http.MethodGet
-}
-
-// responseFromLive is the live response (headers flattened; the session
-// already redacted secrets as --redact / --keep-secrets say). Its URL and
-// method are the last hop's when redirects were followed.
-func responseFromLive(method string, r live.ResponseInfo) *HTTPResponse {
-	if r.Method != "" {
-		method = r.Method
-	}
-	h := make(map[string]string, len(r.Headers))
-	for k, vs := range r.Headers {
-		h[k] = strings.Join(vs, ", ")
-	}
-	return &HTTPResponse{
-		Method: method, URL: r.URL, Status: r.Status, StatusText: r.StatusText, Proto: r.Proto,
-		ContentType: r.ContentType, Headers: h,
-		Body: r.ErrorBody, BodyTruncated: r.ErrorBodyTruncated,
-		RequestHeaders: r.RequestHeaders, RequestBody: r.RequestBody,
-	}
-}
-
 // responseFromMeta is a capture's recorded response (nil when it has none).
 // A capture from elsewhere (a HAR export) may hold secrets: they are
 // redacted for display, as in recordings.
@@ -79,19 +48,11 @@ func responseFromMeta(m sessions.Meta) *HTTPResponse {
 		return nil
 	}
 	return &HTTPResponse{
-		Method: m.Method, URL: sessions.RedactURL(m.URL), Status: m.Status, StatusText: StatusText(m.Status),
+		Method: m.Method, URL: sessions.RedactURL(m.URL), Status: m.Status,
 		ContentType: m.ContentType, Headers: sessions.RedactSecrets(m.ResponseHeaders),
 		RequestHeaders: sessions.RedactSecrets(m.RequestHeaders), RequestBody: redactedBody(m),
 		RequestBodyCut: m.RequestBodySize > int64(len(m.RequestBody)),
 	}
-}
-
-// StatusText is an HTTP status as a response line says it: "404 Not Found".
-func StatusText(code int) string {
-	if t := http.StatusText(code); t != "" {
-		return fmt.Sprintf("%d %s", code, t)
-	}
-	return fmt.Sprint(code)
 }
 
 // redactedBody is a capture's request body with its secrets redacted for

@@ -126,7 +126,7 @@ func TestRowBytesAreTheStreamBytes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := streamBlocks(t, tc.src())
-			st := storeOf(t, CaptureSource(tc.name, tc.src(), invariants.Options{}))
+			st := storeOf(t, captureSource(tc.name, tc.src(), invariants.Options{}))
 			if _, isSpill := st.src.(*spill); isSpill == tc.fromFile {
 				t.Errorf("bytes kept in %T", st.src)
 			}

@@ -1,19 +1,21 @@
 // Package store is the data side of framescope's terminal inspector: the
-// Store, an append-only log of what the pipeline of package sessions
-// produced (rows packed a few bytes each, their bytes in the capture file
-// or a spill, alarms listed or counted in groups, turns and their tools,
-// spans, statuses and text, the reference client machines' checkpoints),
-// and the Feeder that runs a Source (a capture, a live connection, a demo)
-// and sends what it produced in batches. It knows nothing of the screen:
-// package ui draws the panes from it.
+// Store, an append-only log of what the pipeline of package
+// sessions/pipeline produced (rows packed a few bytes each, their bytes in
+// the capture file or a spill, alarms listed or counted in groups, turns
+// and their tools, spans, statuses and text, each turn's timing as the
+// checker counted it, the reference client machines' checkpoints), and
+// the Feeder that runs a Source and sends what it produced in batches. It
+// connects to nothing and serves nothing: the sources (a capture, a live
+// connection, a demo) are package ui/source's. It knows nothing of the
+// screen: package ui draws the panes from it.
 //
 // Files by concern: store*.go (the Store, its as-of queries and the
 // indexes of dialects other than PC3), rows_*.go (the rows: their packed
 // form, sets and lists of rows, the timeline's filter, reading their
-// bytes back), spill*.go, alarms.go, feed*.go (the feeder, its batches,
-// sources and moves), client_*.go (the machines' goroutine and index),
-// summary*.go (a frame's one-line description), response.go (the HTTP
-// exchange).
+// bytes back), spill*.go, alarms.go, timing.go, feed*.go (the feeder, its
+// batches, what a source hands it, moves), client_*.go (the machines'
+// goroutine and index), summary*.go (a frame's one-line description),
+// response.go (the HTTP exchange).
 package store
 
 import (
