@@ -8,12 +8,13 @@ import (
 	"io"
 
 	"framescope/sessions"
+	"framescope/sessions/codings"
 )
 
 // A capture attached to a ticket is often compressed. A gzip file (found
 // by its magic bytes, never its extension, on a file or on stdin) is
 // decompressed as it is read, within the bounds of a live body
-// (sessions.DefaultMaxDecoded, DefaultMaxRatio); one layer only, as
+// (codings.DefaultMaxDecoded, DefaultMaxRatio); one layer only, as
 // stacked codings are refused on the wire. Other compressions are named,
 // so the user knows which tool unpacks them.
 
@@ -44,7 +45,7 @@ func uncompressed(name string, br *bufio.Reader) (r io.Reader, compressed bool, 
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: a gzip file whose header cannot be read: %v", sessions.Clean(name), err)
 		}
-		return &boundedInflate{name: name, zr: zr, raw: counted}, true, nil
+		return &boundedInflate{name: name, zr: zr, raw: counted, bound: codings.NewBound(0, 0)}, true, nil
 	}
 	for _, c := range compressedMagic {
 		if bytes.HasPrefix(head, c.magic) {
@@ -66,14 +67,15 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // boundedInflate reads a gzip stream and stops at the decoded size or
-// ratio bound with an error that says which (the capture then ends as
-// damaged: capture-corrupt, what was decoded is still checked).
+// ratio bound (codings.Bound, a live body's defaults) with an error that
+// says which (the capture then ends as damaged: capture-corrupt, what was
+// decoded is still checked).
 type boundedInflate struct {
-	name    string
-	zr      *gzip.Reader
-	raw     *countingReader
-	decoded int64
-	err     error
+	name  string
+	zr    *gzip.Reader
+	raw   *countingReader
+	bound codings.Bound
+	err   error
 }
 
 func (b *boundedInflate) Read(p []byte) (int, error) {
@@ -81,19 +83,15 @@ func (b *boundedInflate) Read(p []byte) (int, error) {
 		return 0, b.err
 	}
 	n, err := b.zr.Read(p)
-	next := b.decoded + int64(n)
+	n, ex := b.bound.Allow(n, b.raw.n)
 	switch {
-	case next > sessions.DefaultMaxDecoded:
-		n = int(sessions.DefaultMaxDecoded - b.decoded)
-		b.err = fmt.Errorf("gzip capture: decoded size passed %s (%s compressed): stopped, the rest is not read",
-			sessions.FormatSize(sessions.DefaultMaxDecoded), sessions.FormatSize(b.raw.n))
-	case next > sessions.RatioFloor && b.raw.n > 0 && next > sessions.DefaultMaxRatio*b.raw.n:
-		b.err = fmt.Errorf("gzip capture: decompression ratio passed %d× (%s from %s compressed): stopped as a decompression bomb",
-			sessions.DefaultMaxRatio, sessions.FormatSize(next), sessions.FormatSize(b.raw.n))
+	case ex != nil && ex.Ratio > 0:
+		b.err = fmt.Errorf("gzip capture: %w: stopped as a decompression bomb", ex)
+	case ex != nil:
+		b.err = fmt.Errorf("gzip capture: %w: stopped, the rest is not read", ex)
 	case err != nil && err != io.EOF:
-		b.err = fmt.Errorf("gzip capture: %v after %s decoded", err, sessions.FormatSize(next))
+		b.err = fmt.Errorf("gzip capture: %v after %s decoded", err, sessions.FormatSize(b.bound.Decoded()))
 	}
-	b.decoded += int64(n)
 	if b.err != nil {
 		return n, b.err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"framescope/sessions"
+	"framescope/sessions/codings"
 	"framescope/sessions/pipeline"
 )
 
@@ -53,10 +54,10 @@ func codingServer(t testing.TB, header string, body []byte) string {
 func TestStackedCodings(t *testing.T) {
 	plain := []byte(strings.Join(lvTurn(3), ""))
 	for _, n := range []int{1, 5, 6, 7} {
-		codings := strings.Split(strings.Repeat("gzip,", n-1)+"deflate", ",")
-		t.Run(strings.Join(codings, ","), func(t *testing.T) {
+		stacked := strings.Split(strings.Repeat("gzip,", n-1)+"deflate", ",")
+		t.Run(strings.Join(stacked, ","), func(t *testing.T) {
 			lvNoLeak(t)
-			url := codingServer(t, strings.Join(codings, ", "), stackCodings(t, plain, codings...))
+			url := codingServer(t, strings.Join(stacked, ", "), stackCodings(t, plain, stacked...))
 			start := time.Now()
 			res, err := RunLive(context.Background(), LiveOptions{Connect: ConnectOptions{URL: url}}, pipeline.Handler{})
 			if err != nil {
@@ -65,7 +66,7 @@ func TestStackedCodings(t *testing.T) {
 			took := time.Since(start)
 			end := res.Report.End
 			rules := strings.Join(lvRules(res.Report), " ")
-			if n <= MaxCodings {
+			if n <= codings.Max {
 				if end.Kind != sessions.EndEOF || strings.Contains(rules, "capture-corrupt") || res.DecodeFailed != "" {
 					t.Errorf("%d codings: end %+v, alarms %s", n, end, rules)
 				}

@@ -17,6 +17,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/sessions/codings"
 	"framescope/sessions/library"
 	"framescope/sessions/pipeline"
 )
@@ -86,14 +87,14 @@ func TestInflateSizeBound(t *testing.T) {
 }
 
 // TestInflateRatioBound: by default a body inflating past 100× its
-// compressed size is stopped soon after ratioFloor, far below what it
+// compressed size is stopped soon after codings.RatioFloor, far below what it
 // would become (24 MiB here; gigabytes in the wild).
 func TestInflateRatioBound(t *testing.T) {
 	lvNoLeak(t)
 	l := lvConnect(t, ConnectOptions{URL: bombServer(t)})
 	n, end := countDrain(t, l)
-	if n < ratioFloor || n > ratioFloor+liveReadSize {
-		t.Errorf("decoded %d bytes, want the ratio to stop it right past %d", n, ratioFloor)
+	if n < codings.RatioFloor || n > codings.RatioFloor+liveReadSize {
+		t.Errorf("decoded %d bytes, want the ratio to stop it right past %d", n, codings.RatioFloor)
 	}
 	if end.Kind != sessions.EndError || !strings.Contains(end.Detail, "ratio passed 100×") || !strings.Contains(end.Detail, "--max-ratio") {
 		t.Errorf("end %+v", end)

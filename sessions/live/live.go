@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"framescope/sessions"
+	"framescope/sessions/codings"
 )
 
 // ConnectOptions describes the one request Connect sends.
@@ -334,18 +335,15 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		ContentType:     ct,
 		ContentEncoding: resp.Header.Get("Content-Encoding"),
 	}
-	encs, ncodings := ParseCodings(resp.Header.Values("Content-Encoding"), MaxCodings)
+	encs, ncodings := codings.Parse(resp.Header.Values("Content-Encoding"), codings.Max)
 	l.encs = encs
-	if ncodings > MaxCodings {
-		// Each layer is a decoder of its own (~35 KB for deflate): 50,000
-		// of them ran out of memory, 4,000 br layers over garbage never
-		// ended. Refused from the header, before any decoder is made.
+	if ncodings > codings.Max {
+		// Refused from the header, before any decoder is made.
 		l.encs = nil
-		l.heldErr = &decodeError{err: fmt.Errorf(
-			"the response's Content-Encoding stacks %d codings: framescope decodes at most %d (as curl does); the body is not decoded", ncodings, MaxCodings)}
+		l.heldErr = &decodeError{err: codings.TooMany(ncodings)}
 	}
 	for _, e := range l.encs {
-		if !decodable(e) {
+		if !codings.Decodable(e) {
 			l.probs.Note("the response's Content-Encoding %q cannot be decoded: its body is shown as received", sessions.CleanShort(l.info.ContentEncoding, 60))
 			l.encs = nil
 			break
@@ -410,7 +408,7 @@ func requestHeaders(opts ConnectOptions) (h http.Header, host string, err error)
 		for _, c := range strings.Split(strings.Join(v, ","), ",") {
 			coding, params, _ := strings.Cut(c, ";")
 			coding = strings.ToLower(strings.TrimSpace(coding))
-			if coding == "" || coding == "identity" || decodable(coding) {
+			if coding == "" || coding == "identity" || codings.Decodable(coding) {
 				continue
 			}
 			if q, ok := strings.CutPrefix(strings.ReplaceAll(strings.TrimSpace(params), " ", ""), "q="); ok && strings.Trim(q, "0.") == "" {
@@ -462,22 +460,6 @@ func validHeaderName(s string) bool {
 	}
 	return true
 }
-
-// decodable reports whether framescope decodes a content coding.
-func decodable(coding string) bool {
-	switch coding {
-	case "gzip", "x-gzip", "deflate", "br":
-		return true
-	}
-	return false
-}
-
-// AcceptCompressed is the Accept-Encoding --compressed sends.
-const AcceptCompressed = "gzip, deflate, br"
-
-// MaxCodings is how many content codings a body may stack (curl's limit,
-// CVE-2022-32206); a response with more is a failed stream.
-const MaxCodings = 5
 
 // isSSEMediaType reports whether a Content-Type is text/event-stream.
 func isSSEMediaType(ct string) bool {
@@ -621,39 +603,17 @@ func (l *Live) readOnce() ([]byte, time.Duration, error) {
 }
 
 // decoder wraps the raw body in the decoders of its Content-Encoding. It
-// may block: a gzip header is read here.
+// may block: a gzip header is read here. A layerGuard sits under every
+// decoder: cancellation is checked between layers, and the output of a
+// layer decoded before another is bounded as the body's is (a layer can
+// inflate a thousandfold into one that decodes to nothing).
 func (l *Live) decoder() (io.Reader, error) {
-	var r io.Reader = &layerGuard{r: l.raw, l: l}
-	for i := len(l.encs) - 1; i >= 0; i-- {
-		if i < len(l.encs)-1 {
-			// The layer decoded before this one: cancellation is checked
-			// between layers, and its output is bounded as the body's is
-			// (a layer can inflate a thousandfold into one that decodes
-			// to nothing).
-			lim := *l.limit
-			lim.coding, lim.decoded = strings.TrimPrefix(l.encs[i+1], "x-"), 0
-			r = &layerGuard{r: r, l: l, limit: &lim}
-		}
-		coding := l.encs[i]
-		if coding == "x-gzip" {
-			coding = "gzip"
-		}
-		dr, err := NewDecoder(coding, r)
-		if err == io.EOF {
-			r = eofReader{} // an empty body
-			continue
-		}
-		if err != nil {
-			return nil, codingError(coding, err)
-		}
-		r = TagErrors(dr, coding, codingError) // a decoding error, unless the raw body failed first
+	between := func(inner string, r io.Reader) io.Reader {
+		return &layerGuard{r: r, l: l, limit: l.limit.layerLimit(inner)}
 	}
-	return r, nil
+	// A decoding error, unless the raw body failed first (codingError).
+	return codings.Stack(l.encs, &layerGuard{r: l.raw, l: l}, between, codingError)
 }
-
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 // codingError marks a decoder's error as such, unless the raw body failed
 // (that error is the one to report).
@@ -664,13 +624,6 @@ func codingError(coding string, err error) error {
 		return err
 	}
 	return &decodeError{coding: coding, err: err}
-}
-
-func unexpected(err error) error {
-	if err == io.EOF {
-		return io.ErrUnexpectedEOF
-	}
-	return err
 }
 
 // decodeError is a body that its Content-Encoding cannot decode.
@@ -845,7 +798,7 @@ func (l *Live) release() {
 func (l *Live) End() sessions.End { return l.end }
 
 // DecodeFailed says, once the stream has ended, why its body could not be
-// decoded: a coding that failed, or more stacked codings than MaxCodings
+// decoded: a coding that failed, or more stacked codings than codings.Max
 // ("" when it was decoded, or a decoding bound stopped it).
 func (l *Live) DecodeFailed() string { return l.decodeFailed }
 

@@ -43,7 +43,7 @@ type LiveResult struct {
 	Pruned   library.PruneResult
 	PruneErr error
 	// DecodeFailed says why the body could not be decoded (its
-	// Content-Encoding failed, or stacked more than MaxCodings codings):
+	// Content-Encoding failed, or stacked more than codings.Max codings):
 	// the stream failed. "" when it was decoded, or a bound stopped it.
 	DecodeFailed string
 }

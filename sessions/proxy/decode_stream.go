@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +8,7 @@ import (
 	"time"
 
 	"framescope/sessions"
-	"framescope/sessions/live"
+	"framescope/sessions/codings"
 )
 
 // A stream sent with a Content-Encoding (RFC 9110 §8.4: gzip, deflate, br,
@@ -17,26 +16,24 @@ import (
 // it: the app asked for it, and the copy loop never touches the bytes.
 // Its checker and its recording read it decoded: the tap's encoded
 // chunks are decoded here, incrementally, on the checker's goroutine
-// (never in the app's copy path), within the bounds connect decodes a
-// body in (sessions/inflate_bounds.go; at most live.MaxCodings stacked
-// codings, as curl), and the capture's Meta says what it was decoded
+// (never in the app's copy path), with the decoders and within the bounds
+// connect decodes a body with (sessions/codings: at most codings.Max
+// stacked codings, as curl), and the capture's Meta says what it was decoded
 // from (Meta.DecodedFrom, "decoded_from" in a recording), as connect's.
 // The response headers keep their Content-Encoding, so the check raises
 // delivery-compressed as for any compressed event stream.
 
 // streamCoding says whether a response's Content-Encoding is one (not
-// identity), and whether the proxy's checker can decode it (gzip,
-// x-gzip, deflate, br; stacked more than live.MaxCodings deep still
-// counts: the check reports it as a body that cannot be decoded).
+// identity), and whether the proxy's checker can decode it
+// (codings.Decodable; stacked more than codings.Max deep still counts:
+// the check reports it as a body that cannot be decoded).
 func streamCoding(contentEncoding string) (encoded, decodable bool) {
-	encs, n := codings(contentEncoding)
+	encs, n := streamCodings(contentEncoding)
 	if n == 0 {
 		return false, false
 	}
 	for _, e := range encs {
-		switch e {
-		case "gzip", "x-gzip", "deflate", "br":
-		default:
+		if !codings.Decodable(e) {
 			return true, false
 		}
 	}
@@ -51,12 +48,12 @@ func compressedStream(contentEncoding string) bool {
 	return enc
 }
 
-// codings lists a Content-Encoding's codings in the order applied
-// (identity dropped, lower case): at most live.MaxCodings+1 of them, and
+// streamCodings lists a Content-Encoding's codings in the order applied
+// (identity dropped, lower case): at most codings.Max+1 of them, and
 // how many there are in all (a header can stack thousands: they are
 // counted, not kept).
-func codings(v string) ([]string, int) {
-	return live.ParseCodings([]string{v}, live.MaxCodings+1)
+func streamCodings(v string) ([]string, int) {
+	return codings.Parse([]string{v}, codings.Max+1)
 }
 
 // decodedIfEncoded is c decoded when its response is encoded and c holds
@@ -68,13 +65,13 @@ func decodedIfEncoded(c sessions.Capture) sessions.Capture {
 		return c
 	}
 	ce, _ := sessions.HeaderLookup(m.ResponseHeaders, "Content-Encoding")
-	encs, n := codings(ce)
+	encs, n := streamCodings(ce)
 	if n == 0 {
 		return c
 	}
 	d := &decodedCapture{c: c, meta: m, encs: encs, n: n, buf: make([]byte, copyBufSize)}
 	d.src = &encodedSource{c: c, probs: &d.probs}
-	if n <= live.MaxCodings {
+	if n <= codings.Max {
 		d.meta.DecodedFrom = strings.Join(encs, ", ")
 	}
 	return d
@@ -145,7 +142,7 @@ func (d *decodedCapture) Next() (sessions.Chunk, error) {
 // is fed (its bytes are no longer checked).
 func (d *decodedCapture) stop(err error) {
 	d.stopped = true
-	var be *boundError
+	var be *codings.Exceeded
 	switch {
 	case errors.Is(err, io.EOF):
 		if d.src.more() {
@@ -192,26 +189,16 @@ func (d *decodedCapture) Close() error { return d.c.Close() }
 // between two layers the inner one's output is bounded as the body's is
 // (a layer can inflate a thousandfold into one that decodes to nothing).
 func (d *decodedCapture) decoders() (io.Reader, error) {
-	if d.n > live.MaxCodings {
+	if d.n > codings.Max {
 		// Each layer is a decoder of its own; connect refuses the same.
-		return nil, fmt.Errorf("the response's Content-Encoding stacks %d codings: framescope decodes at most %d (as curl does); the body is not decoded", d.n, live.MaxCodings)
+		return nil, codings.TooMany(d.n)
 	}
-	var r io.Reader = d.src
-	for i := len(d.encs) - 1; i >= 0; i-- {
-		coding := strings.TrimPrefix(d.encs[i], "x-")
-		if i < len(d.encs)-1 {
-			r = &boundedReader{r: r, b: newInflateBound(strings.TrimPrefix(d.encs[i+1], "x-")), raw: &d.src.n}
-		}
-		next, err := live.NewDecoder(coding, r)
-		if err == io.EOF {
-			return bytes.NewReader(nil), nil // an empty body
-		}
-		if err != nil {
-			return nil, codingErr(coding, err)
-		}
-		r = live.TagErrors(next, coding, codingErr)
+	between := func(inner string, r io.Reader) io.Reader { return newBoundedReader(r, inner, &d.src.n) }
+	r, err := codings.Stack(d.encs, d.src, between, codingErr)
+	if err != nil {
+		return nil, err
 	}
-	return &boundedReader{r: r, b: newInflateBound(strings.TrimPrefix(d.encs[0], "x-")), raw: &d.src.n}, nil
+	return newBoundedReader(r, codings.Name(d.encs[0]), &d.src.n), nil
 }
 
 // errDecodeGap: the tap left bytes out (the checker fell behind); a
@@ -221,7 +208,7 @@ var errDecodeGap = errors.New("bytes missing from the encoded stream")
 // codingErr names the coding in a decoder's error, unless it is the
 // encoded stream's own end or gap (said elsewhere) or a bound's.
 func codingErr(coding string, err error) error {
-	var be *boundError
+	var be *codings.Exceeded
 	if errors.Is(err, io.EOF) || errors.Is(err, errDecodeGap) || errors.As(err, &be) {
 		return err
 	}
@@ -324,58 +311,29 @@ func (s *encodedSource) drain() {
 	}
 }
 
-// inflateBound stops a decoding at connect's bounds: a decoded size
-// (sessions.DefaultMaxDecoded) or a ratio to the encoded bytes read
-// (sessions.DefaultMaxRatio, past sessions.RatioFloor), whichever first.
-type inflateBound struct {
-	max     int64
-	ratio   float64
-	coding  string
-	decoded int64
-}
-
-func newInflateBound(coding string) *inflateBound {
-	return &inflateBound{max: sessions.DefaultMaxDecoded, ratio: sessions.DefaultMaxRatio, coding: coding}
-}
-
-// boundError is a decoding stopped by a bound: a stop by choice, not a
-// damaged body.
-type boundError struct{ msg string }
-
-func (e *boundError) Error() string { return e.msg }
-
-// allow returns how many of n newly decoded bytes stay within the bounds
-// (raw encoded bytes read so far), and the error when some do not.
-func (b *inflateBound) allow(n int, raw int64) (int, error) {
-	next := b.decoded + int64(n)
-	if next > b.max {
-		keep := int(b.max - b.decoded)
-		b.decoded = b.max
-		return keep, &boundError{fmt.Sprintf("%s: decoded size passed %s (%s compressed): the check stopped there (the app got every byte)",
-			b.coding, sessions.FormatSize(b.max), sessions.FormatSize(raw))}
-	}
-	if next > sessions.RatioFloor && raw > 0 && float64(next) > b.ratio*float64(raw) {
-		b.decoded = next
-		return n, &boundError{fmt.Sprintf("%s: decompression ratio passed %g× (%s from %s compressed): the check stopped there as at a decompression bomb (the app got every byte)",
-			b.coding, b.ratio, sessions.FormatSize(next), sessions.FormatSize(raw))}
-	}
-	b.decoded = next
-	return n, nil
-}
-
-// boundedReader bounds what r decodes.
+// boundedReader stops a decoding at connect's bounds (codings.Bound's
+// defaults), with an error that says the check stopped there: the app's
+// stream is not the proxy's to end.
 type boundedReader struct {
-	r   io.Reader
-	b   *inflateBound
-	raw *int64
+	r      io.Reader
+	b      codings.Bound
+	coding string
+	raw    *int64 // encoded bytes read: the ratio bound's denominator
+}
+
+func newBoundedReader(r io.Reader, coding string, raw *int64) *boundedReader {
+	return &boundedReader{r: r, b: codings.NewBound(0, 0), coding: coding, raw: raw}
 }
 
 func (g *boundedReader) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
 	if n > 0 {
-		var berr error
-		if n, berr = g.b.allow(n, *g.raw); berr != nil {
-			return n, berr
+		var ex *codings.Exceeded
+		if n, ex = g.b.Allow(n, *g.raw); ex != nil {
+			if ex.Ratio > 0 {
+				return n, fmt.Errorf("%s: %w: the check stopped there as at a decompression bomb (the app got every byte)", g.coding, ex)
+			}
+			return n, fmt.Errorf("%s: %w: the check stopped there (the app got every byte)", g.coding, ex)
 		}
 	}
 	return n, err

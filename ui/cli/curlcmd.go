@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"framescope/decode"
-	"framescope/sessions/live"
+	"framescope/sessions/codings"
 )
 
 // curlRequest is the request a pasted curl command line describes.
@@ -317,7 +317,7 @@ func (r *curlRequest) finish(data, jsonBody, cookies []string, user string) erro
 		r.headers = append(r.headers, "Authorization: Basic "+base64.StdEncoding.EncodeToString([]byte(user)))
 	}
 	if r.compressed && !hasHeader(r.headers, "Accept-Encoding") {
-		r.headers = append(r.headers, "Accept-Encoding: "+live.AcceptCompressed)
+		r.headers = append(r.headers, "Accept-Encoding: "+codings.Accept)
 	}
 	r.headers = r.dropUndecodable(r.headers)
 	return nil
@@ -498,8 +498,8 @@ func (r *curlRequest) dropUndecodable(hs []string) []string {
 			c = strings.TrimSpace(c)
 			coding, _, _ := strings.Cut(c, ";")
 			coding = strings.ToLower(strings.TrimSpace(coding))
-			switch coding {
-			case "", "identity", "gzip", "x-gzip", "deflate", "br":
+			switch {
+			case coding == "" || coding == "identity" || codings.Decodable(coding):
 				if c != "" {
 					keep = append(keep, c)
 				}

@@ -19,6 +19,7 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/sessions/codings"
 	"framescope/sessions/library"
 	"framescope/sessions/live"
 	"framescope/sessions/pipeline"
@@ -195,7 +196,7 @@ func (c *curlish) register(f *pflag.FlagSet) {
 	f.BoolVarP(&c.silent, "silent", "s", false, "accepted for curl compatibility (no effect)")
 	f.BoolVarP(&c.include, "include", "i", false, "accepted for curl compatibility (the response line and headers are always shown)")
 	f.BoolVarP(&c.verbose, "verbose", "v", false, "accepted for curl compatibility (no effect)")
-	f.BoolVar(&c.compressed, "compressed", false, "ask for a compressed body (Accept-Encoding: "+live.AcceptCompressed+"); a compressed body is decoded with or without it")
+	f.BoolVar(&c.compressed, "compressed", false, "ask for a compressed body (Accept-Encoding: "+codings.Accept+"); a compressed body is decoded with or without it")
 }
 
 // apply adds the body, cookie and authentication flags to the request.
@@ -236,7 +237,7 @@ func (c *curlish) apply(o *live.ConnectOptions, data string, stdin io.Reader) er
 		o.Headers = append(o.Headers, "Authorization: Basic "+base64.StdEncoding.EncodeToString([]byte(c.user)))
 	}
 	if c.compressed && !hasHeader(o.Headers, "Accept-Encoding") {
-		o.Headers = append(o.Headers, "Accept-Encoding: "+live.AcceptCompressed)
+		o.Headers = append(o.Headers, "Accept-Encoding: "+codings.Accept)
 	}
 	return nil
 }
