@@ -21,9 +21,10 @@
 //     screen subscribes to; flow_detail.go a flow's request and response
 //   - listen.go    the loopback-only rule for --listen and who can reach it
 //   - fault*.go    --fault: serve's faults applied to a stream on its way
-//     to the app, frame by frame (fault.go the syntax, fault_split.go the
-//     frames, fault_stream.go the frame faults, fault_delivery.go buffer,
-//     burst and gzip, fault_hook.go what forward.go calls)
+//     to the app, frame by frame (the syntax, the plan and the delivery
+//     faults are sessions/faults'; fault_split.go the frames,
+//     fault_stream.go the frame faults, fault_hook.go what forward.go
+//     calls)
 //
 // The proxy never imports a UI: a screen (ui/) subscribes to the flows
 // (Proxy.Subscribe) and to the checked items of a stream (Options.OnStream).

@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"framescope/sessions/faults"
 )
 
 // BenchmarkFaulter: the cost of --fault on the copy loop, the real
@@ -15,11 +17,11 @@ func BenchmarkFaulter(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, err := ParseFault("garble=10 drop=200")
+	f, err := faults.Parse("garble=10 drop=200")
 	if err != nil {
 		b.Fatal(err)
 	}
-	plan, _ := planFor([]Fault{f}, "h", "/")
+	plan, _ := faults.PlanFor([]faults.Fault{f}, "h", "/")
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -3,11 +3,13 @@ package proxy
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 
 	"framescope/decode"
 	"framescope/sessions"
+	"framescope/sessions/faults"
 )
 
 // FaultHeader names the faults applied to a stream, in the response the
@@ -19,7 +21,7 @@ const FaultHeader = "X-Framescope-Fault"
 // and its capture's Meta: the fault named, Content-Length dropped (the
 // faults change the body's length), Content-Encoding: gzip under --fault
 // gzip (the capture then holds the decoded bytes: Meta.DecodedFrom).
-func prepareFault(h http.Header, meta *sessions.Meta, plan faultPlan) {
+func prepareFault(h http.Header, meta *sessions.Meta, plan faults.Plan) {
 	name := decode.Sanitize(plan.String())
 	h.Set(FaultHeader, name)
 	h.Del("Content-Length")
@@ -38,8 +40,17 @@ func prepareFault(h http.Header, meta *sessions.Meta, plan faultPlan) {
 	meta.ResponseHeaders = resp
 }
 
+// newFaultOut is the last stage of a faulted stream: the delivery faults
+// (faults.Writer: --fault buffer, burst, gzip) handing the bytes to the
+// checker's tap as they are released (the check sees the stream as the
+// app receives it, decoded and when it is released), flushing every
+// write, and holding back at most faults.MaxHold.
+func newFaultOut(w io.Writer, flush func() error, tap func([]byte), plan faults.Plan) *faults.Writer {
+	return faults.NewWriter(w, plan.Set, faults.Out{Tap: tap, Flush: flush, MaxHold: faults.MaxHold})
+}
+
 // newStreamFaulter makes the faulter of a stream whose check reads t.
-func newStreamFaulter(w http.ResponseWriter, rc *http.ResponseController, ctx context.Context, plan faultPlan, t *tap, ndjson bool) *faulter {
+func newStreamFaulter(w http.ResponseWriter, rc *http.ResponseController, ctx context.Context, plan faults.Plan, t *tap, ndjson bool) *faulter {
 	t.note(fmt.Sprintf("--fault %s: this is the stream as the proxy passed it to the app, faulted, not as the upstream sent it", plan))
 	out := newFaultOut(w, rc.Flush, t.push, plan)
 	return newFaulter(plan, ndjson, out, func(d time.Duration) error { return faultSleep(ctx, d) })

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"framescope/sessions/replay"
+	"framescope/sessions/faults"
 )
 
 // errFaultCut is the stream cut by --fault cut-after: the proxy aborts the
@@ -20,14 +20,14 @@ var errFaultCut = errors.New("cut by --fault cut-after")
 // last. Other bytes pass at once; the output of one upstream read is one
 // write to the app (a stall splits it at the stalled frame).
 type faulter struct {
-	plan   faultPlan
+	plan   faults.Plan
 	drop   map[int]bool
 	dup    map[int]bool
 	garble map[int]bool
 	stalls map[int]time.Duration
 	split  blockSplitter
 	ndjson bool
-	out    *faultOut
+	out    *faults.Writer
 	// sleep pauses for a stall; an error (the app gone) ends the stream.
 	sleep func(time.Duration) error
 
@@ -35,7 +35,7 @@ type faulter struct {
 	store  []byte // buf's room, reused once buf is empty
 	bufOff int64
 	next   int  // the index of the frame in progress
-	tooBig bool // the frame in progress outgrew maxFaultHold: it passes unfaulted
+	tooBig bool // the frame in progress outgrew faults.MaxHold: it passes unfaulted
 
 	pend       []byte // the output of the current read, written at its end
 	pendFrames int
@@ -53,7 +53,7 @@ type faultBlock struct {
 	frame     bool
 }
 
-func newFaulter(plan faultPlan, ndjson bool, out *faultOut, sleep func(time.Duration) error) *faulter {
+func newFaulter(plan faults.Plan, ndjson bool, out *faults.Writer, sleep func(time.Duration) error) *faulter {
 	f := &faulter{plan: plan, ndjson: ndjson, out: out, sleep: sleep,
 		drop: set(plan.Drop), dup: set(plan.Dup), garble: set(plan.Garble), stalls: map[int]time.Duration{}}
 	for _, s := range plan.Stalls {
@@ -77,7 +77,7 @@ func set(ns []int) map[int]bool {
 
 // holds says whether frame k is held whole before it passes.
 func (f *faulter) holds(k int) bool {
-	return f.plan.dropTerminal || f.drop[k] || f.dup[k] || f.garble[k]
+	return f.plan.DropTerminal || f.drop[k] || f.dup[k] || f.garble[k]
 }
 
 func (f *faulter) collect(off, size int64, frame bool) {
@@ -128,7 +128,7 @@ func (f *faulter) finish(clean bool) error {
 	if err := f.writePend(); err != nil {
 		return err
 	}
-	return f.out.finish(clean)
+	return f.out.Finish(clean)
 }
 
 // take removes the unpassed bytes before stream offset upto from buf.
@@ -152,7 +152,7 @@ func (f *faulter) writePend() error {
 	if len(f.pend) == 0 && f.pendFrames == 0 {
 		return nil
 	}
-	err := f.out.write(f.pend, f.pendFrames)
+	_, err := f.out.Send(f.pend, f.pendFrames)
 	f.pend, f.pendFrames = f.pend[:0], 0
 	if len(f.buf) == 0 && cap(f.store) > copyBufSize*4 {
 		f.buf, f.store = nil, nil // a large frame held once: do not keep its room
@@ -211,7 +211,7 @@ func (f *faulter) block(b faultBlock) error {
 		raw = append(append([]byte(nil), raw...), raw...)
 		frames = 2
 	}
-	if f.plan.dropTerminal && frames > 0 {
+	if f.plan.DropTerminal && frames > 0 {
 		f.emit(f.held, f.heldFrames) // a frame came after it: not the last
 		f.held = append(f.held[:0], raw...)
 		f.heldFrames = frames
@@ -232,7 +232,7 @@ func (f *faulter) cutAfter(k int) error {
 		return err
 	}
 	f.cut = true
-	if err := f.out.finish(false); err != nil {
+	if err := f.out.Finish(false); err != nil {
 		return err
 	}
 	return errFaultCut
@@ -252,11 +252,11 @@ func (f *faulter) tail() error {
 		f.held, f.heldFrames = f.held[:0], 0
 	}
 	if f.holds(k) && !f.tooBig {
-		if len(f.buf) <= maxFaultHold {
+		if len(f.buf) <= faults.MaxHold {
 			return nil
 		}
 		f.tooBig = true
-		f.notes = append(f.notes, fmt.Sprintf("frame %d is over %d MiB: passed on unfaulted", k, maxFaultHold>>20))
+		f.notes = append(f.notes, fmt.Sprintf("frame %d is over %d MiB: passed on unfaulted", k, faults.MaxHold>>20))
 	}
 	if f.startsFrame(f.buf) {
 		if err := f.stallFor(k); err != nil {
@@ -292,10 +292,10 @@ func (f *faulter) startsFrame(b []byte) bool {
 // line is garbled as the data of an SSE block.
 func (f *faulter) garbled(raw []byte) []byte {
 	if !f.ndjson {
-		return replay.GarbleBlock(raw)
+		return faults.Garble(raw)
 	}
 	body := bytes.TrimRight(raw, "\r\n")
-	g := replay.GarbleBlock(append(append([]byte("data: "), body...), '\n', '\n'))
+	g := faults.Garble(append(append([]byte("data: "), body...), '\n', '\n'))
 	g = bytes.TrimPrefix(g, []byte("data: "))
 	g = bytes.TrimSuffix(g, []byte("\n\n"))
 	return append(g, raw[len(body):]...)

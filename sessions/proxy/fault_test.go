@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"framescope/sessions/faults"
 	"framescope/sessions/library"
-	"framescope/sessions/replay"
 )
 
 // faultProxy starts a reverse proxy to up with the --fault specs given.
@@ -29,7 +29,7 @@ func faultProxy(t *testing.T, up string, lib *library.Library, specs ...string) 
 	u, _ := url.Parse(up)
 	opts := Options{Upstream: u, Library: lib}
 	for _, s := range specs {
-		f, err := ParseFault(s)
+		f, err := faults.Parse(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func TestFaultFramesReachTheApp(t *testing.T) {
 		switch i {
 		case 1, 2:
 		case 3:
-			want = append(want, replay.GarbleBlock(b)...)
+			want = append(want, faults.Garble(b)...)
 		case 4:
 			want = append(append(want, b...), b...)
 		default:
@@ -339,7 +339,7 @@ func TestFaultBurstAndBuffer(t *testing.T) {
 	u, _ := url.Parse(up.URL)
 	opts := Options{Upstream: u}
 	for _, s := range []string{"burst=3 path=/burst", "buffer=1000 path=/buffer"} {
-		f, err := ParseFault(s)
+		f, err := faults.Parse(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -390,38 +390,18 @@ func TestFaultNDJSONLines(t *testing.T) {
 	}
 }
 
-// TestParseFault: the syntax and its mistakes.
-func TestParseFault(t *testing.T) {
-	f, err := ParseFault("stall=2s@3,500ms@5@/v1/* host=API.example.com")
-	if err != nil || len(f.Faults.Stalls) != 2 || f.Faults.Stalls[1].Before != 5 || f.Path != "/v1/*" || f.Host != "api.example.com" {
-		t.Fatalf("%+v %v", f, err)
-	}
-	if !f.matches("api.example.com:443", "/v1/chat") || f.matches("api.example.com", "/v2/chat") || f.matches("other.com", "/v1/x") {
-		t.Fatal("match")
-	}
-	f, err = ParseFault("buffer=64KiB burst=10 gzip cut-after=0")
-	if err != nil || f.Faults.Buffer != 64<<10 || f.Faults.Burst != 10 || !f.Faults.Gzip || f.Faults.CutAfter != 0 {
-		t.Fatalf("%+v %v", f, err)
-	}
-	for _, bad := range []string{"", "path=/x", "drop", "drop=-1", "cut-after=x", "stall=2s", "explode=1", "gzip=1", "buffer=0", "burst=0", "path=[", "drop=1@/a@/b"} {
-		if _, err := ParseFault(bad); err == nil || !strings.Contains(err.Error(), "--fault") {
-			t.Errorf("%q: %v", bad, err)
-		}
-	}
-}
-
 // TestFaultBurstHoldIsBounded: burst holds N frames, but never more than
-// maxFaultHold bytes (frames of any size must not grow it without end).
+// faults.MaxHold bytes (frames of any size must not grow it without end).
 func TestFaultBurstHoldIsBounded(t *testing.T) {
 	var writes []int
-	out := newFaultOut(io.Discard, func() error { return nil }, func(p []byte) { writes = append(writes, len(p)) }, faultPlan{Faults: replay.Faults{Burst: 1000}})
-	big := bytes.Repeat([]byte("x"), maxFaultHold/4+1)
+	out := newFaultOut(io.Discard, func() error { return nil }, func(p []byte) { writes = append(writes, len(p)) }, faults.Plan{Set: faults.Set{Burst: 1000}})
+	big := bytes.Repeat([]byte("x"), faults.MaxHold/4+1)
 	for range 8 {
-		if err := out.write(big, 1); err != nil {
+		if _, err := out.Send(big, 1); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if len(writes) != 2 || writes[0] != 4*len(big) {
-		t.Fatalf("writes %v: the hold passed %d bytes", writes, maxFaultHold)
+		t.Fatalf("writes %v: the hold passed %d bytes", writes, faults.MaxHold)
 	}
 }

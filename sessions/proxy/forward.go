@@ -13,6 +13,7 @@ import (
 
 	"framescope/decode"
 	"framescope/sessions"
+	"framescope/sessions/faults"
 )
 
 // copyBufSize is the read size of a busy response body: a read is
@@ -77,7 +78,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 	rc := http.NewResponseController(w)
 	// --fault (fault_hook.go): a matching stream's headers wait for its
 	// first read, which says whether it is a stream to fault.
-	plan, faulting := planFor(p.opts.Faults, target.Host, target.Path)
+	plan, faulting := faults.PlanFor(p.opts.Faults, target.Host, target.Path)
 	if !faulting {
 		w.WriteHeader(resp.StatusCode)
 		rc.Flush() // the app sees the status and headers before the first byte

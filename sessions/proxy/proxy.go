@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"framescope/invariants"
+	"framescope/sessions/faults"
 	"framescope/sessions/library"
 	"framescope/sessions/pipeline"
 )
@@ -67,8 +68,8 @@ type Options struct {
 	// session stays in the library). 0: DefaultMaxFlows.
 	MaxFlows int
 	// Faults are injected into the matching streams on their way to the
-	// app (--fault; fault.go); their check sees the faulted stream.
-	Faults []Fault
+	// app (--fault: faults.Parse); their check sees the faulted stream.
+	Faults []faults.Fault
 	// Transport sends the requests upstream (nil: DefaultTransport()).
 	Transport http.RoundTripper
 	// OnStream, when set, is called as a stream starts; the Handler it

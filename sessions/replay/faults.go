@@ -1,97 +1,25 @@
 package replay
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"framescope/decode"
-	"framescope/sessions"
+	"framescope/sessions/faults"
 )
 
-// Faults are deliberate defects the replay server injects into the stream.
-// They operate on frames: the dispatched SSE events of the capture, counted
-// from 0 in stream order. Bytes that belong to no frame (comments,
-// keep-alives, stray blank lines) always flow unchanged.
-//
-// The zero value is NOT "no faults": CutAfter 0 cuts the connection after
-// frame 0. Use NoFaults (or set CutAfter to -1).
-type Faults struct {
-	Drop     []int   // frame indexes not sent
-	Dup      []int   // frame indexes sent twice (the copy right after the original)
-	CutAfter int     // close the connection abruptly right after frame N; -1 (any negative) = off
-	Stalls   []Stall // pause before a frame's first byte
-	Garble   []int   // frame indexes whose data bytes are corrupted so they are no longer valid JSON
-	// Delivery faults (faults_delivery.go): hold the output until Buffer
-	// bytes are pending, or until Burst frames are; compress it (Gzip).
-	Buffer int
-	Burst  int
-	Gzip   bool
-}
-
-// NoFaults is the Faults value that changes nothing.
-func NoFaults() Faults { return Faults{CutAfter: -1} }
-
-// Active reports whether any fault is set.
-func (f Faults) Active() bool {
-	return len(f.Drop) > 0 || len(f.Dup) > 0 || f.CutAfter >= 0 || len(f.Stalls) > 0 || len(f.Garble) > 0 ||
-		f.Buffer > 0 || f.Burst > 0 || f.Gzip
-}
-
-// Stall pauses the replay for For before the first byte of frame Before.
-// The pause is real time: it is not scaled by the replay speed (and it also
-// happens at speed max). Later bytes are delayed by it.
-type Stall struct {
-	Before int
-	For    time.Duration
-}
-
-func (s Stall) String() string { return fmt.Sprintf("%s@%d", s.For, s.Before) }
-
-// ParseStall parses a --stall value: DURATION@FRAME, e.g. "2s@5" or
-// "500ms@0". A bare number is a number of seconds ("1.5@3").
-func ParseStall(s string) (Stall, error) {
-	bad := func(why string) (Stall, error) {
-		return Stall{}, fmt.Errorf("--stall %s: %s (want DURATION@FRAME, e.g. 2s@5)", sessions.CleanShort(strconv.Quote(s), 60), why)
-	}
-	at := strings.LastIndexByte(s, '@')
-	if at < 0 {
-		return bad("no @")
-	}
-	ds, ns := strings.TrimSpace(s[:at]), strings.TrimSpace(s[at+1:])
-	if ds == "" {
-		return bad("no duration before the @")
-	}
-	d, err := time.ParseDuration(ds)
-	if err != nil {
-		f, ferr := strconv.ParseFloat(ds, 64)
-		if ferr != nil || math.IsNaN(f) || f > 1e9 || f < -1e9 {
-			return bad(fmt.Sprintf("%s is not a duration", sessions.CleanShort(strconv.Quote(ds), 40)))
-		}
-		d = time.Duration(f * float64(time.Second))
-	}
-	if d < 0 {
-		return bad("the duration is negative")
-	}
-	if ns == "" {
-		return bad("no frame index after the @")
-	}
-	n, err := strconv.Atoi(ns)
-	if err != nil || n < 0 {
-		return bad(fmt.Sprintf("%s is not a frame index (a whole number from 0)", sessions.CleanShort(strconv.Quote(ns), 40)))
-	}
-	return Stall{Before: n, For: d}, nil
-}
+// The replay server injects a fault Set (sessions/faults) into the
+// capture's stream: CheckFaults says which of them name frames the
+// capture lacks, buildReplayPlan turns the capture and its faults into the
+// writes a replay makes (the delivery faults are faults.Writer's, between
+// those writes and the response).
 
 // CheckFaults says which fault flags name frames the capture does not have
 // (the handler ignores them). It returns nil when every fault applies.
-func (r *Replay) CheckFaults(f Faults) error {
+func (r *Replay) CheckFaults(f faults.Set) error {
 	frames := len(replayIndexFrames(r.Chunks))
 	var errs []string
 	have := "the capture has no frames"
@@ -184,7 +112,7 @@ type replayFrameFault struct {
 // frames' byte ranges are split out so that they can be skipped, repeated,
 // replaced or delayed; chunk boundaries (and so flushes) stay where they
 // were.
-func buildReplayPlan(chunks []ReplayChunk, spans []replaySpan, f Faults) []replayOp {
+func buildReplayPlan(chunks []ReplayChunk, spans []replaySpan, f faults.Set) []replayOp {
 	ff := map[int]*replayFrameFault{}
 	get := func(n int) *replayFrameFault {
 		if n < 0 || n >= len(spans) {
@@ -253,7 +181,7 @@ func buildReplayPlan(chunks []ReplayChunk, spans []replaySpan, f Faults) []repla
 	for n, x := range ff {
 		cuts = append(cuts, spans[n].off, spans[n].end)
 		if x.garble {
-			x.garbled = garbleBlock(streamBytes(spans[n].off, spans[n].end))
+			x.garbled = faults.Garble(streamBytes(spans[n].off, spans[n].end))
 		}
 	}
 	slices.Sort(cuts)
@@ -342,166 +270,4 @@ func buildReplayPlan(chunks []ReplayChunk, spans []replaySpan, f Faults) []repla
 		}
 	}
 	return ops
-}
-
-// sseDataSpan is a `data` line of an SSE block: the line starts at ls, its
-// value is [vs, le).
-type sseDataSpan struct{ ls, vs, le int }
-
-// sseDataLines finds the `data` lines of an SSE block.
-func sseDataLines(raw []byte) []sseDataSpan {
-	var out []sseDataSpan
-	for i := 0; i < len(raw); {
-		ls := i
-		le := ls
-		for le < len(raw) && raw[le] != '\n' && raw[le] != '\r' {
-			le++
-		}
-		i = le
-		if i < len(raw) {
-			if raw[i] == '\r' && i+1 < len(raw) && raw[i+1] == '\n' {
-				i++
-			}
-			i++
-		}
-		line := raw[ls:le]
-		if len(line) == 0 || line[0] == ':' {
-			continue
-		}
-		name, vs := line, le
-		if c := bytes.IndexByte(line, ':'); c >= 0 {
-			name = line[:c]
-			vs = ls + c + 1
-			if vs < le && raw[vs] == ' ' {
-				vs++
-			}
-		}
-		if string(name) == "data" {
-			out = append(out, sseDataSpan{ls, vs, le})
-		}
-	}
-	return out
-}
-
-// sseJoinData is the block's data buffer: the values joined by LF.
-func sseJoinData(raw []byte, spans []sseDataSpan) []byte {
-	var b []byte
-	for i, s := range spans {
-		if i > 0 {
-			b = append(b, '\n')
-		}
-		b = append(b, raw[s.vs:s.le]...)
-	}
-	return b
-}
-
-// garbleBlock returns a copy of an SSE block whose data is corrupted. JSON
-// data gets a '#' in place of the ':' or ',' (outside strings) nearest its
-// middle, so it is no longer valid JSON while most of it still reads; other
-// data gets the byte nearest its middle changed. The block keeps its size
-// and line structure, except when the data is empty: its first data line
-// then becomes "data: #garbled".
-func garbleBlock(raw []byte) []byte {
-	out := bytes.Clone(raw)
-	spans := sseDataLines(out)
-	if len(spans) == 0 {
-		return out
-	}
-	total := len(spans) - 1
-	for _, s := range spans {
-		total += s.le - s.vs
-	}
-	if total == len(spans)-1 { // every value empty
-		s := spans[0]
-		g := append([]byte{}, out[:s.ls]...)
-		g = append(g, "data: #garbled"...)
-		return append(g, out[s.le:]...)
-	}
-	mid := total / 2
-	if json.Valid(sseJoinData(out, spans)) {
-		best, bestDist := -1, 0
-		pos, inStr, esc := 0, false, false
-		for i, s := range spans {
-			if i > 0 {
-				pos++ // the LF between lines
-			}
-			for p := s.vs; p < s.le; p, pos = p+1, pos+1 {
-				c := out[p]
-				switch {
-				case esc:
-					esc = false
-				case inStr && c == '\\':
-					esc = true
-				case c == '"':
-					inStr = !inStr
-				case !inStr && (c == ':' || c == ','):
-					if d := absInt(pos - mid); best < 0 || d < bestDist {
-						best, bestDist = p, d
-					}
-				}
-			}
-		}
-		if best >= 0 {
-			orig := out[best]
-			out[best] = '#'
-			if !json.Valid(sseJoinData(out, spans)) {
-				return out
-			}
-			out[best] = orig
-		}
-		// '#' cannot start a JSON value, and everything before the first
-		// non-empty value is line feeds.
-		for _, s := range spans {
-			if s.le > s.vs {
-				out[s.vs] = '#'
-				return out
-			}
-		}
-		return out
-	}
-	// Not JSON: change the byte nearest the middle, an ASCII one if there
-	// is one (to keep UTF-8 valid).
-	type cand struct{ p, d int }
-	var ascii, anyb cand
-	ascii.p, anyb.p = -1, -1
-	pos := 0
-	for i, s := range spans {
-		if i > 0 {
-			pos++
-		}
-		for p := s.vs; p < s.le; p, pos = p+1, pos+1 {
-			c := out[p]
-			if c == '#' {
-				continue
-			}
-			d := absInt(pos - mid)
-			if anyb.p < 0 || d < anyb.d {
-				anyb = cand{p, d}
-			}
-			if c < 0x80 && (ascii.p < 0 || d < ascii.d) {
-				ascii = cand{p, d}
-			}
-		}
-	}
-	switch {
-	case ascii.p >= 0:
-		out[ascii.p] = '#'
-	case anyb.p >= 0:
-		out[anyb.p] = '#'
-	default: // all '#'
-		for _, s := range spans {
-			if s.le > s.vs {
-				out[s.vs] = '!'
-				break
-			}
-		}
-	}
-	return out
-}
-
-func absInt(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }

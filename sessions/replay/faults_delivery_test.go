@@ -6,11 +6,13 @@ import (
 	"io"
 	"net/http/httptest"
 	"testing"
+
+	"framescope/sessions/faults"
 )
 
 // rpDeliver replays a 20-frame stream (one chunk per frame) with faults
 // into a recorder of flushed writes.
-func rpDeliver(t *testing.T, f Faults) (*rpRecorder, []byte) {
+func rpDeliver(t *testing.T, f faults.Set) (*rpRecorder, []byte) {
 	t.Helper()
 	stream := rpStream(20, 1)
 	var chunks [][]byte
@@ -31,13 +33,13 @@ func rpDeliver(t *testing.T, f Faults) (*rpRecorder, []byte) {
 }
 
 func TestDeliveryFaults(t *testing.T) {
-	clean, stream := rpDeliver(t, NoFaults())
+	clean, stream := rpDeliver(t, faults.None())
 	if len(clean.flushed) != 21 {
 		t.Fatalf("clean: %d flushed writes, want one per frame (21)", len(clean.flushed))
 	}
 
 	// --buffer larger than the stream: one write at the end, every byte.
-	f := NoFaults()
+	f := faults.None()
 	f.Buffer = 1 << 20
 	rec, _ := rpDeliver(t, f)
 	if len(rec.flushed) != 1 || !bytes.Equal(rec.flushed[0], stream) {
@@ -51,7 +53,7 @@ func TestDeliveryFaults(t *testing.T) {
 	}
 
 	// --burst 5: 21 frames in writes of five (the last of one).
-	f = NoFaults()
+	f = faults.None()
 	f.Burst = 5
 	rec, _ = rpDeliver(t, f)
 	if len(rec.flushed) != 5 || !bytes.Equal(bytes.Join(rec.flushed, nil), stream) {
@@ -59,7 +61,7 @@ func TestDeliveryFaults(t *testing.T) {
 	}
 
 	// --gzip: Content-Encoding set, flushed per write, decodes to the stream.
-	f = NoFaults()
+	f = faults.None()
 	f.Gzip = true
 	rec, _ = rpDeliver(t, f)
 	if rec.hdr.Get("Content-Encoding") != "gzip" || len(rec.flushed) < 21 {
@@ -77,12 +79,12 @@ func TestDeliveryFaults(t *testing.T) {
 
 func TestDeliveryFaultsChecked(t *testing.T) {
 	r := rpReplayOf([][]byte{rpStream(3, 1)})
-	f := NoFaults()
+	f := faults.None()
 	f.Buffer, f.Burst = -1, -2
 	if err := r.CheckFaults(f); err == nil {
 		t.Error("negative --buffer and --burst accepted")
 	}
-	if !(Faults{CutAfter: -1, Gzip: true}).Active() {
+	if !(faults.Set{CutAfter: -1, Gzip: true}).Active() {
 		t.Error("--gzip is not an active fault")
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"framescope/sessions/faults"
 )
 
 // Issue 11 items 8 (an allow-list instead of switching the guard off; no
@@ -267,7 +269,7 @@ func TestServeBodyTimeout(t *testing.T) {
 	stream := rpStream(3, 0)
 	r := &Replay{Chunks: []ReplayChunk{{Data: stream[:40]}, {Data: stream[40:], At: 2 * timeout}}}
 	r.Frames = len(replayIndexFrames(r.Chunks))
-	opts := ReplayOptions{Speed: 1, Faults: NoFaults(), BodyTimeout: timeout}
+	opts := ReplayOptions{Speed: 1, Faults: faults.None(), BodyTimeout: timeout}
 	relay, err := NewRelay(RelayOptions{Scenario: "happy", Speed: 0})
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 
 	"framescope/sessions"
 	"framescope/sessions/capture"
+	"framescope/sessions/faults"
 )
 
 // The replay server: `framescope serve FILE` plays a recorded turn back to a
@@ -76,9 +77,9 @@ type ReplayOptions struct {
 	// BodyTimeout bounds the time to receive a request body (0:
 	// DefaultBodyTimeout); a slower client gets 408 and is disconnected.
 	BodyTimeout time.Duration
-	// Faults to inject. Note that the zero Faults cuts after frame 0: use
-	// NoFaults() for none.
-	Faults Faults
+	// Faults to inject. Note that the zero Set cuts after frame 0: use
+	// faults.None() for none.
+	Faults faults.Set
 	// Log gets one line per request (nil: no log). Lines are written whole,
 	// one Write each, and never concurrently.
 	Log io.Writer
@@ -361,7 +362,7 @@ func (h *replayHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		h.logLine(start, req, h.status, "head")
 		return
 	}
-	p := &replayPlayer{ctx: ctx, w: w, rc: rc, last: -1, dw: newDeliveryWriter(w, h.opts.Faults)}
+	p := &replayPlayer{ctx: ctx, w: w, rc: rc, last: -1, dw: faults.NewWriter(w, h.opts.Faults, faults.Out{})}
 	p.flush() // the client sees the response start at once (play checks p.err)
 	res := h.play(p)
 	p.stopTimer()
@@ -377,9 +378,9 @@ type replayPlayer struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	timer   *time.Timer
-	dw      *deliveryWriter // the delivery faults between the replay and w
-	dirty   bool            // written since the last flush
-	noFlush bool            // the writer cannot flush
+	dw      *faults.Writer // the delivery faults between the replay and w
+	dirty   bool           // written since the last flush
+	noFlush bool           // the writer cannot flush
 	err     error
 
 	bytes  int64
@@ -484,7 +485,7 @@ func (h *replayHandler) play(p *replayPlayer) replayOutcome {
 				return gone(pass)
 			}
 			if len(o.data) > 0 || o.frames > 0 {
-				sent, err := p.dw.write(o.data, o.frames)
+				sent, err := p.dw.Send(o.data, o.frames)
 				if err != nil {
 					p.err = err
 					return gone(pass)
@@ -493,7 +494,7 @@ func (h *replayHandler) play(p *replayPlayer) replayOutcome {
 				p.dirty = p.dirty || sent
 			}
 			if o.cut {
-				if err := p.dw.release(); err != nil {
+				if err := p.dw.Release(); err != nil {
 					p.err = err
 					return gone(pass)
 				}
@@ -517,12 +518,12 @@ func (h *replayHandler) play(p *replayPlayer) replayOutcome {
 			}
 		}
 		if !h.opts.Loop {
-			if err := p.dw.finish(); err != nil {
+			if err := p.dw.Finish(true); err != nil {
 				p.err = err
 				return gone(pass)
 			}
 			p.dirty = true
-		} else if err := p.dw.release(); err != nil {
+		} else if err := p.dw.Release(); err != nil {
 			p.err = err
 			return gone(pass)
 		} else {

@@ -25,6 +25,7 @@ import (
 	"framescope/decode"
 	"framescope/sessions"
 	"framescope/sessions/capture"
+	"framescope/sessions/faults"
 )
 
 // --- helpers ------------------------------------------------------------------
@@ -307,7 +308,7 @@ func (l *rpLog) String() string {
 	return l.b.String()
 }
 
-func rpFast() ReplayOptions { return ReplayOptions{Speed: math.Inf(1), Faults: NoFaults()} }
+func rpFast() ReplayOptions { return ReplayOptions{Speed: math.Inf(1), Faults: faults.None()} }
 
 // --- byte-exact replay ----------------------------------------------------------
 
@@ -479,7 +480,7 @@ func TestReplayFlushesAtChunkBoundaries(t *testing.T) {
 
 	// Faults split chunks into several writes but flush only where the
 	// original chunks ended (and before a stall).
-	f := NoFaults()
+	f := faults.None()
 	f.Drop = []int{3}
 	f.Dup = []int{5}
 	rec = &rpRecorder{}
@@ -560,7 +561,7 @@ func rpFaultStream() ([]byte, [][]byte, []replaySpan) {
 
 // rpExpect builds the body a faulted replay must send, from the stream and
 // its frame spans (garbled frames via garbled).
-func rpExpect(stream []byte, spans []replaySpan, f Faults, garbled map[int][]byte) []byte {
+func rpExpect(stream []byte, spans []replaySpan, f faults.Set, garbled map[int][]byte) []byte {
 	in := func(list []int, k int) bool {
 		for _, n := range list {
 			if n == k {
@@ -613,17 +614,17 @@ func TestReplayFaults(t *testing.T) {
 
 	cases := []struct {
 		name   string
-		f      Faults
+		f      faults.Set
 		frames []int // original index of each frame received
 		cut    bool
 	}{
-		{"drop", Faults{Drop: []int{0, 4, 10}, CutAfter: -1}, []int{1, 2, 3, 5, 6, 7, 8, 9}, false},
-		{"dup", Faults{Dup: []int{2, 10}, CutAfter: -1}, []int{0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10}, false},
-		{"cut-after", Faults{CutAfter: 5}, []int{0, 1, 2, 3, 4, 5}, true},
-		{"cut-after 0", Faults{CutAfter: 0}, []int{0}, true},
-		{"cut-after dropped", Faults{Drop: []int{5}, CutAfter: 5}, []int{0, 1, 2, 3, 4}, true},
-		{"cut-after dup", Faults{Dup: []int{3}, CutAfter: 3}, []int{0, 1, 2, 3, 3}, true},
-		{"out of range ignored", Faults{Drop: []int{-1, 99}, Dup: []int{11}, CutAfter: 11}, all, false},
+		{"drop", faults.Set{Drop: []int{0, 4, 10}, CutAfter: -1}, []int{1, 2, 3, 5, 6, 7, 8, 9}, false},
+		{"dup", faults.Set{Dup: []int{2, 10}, CutAfter: -1}, []int{0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10}, false},
+		{"cut-after", faults.Set{CutAfter: 5}, []int{0, 1, 2, 3, 4, 5}, true},
+		{"cut-after 0", faults.Set{CutAfter: 0}, []int{0}, true},
+		{"cut-after dropped", faults.Set{Drop: []int{5}, CutAfter: 5}, []int{0, 1, 2, 3, 4}, true},
+		{"cut-after dup", faults.Set{Dup: []int{3}, CutAfter: 3}, []int{0, 1, 2, 3, 3}, true},
+		{"out of range ignored", faults.Set{Drop: []int{-1, 99}, Dup: []int{11}, CutAfter: 11}, all, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -718,7 +719,7 @@ func TestReplayFaultStall(t *testing.T) {
 	r := rpReplayOf(chunks)
 	opts := rpFast()
 	const d = 300 * time.Millisecond
-	opts.Faults.Stalls = []Stall{{Before: 4, For: d}}
+	opts.Faults.Stalls = []faults.Stall{{Before: 4, For: d}}
 	srv, _ := rpServe(t, r, opts)
 	res := rpRead(t, nil, "GET", srv.URL+"/api/chat", nil)
 	if res.Err != nil || len(res.Frames) != 11 {
@@ -741,11 +742,11 @@ func TestReplayFaultsCombined(t *testing.T) {
 	stream, chunks, spans := rpFaultStream()
 	r := rpReplayOf(chunks)
 	orig := rpFrames(stream)
-	f := Faults{
+	f := faults.Set{
 		Drop:     []int{1},
 		Dup:      []int{2},
 		Garble:   []int{4},
-		Stalls:   []Stall{{Before: 5, For: 150 * time.Millisecond}},
+		Stalls:   []faults.Stall{{Before: 5, For: 150 * time.Millisecond}},
 		CutAfter: 6,
 	}
 	if err := r.CheckFaults(f); err != nil {
@@ -789,65 +790,6 @@ func TestReplayFaultsCombined(t *testing.T) {
 	rpNoHandlerGoroutines(t)
 }
 
-func TestGarbleBlock(t *testing.T) {
-	cases := []string{
-		"event: text\ndata: {\"a\":\"b: c, d\",\"e\":[1,2]}\n\n",
-		"data: {\"a\":\n data: 1}\n\n",
-		"data:{\"x\":1}\r\n\r\n",
-		"data: \"just a string\"\n\n",
-		"data: [1]\n\n",
-		"data: [DONE]\n\n",
-		"data: ééé\n\n",
-		"data: ###\n\n",
-		"data:\n\n",
-		"data\n\n",
-		": c\nid: 7\ndata: {\"k\":\"v\"}\nretry: 5\n\n",
-	}
-	for _, in := range cases {
-		before := rpFrames([]byte(in))
-		out := garbleBlock([]byte(in))
-		after := rpFrames(out)
-		if len(before) != 1 || len(after) != 1 {
-			t.Errorf("%q → %q: %d frames, want 1", in, out, len(after))
-			continue
-		}
-		if bytes.Equal(before[0].Data, after[0].Data) {
-			t.Errorf("%q: data unchanged", in)
-		}
-		if json.Valid(after[0].Data) {
-			t.Errorf("%q → %q: data still valid JSON", in, out)
-		}
-		if len(before[0].Data) > 0 && len(out) != len(in) {
-			t.Errorf("%q → %q: size changed", in, out)
-		}
-		if utf8.ValidString(in) && len(before[0].Data) > 0 && !bytes.Equal(before[0].Data, []byte("ééé")) && !utf8.Valid(out) {
-			t.Errorf("%q → %q: UTF-8 broken", in, out)
-		}
-	}
-}
-
-func TestParseStall(t *testing.T) {
-	good := map[string]Stall{
-		"2s@5":     {Before: 5, For: 2 * time.Second},
-		"500ms@0":  {Before: 0, For: 500 * time.Millisecond},
-		"1.5@3":    {Before: 3, For: 1500 * time.Millisecond},
-		" 1m @ 12": {Before: 12, For: time.Minute},
-	}
-	for in, want := range good {
-		got, err := ParseStall(in)
-		if err != nil || got != want {
-			t.Errorf("ParseStall(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "2s", "@5", "2s@", "2s@-1", "-2s@1", "x@1", "2s@x", "2s@1.5", "NaN@1"} {
-		if _, err := ParseStall(in); err == nil {
-			t.Errorf("ParseStall(%q): no error", in)
-		} else if !strings.Contains(err.Error(), "--stall") {
-			t.Errorf("ParseStall(%q): %v does not name the flag", in, err)
-		}
-	}
-}
-
 func TestParseSpeed(t *testing.T) {
 	for in, want := range map[string]float64{"1": 1, "2x": 2, "0.5": 0.5, "max": math.Inf(1), "MAX": math.Inf(1), "0": math.Inf(1), "0x": math.Inf(1)} {
 		if got, err := ParseSpeed(in); err != nil || got != want {
@@ -864,13 +806,13 @@ func TestParseSpeed(t *testing.T) {
 func TestCheckFaults(t *testing.T) {
 	_, chunks, _ := rpFaultStream()
 	r := rpReplayOf(chunks)
-	if err := r.CheckFaults(NoFaults()); err != nil {
+	if err := r.CheckFaults(faults.None()); err != nil {
 		t.Errorf("no faults: %v", err)
 	}
-	if err := r.CheckFaults(Faults{Drop: []int{0, 10}, CutAfter: 10, Stalls: []Stall{{Before: 3, For: time.Second}}}); err != nil {
+	if err := r.CheckFaults(faults.Set{Drop: []int{0, 10}, CutAfter: 10, Stalls: []faults.Stall{{Before: 3, For: time.Second}}}); err != nil {
 		t.Errorf("valid faults: %v", err)
 	}
-	err := r.CheckFaults(Faults{Drop: []int{11}, Dup: []int{-2}, CutAfter: 40, Garble: []int{12}, Stalls: []Stall{{Before: 99, For: time.Second}}})
+	err := r.CheckFaults(faults.Set{Drop: []int{11}, Dup: []int{-2}, CutAfter: 40, Garble: []int{12}, Stalls: []faults.Stall{{Before: 99, For: time.Second}}})
 	if err == nil {
 		t.Fatal("no error")
 	}

@@ -22,6 +22,7 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
+	"framescope/sessions/faults"
 	"framescope/sessions/library"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/proxy"
@@ -181,7 +182,7 @@ func proxyCheck(o *proxyOptions) (proxy.Options, error) {
 	}
 	opts.MaxFlows = o.maxFlows
 	for _, spec := range o.faults {
-		fault, err := proxy.ParseFault(spec)
+		fault, err := faults.Parse(spec)
 		if err != nil {
 			return opts, err
 		}

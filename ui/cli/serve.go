@@ -17,6 +17,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions/faults"
 	"framescope/sessions/replay"
 )
 
@@ -199,11 +200,11 @@ func serveCapture(o *serveOptions, speed float64, allow *replay.AllowList, ctype
 	for _, p := range rep.Problems {
 		fmt.Fprintf(o.stderr, "framescope: warning: %s\n", decode.Sanitize(p.Message))
 	}
-	faults, err := serveFaults(o)
+	fs, err := serveFaults(o)
 	if err != nil {
 		return nil, "", err
 	}
-	if err := rep.CheckFaults(faults); err != nil {
+	if err := rep.CheckFaults(fs); err != nil {
 		return nil, "", err
 	}
 	if sent := replay.ReplayContentType(rep.Meta, ctype); rep.Meta.HTTP && rep.Meta.ContentType != "" && sent != rep.Meta.ContentType {
@@ -211,7 +212,7 @@ func serveCapture(o *serveOptions, speed float64, allow *replay.AllowList, ctype
 			decode.Sanitize(rep.Meta.ContentType), decode.Sanitize(sent))
 	}
 	handler := rep.Handler(replay.ReplayOptions{Path: o.path, Speed: speed, Loop: o.loop, Allow: allow, CORS: o.cors,
-		ContentType: ctype, BodyTimeout: o.bodyTimeout, Faults: faults, Log: o.stderr})
+		ContentType: ctype, BodyTimeout: o.bodyTimeout, Faults: fs, Log: o.stderr})
 	what := fmt.Sprintf("%s (%s)", decode.Sanitize(o.capture), invariants.Plural(rep.Frames, "frame"))
 	// Loading and planning a big capture leaves garbage as big as the
 	// plan: give it back before serving for hours.
@@ -220,24 +221,24 @@ func serveCapture(o *serveOptions, speed float64, allow *replay.AllowList, ctype
 }
 
 // serveFaults are the fault flags of a capture's replay.
-func serveFaults(o *serveOptions) (replay.Faults, error) {
-	faults := replay.NoFaults()
-	faults.Drop, faults.Dup, faults.Garble, faults.CutAfter = o.drop, o.dup, o.garble, o.cutAfter
-	faults.Buffer, faults.Burst, faults.Gzip = o.buffer, o.burst, o.gzip
+func serveFaults(o *serveOptions) (faults.Set, error) {
+	fs := faults.None()
+	fs.Drop, fs.Dup, fs.Garble, fs.CutAfter = o.drop, o.dup, o.garble, o.cutAfter
+	fs.Buffer, fs.Burst, fs.Gzip = o.buffer, o.burst, o.gzip
 	if o.stallAt >= 0 && len(o.stalls) == 0 {
-		return faults, errors.New("--stall-at N needs --stall DURATION")
+		return fs, errors.New("--stall-at N needs --stall DURATION")
 	}
 	for _, s := range o.stalls {
 		if o.stallAt >= 0 && !strings.Contains(s, "@") {
 			s = fmt.Sprintf("%s@%d", s, o.stallAt)
 		}
-		st, err := replay.ParseStall(s)
+		st, err := faults.ParseStall(s)
 		if err != nil {
-			return faults, fmt.Errorf("--stall %s: %w", s, err)
+			return fs, fmt.Errorf("--stall %s: %w", s, err)
 		}
-		faults.Stalls = append(faults.Stalls, st)
+		fs.Stalls = append(fs.Stalls, st)
 	}
-	return faults, nil
+	return fs, nil
 }
 
 // serveListen listens on --addr and serves handler until Ctrl-C.

@@ -1,4 +1,4 @@
-package proxy
+package faults
 
 import (
 	"fmt"
@@ -7,14 +7,13 @@ import (
 	"strings"
 
 	"framescope/sessions"
-	"framescope/sessions/replay"
 )
 
-// Fault is one --fault: defects injected into the streams the proxy
-// passes to the app, on the frames of the upstream's real stream, with
-// an optional match on the request's host and path. The faults are
-// serve's (replay.Faults: frame indexes count the dispatched SSE events,
-// or the NDJSON lines, from 0) plus DropTerminal.
+// Fault is one of the proxy's --fault: defects injected into the streams
+// the proxy passes to the app, on the frames of the upstream's real
+// stream, with an optional match on the request's host and path. The
+// faults are serve's (a Set: frame indexes count the dispatched SSE
+// events, or the NDJSON lines, from 0) plus DropTerminal.
 //
 // SPEC is space-separated terms (docs/proxy.md, "Faults"):
 //
@@ -26,7 +25,7 @@ import (
 // and a last fault's value may end in @/PATH, short for path=/PATH:
 // 'drop=3,7@/api/chat'.
 type Fault struct {
-	Faults replay.Faults
+	Set Set
 	// DropTerminal drops the stream's last frame: a frame is held until
 	// the next one starts, or dropped when the stream ends first.
 	DropTerminal bool
@@ -36,9 +35,9 @@ type Fault struct {
 	Spec       string // as given, for notes and the X-Framescope-Fault header
 }
 
-// ParseFault reads one --fault SPEC.
-func ParseFault(spec string) (Fault, error) {
-	f := Fault{Faults: replay.NoFaults(), Spec: strings.Join(strings.Fields(spec), " ")}
+// Parse reads one --fault SPEC.
+func Parse(spec string) (Fault, error) {
+	f := Fault{Set: None(), Spec: strings.Join(strings.Fields(spec), " ")}
 	bad := func(term, why string) (Fault, error) {
 		return Fault{}, fmt.Errorf("--fault %s: %s: %s (docs/proxy.md lists the faults)",
 			sessions.CleanShort(strconv.Quote(spec), 80), sessions.CleanShort(strconv.Quote(term), 40), why)
@@ -90,25 +89,25 @@ func ParseFault(spec string) (Fault, error) {
 			}
 			switch name {
 			case "drop":
-				f.Faults.Drop = ns
+				f.Set.Drop = ns
 			case "dup":
-				f.Faults.Dup = ns
+				f.Set.Dup = ns
 			default:
-				f.Faults.Garble = ns
+				f.Set.Garble = ns
 			}
 		case "cut-after":
 			if err = needVal(); err == nil {
-				f.Faults.CutAfter, err = frameIndex(val)
+				f.Set.CutAfter, err = frameIndex(val)
 			}
 		case "stall":
 			if err = needVal(); err == nil {
 				for _, s := range strings.Split(val, ",") {
-					st, serr := replay.ParseStall(s)
+					st, serr := ParseStall(s)
 					if serr != nil {
 						err = serr
 						break
 					}
-					f.Faults.Stalls = append(f.Faults.Stalls, st)
+					f.Set.Stalls = append(f.Set.Stalls, st)
 				}
 			}
 		case "drop-terminal":
@@ -120,20 +119,20 @@ func ParseFault(spec string) (Fault, error) {
 			if hasVal {
 				err = fmt.Errorf("takes no value")
 			}
-			f.Faults.Gzip = true
+			f.Set.Gzip = true
 		case "buffer":
 			if err = needVal(); err == nil {
 				var n int64
 				n, err = sessions.ParseSize(val)
-				if err == nil && (n <= 0 || n > maxFaultHold) {
-					err = fmt.Errorf("want a size from 1 byte to %s", sessions.FormatSize(maxFaultHold))
+				if err == nil && (n <= 0 || n > MaxHold) {
+					err = fmt.Errorf("want a size from 1 byte to %s", sessions.FormatSize(MaxHold))
 				}
-				f.Faults.Buffer = int(n)
+				f.Set.Buffer = int(n)
 			}
 		case "burst":
 			if err = needVal(); err == nil {
-				f.Faults.Burst, err = strconv.Atoi(val)
-				if err != nil || f.Faults.Burst <= 0 {
+				f.Set.Burst, err = strconv.Atoi(val)
+				if err != nil || f.Set.Burst <= 0 {
 					err = fmt.Errorf("want a frame count from 1")
 				}
 			}
@@ -151,10 +150,10 @@ func ParseFault(spec string) (Fault, error) {
 	return f, nil
 }
 
-// maxFaultHold bounds the bytes a fault holds back: --fault buffer, and a
-// frame held whole to be dropped, garbled or repeated (a larger frame
-// passes unfaulted, with a note).
-const maxFaultHold = 8 << 20
+// MaxHold bounds the bytes the proxy's faults hold back: --fault buffer
+// and burst, and a frame held whole to be dropped, garbled or repeated (a
+// larger frame passes unfaulted, with a note).
+const MaxHold = 8 << 20
 
 func frameIndex(s string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -176,9 +175,9 @@ func frameList(s string) ([]int, error) {
 	return ns, nil
 }
 
-// matches says whether the fault applies to a request to host (with or
+// Matches says whether the fault applies to a request to host (with or
 // without a port) and urlPath.
-func (f Fault) matches(host, urlPath string) bool {
+func (f Fault) Matches(host, urlPath string) bool {
 	if f.Host != "" {
 		h := strings.ToLower(host)
 		if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
@@ -197,22 +196,22 @@ func (f Fault) matches(host, urlPath string) bool {
 	return true
 }
 
-// faultPlan is what every --fault matching one request adds up to. Lists
-// add up; a single value (cut-after, buffer, burst) is the first given.
-type faultPlan struct {
-	replay.Faults
-	dropTerminal bool
+// Plan is what every --fault matching one request adds up to. Lists add
+// up; a single value (cut-after, buffer, burst) is the first given.
+type Plan struct {
+	Set
+	DropTerminal bool
 	specs        []string
 }
 
-// planFor merges the faults matching a request; ok is false when none does.
-func planFor(faults []Fault, host, urlPath string) (faultPlan, bool) {
-	plan := faultPlan{Faults: replay.NoFaults()}
+// PlanFor merges the faults matching a request; ok is false when none does.
+func PlanFor(faults []Fault, host, urlPath string) (Plan, bool) {
+	plan := Plan{Set: None()}
 	for _, f := range faults {
-		if !f.matches(host, urlPath) {
+		if !f.Matches(host, urlPath) {
 			continue
 		}
-		x := f.Faults
+		x := f.Set
 		plan.Drop = append(plan.Drop, x.Drop...)
 		plan.Dup = append(plan.Dup, x.Dup...)
 		plan.Garble = append(plan.Garble, x.Garble...)
@@ -227,7 +226,7 @@ func planFor(faults []Fault, host, urlPath string) (faultPlan, bool) {
 			plan.Burst = x.Burst
 		}
 		plan.Gzip = plan.Gzip || x.Gzip
-		plan.dropTerminal = plan.dropTerminal || f.DropTerminal
+		plan.DropTerminal = plan.DropTerminal || f.DropTerminal
 		plan.specs = append(plan.specs, f.Spec)
 	}
 	return plan, len(plan.specs) > 0
@@ -235,4 +234,4 @@ func planFor(faults []Fault, host, urlPath string) (faultPlan, bool) {
 
 // String names the faults applied, as the X-Framescope-Fault header and
 // the capture's note say them.
-func (p faultPlan) String() string { return strings.Join(p.specs, "; ") }
+func (p Plan) String() string { return strings.Join(p.specs, "; ") }
