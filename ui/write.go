@@ -18,7 +18,7 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
-	"framescope/sessions/live"
+	"framescope/sessions/record"
 	"framescope/ui/store"
 )
 
@@ -351,14 +351,14 @@ func writeJSONL(j *writeJob, w io.Writer) (frames, oversized int, err error) {
 	})
 	defer stop()
 	rc := &rowsCapture{meta: j.meta, next: next, end: j.end}
-	rec := live.Record(rc, w, live.RecordOptions{KeepSecrets: true})
+	rec := record.New(rc, w, record.Options{KeepSecrets: true})
 	for {
 		if _, err := rec.Next(); err != nil {
 			break
 		}
 	}
 	rec.Close()
-	return frames, oversized, rec.(*live.Recorder).Err()
+	return frames, oversized, rec.(*record.Recorder).Err()
 }
 
 var errStopped = errors.New("stopped")

@@ -9,7 +9,7 @@ import (
 	"framescope/invariants"
 	"framescope/sessions/capture"
 	"framescope/sessions/library"
-	"framescope/sessions/live"
+	"framescope/sessions/record"
 	"framescope/sessions/report"
 )
 
@@ -37,7 +37,7 @@ func TestLibraryEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	meta := library.SessionMeta{ID: id, URL: c.Meta().URL, Method: c.Meta().Method, Source: "record", StartedAt: start, Bytes: int64(len(data)), Status: c.Meta().Status}
-	live.SummaryFromReport(&meta, rep)
+	record.Summarize(&meta, rep)
 	if err := l.Finish(meta); err != nil {
 		t.Fatal(err)
 	}

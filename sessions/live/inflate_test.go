@@ -20,6 +20,7 @@ import (
 	"framescope/sessions/codings"
 	"framescope/sessions/library"
 	"framescope/sessions/pipeline"
+	"framescope/sessions/record"
 )
 
 // bombBody is 24 MiB of "data: x\n\n" frames, gzipped once for all the
@@ -218,7 +219,7 @@ func (w *failAfter) Write(p []byte) (int, error) {
 }
 
 // TestRunLiveRecordingLost: a capture whose writes fail is no success: the
-// run's error is a RecordError naming the file and the cause, and the
+// run's error is a record.Error naming the file and the cause, and the
 // result names no recording / no saved session; the stream is still read
 // and checked to its end.
 func TestRunLiveRecordingLost(t *testing.T) {
@@ -235,7 +236,7 @@ func TestRunLiveRecordingLost(t *testing.T) {
 	if res == nil {
 		t.Fatal(err)
 	}
-	var lost *RecordError
+	var lost *record.Error
 	if !errors.As(err, &lost) || !strings.Contains(err.Error(), "no space left on device") || !strings.Contains(err.Error(), "session library") {
 		t.Fatalf("error %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/pipeline"
+	"framescope/sessions/record"
 )
 
 // BenchmarkLiveFlood: a loopback server streams one valid v0.5 turn of
@@ -62,7 +63,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 	for b.Loop() {
 		round++
 		path := filepath.Join(dir, fmt.Sprintf("flood-%d.jsonl", round))
-		f, err := RecordFile(path)
+		f, err := record.File(path)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -70,7 +71,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rec := Record(l, f, RecordOptions{})
+		rec := record.New(l, f, record.Options{})
 		res, err := pipeline.Run(rec, invariants.Options{}, pipeline.Handler{})
 		rec.Close()
 		f.Close()

@@ -9,6 +9,7 @@ import (
 	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
+	"framescope/sessions/record"
 	"framescope/sessions/report"
 )
 
@@ -80,7 +81,7 @@ func TestLiveNDJSONFramedPerLine(t *testing.T) {
 func TestLiveNDJSONCheckedAndRecorded(t *testing.T) {
 	lvNoLeak(t)
 	url := ndServer(t, -1, nil, ndChat+"\n", ndChat+"\n", ndDone+"\n")
-	rec, path := lvRecordPath(t, lvConnect(t, ConnectOptions{URL: url, Body: []byte(`{"model":"qwen3:8b"}`)}), RecordOptions{})
+	rec, path := lvRecordPath(t, lvConnect(t, ConnectOptions{URL: url, Body: []byte(`{"model":"qwen3:8b"}`)}), record.Options{})
 	rep, err := report.Check(rec, invariants.Options{})
 	if err != nil {
 		t.Fatal(err)

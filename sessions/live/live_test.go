@@ -28,6 +28,7 @@ import (
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/pipeline"
+	"framescope/sessions/record"
 	"framescope/sessions/report"
 )
 
@@ -165,15 +166,15 @@ func lvConnect(t testing.TB, opts ConnectOptions) *Live {
 }
 
 // lvRecordPath records c to a file in a temp dir.
-func lvRecordPath(t testing.TB, c sessions.Capture, opts RecordOptions) (sessions.Capture, string) {
+func lvRecordPath(t testing.TB, c sessions.Capture, opts record.Options) (sessions.Capture, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "rec.jsonl")
-	f, err := RecordFile(path)
+	f, err := record.File(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	return Record(c, f, opts), path
+	return record.New(c, f, opts), path
 }
 
 // lvReadBack opens a recording and drains it.
@@ -204,7 +205,7 @@ func TestLiveHappyTurn(t *testing.T) {
 	tests := []struct {
 		name       string
 		opts       ConnectOptions
-		rec        RecordOptions
+		rec        record.Options
 		wantMethod string
 		wantAccept string
 		wantBody   string
@@ -221,11 +222,11 @@ func TestLiveHappyTurn(t *testing.T) {
 			wantMethod: "PUT", wantAccept: "text/event-stream", wantBody: "a=1", wantCT: "application/x-www-form-urlencoded"},
 		{name: "secrets redacted",
 			opts: ConnectOptions{Headers: []string{"Authorization: Bearer sk-live-123", "Cookie: sid=cookie-456", "X-Api-Key: key-789", "X-Tenant-Token: tenant-000"}},
-			rec:  RecordOptions{Redact: []string{"x-tenant-token"}}, wantMethod: "GET", wantAccept: "text/event-stream",
+			rec:  record.Options{Redact: []string{"x-tenant-token"}}, wantMethod: "GET", wantAccept: "text/event-stream",
 			secrets: map[string]string{"Authorization": "sk-live-123", "Cookie": "cookie-456", "X-Api-Key": "key-789", "X-Tenant-Token": "tenant-000", "Set-Cookie": "server-secret"}},
 		{name: "secrets kept",
 			opts: ConnectOptions{Headers: []string{"Authorization: Bearer sk-live-123"}, KeepSecrets: true},
-			rec:  RecordOptions{KeepSecrets: true}, wantMethod: "GET", wantAccept: "text/event-stream",
+			rec:  record.Options{KeepSecrets: true}, wantMethod: "GET", wantAccept: "text/event-stream",
 			secrets: map[string]string{"Authorization": "sk-live-123", "Set-Cookie": "server-secret"}, keep: true},
 	}
 	for _, tc := range tests {
@@ -389,7 +390,7 @@ func TestLiveEnds(t *testing.T) {
 			t.Cleanup(release)
 			srv := lvServer(t, func(w http.ResponseWriter, r *http.Request) { tc.handler(w, r, proceed) })
 			l := lvConnect(t, ConnectOptions{URL: srv.URL})
-			rec, path := lvRecordPath(t, l, RecordOptions{})
+			rec, path := lvRecordPath(t, l, record.Options{})
 			// Read until everything sent has arrived, then let the server
 			// end the connection: a reset can drop unread bytes.
 			var got []byte
@@ -497,7 +498,7 @@ func TestLiveSilence(t *testing.T) {
 	frames := lvTurn(1)
 	srv := lvServer(t, lvScript(lvPiece{data: frames[0]}, lvPiece{wait: silence, data: strings.Join(frames[1:], "")}))
 	l := lvConnect(t, ConnectOptions{URL: srv.URL})
-	rec, path := lvRecordPath(t, l, RecordOptions{})
+	rec, path := lvRecordPath(t, l, record.Options{})
 	live := lvDrain(t, rec)
 	_, d := lvReadBack(t, path)
 	for _, got := range []lvDrained{live, d} {
@@ -568,7 +569,7 @@ func TestLiveNotSSE(t *testing.T) {
 			if m.Status != tc.status || m.ContentType != tc.ct || !m.HTTP {
 				t.Errorf("Meta %+v", m)
 			}
-			rec, path := lvRecordPath(t, l, RecordOptions{})
+			rec, path := lvRecordPath(t, l, record.Options{})
 			rep, err := report.Check(rec, invariants.Options{})
 			rec.Close()
 			if err != nil {
@@ -840,7 +841,7 @@ func TestLiveEncodings(t *testing.T) {
 				opts.Headers = []string{"Accept-Encoding: " + tc.accept}
 			}
 			l := lvConnect(t, opts)
-			rec, path := lvRecordPath(t, l, RecordOptions{})
+			rec, path := lvRecordPath(t, l, record.Options{})
 			d := lvDrain(t, rec)
 			if ae := gotAE.Load().(string); ae != tc.accept {
 				t.Errorf("server got Accept-Encoding %q, want %q", ae, tc.accept)
@@ -911,7 +912,7 @@ func TestLiveCancel(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer l.Close()
-			rec, path := lvRecordPath(t, l, RecordOptions{})
+			rec, path := lvRecordPath(t, l, record.Options{})
 			want := lvFrame("response_id", "") + strings.Repeat(frame, 3)
 			var got []byte
 			for len(got) < len(want) {
@@ -986,7 +987,7 @@ func TestLiveMemoryFlat(t *testing.T) {
 	})
 	l := lvConnect(t, ConnectOptions{URL: srv.URL})
 	var written lvCountWriter
-	rec := Record(l, &written, RecordOptions{})
+	rec := record.New(l, &written, record.Options{})
 
 	runtime.GC()
 	var ms runtime.MemStats
@@ -1093,7 +1094,7 @@ func TestLiveURLPassword(t *testing.T) {
 			if p := <-gotPass; p != "hunter2" {
 				t.Errorf("server got password %q", p)
 			}
-			rec, path := lvRecordPath(t, l, RecordOptions{KeepSecrets: keep})
+			rec, path := lvRecordPath(t, l, record.Options{KeepSecrets: keep})
 			lvDrain(t, rec)
 			m := l.Meta()
 			shown := strings.Contains(m.Name+m.URL, "hunter2")

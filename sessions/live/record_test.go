@@ -16,6 +16,7 @@ import (
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
+	"framescope/sessions/record"
 	"framescope/sessions/report"
 )
 
@@ -40,7 +41,7 @@ func TestRecordChunkEncoding(t *testing.T) {
 		f.Chunks = append(f.Chunks, sessions.Chunk{Data: c, T: time.Duration(i)*123457*time.Microsecond + 1500, HasTime: true})
 	}
 	var buf bytes.Buffer
-	rec := Record(f, &buf, RecordOptions{})
+	rec := record.New(f, &buf, record.Options{})
 	live := lvDrain(t, rec)
 	for i, c := range live.chunks {
 		if !bytes.Equal(c.Data, chunks[i]) {
@@ -120,17 +121,17 @@ func TestRecordHeader(t *testing.T) {
 	secrets := map[string]string{"sk-1": "Authorization", "p-2": "Proxy-Authorization", "c-3": "cookie", "k-4": "X-Api-Key", "s-5": "X-Tenant-Id", "sc-6": "Set-Cookie"}
 	tests := []struct {
 		name     string
-		opts     RecordOptions
+		opts     record.Options
 		redacted []string
 	}{
-		{"default", RecordOptions{}, []string{"Authorization", "Proxy-Authorization", "Set-Cookie", "X-Api-Key", "cookie"}},
-		{"extra name", RecordOptions{Redact: []string{"x-tenant-ID"}}, []string{"Authorization", "Proxy-Authorization", "Set-Cookie", "X-Api-Key", "X-Tenant-Id", "cookie"}},
-		{"keep secrets", RecordOptions{KeepSecrets: true, Redact: []string{"X-Tenant-Id"}}, nil},
+		{"default", record.Options{}, []string{"Authorization", "Proxy-Authorization", "Set-Cookie", "X-Api-Key", "cookie"}},
+		{"extra name", record.Options{Redact: []string{"x-tenant-ID"}}, []string{"Authorization", "Proxy-Authorization", "Set-Cookie", "X-Api-Key", "X-Tenant-Id", "cookie"}},
+		{"keep secrets", record.Options{KeepSecrets: true, Redact: []string{"X-Tenant-Id"}}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			rec := Record(&sessiontest.FakeCapture{Info: meta, Ending: sessions.End{Kind: sessions.EndEOF}}, &buf, tc.opts)
+			rec := record.New(&sessiontest.FakeCapture{Info: meta, Ending: sessions.End{Kind: sessions.EndEOF}}, &buf, tc.opts)
 			lvDrain(t, rec)
 			header, _, _ := strings.Cut(buf.String(), "\n")
 			var h struct {
@@ -206,7 +207,7 @@ func TestRecordEnds(t *testing.T) {
 			f := &sessiontest.FakeCapture{Info: sessions.Meta{Kind: sessions.KindSSE, Timed: true, StartedAt: time.Now()}, Ending: tc.end,
 				Chunks: []sessions.Chunk{{Data: []byte("data: 1\n\n"), T: 500 * time.Millisecond, HasTime: true}, {Data: []byte("data: 2\n\n"), T: 700 * time.Millisecond, HasTime: true}}}
 			var buf bytes.Buffer
-			rec := Record(f, &buf, RecordOptions{})
+			rec := record.New(f, &buf, record.Options{})
 			if tc.close {
 				rec.Next()
 				rec.Close()
@@ -240,7 +241,7 @@ func TestRecordUntimedSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	lvDrain(t, Record(src, &buf, RecordOptions{}))
+	lvDrain(t, record.New(src, &buf, record.Options{}))
 	c, err := capture.OpenReader("r", &buf, capture.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +267,7 @@ func TestRecordFile(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		w, err := RecordFile(path)
+		w, err := record.File(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,7 +281,7 @@ func TestRecordFile(t *testing.T) {
 			t.Errorf("existing %v: mode %v, size %d", pre, fi.Mode().Perm(), fi.Size())
 		}
 	}
-	if _, err := RecordFile(filepath.Join(dir, "no", "such", "dir.jsonl")); err == nil || !strings.Contains(err.Error(), "dir.jsonl") {
+	if _, err := record.File(filepath.Join(dir, "no", "such", "dir.jsonl")); err == nil || !strings.Contains(err.Error(), "dir.jsonl") {
 		t.Errorf("error %v", err)
 	}
 }
@@ -310,7 +311,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	}
 	srv := lvServer(t, lvScript(pieces...))
 	l := lvConnect(t, ConnectOptions{URL: srv.URL, Headers: []string{"Authorization: Bearer secret-token"}})
-	rec, path := lvRecordPath(t, l, RecordOptions{})
+	rec, path := lvRecordPath(t, l, record.Options{})
 	noTiming := invariants.Options{Idle: -1, TTFE: -1, NoTiming: true} // PC3 turns are timed too (docs/timing.md)
 	liveRep, err := report.Check(rec, noTiming)
 	if err != nil {
@@ -390,11 +391,11 @@ func TestRecordKilled(t *testing.T) {
 	srv := lvServer(t, lvScript(pieces...))
 	l := lvConnect(t, ConnectOptions{URL: srv.URL})
 	path := filepath.Join(t.TempDir(), "killed.jsonl")
-	f, err := RecordFile(path)
+	f, err := record.File(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := Record(l, f, RecordOptions{})
+	rec := record.New(l, f, record.Options{})
 	var written []byte
 	for len(written) < len(frames[0])+len(frames[1]) {
 		ch, err := rec.Next()
@@ -412,7 +413,7 @@ func TestRecordKilled(t *testing.T) {
 	if len(rest.probs) != 1 || !rest.probs[0].Note || !strings.Contains(rest.probs[0].Message, "recording stopped") {
 		t.Errorf("problems %+v, want one note that the recording stopped", rest.probs)
 	}
-	if rec.(*Recorder).Err() == nil {
+	if rec.(*record.Recorder).Err() == nil {
 		t.Error("Err is nil")
 	}
 

@@ -2,6 +2,7 @@ package live
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
+	"framescope/sessions/record"
 )
 
 func TestRedactBody(t *testing.T) {
@@ -83,7 +85,7 @@ func TestRequestBodyRoundTrip(t *testing.T) {
 				t.Errorf("--no-body: the TUI still shows the body, redacted; got %q", shown)
 			}
 			var buf bytes.Buffer
-			rec := Record(l, &buf, RecordOptions{KeepSecrets: tc.opts.KeepSecrets})
+			rec := record.New(l, &buf, record.Options{KeepSecrets: tc.opts.KeepSecrets})
 			for {
 				if _, err := rec.Next(); err != nil {
 					break
@@ -168,17 +170,18 @@ func TestHARRequestBody(t *testing.T) {
 }
 
 func jsonQuote(s string) string {
-	return string(appendJSONString(nil, []byte(s)))
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // TestRequestBodyCut: a recording keeps at most 1 MiB of the body (cut at
 // a rune boundary, redacted first) and says how long it was; the reader
 // gives both back, and an inconsistent size is a problem, not a crash.
 func TestRequestBodyCut(t *testing.T) {
-	body := []byte(`{"api_key":"SECRET","text":"` + strings.Repeat("é", requestBodyMax) + `"}`)
+	body := []byte(`{"api_key":"SECRET","text":"` + strings.Repeat("é", record.RequestBodyMax) + `"}`)
 	var buf bytes.Buffer
-	rec := Record(&sessiontest.FakeCapture{Info: sessions.Meta{URL: "http://h/", HTTP: true, Status: 200, RequestBody: body,
-		RequestHeaders: map[string]string{"Content-Type": "application/json"}}, Ending: sessions.End{Kind: sessions.EndEOF}}, &buf, RecordOptions{})
+	rec := record.New(&sessiontest.FakeCapture{Info: sessions.Meta{URL: "http://h/", HTTP: true, Status: 200, RequestBody: body,
+		RequestHeaders: map[string]string{"Content-Type": "application/json"}}, Ending: sessions.End{Kind: sessions.EndEOF}}, &buf, record.Options{})
 	lvDrain(t, rec)
 	header, _, _ := strings.Cut(buf.String(), "\n")
 	if strings.Contains(header, "SECRET") || !strings.Contains(header, `"request_body":"{\"api_key\":\"[redacted]\"`) {
@@ -190,7 +193,7 @@ func TestRequestBodyCut(t *testing.T) {
 	}
 	m := c.Meta()
 	redacted, _ := sessions.RedactBody(body, "application/json")
-	if n := len(m.RequestBody); n > requestBodyMax || n < requestBodyMax-3 || !bytes.HasPrefix(redacted, m.RequestBody) || m.RequestBodySize != int64(len(redacted)) {
+	if n := len(m.RequestBody); n > record.RequestBodyMax || n < record.RequestBodyMax-3 || !bytes.HasPrefix(redacted, m.RequestBody) || m.RequestBodySize != int64(len(redacted)) {
 		t.Errorf("read back %d bytes of %d (size %d)", n, len(redacted), m.RequestBodySize)
 	}
 	if p := c.TakeProblems(); len(p) != 0 {

@@ -8,6 +8,7 @@ import (
 
 	"framescope/sessions"
 	"framescope/sessions/internal/sessiontest"
+	"framescope/sessions/record"
 )
 
 // TestLiveSecretNames (issue 24 item 5): secrets under other spellings —
@@ -25,7 +26,7 @@ func TestLiveSecretNames(t *testing.T) {
 	url := strings.Replace(srv.URL, "http://", "http://USERTOKEN@", 1) + "/s?accessToken=QUERYTOKEN"
 	l := lvConnect(t, ConnectOptions{URL: url, Body: []byte("\xef\xbb\xbf{\"clientSecret\":\"BODYSECRET\"}"),
 		Headers: []string{"Content-Type: application/json", "Ocp-Apim-Subscription-Key: HDRKEY"}})
-	rec, path := lvRecordPath(t, l, RecordOptions{})
+	rec, path := lvRecordPath(t, l, record.Options{})
 	lvDrain(t, rec)
 	recorded := string(sessiontest.ReadFile(t, path))
 	m := l.Meta()

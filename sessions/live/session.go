@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"framescope/sessions"
 	"framescope/sessions/library"
 	"framescope/sessions/pipeline"
+	"framescope/sessions/record"
 	"framescope/sessions/report"
 )
 
@@ -55,11 +57,11 @@ type LiveResult struct {
 // is still a complete session.
 func RunLive(ctx context.Context, opts LiveOptions, h pipeline.Handler) (*LiveResult, error) {
 	started := time.Now()
-	// The files first (record_target.go): a bad -o path or an unwritable
+	// The files first (record.Target): a bad -o path or an unwritable
 	// library fails before the one-shot request is sent.
-	var target *recordTarget
+	var target *record.Target
 	if opts.RecordPath != "" {
-		t, err := openRecordTarget(opts.RecordPath)
+		t, err := record.OpenTarget(opts.RecordPath)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +71,7 @@ func RunLive(ctx context.Context, opts LiveOptions, h pipeline.Handler) (*LiveRe
 	var libFile *os.File
 	abandon := func() {
 		if target != nil {
-			target.abandon()
+			target.Abandon()
 		}
 		if libFile != nil {
 			libFile.Close()
@@ -86,7 +88,7 @@ func RunLive(ctx context.Context, opts LiveOptions, h pipeline.Handler) (*LiveRe
 	}
 	live, err := Connect(ctx, opts.Connect)
 	if err == nil && target != nil {
-		if err = target.start(); err != nil {
+		if err = target.Start(); err != nil {
 			live.Close()
 		}
 	}
@@ -102,17 +104,17 @@ func RunLive(ctx context.Context, opts LiveOptions, h pipeline.Handler) (*LiveRe
 	if opts.OnResponse != nil {
 		opts.OnResponse(res.Response)
 	}
-	rec := RecordOptions{Redact: opts.Connect.Redact, KeepSecrets: opts.Connect.KeepSecrets}
+	rec := record.Options{Redact: opts.Connect.Redact, KeepSecrets: opts.Connect.KeepSecrets}
 	var c, recC, libC sessions.Capture = live, nil, nil
 	if opts.Stop.Active() {
 		c = LimitCapture(c, opts.Stop, live.Cancel)
 	}
 	if target != nil {
-		recC = Record(c, target.f, rec)
+		recC = record.New(c, target.F, rec)
 		c = recC
 	}
 	if libFile != nil {
-		libC = Record(c, libraryWriter(libFile), rec)
+		libC = record.New(c, libraryWriter(libFile), rec)
 		c = libC
 	}
 
@@ -125,13 +127,13 @@ func RunLive(ctx context.Context, opts LiveOptions, h pipeline.Handler) (*LiveRe
 	// "saved as" for it, and the caller exits 2.
 	var libLost error
 	if target != nil {
-		if lost := recordFailure("recording to "+sessions.Clean(opts.RecordPath), recC, target.f.Close()); lost != nil {
+		if lost := record.Failure("recording to "+sessions.Clean(opts.RecordPath), recC, target.F.Close()); lost != nil {
 			runErr = errors.Join(runErr, lost)
 			res.RecordPath = ""
 		}
 	}
 	if libFile != nil {
-		if libLost = recordFailure("session library", libC, libFile.Close()); libLost != nil {
+		if libLost = record.Failure("session library", libC, libFile.Close()); libLost != nil {
 			runErr = errors.Join(runErr, libLost)
 			res.SessionID = ""
 		}
@@ -142,7 +144,7 @@ func RunLive(ctx context.Context, opts LiveOptions, h pipeline.Handler) (*LiveRe
 			StartedAt: started, Duration: res.Duration, Status: res.Response.Status,
 		}
 		if rep != nil {
-			SummaryFromReport(&meta, rep)
+			record.Summarize(&meta, rep)
 		}
 		meta.Bytes = bytesOf(rep)
 		if libLost != nil {
@@ -164,22 +166,6 @@ func bytesOf(rep *report.Report) int64 {
 	return rep.Bytes
 }
 
-// SummaryFromReport fills Frames, Turns, Counts and End from a check report.
-func SummaryFromReport(meta *library.SessionMeta, rep *report.Report) {
-	if meta == nil || rep == nil {
-		return
-	}
-	meta.Frames = rep.Frames
-	meta.Dialect = rep.Dialect
-	meta.Flavor = rep.Flavor
-	meta.Turns = make([]library.TurnSummary, 0, len(rep.Turns))
-	for _, t := range rep.Turns {
-		ts := library.TurnSummary{ResponseID: t.ResponseID, Done: t.Done}
-		if s := t.Terminal.String(); s != "" {
-			ts.Terminal = &s
-		}
-		meta.Turns = append(meta.Turns, ts)
-	}
-	meta.Counts = rep.Counts
-	meta.End = sessions.EndText(rep.End)
-}
+// libraryWriter wraps the library's capture file; tests swap it for a
+// writer that fails (a full disk cannot be had on demand).
+var libraryWriter = func(f *os.File) io.Writer { return f }

@@ -12,8 +12,8 @@ import (
 	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/library"
-	"framescope/sessions/live"
 	"framescope/sessions/pipeline"
+	"framescope/sessions/record"
 	"framescope/sessions/report"
 )
 
@@ -66,7 +66,7 @@ func flat(h http.Header) map[string]string {
 }
 
 // startStream makes lf a stream and starts its checker: the tap feeds the
-// library's recording (as connect records: live.Record, secrets
+// library's recording (as connect records: record.New, secrets
 // redacted) and the same pipeline as check, with detection.
 func (p *Proxy) startStream(lf *liveFlow, meta sessions.Meta, started time.Time) *stream {
 	t := newTap(meta, started, p.opts.QueueBytes, p.budget, p.spill)
@@ -106,7 +106,7 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 			notes = append(notes, "not saved: "+sessions.Clean(err.Error()))
 		} else {
 			libID, libFile = id, f
-			c = live.Record(c, f, live.RecordOptions{Redact: p.opts.Redact, KeepSecrets: p.opts.KeepSecrets, FlushDelay: recordFlushDelay})
+			c = record.New(c, f, record.Options{Redact: p.opts.Redact, KeepSecrets: p.opts.KeepSecrets, FlushDelay: recordFlushDelay})
 			p.book.update(lf, func(f *Flow) { f.SessionID = id })
 		}
 	}
@@ -177,7 +177,7 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 		}
 		meta := library.SessionMeta{ID: libID, URL: meta.Name, Method: meta.Method, Source: "proxy",
 			StartedAt: meta.StartedAt, Duration: time.Since(meta.StartedAt), Status: meta.Status}
-		live.SummaryFromReport(&meta, rep)
+		record.Summarize(&meta, rep)
 		if rep != nil {
 			meta.Bytes = rep.Bytes
 		}
@@ -214,10 +214,10 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 }
 
 // findRecorder finds the library's recorder in a capture chain.
-func findRecorder(c sessions.Capture) (*live.Recorder, bool) {
+func findRecorder(c sessions.Capture) (*record.Recorder, bool) {
 	for {
 		switch x := c.(type) {
-		case *live.Recorder:
+		case *record.Recorder:
 			return x, true
 		case *ndjsonCapture:
 			c = x.c
@@ -227,7 +227,7 @@ func findRecorder(c sessions.Capture) (*live.Recorder, bool) {
 	}
 }
 
-func firstErr(rec *live.Recorder, err error) error {
+func firstErr(rec *record.Recorder, err error) error {
 	if rec != nil && rec.Err() != nil {
 		return rec.Err()
 	}

@@ -23,6 +23,7 @@ import (
 	"framescope/sessions/library"
 	"framescope/sessions/live"
 	"framescope/sessions/pipeline"
+	"framescope/sessions/record"
 	"framescope/ui"
 	"framescope/ui/source"
 )
@@ -303,7 +304,7 @@ func runLive(ctx context.Context, opts live.LiveOptions, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "saved as session %s (framescope check @%s)\n", res.SessionID, res.SessionID)
 	}
 	printPruneNote(stderr, res)
-	if lost := (*live.RecordError)(nil); errors.As(err, &lost) {
+	if lost := (*record.Error)(nil); errors.As(err, &lost) {
 		return exitError{2} // a recording lost data: the message is above
 	}
 	if streamFailed(res) {
@@ -390,7 +391,7 @@ func reportLiveTUI(outs []*source.LiveOutcome, stderr io.Writer) error {
 		if streamFailed(res) {
 			code = 2
 		}
-		var lost *live.RecordError
+		var lost *record.Error
 		if errors.As(out.Err, &lost) {
 			code = 2 // a recording lost data
 		}

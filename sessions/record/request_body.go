@@ -1,4 +1,4 @@
-package live
+package record
 
 import (
 	"encoding/base64"
@@ -15,11 +15,11 @@ import (
 // --keep-secrets; --no-body leaves it out. Captures written before it
 // existed simply have neither key.
 
-// requestBodyMax bounds the request body a capture keeps: the header is
+// RequestBodyMax bounds the request body a capture keeps: the header is
 // one line, and a line must stay well under what readers accept
-// (maxLineSize). A longer body keeps its first requestBodyMax bytes, and
+// (maxLineSize). A longer body keeps its first RequestBodyMax bytes, and
 // "request_body_size" says how long it was.
-const requestBodyMax = 1 << 20
+const RequestBodyMax = 1 << 20
 
 // appendRequestBody appends the header's request body fields (redacted
 // before it is cut: a cut JSON body no longer parses).
@@ -27,9 +27,9 @@ func appendRequestBody(b []byte, m sessions.Meta, keep bool) []byte {
 	ct, _ := sessions.HeaderLookup(m.RequestHeaders, "Content-Type")
 	body := sessions.RedactBodyIf(m.RequestBody, ct, keep)
 	size := max(int64(len(body)), m.RequestBodySize)
-	if len(body) > requestBodyMax {
-		n := requestBodyMax
-		for n > requestBodyMax-utf8.UTFMax && !utf8.RuneStart(body[n]) {
+	if len(body) > RequestBodyMax {
+		n := RequestBodyMax
+		for n > RequestBodyMax-utf8.UTFMax && !utf8.RuneStart(body[n]) {
 			n-- // a text body stays text
 		}
 		body = body[:n]

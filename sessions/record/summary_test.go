@@ -1,4 +1,4 @@
-package live
+package record
 
 import (
 	"reflect"
@@ -11,7 +11,7 @@ import (
 	"framescope/sessions/report"
 )
 
-func TestSummaryFromReport(t *testing.T) {
+func TestSummarize(t *testing.T) {
 	rep := &report.Report{
 		Frames: 12,
 		Turns: []invariants.Turn{
@@ -22,12 +22,12 @@ func TestSummaryFromReport(t *testing.T) {
 		End:    sessions.End{Kind: sessions.EndError, Detail: "connection reset"},
 	}
 	var m library.SessionMeta
-	SummaryFromReport(&m, rep)
+	Summarize(&m, rep)
 	want := []library.TurnSummary{{ResponseID: "r1", Terminal: new("completed"), Done: true}, {ResponseID: "r2"}}
 	if m.Frames != 12 || !reflect.DeepEqual(m.Turns, want) || m.Counts != rep.Counts || m.End != "error: connection reset" {
-		t.Errorf("SummaryFromReport: %+v", m)
+		t.Errorf("Summarize: %+v", m)
 	}
-	SummaryFromReport(&m, &report.Report{})
+	Summarize(&m, &report.Report{})
 	if m.End != "eof" || m.Turns == nil || len(m.Turns) != 0 {
 		t.Errorf("empty report: %+v", m)
 	}

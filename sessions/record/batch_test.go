@@ -1,4 +1,4 @@
-package live
+package record
 
 import (
 	"bytes"
@@ -63,7 +63,7 @@ func TestRecordFlushDelay(t *testing.T) {
 	src := &sliceCapture{chunks: chunks}
 	w := &writeLog{}
 	const delay = 50 * time.Millisecond
-	rec := Record(src, w, RecordOptions{FlushDelay: delay})
+	rec := New(src, w, Options{FlushDelay: delay})
 	if n, _ := w.snapshot(); n != 1 {
 		t.Fatalf("the header must be written at once: %d writes", n)
 	}
@@ -115,7 +115,7 @@ func TestRecordFlushDelayWholeLines(t *testing.T) {
 	// A line longer than a batch may hold goes out on its own, in its place.
 	chunks[20] = "data: " + strings.Repeat("y", 2*batchMax) + "\n\n"
 	w := &writeLog{}
-	rec := Record(&sliceCapture{chunks: chunks}, w, RecordOptions{FlushDelay: time.Hour})
+	rec := New(&sliceCapture{chunks: chunks}, w, Options{FlushDelay: time.Hour})
 	for {
 		if _, err := rec.Next(); err != nil {
 			break

@@ -1,4 +1,4 @@
-package live
+package record
 
 import (
 	"bytes"
@@ -22,8 +22,8 @@ func TestRecordEscapesUnsafeRunes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var file bytes.Buffer
-	rc := Record(&metaOverride{Capture: c, m: sessions.Meta{Name: "in", Kind: sessions.KindSSE, URL: "http://127.0.0.1/\u202eevil",
-		ResponseHeaders: map[string]string{"X-Evil": "a\xff\u009b\u202eb", "X-\u200bName": "v"}}}, &file, RecordOptions{})
+	rc := New(&metaOverride{Capture: c, m: sessions.Meta{Name: "in", Kind: sessions.KindSSE, URL: "http://127.0.0.1/\u202eevil",
+		ResponseHeaders: map[string]string{"X-Evil": "a\xff\u009b\u202eb", "X-\u200bName": "v"}}}, &file, Options{})
 	for {
 		if _, err := rc.Next(); err != nil {
 			break

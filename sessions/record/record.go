@@ -1,11 +1,10 @@
-package live
+package record
 
 import (
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,8 +16,8 @@ import (
 	"framescope/sessions"
 )
 
-// RecordOptions tunes Record.
-type RecordOptions struct {
+// Options tunes a recording.
+type Options struct {
 	// Redact names headers (case-insensitive) whose values are replaced by
 	// "[redacted]", on top of defaultRedact.
 	Redact []string
@@ -32,7 +31,7 @@ type RecordOptions struct {
 	FlushDelay time.Duration
 }
 
-// Record returns a Capture that passes every chunk of c through unchanged
+// New returns a Capture that passes every chunk of c through unchanged
 // and appends it to w as a framescope JSONL capture: the header line first
 // (from c.Meta(), written now), then one line per chunk, written and
 // flushed as it arrives — so a killed process leaves a valid capture up to
@@ -40,10 +39,10 @@ type RecordOptions struct {
 // capture is closed before its end). Bytes that are not valid UTF-8 are
 // written as {"t":…,"b64":…}.
 //
-// w is not closed (pass an *os.File from RecordFile and close it after the
+// w is not closed (pass an *os.File from File and close it after the
 // Capture). A failed write stops the recording, never the stream: it is
 // reported once by TakeProblems (as a note) and by Err.
-func Record(c sessions.Capture, w io.Writer, opts RecordOptions) sessions.Capture {
+func New(c sessions.Capture, w io.Writer, opts Options) sessions.Capture {
 	r := &Recorder{
 		c:     c,
 		w:     w,
@@ -55,7 +54,7 @@ func Record(c sessions.Capture, w io.Writer, opts RecordOptions) sessions.Captur
 	return r
 }
 
-// Recorder is the Capture Record returns.
+// Recorder is the Capture New returns.
 type Recorder struct {
 	c sessions.Capture
 	w io.Writer
@@ -65,7 +64,7 @@ type Recorder struct {
 	batch []byte
 	start time.Time
 	meta  sessions.Meta
-	delay time.Duration // RecordOptions.FlushDelay
+	delay time.Duration // Options.FlushDelay
 
 	mu       sync.Mutex  // guards the writer and what follows
 	timer    *time.Timer // flushes a batch FlushDelay after its first line
@@ -78,28 +77,7 @@ type Recorder struct {
 	chunks   int
 }
 
-// RecordFile creates (or truncates) the file a recording goes to, readable
-// and writable by its owner only: captures can hold private data.
-func RecordFile(path string) (io.WriteCloser, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("recording to %s: %w", sessions.Clean(path), unwrapPath(err))
-	}
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() != 0o600 {
-		f.Chmod(0o600) // an existing file keeps its mode otherwise
-	}
-	return f, nil
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
-func (r *Recorder) writeHeader(opts RecordOptions) {
+func (r *Recorder) writeHeader(opts Options) {
 	m := r.meta
 	reqH, reqRed := sessions.RedactHeaders(m.RequestHeaders, opts.Redact, opts.KeepSecrets)
 	respH, respRed := sessions.RedactHeaders(m.ResponseHeaders, opts.Redact, opts.KeepSecrets)
