@@ -110,10 +110,12 @@ const (
 	EndCancelled EndKind = "cancelled" // the client (user) ended it
 )
 
-// End describes the end of the stream.
+// End is how and when a stream ended: the one end-of-stream type of every
+// floor (a capture's End, the checker's, the screen's store).
 type End struct {
-	Kind    EndKind
-	Detail  string
+	Kind   EndKind
+	Detail string // the error text for EndError (why, for a deliberate EndCancelled)
+	// At is when, from the start of the response, when HasTime.
 	At      time.Duration
 	HasTime bool
 }

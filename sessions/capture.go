@@ -3,6 +3,8 @@ package sessions
 import (
 	"strings"
 	"time"
+
+	"framescope/invariants"
 )
 
 // Kind names a capture format, found by sniffing the content.
@@ -75,23 +77,6 @@ type Chunk struct {
 	Line int
 }
 
-// EndKind is how a stream ended.
-type EndKind string
-
-const (
-	EndEOF       EndKind = "eof"
-	EndError     EndKind = "error"
-	EndCancelled EndKind = "cancelled"
-)
-
-// End is how and when a capture's stream ended.
-type End struct {
-	Kind    EndKind
-	Detail  string // the error text for EndError
-	T       time.Duration
-	HasTime bool
-}
-
 // Problem is a defect found while reading a capture (a broken JSONL line,
 // an undecodable b64 chunk, a truncated file). Reading goes on past it.
 type Problem struct {
@@ -113,7 +98,7 @@ type Capture interface {
 	// valid until the next call.
 	Next() (Chunk, error)
 	// End says how the stream ended; meaningful after Next returned io.EOF.
-	End() End
+	End() invariants.End
 	// TakeProblems returns (and clears) the defects found since the last
 	// call, each naming the line.
 	TakeProblems() []Problem
@@ -133,15 +118,17 @@ func HeaderLookup(h map[string]string, name string) (string, bool) {
 	return "", false
 }
 
-func EndText(e End) string {
-	if e.Kind == EndError && e.Detail != "" {
+// EndText is how a stream ended as a report and the library say it:
+// "eof", "cancelled", "error: DETAIL".
+func EndText(e invariants.End) string {
+	if e.Kind == invariants.EndError && e.Detail != "" {
 		return "error: " + e.Detail
 	}
-	if e.Kind == EndCancelled && e.Detail != "" {
+	if e.Kind == invariants.EndCancelled && e.Detail != "" {
 		return "cancelled: " + e.Detail // a deliberate stop (--max-frames…)
 	}
 	if e.Kind == "" {
-		return string(EndEOF)
+		return string(invariants.EndEOF)
 	}
 	return string(e.Kind)
 }

@@ -114,7 +114,7 @@ func (c *Client) current() *clientSnap {
 		indexed: min(st.ClientRead(), frame+1)}
 	// The stream's end belongs to the last row.
 	if st.End != nil && (sel == st.Len()-1 || st.Len() == 0) {
-		k.end, k.endKind = true, st.End.Kind
+		k.end, k.endKind = true, string(st.End.Kind)
 	}
 	if frame < 0 {
 		k.frames = st.Frames
@@ -156,7 +156,7 @@ func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 	}
 	if withEnd {
 		s.hasEnd = true
-		s.e05, s.e04 = p.Transport(st.End.TransportEvent())
+		s.e05, s.e04 = p.Transport(pc3.EndEvent(*st.End))
 	}
 	s.ready = true
 	s.v05, s.v04 = p.V05, p.V04

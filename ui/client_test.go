@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"framescope/invariants"
 	"framescope/ui/store"
 )
 
@@ -179,10 +180,10 @@ func TestClientTransportEvents(t *testing.T) {
 	}{
 		{"connecting", store.Batch{}, "Client v0.5 · connecting"},
 		{"open", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen, HTTPStatus: 200}}, "Client v0.5 · awaiting_first_frame"},
-		{"http error", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen, HTTPStatus: 503}, End: &store.EndInfo{Kind: "eof"}}, "Client v0.5 · http_failed"},
-		{"eof before any frame", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen}, End: &store.EndInfo{Kind: "eof"}}, "Client v0.5 · ended_without_terminal (connection_lost)"},
-		{"broken", store.Batch{End: &store.EndInfo{Kind: "error", Detail: "reset"}}, "Client v0.5 · ended_without_terminal (connection_lost)"},
-		{"user cancel", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen}, End: &store.EndInfo{Kind: "cancelled"}}, "Client v0.5 · cancelled"},
+		{"http error", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen, HTTPStatus: 503}, End: &invariants.End{Kind: "eof"}}, "Client v0.5 · http_failed"},
+		{"eof before any frame", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen}, End: &invariants.End{Kind: "eof"}}, "Client v0.5 · ended_without_terminal (connection_lost)"},
+		{"broken", store.Batch{End: &invariants.End{Kind: "error", Detail: "reset"}}, "Client v0.5 · ended_without_terminal (connection_lost)"},
+		{"user cancel", store.Batch{Conn: &store.ConnUpdate{State: store.ConnOpen}, End: &invariants.End{Kind: "cancelled"}}, "Client v0.5 · cancelled"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := NewModel("x", false, Config{Now: func() time.Time { return fixedNow }})

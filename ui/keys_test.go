@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"framescope/invariants"
 	"framescope/ui/store"
 )
 
@@ -244,13 +245,13 @@ func TestMaxTimeCancelsLikeX(t *testing.T) {
 	if cancels != 1 {
 		t.Errorf("cancelled twice: %d", cancels)
 	}
-	m.Update(batchMsg{&store.Batch{End: &store.EndInfo{Kind: "cancelled"}}})
+	m.Update(batchMsg{&store.Batch{End: &invariants.End{Kind: "cancelled"}}})
 	if s := screen(m); !strings.Contains(s, "stopped: --max-time 30s (cancelled)") {
 		t.Errorf("header after the end:\n%s", s)
 	}
 	// Ended before the limit: nothing to do.
 	m2 := NewModel("live", true, Config{Cancel: func() { cancels++ }, MaxTime: time.Second})
-	m2.Update(batchMsg{&store.Batch{End: &store.EndInfo{Kind: "eof"}}})
+	m2.Update(batchMsg{&store.Batch{End: &invariants.End{Kind: "eof"}}})
 	m2.Update(maxTimeMsg{gen: 1})
 	if cancels != 1 || m2.stopped != "" {
 		t.Errorf("--max-time after the end: cancels %d stopped %q", cancels, m2.stopped)

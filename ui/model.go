@@ -995,7 +995,7 @@ func (m *Model) connText() string {
 	e := st.End
 	kind, detail := "eof", ""
 	if e != nil {
-		kind, detail = e.Kind, e.Detail
+		kind, detail = string(e.Kind), e.Detail
 	}
 	s := "ended: " + kind
 	if detail != "" {

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"framescope/invariants"
 	"framescope/ui/store"
 )
 
@@ -485,7 +486,7 @@ func TestOpenCallsSpinWhileLive(t *testing.T) {
 	if got := label(); !strings.HasPrefix(got, spinnerFrames[1]+" ") {
 		t.Errorf("the spinner did not move: %q", got)
 	}
-	m.Update(batchMsg{&store.Batch{End: &store.EndInfo{Kind: "eof"}}})
+	m.Update(batchMsg{&store.Batch{End: &invariants.End{Kind: "eof"}}})
 	if got := label(); !strings.HasPrefix(got, "slow_tool") {
 		t.Errorf("a spinner after the end: %q", got)
 	}
@@ -534,7 +535,7 @@ func TestCancelNotice(t *testing.T) {
 	if !cancelled || !strings.Contains(screen(m), "cancelling the stream…") {
 		t.Fatalf("x: cancelled %v\n%s", cancelled, screen(m))
 	}
-	m.Update(batchMsg{&store.Batch{End: &store.EndInfo{Kind: "cancelled"}}})
+	m.Update(batchMsg{&store.Batch{End: &invariants.End{Kind: "cancelled"}}})
 	if s := screen(m); !strings.Contains(s, "stream cancelled by the client") || !strings.Contains(s, "ended: cancelled") {
 		t.Errorf("after the end:\n%s", s)
 	}

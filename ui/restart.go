@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions/replay"
 	"framescope/ui/store"
 )
@@ -107,7 +108,7 @@ func (m *Model) restarted(msg restartedMsg) {
 		return // a later restart superseded it
 	}
 	if msg.err != nil {
-		m.sh.st.Apply(&store.Batch{End: &store.EndInfo{Kind: "error", Detail: decode.Sanitize(msg.err.Error())}})
+		m.sh.st.Apply(&store.Batch{End: &invariants.End{Kind: invariants.EndError, Detail: decode.Sanitize(msg.err.Error())}})
 		m.notice = "session did not start"
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"framescope/invariants"
 	"framescope/sessions/replay"
 	"framescope/ui/store"
 )
@@ -211,7 +212,7 @@ func blockingSource(name string, log *sourceLog) store.Source {
 		f.SetConn(store.ConnUpdate{State: store.ConnOpen, HTTPStatus: 200})
 		<-ctx.Done()
 		log.add("cancelled " + name)
-		f.Finish(store.EndInfo{Kind: "cancelled"})
+		f.Finish(invariants.End{Kind: "cancelled"}, nil)
 	}}
 }
 

@@ -49,7 +49,7 @@ type writeJob struct {
 	// comments that trail the range (see rowChunks).
 	next int
 	meta sessions.Meta
-	end  sessions.End
+	end  invariants.End
 }
 
 func (j *writeJob) what() string {
@@ -169,10 +169,10 @@ func (m *Model) fillJob(j *writeJob) {
 		}
 	}
 	if !followed && st.End != nil {
-		j.end = sessions.End{Kind: sessions.EndKind(st.End.Kind), Detail: st.End.Detail,
-			T: max(st.End.At-j.base, 0), HasTime: st.End.HasTime}
+		j.end = *st.End
+		j.end.At = max(st.End.At-j.base, 0)
 	} else {
-		j.end = sessions.End{Kind: sessions.EndEOF}
+		j.end = invariants.End{Kind: invariants.EndEOF}
 	}
 	j.meta = sessions.Meta{Name: m.source, Kind: sessions.KindJSONL, Timed: true}
 	if r := st.Response; r != nil {
@@ -368,7 +368,7 @@ type rowsCapture struct {
 	meta   sessions.Meta
 	next   func() (chunk, bool)
 	lastAt time.Duration
-	end    sessions.End
+	end    invariants.End
 }
 
 func (c *rowsCapture) Meta() sessions.Meta { return c.meta }
@@ -384,10 +384,10 @@ func (c *rowsCapture) Next() (sessions.Chunk, error) {
 
 // End is the source's end; without a time of its own it is the last
 // chunk's (a turn followed by another, a stream still open).
-func (c *rowsCapture) End() sessions.End {
+func (c *rowsCapture) End() invariants.End {
 	e := c.end
 	if !e.HasTime {
-		e.T, e.HasTime = c.lastAt, true
+		e.At, e.HasTime = c.lastAt, true
 	}
 	return e
 }

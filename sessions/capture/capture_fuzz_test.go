@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/internal/sessiontest"
 )
@@ -57,7 +58,7 @@ func fuzzCapture(t *testing.T, in []byte, entry int) {
 	}
 	end := c.End()
 	switch end.Kind {
-	case sessions.EndEOF, sessions.EndCancelled, sessions.EndError:
+	case invariants.EndEOF, invariants.EndCancelled, invariants.EndError:
 	default:
 		t.Fatalf("end kind %q", end.Kind)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -12,7 +13,7 @@ import (
 // dropped, blank lines skipped. A line over maxLineSize is lost bytes
 // (capture-corrupt error, issue 24 item 13) and skipped; a read error is
 // lost bytes and ends the capture with end. ok is false at the end.
-func (lr *lineReader) nextDataLine(probs *sessions.ProblemList, end *sessions.End) (line []byte, ln int, ok bool) {
+func (lr *lineReader) nextDataLine(probs *sessions.ProblemList, end *invariants.End) (line []byte, ln int, ok bool) {
 	for {
 		line, err := lr.next()
 		ln := lr.line
@@ -23,7 +24,7 @@ func (lr *lineReader) nextDataLine(probs *sessions.ProblemList, end *sessions.En
 		if err != nil {
 			if err != io.EOF {
 				probs.AddLost(ln, "read error: %s", sessions.Clean(err.Error()))
-				*end = sessions.End{Kind: sessions.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
+				*end = invariants.End{Kind: invariants.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
 			}
 			probs.Finish()
 			return nil, ln, false

@@ -12,6 +12,7 @@ import (
 	"testing/iotest"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/internal/sessiontest"
 )
@@ -210,7 +211,7 @@ func TestStdinPipeDoesNotBlock(t *testing.T) {
 		pw.Close()
 	}()
 	d := sessiontest.Drain(t, c)
-	if string(d.Data) != "data: [DONE]\n\n" || d.End.Kind != sessions.EndEOF {
+	if string(d.Data) != "data: [DONE]\n\n" || d.End.Kind != invariants.EndEOF {
 		t.Fatalf("rest %q, end %+v", d.Data, d.End)
 	}
 }
@@ -282,7 +283,7 @@ func TestProblemCap(t *testing.T) {
 	if last := d.Probs[len(d.Probs)-1].Message; !strings.HasPrefix(last, "50 more problems not reported") {
 		t.Errorf("last problem %q", last)
 	}
-	if d.End.Kind != sessions.EndEOF {
+	if d.End.Kind != invariants.EndEOF {
 		t.Errorf("end %+v", d.End)
 	}
 }

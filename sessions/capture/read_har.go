@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -411,7 +412,7 @@ func (c *harCapture) Next() (sessions.Chunk, error) {
 	return sessions.Chunk{Data: c.body}, nil
 }
 
-func (c *harCapture) End() sessions.End { return sessions.End{Kind: sessions.EndEOF} }
+func (c *harCapture) End() invariants.End { return invariants.End{Kind: invariants.EndEOF} }
 
 func (c *harCapture) TakeProblems() []sessions.Problem { return c.probs.Take() }
 

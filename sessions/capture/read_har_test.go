@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/internal/sessiontest"
 )
@@ -37,7 +38,7 @@ func TestHARAutomaticEntry(t *testing.T) {
 	if len(d.Probs) != 1 || !strings.Contains(d.Probs[0].Message, "3 SSE entries; showing entry 0") {
 		t.Errorf("problems %v", d.Probs)
 	}
-	if d.End.Kind != sessions.EndEOF {
+	if d.End.Kind != invariants.EndEOF {
 		t.Errorf("end %+v", d.End)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -32,7 +33,7 @@ type jsonSeqCapture struct {
 	closer io.Closer
 	probs  sessions.ProblemList
 	out    []byte
-	end    sessions.End
+	end    invariants.End
 	done   bool
 
 	rest   []byte // what is left of the current line after the last value
@@ -50,7 +51,7 @@ func newJSONSeqCapture(name string, br *bufio.Reader, closer io.Closer) *jsonSeq
 		meta:   sessions.Meta{Name: name, Kind: sessions.KindJSONSeq, Synthetic: true},
 		lr:     lineReader{br: br},
 		closer: closer,
-		end:    sessions.End{Kind: sessions.EndEOF},
+		end:    invariants.End{Kind: invariants.EndEOF},
 	}
 }
 
@@ -147,7 +148,7 @@ func (c *jsonSeqCapture) readLine() bool {
 		if err != nil {
 			if err != io.EOF {
 				c.probs.AddLost(c.lr.line, "read error: %s", sessions.Clean(err.Error()))
-				c.end = sessions.End{Kind: sessions.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
+				c.end = invariants.End{Kind: invariants.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
 			}
 			c.probs.Finish()
 			c.eof = true
@@ -162,7 +163,7 @@ func (c *jsonSeqCapture) readLine() bool {
 	}
 }
 
-func (c *jsonSeqCapture) End() sessions.End { return c.end }
+func (c *jsonSeqCapture) End() invariants.End { return c.end }
 
 func (c *jsonSeqCapture) TakeProblems() []sessions.Problem { return c.probs.Take() }
 

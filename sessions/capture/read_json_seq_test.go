@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/internal/sessiontest"
 )
@@ -84,7 +85,7 @@ func TestJSONSeqFrames(t *testing.T) {
 	if len(d.Chunks) == 0 || d.Chunks[0].Line != 1 {
 		t.Errorf("first chunk's line: %+v", d.Chunks)
 	}
-	if d.End.Kind != sessions.EndEOF || len(d.Probs) != 0 {
+	if d.End.Kind != invariants.EndEOF || len(d.Probs) != 0 {
 		t.Errorf("end %+v problems %+v", d.End, d.Probs)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -40,7 +41,7 @@ type jsonlCapture struct {
 
 	lastT   float64
 	haveT   bool
-	end     sessions.End
+	end     invariants.End
 	sawEnd  bool
 	endLine int
 	done    bool
@@ -315,7 +316,7 @@ func (c *jsonlCapture) parseLine(ln int, line []byte) (sessions.Chunk, bool) {
 		} else if !c.sawEnd {
 			c.end = parseEnd(string(l.end))
 			if hasT {
-				c.end.T, c.end.HasTime = secondsDuration(t), true
+				c.end.At, c.end.HasTime = secondsDuration(t), true
 			}
 			c.sawEnd, c.endLine = true, ln
 		}
@@ -602,21 +603,21 @@ func hex4(b []byte, p int) (rune, bool) {
 }
 
 // parseEnd maps an end line's text to an End.
-func parseEnd(s string) sessions.End {
+func parseEnd(s string) invariants.End {
 	switch strings.TrimSpace(s) {
 	case "eof":
-		return sessions.End{Kind: sessions.EndEOF}
+		return invariants.End{Kind: invariants.EndEOF}
 	case "cancelled", "canceled":
-		return sessions.End{Kind: sessions.EndCancelled}
+		return invariants.End{Kind: invariants.EndCancelled}
 	}
 	// The client's deliberate stop (record --max-frames, --max-bytes).
 	if rest, ok := strings.CutPrefix(s, "cancelled:"); ok {
-		return sessions.End{Kind: sessions.EndCancelled, Detail: strings.TrimSpace(rest)}
+		return invariants.End{Kind: invariants.EndCancelled, Detail: strings.TrimSpace(rest)}
 	}
 	if rest, ok := strings.CutPrefix(s, "error:"); ok {
-		return sessions.End{Kind: sessions.EndError, Detail: strings.TrimSpace(rest)}
+		return invariants.End{Kind: invariants.EndError, Detail: strings.TrimSpace(rest)}
 	}
-	return sessions.End{Kind: sessions.EndError, Detail: s}
+	return invariants.End{Kind: invariants.EndError, Detail: s}
 }
 
 // decodeBase64 appends the bytes of standard base64 s (padded or not; line
@@ -670,18 +671,18 @@ func (c *jsonlCapture) finish(err error) {
 	if err != io.EOF {
 		c.probs.AddLost(c.lr.line, "read error: %s", sessions.Clean(err.Error()))
 		if !c.sawEnd {
-			c.end = sessions.End{Kind: sessions.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
+			c.end = invariants.End{Kind: invariants.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
 			c.sawEnd = true
 		}
 	}
 	if !c.sawEnd {
-		c.end = sessions.End{Kind: sessions.EndError, Detail: JSONLTruncated}
+		c.end = invariants.End{Kind: invariants.EndError, Detail: JSONLTruncated}
 		c.probs.Add(c.lr.line, "capture ends after line %d without an end line (truncated?)", c.lr.line)
 	}
 	c.probs.Finish()
 }
 
-func (c *jsonlCapture) End() sessions.End { return c.end }
+func (c *jsonlCapture) End() invariants.End { return c.end }
 
 func (c *jsonlCapture) TakeProblems() []sessions.Problem { return c.probs.Take() }
 

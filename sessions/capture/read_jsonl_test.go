@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/internal/sessiontest"
 )
@@ -48,7 +49,7 @@ func TestJSONLHappy(t *testing.T) {
 	if d.Chunks[0].T != 12*time.Millisecond {
 		t.Errorf("first chunk T %v", d.Chunks[0].T)
 	}
-	if d.End.Kind != sessions.EndEOF || !d.End.HasTime || d.End.T < prev {
+	if d.End.Kind != invariants.EndEOF || !d.End.HasTime || d.End.At < prev {
 		t.Errorf("end %+v", d.End)
 	}
 }
@@ -86,7 +87,7 @@ func TestJSONLDefectsFile(t *testing.T) {
 			t.Errorf("line %d: HasTime %v", ch.Line, ch.HasTime)
 		}
 	}
-	if d.End.Kind != sessions.EndEOF || d.End.T != 70*time.Millisecond {
+	if d.End.Kind != invariants.EndEOF || d.End.At != 70*time.Millisecond {
 		t.Errorf("end %+v", d.End)
 	}
 }
@@ -134,7 +135,7 @@ func TestJSONLLineDefects(t *testing.T) {
 			if !bytes.HasPrefix(d.Data, []byte("data: before\n\n")) || !bytes.HasSuffix(d.Data, []byte("data: after\n\n")) {
 				t.Errorf("data %q", d.Data)
 			}
-			if d.End.Kind != sessions.EndEOF {
+			if d.End.Kind != invariants.EndEOF {
 				t.Errorf("end %+v", d.End)
 			}
 		})
@@ -192,12 +193,12 @@ func TestJSONLNoStatusIsNotHTTP(t *testing.T) {
 func TestJSONLEnds(t *testing.T) {
 	cases := []struct {
 		end  string
-		want sessions.End
+		want invariants.End
 	}{
-		{`"eof"`, sessions.End{Kind: sessions.EndEOF, T: 2 * time.Second, HasTime: true}},
-		{`"cancelled"`, sessions.End{Kind: sessions.EndCancelled, T: 2 * time.Second, HasTime: true}},
-		{`"error: unexpected EOF"`, sessions.End{Kind: sessions.EndError, Detail: "unexpected EOF", T: 2 * time.Second, HasTime: true}},
-		{`"stream reset by peer"`, sessions.End{Kind: sessions.EndError, Detail: "stream reset by peer", T: 2 * time.Second, HasTime: true}},
+		{`"eof"`, invariants.End{Kind: invariants.EndEOF, At: 2 * time.Second, HasTime: true}},
+		{`"cancelled"`, invariants.End{Kind: invariants.EndCancelled, At: 2 * time.Second, HasTime: true}},
+		{`"error: unexpected EOF"`, invariants.End{Kind: invariants.EndError, Detail: "unexpected EOF", At: 2 * time.Second, HasTime: true}},
+		{`"stream reset by peer"`, invariants.End{Kind: invariants.EndError, Detail: "stream reset by peer", At: 2 * time.Second, HasTime: true}},
 	}
 	for _, tc := range cases {
 		c, err := openString(t, sessiontest.JSONLHeader+"\n"+`{"t":2,"end":`+tc.end+"}\n", OpenOptions{})
@@ -213,7 +214,7 @@ func TestJSONLEnds(t *testing.T) {
 
 func TestJSONLTruncated(t *testing.T) {
 	d := sessiontest.Drain(t, mustOpen(t, "../testdata/truncated.jsonl", OpenOptions{}))
-	if d.End.Kind != sessions.EndError || d.End.Detail != "capture ended without an end line (truncated?)" {
+	if d.End.Kind != invariants.EndError || d.End.Detail != "capture ended without an end line (truncated?)" {
 		t.Errorf("end %+v", d.End)
 	}
 	if len(d.Probs) != 1 || d.Probs[0].Line != 5 || !strings.Contains(d.Probs[0].Message, "without an end line") {
@@ -230,7 +231,7 @@ func TestJSONLTruncated(t *testing.T) {
 		t.Fatal(err)
 	}
 	d = sessiontest.Drain(t, c)
-	if string(d.Data) != "data: 1\n\n" || d.End.Kind != sessions.EndError || len(d.Probs) != 2 || d.Probs[0].Line != 3 {
+	if string(d.Data) != "data: 1\n\n" || d.End.Kind != invariants.EndError || len(d.Probs) != 2 || d.Probs[0].Line != 3 {
 		t.Errorf("data %q end %+v problems %v", d.Data, d.End, d.Probs)
 	}
 }
@@ -273,7 +274,7 @@ func TestJSONLLongLinesAndEndings(t *testing.T) {
 	if string(d.Data) != big+"data: small\n\n" {
 		t.Errorf("data differs (%d bytes)", len(d.Data))
 	}
-	if d.Chunks[0].Line != 3 || d.Chunks[1].Line != 5 || d.End.Kind != sessions.EndEOF {
+	if d.Chunks[0].Line != 3 || d.Chunks[1].Line != 5 || d.End.Kind != invariants.EndEOF {
 		t.Errorf("lines %d %d end %+v", d.Chunks[0].Line, d.Chunks[1].Line, d.End)
 	}
 }
@@ -285,7 +286,7 @@ func TestJSONLEndLineCarryingData(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := sessiontest.Drain(t, c)
-	if string(d.Data) != "data: late\n\n" || d.End.Kind != sessions.EndEOF {
+	if string(d.Data) != "data: late\n\n" || d.End.Kind != invariants.EndEOF {
 		t.Errorf("data %q end %+v", d.Data, d.End)
 	}
 	if len(d.Probs) != 2 || d.Probs[0].Line != 2 || d.Probs[1].Line != 3 {
@@ -304,7 +305,7 @@ func TestJSONLMissingHeader(t *testing.T) {
 		t.Errorf("meta %+v", m)
 	}
 	d := sessiontest.Drain(t, c)
-	if string(d.Data) != "data: 1\n\ndata: 2\n\n" || d.End.Kind != sessions.EndCancelled {
+	if string(d.Data) != "data: 1\n\ndata: 2\n\n" || d.End.Kind != invariants.EndCancelled {
 		t.Errorf("data %q end %+v", d.Data, d.End)
 	}
 	if len(d.Probs) != 1 || d.Probs[0].Line != 2 || !strings.Contains(d.Probs[0].Message, "no capture header") {

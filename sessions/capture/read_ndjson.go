@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -27,7 +28,7 @@ type ndjsonCapture struct {
 
 	lastT float64
 	haveT bool
-	end   sessions.End
+	end   invariants.End
 	done  bool
 
 	// openTail: the last chunk was a truncated tail (an event without its
@@ -41,7 +42,7 @@ func newNDJSONCapture(name string, br *bufio.Reader, closer io.Closer) (*ndjsonC
 		meta:   sessions.Meta{Name: name, Kind: sessions.KindNDJSON, Synthetic: true},
 		lr:     lineReader{br: br},
 		closer: closer,
-		end:    sessions.End{Kind: sessions.EndEOF},
+		end:    invariants.End{Kind: invariants.EndEOF},
 	}
 	// Read the first record now: whether it carries a time decides
 	// Meta.Timed.
@@ -303,7 +304,7 @@ func appendDataLines(dst, s []byte) []byte {
 	return append(dst, '\n')
 }
 
-func (c *ndjsonCapture) End() sessions.End { return c.end }
+func (c *ndjsonCapture) End() invariants.End { return c.end }
 
 func (c *ndjsonCapture) TakeProblems() []sessions.Problem { return c.probs.Take() }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/internal/sessiontest"
 )
@@ -32,7 +33,7 @@ func TestNDJSONFrames(t *testing.T) {
 			t.Errorf("chunk %d: %q line %d", i, ch.Data, ch.Line)
 		}
 	}
-	if d.End.Kind != sessions.EndEOF {
+	if d.End.Kind != invariants.EndEOF {
 		t.Errorf("end %+v", d.End)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -28,7 +29,7 @@ type rawNDJSONCapture struct {
 	closer io.Closer
 	probs  sessions.ProblemList
 	out    []byte
-	end    sessions.End
+	end    invariants.End
 	done   bool
 }
 
@@ -37,7 +38,7 @@ func newRawNDJSONCapture(name string, br *bufio.Reader, closer io.Closer) *rawND
 		meta:   sessions.Meta{Name: name, Kind: sessions.KindRawNDJSON, Synthetic: true},
 		lr:     lineReader{br: br},
 		closer: closer,
-		end:    sessions.End{Kind: sessions.EndEOF},
+		end:    invariants.End{Kind: invariants.EndEOF},
 	}
 }
 
@@ -97,7 +98,7 @@ func AppendNDJSONEvent(dst, line []byte) []byte {
 	return append(appendDataLines(dst, line), '\n')
 }
 
-func (c *rawNDJSONCapture) End() sessions.End { return c.end }
+func (c *rawNDJSONCapture) End() invariants.End { return c.end }
 
 func (c *rawNDJSONCapture) TakeProblems() []sessions.Problem { return c.probs.Take() }
 

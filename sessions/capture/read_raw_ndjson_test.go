@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/internal/sessiontest"
 )
@@ -65,7 +66,7 @@ func TestRawNDJSONFrames(t *testing.T) {
 	if string(got) != want || len(d.Chunks) == 0 || d.Chunks[0].Line != 1 {
 		t.Errorf("events %q, want %q", got, want)
 	}
-	if d.End.Kind != sessions.EndEOF || len(d.Probs) != 0 {
+	if d.End.Kind != invariants.EndEOF || len(d.Probs) != 0 {
 		t.Errorf("end %+v problems %+v", d.End, d.Probs)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -15,7 +16,7 @@ type sseCapture struct {
 	br     *bufio.Reader
 	closer io.Closer
 	buf    []byte
-	end    sessions.End
+	end    invariants.End
 	done   bool
 	probs  sessions.ProblemList
 }
@@ -32,7 +33,7 @@ func newSSECapture(name string, br *bufio.Reader, closer io.Closer) *sseCapture 
 		br:     br,
 		closer: closer,
 		buf:    make([]byte, readChunkSize),
-		end:    sessions.End{Kind: sessions.EndEOF},
+		end:    invariants.End{Kind: invariants.EndEOF},
 	}
 }
 
@@ -66,14 +67,14 @@ func (c *sseCapture) Next() (sessions.Chunk, error) {
 
 // fail records a read error as the end of the stream.
 func (c *sseCapture) fail(err error) {
-	if c.end.Kind == sessions.EndError {
+	if c.end.Kind == invariants.EndError {
 		return
 	}
-	c.end = sessions.End{Kind: sessions.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
+	c.end = invariants.End{Kind: invariants.EndError, Detail: "read error: " + sessions.Clean(err.Error())}
 	c.probs.AddLost(0, "read error: %s", sessions.Clean(err.Error()))
 }
 
-func (c *sseCapture) End() sessions.End { return c.end }
+func (c *sseCapture) End() invariants.End { return c.end }
 
 func (c *sseCapture) TakeProblems() []sessions.Problem { return c.probs.Take() }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/internal/sessiontest"
 )
@@ -32,7 +33,7 @@ func TestSSEHappy(t *testing.T) {
 			t.Errorf("chunk %+v has a time or line", ch)
 		}
 	}
-	if d.End != (sessions.End{Kind: sessions.EndEOF}) || len(d.Probs) != 0 {
+	if d.End != (invariants.End{Kind: invariants.EndEOF}) || len(d.Probs) != 0 {
 		t.Errorf("end %+v problems %v", d.End, d.Probs)
 	}
 }
@@ -58,7 +59,7 @@ func TestSSEReadErrorEndsStream(t *testing.T) {
 	if string(d.Data) != "data: 1\n\n" {
 		t.Errorf("data %q", d.Data)
 	}
-	if d.End.Kind != sessions.EndError || !strings.Contains(d.End.Detail, "connection reset") {
+	if d.End.Kind != invariants.EndError || !strings.Contains(d.End.Detail, "connection reset") {
 		t.Errorf("end %+v", d.End)
 	}
 	if len(d.Probs) != 1 || !strings.Contains(d.Probs[0].Message, "connection reset") {

@@ -683,7 +683,7 @@ func terminalsText(m SessionMeta) string {
 	if len(parts) > 6 {
 		s = strings.Join(parts[:6], ",") + ",…"
 	}
-	if m.End != "" && m.End != string(sessions.EndEOF) {
+	if m.End != "" && m.End != string(invariants.EndEOF) {
 		end := m.End
 		if r := []rune(end); len(r) > 40 {
 			end = string(r[:39]) + "…"

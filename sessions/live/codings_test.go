@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"framescope/sessions"
+	"framescope/invariants"
 	"framescope/sessions/codings"
 	"framescope/sessions/pipeline"
 )
@@ -67,13 +67,13 @@ func TestStackedCodings(t *testing.T) {
 			end := res.Report.End
 			rules := strings.Join(lvRules(res.Report), " ")
 			if n <= codings.Max {
-				if end.Kind != sessions.EndEOF || strings.Contains(rules, "capture-corrupt") || res.DecodeFailed != "" {
+				if end.Kind != invariants.EndEOF || strings.Contains(rules, "capture-corrupt") || res.DecodeFailed != "" {
 					t.Errorf("%d codings: end %+v, alarms %s", n, end, rules)
 				}
 				return
 			}
 			want := "Content-Encoding stacks " + strconv.Itoa(n) + " codings: framescope decodes at most 5"
-			if end.Kind != sessions.EndError || !strings.Contains(end.Detail, want) {
+			if end.Kind != invariants.EndError || !strings.Contains(end.Detail, want) {
 				t.Errorf("end %+v, want an error saying %q", end, want)
 			}
 			if !strings.Contains(res.DecodeFailed, want) {
@@ -109,7 +109,7 @@ func TestStackedCodingsNoPerLayerCost(t *testing.T) {
 	took := time.Since(start)
 	runtime.ReadMemStats(&after)
 	alloc := after.TotalAlloc - before.TotalAlloc
-	if n != 0 || end.Kind != sessions.EndError || !strings.Contains(end.Detail, "stacks 50000 codings") {
+	if n != 0 || end.Kind != invariants.EndError || !strings.Contains(end.Detail, "stacks 50000 codings") {
 		t.Errorf("%d bytes, end %+v", n, end)
 	}
 	// The header itself is read and copied a few times (server and client
@@ -140,7 +140,7 @@ func TestStackedCodingsInnerLayerBounded(t *testing.T) {
 	url := codingServer(t, "gzip, gzip", body) // applied twice: the inner layer is the 64 MB
 	l := lvConnect(t, ConnectOptions{URL: url})
 	n, end := countDrain(t, l)
-	if n != 0 || end.Kind != sessions.EndError || !strings.Contains(end.Detail, "ratio passed 100×") {
+	if n != 0 || end.Kind != invariants.EndError || !strings.Contains(end.Detail, "ratio passed 100×") {
 		t.Errorf("%d bytes, end %+v; want the ratio bound to stop the inner layer", n, end)
 	}
 	t.Logf("%d compressed bytes: %s", len(body), end.Detail)
@@ -171,7 +171,7 @@ func TestStackedCodingsCancel(t *testing.T) {
 	time.AfterFunc(300*time.Millisecond, cancel)
 	start := time.Now()
 	n, end := countDrain(t, l)
-	if took := time.Since(start); took > 3*time.Second || end.Kind != sessions.EndCancelled || n != 0 {
+	if took := time.Since(start); took > 3*time.Second || end.Kind != invariants.EndCancelled || n != 0 {
 		t.Errorf("after %v: %d bytes, end %+v; want cancelled soon after 300ms", took, n, end)
 	}
 }

@@ -47,7 +47,7 @@ func bombServer(t *testing.T) string {
 }
 
 // countDrain reads a capture to its end, counting (not keeping) its bytes.
-func countDrain(t *testing.T, c sessions.Capture) (int64, sessions.End) {
+func countDrain(t *testing.T, c sessions.Capture) (int64, invariants.End) {
 	t.Helper()
 	var n int64
 	for {
@@ -81,7 +81,7 @@ func TestInflateSizeBound(t *testing.T) {
 	if n != 2<<20 {
 		t.Errorf("decoded %d bytes, want exactly the bound %d", n, 2<<20)
 	}
-	if end.Kind != sessions.EndError || !strings.Contains(end.Detail, "decoded size passed 2 MiB") || !strings.Contains(end.Detail, "--max-decoded") {
+	if end.Kind != invariants.EndError || !strings.Contains(end.Detail, "decoded size passed 2 MiB") || !strings.Contains(end.Detail, "--max-decoded") {
 		t.Errorf("end %+v", end)
 	}
 	t.Logf("%d compressed bytes → stopped at %d: %s", len(bombBody()), n, end.Detail)
@@ -97,7 +97,7 @@ func TestInflateRatioBound(t *testing.T) {
 	if n < codings.RatioFloor || n > codings.RatioFloor+liveReadSize {
 		t.Errorf("decoded %d bytes, want the ratio to stop it right past %d", n, codings.RatioFloor)
 	}
-	if end.Kind != sessions.EndError || !strings.Contains(end.Detail, "ratio passed 100×") || !strings.Contains(end.Detail, "--max-ratio") {
+	if end.Kind != invariants.EndError || !strings.Contains(end.Detail, "ratio passed 100×") || !strings.Contains(end.Detail, "--max-ratio") {
 		t.Errorf("end %+v", end)
 	}
 	t.Logf("stopped at %d: %s", n, end.Detail)
@@ -136,7 +136,7 @@ func TestInflateBoundsRecordings(t *testing.T) {
 		}
 		t.Logf("%s: %d bytes", filepath.Base(path), fi.Size())
 	}
-	if res.Report.End.Kind != sessions.EndError || !strings.Contains(res.Report.End.Detail, "--max-decoded") {
+	if res.Report.End.Kind != invariants.EndError || !strings.Contains(res.Report.End.Detail, "--max-decoded") {
 		t.Errorf("report end %+v", res.Report.End)
 	}
 }
@@ -246,7 +246,7 @@ func TestRunLiveRecordingLost(t *testing.T) {
 	if res.SessionID != "" {
 		t.Errorf("a session whose capture was lost is reported saved: %s", res.SessionID)
 	}
-	if res.Report == nil || res.Report.Frames != 4 || res.Report.End.Kind != sessions.EndEOF {
+	if res.Report == nil || res.Report.Frames != 4 || res.Report.End.Kind != invariants.EndEOF {
 		t.Errorf("the stream was not read to its end: %+v", res.Report)
 	}
 	list, _ := lib.List()

@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/codings"
 )
@@ -143,7 +144,7 @@ type Live struct {
 	preSeen  bool
 
 	probs sessions.ProblemList
-	end   sessions.End
+	end   invariants.End
 	done  bool
 
 	cancelled atomic.Bool
@@ -758,14 +759,14 @@ func (l *Live) nextRaw() (sessions.Chunk, error) {
 // finish settles how the stream ended.
 func (l *Live) finish(err error) {
 	l.done = true
-	l.end = sessions.End{T: time.Since(l.start), HasTime: true}
+	l.end = invariants.End{At: time.Since(l.start), HasTime: true}
 	switch {
 	case err == io.EOF:
-		l.end.Kind = sessions.EndEOF
+		l.end.Kind = invariants.EndEOF
 	case l.cancelled.Load() || l.closed.Load() || l.parent.Err() != nil || errors.Is(err, errCancelled):
-		l.end.Kind = sessions.EndCancelled
+		l.end.Kind = invariants.EndCancelled
 	default:
-		l.end.Kind = sessions.EndError
+		l.end.Kind = invariants.EndError
 		var rb *rawError
 		if errors.As(err, &rb) {
 			err = rb.err
@@ -795,7 +796,7 @@ func (l *Live) release() {
 // End says how the stream ended: EndEOF (the server closed it cleanly),
 // EndError (a transport or decoding error, Detail says which) or
 // EndCancelled (Cancel, Close or the context).
-func (l *Live) End() sessions.End { return l.end }
+func (l *Live) End() invariants.End { return l.end }
 
 // DecodeFailed says, once the stream has ended, why its body could not be
 // decoded: a coding that failed, or more stacked codings than codings.Max

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"framescope/invariants"
-	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/record"
@@ -80,7 +79,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 		}
 
 		b.StopTimer()
-		if res.Frames != n || res.Bytes != int64(len(body)) || res.End.Kind != sessions.EndEOF || res.Counts.Error != 0 || res.Counts.Warn != 0 {
+		if res.Frames != n || res.Bytes != int64(len(body)) || res.End.Kind != invariants.EndEOF || res.Counts.Error != 0 || res.Counts.Warn != 0 {
 			b.Fatalf("live: %d frames of %d served, %d bytes of %d, end %+v, counts %+v", res.Frames, n, res.Bytes, len(body), res.End, res.Counts)
 		}
 		c, err := capture.Open(path, capture.OpenOptions{Entry: -1})
@@ -92,7 +91,7 @@ func BenchmarkLiveFlood(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if back.Frames != n || back.Bytes != int64(len(body)) || back.End.Kind != sessions.EndEOF {
+		if back.Frames != n || back.Bytes != int64(len(body)) || back.End.Kind != invariants.EndEOF {
 			b.Fatalf("recording: %d frames of %d served, %d bytes of %d, end %+v", back.Frames, n, back.Bytes, len(body), back.End)
 		}
 		os.Remove(path)

@@ -5,6 +5,7 @@ import (
 	"mime"
 	"strings"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -48,8 +49,8 @@ func (l *Live) nextNDJSON() (sessions.Chunk, error) {
 	for {
 		ch, err := l.nextRaw()
 		if err == io.EOF {
-			if tail := l.ndjson.close(); len(tail) > 0 && l.end.Kind == sessions.EndEOF {
-				return sessions.Chunk{Data: tail, T: l.end.T, HasTime: l.end.HasTime}, nil
+			if tail := l.ndjson.close(); len(tail) > 0 && l.end.Kind == invariants.EndEOF {
+				return sessions.Chunk{Data: tail, T: l.end.At, HasTime: l.end.HasTime}, nil
 			}
 			return ch, err
 		}

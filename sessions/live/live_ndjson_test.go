@@ -70,7 +70,7 @@ func TestLiveNDJSONFramedPerLine(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("events\n%q\nwant\n%q", got, want)
 	}
-	if d.end.Kind != sessions.EndEOF || len(d.probs) != 0 {
+	if d.end.Kind != invariants.EndEOF || len(d.probs) != 0 {
 		t.Errorf("end %+v probs %+v", d.end, d.probs)
 	}
 }

@@ -123,7 +123,7 @@ type lvDrained struct {
 	data   []byte
 	chunks []sessions.Chunk // Data copied
 	probs  []sessions.Problem
-	end    sessions.End
+	end    invariants.End
 }
 
 // lvDrain reads c to its end (bounded by 20 s) and closes it.
@@ -286,7 +286,7 @@ func TestLiveHappyTurn(t *testing.T) {
 				t.Fatal(err)
 			}
 			rec.Close()
-			if rep.Frames != len(frames) || rep.Counts.Error != 0 || rep.Counts.Warn != 0 || rep.End.Kind != sessions.EndEOF {
+			if rep.Frames != len(frames) || rep.Counts.Error != 0 || rep.Counts.Warn != 0 || rep.End.Kind != invariants.EndEOF {
 				t.Errorf("check: %d frames (want %d), alarms %v, end %+v", rep.Frames, len(frames), lvRules(rep), rep.End)
 			}
 
@@ -294,7 +294,7 @@ func TestLiveHappyTurn(t *testing.T) {
 			if string(d.data) != want {
 				t.Errorf("recording holds %d bytes, want the %d served", len(d.data), len(want))
 			}
-			if d.end.Kind != sessions.EndEOF || !d.end.HasTime || len(d.probs) != 0 {
+			if d.end.Kind != invariants.EndEOF || !d.end.HasTime || len(d.probs) != 0 {
 				t.Errorf("recording end %+v, problems %v", d.end, d.probs)
 			}
 			if meta.Status != 200 || meta.Method != tc.wantMethod || meta.URL != opts.URL || meta.ContentType != "text/event-stream" {
@@ -335,7 +335,7 @@ func TestLiveEnds(t *testing.T) {
 		name    string
 		handler func(w http.ResponseWriter, r *http.Request, proceed <-chan struct{})
 		sent    string
-		end     sessions.EndKind
+		end     invariants.EndKind
 		detail  string // a substring of End.Detail
 		rules   []string
 	}{
@@ -344,7 +344,7 @@ func TestLiveEnds(t *testing.T) {
 			handler: func(w http.ResponseWriter, r *http.Request, _ <-chan struct{}) {
 				lvScript(lvPiece{data: first + midEvent})(w, r)
 			},
-			sent: first + midEvent, end: sessions.EndEOF, rules: []string{"sse-truncated"},
+			sent: first + midEvent, end: invariants.EndEOF, rules: []string{"sse-truncated"},
 		},
 		{
 			name: "connection dropped inside a chunked body",
@@ -355,7 +355,7 @@ func TestLiveEnds(t *testing.T) {
 				<-proceed
 				conn.Close()
 			},
-			sent: first + midEvent, end: sessions.EndError, detail: "unexpected EOF",
+			sent: first + midEvent, end: invariants.EndError, detail: "unexpected EOF",
 		},
 		{
 			name: "connection reset mid-line",
@@ -367,7 +367,7 @@ func TestLiveEnds(t *testing.T) {
 				conn.(*net.TCPConn).SetLinger(0)
 				conn.Close()
 			},
-			sent: first + midLine, end: sessions.EndError, detail: "reset",
+			sent: first + midLine, end: invariants.EndError, detail: "reset",
 		},
 		{
 			name: "close-delimited body ends cleanly",
@@ -378,7 +378,7 @@ func TestLiveEnds(t *testing.T) {
 				<-proceed
 				conn.Close()
 			},
-			sent: strings.Join(lvTurn(2), ""), end: sessions.EndEOF,
+			sent: strings.Join(lvTurn(2), ""), end: invariants.EndEOF,
 		},
 	}
 	for _, tc := range tests {
@@ -463,7 +463,7 @@ func TestLiveDrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	if res.Frames != 3 || res.End.Kind != sessions.EndEOF {
+	if res.Frames != 3 || res.End.Kind != invariants.EndEOF {
 		t.Fatalf("%d frames, end %+v", res.Frames, res.End)
 	}
 	// The first frame completes after 9 of 27 bytes: well before the end.
@@ -515,8 +515,8 @@ func TestLiveSilence(t *testing.T) {
 		if gap < silence*2/3 || gap > silence+5*time.Second {
 			t.Errorf("largest gap between chunks %s, want about %s", gap, silence)
 		}
-		if got.end.T < got.chunks[len(got.chunks)-1].T {
-			t.Errorf("end at %s before the last chunk at %s", got.end.T, got.chunks[len(got.chunks)-1].T)
+		if got.end.At < got.chunks[len(got.chunks)-1].T {
+			t.Errorf("end at %s before the last chunk at %s", got.end.At, got.chunks[len(got.chunks)-1].T)
 		}
 	}
 	// Chunk times are kept to the microsecond.
@@ -582,7 +582,7 @@ func TestLiveNotSSE(t *testing.T) {
 				}
 			}
 			_, d := lvReadBack(t, path)
-			if string(d.data) != tc.body || d.end.Kind != sessions.EndEOF {
+			if string(d.data) != tc.body || d.end.Kind != invariants.EndEOF {
 				t.Errorf("recording holds %d bytes (want %d), end %+v", len(d.data), len(tc.body), d.end)
 			}
 		})
@@ -614,7 +614,7 @@ func TestLiveErrorBodySlow(t *testing.T) {
 		t.Errorf("ErrorBody %q right after Connect", ri.ErrorBody)
 	}
 	d := lvDrain(t, l)
-	if string(d.data) != "bad gateway: upstream timed out\n" || d.end.Kind != sessions.EndEOF {
+	if string(d.data) != "bad gateway: upstream timed out\n" || d.end.Kind != invariants.EndEOF {
 		t.Errorf("data %q, end %+v", d.data, d.end)
 	}
 	if ri := l.Response(); string(ri.ErrorBody) != "bad gateway: upstream timed out\n" {
@@ -717,7 +717,7 @@ func TestLiveRedirect(t *testing.T) {
 	if m := l.Meta(); m.URL != srv.URL+"/b" || m.Name != srv.URL+"/a" {
 		t.Errorf("Meta URL %q, Name %q", m.URL, m.Name)
 	}
-	if d := lvDrain(t, l); string(d.data) != strings.Join(frames, "") || d.end.Kind != sessions.EndEOF {
+	if d := lvDrain(t, l); string(d.data) != strings.Join(frames, "") || d.end.Kind != invariants.EndEOF {
 		t.Errorf("data %q, end %+v", d.data, d.end)
 	}
 }
@@ -734,7 +734,7 @@ func TestLiveTLSInsecure(t *testing.T) {
 	if p := l.Response().Proto; p != "HTTP/2.0" {
 		t.Errorf("proto %s, want HTTP/2.0", p)
 	}
-	if d := lvDrain(t, l); string(d.data) != strings.Join(frames, "") || d.end.Kind != sessions.EndEOF {
+	if d := lvDrain(t, l); string(d.data) != strings.Join(frames, "") || d.end.Kind != invariants.EndEOF {
 		t.Errorf("data %q, end %+v", d.data, d.end)
 	}
 }
@@ -806,20 +806,20 @@ func TestLiveEncodings(t *testing.T) {
 		accept   string // the user's Accept-Encoding
 		body     []byte
 		pieces   int // write the body in this many flushed pieces
-		end      sessions.EndKind
+		end      invariants.EndKind
 		detail   string
 		prefix   string // for a truncated body: what must have arrived
 	}{
-		{name: "gzip", encoding: "gzip", accept: "gzip", body: gz(0), pieces: 1, end: sessions.EndEOF},
-		{name: "gzip flushed per frame", encoding: "gzip", body: gz(1), pieces: 7, end: sessions.EndEOF},
-		{name: "gzip truncated mid-way", encoding: "gzip", body: cut.Bytes(), pieces: 1, end: sessions.EndError, detail: "unexpected EOF", prefix: half},
-		{name: "deflate (zlib)", encoding: "deflate", accept: "deflate, identity", body: zl.Bytes(), pieces: 3, end: sessions.EndEOF},
-		{name: "deflate (raw)", encoding: "deflate", body: raw.Bytes(), pieces: 3, end: sessions.EndEOF},
-		{name: "empty gzip body", encoding: "gzip", body: nil, pieces: 1, end: sessions.EndEOF},
-		{name: "br", encoding: "br", accept: "gzip, deflate, br", body: br(0), pieces: 1, end: sessions.EndEOF},
-		{name: "br unasked", encoding: "br", body: br(1), pieces: 7, end: sessions.EndEOF},
-		{name: "br truncated mid-way", encoding: "br", body: brCut.Bytes(), pieces: 1, end: sessions.EndError, detail: "br body", prefix: half},
-		{name: "empty br body", encoding: "br", body: nil, pieces: 1, end: sessions.EndEOF},
+		{name: "gzip", encoding: "gzip", accept: "gzip", body: gz(0), pieces: 1, end: invariants.EndEOF},
+		{name: "gzip flushed per frame", encoding: "gzip", body: gz(1), pieces: 7, end: invariants.EndEOF},
+		{name: "gzip truncated mid-way", encoding: "gzip", body: cut.Bytes(), pieces: 1, end: invariants.EndError, detail: "unexpected EOF", prefix: half},
+		{name: "deflate (zlib)", encoding: "deflate", accept: "deflate, identity", body: zl.Bytes(), pieces: 3, end: invariants.EndEOF},
+		{name: "deflate (raw)", encoding: "deflate", body: raw.Bytes(), pieces: 3, end: invariants.EndEOF},
+		{name: "empty gzip body", encoding: "gzip", body: nil, pieces: 1, end: invariants.EndEOF},
+		{name: "br", encoding: "br", accept: "gzip, deflate, br", body: br(0), pieces: 1, end: invariants.EndEOF},
+		{name: "br unasked", encoding: "br", body: br(1), pieces: 7, end: invariants.EndEOF},
+		{name: "br truncated mid-way", encoding: "br", body: brCut.Bytes(), pieces: 1, end: invariants.EndError, detail: "br body", prefix: half},
+		{name: "empty br body", encoding: "br", body: nil, pieces: 1, end: invariants.EndEOF},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -933,14 +933,14 @@ func TestLiveCancel(t *testing.T) {
 			if string(got) != want {
 				t.Errorf("delivered %q, want %q", got, want)
 			}
-			if d.end.Kind != sessions.EndCancelled || !d.end.HasTime || d.end.T < 100*time.Millisecond {
+			if d.end.Kind != invariants.EndCancelled || !d.end.HasTime || d.end.At < 100*time.Millisecond {
 				t.Errorf("End %+v, want cancelled", d.end)
 			}
 			if !strings.Contains(string(sessiontest.ReadFile(t, path)), `"end":"cancelled"`) {
 				t.Errorf("recording has no cancelled end line:\n%s", sessiontest.ReadFile(t, path))
 			}
 			_, back := lvReadBack(t, path)
-			if string(back.data) != want || back.end.Kind != sessions.EndCancelled || len(back.probs) != 0 {
+			if string(back.data) != want || back.end.Kind != invariants.EndCancelled || len(back.probs) != 0 {
 				t.Errorf("recording: %q, end %+v, problems %v", back.data, back.end, back.probs)
 			}
 		})
@@ -962,7 +962,7 @@ func TestLiveCloseDuringErrorBody(t *testing.T) {
 	if el := time.Since(start); el > 2*time.Second {
 		t.Errorf("Close took %s", el)
 	}
-	if _, err := l.Next(); err != io.EOF || l.End().Kind != sessions.EndCancelled {
+	if _, err := l.Next(); err != io.EOF || l.End().Kind != invariants.EndCancelled {
 		t.Errorf("Next after Close: %v, end %+v", err, l.End())
 	}
 }
@@ -1022,7 +1022,7 @@ func TestLiveMemoryFlat(t *testing.T) {
 	close(stop)
 	<-sampled
 	rec.Close()
-	if rec.End().Kind != sessions.EndCancelled {
+	if rec.End().Kind != invariants.EndCancelled {
 		t.Errorf("end %+v", rec.End())
 	}
 	t.Logf("read %.1f MB in 2 s (recorded %.1f MB); HeapInuse %.1f MB before, peak %.1f MB",

@@ -36,7 +36,7 @@ func TestRecordChunkEncoding(t *testing.T) {
 		[]byte(`\u0041 \\ / \/`),
 		bytes.Repeat([]byte("x"), 200<<10),
 	}
-	f := &sessiontest.FakeCapture{Info: sessions.Meta{Name: "fake", Kind: sessions.KindSSE, Timed: true, StartedAt: time.Date(2026, 5, 15, 18, 0, 0, 0, time.UTC)}, Ending: sessions.End{Kind: sessions.EndEOF, T: 3 * time.Second, HasTime: true}}
+	f := &sessiontest.FakeCapture{Info: sessions.Meta{Name: "fake", Kind: sessions.KindSSE, Timed: true, StartedAt: time.Date(2026, 5, 15, 18, 0, 0, 0, time.UTC)}, Ending: invariants.End{Kind: invariants.EndEOF, At: 3 * time.Second, HasTime: true}}
 	for i, c := range chunks {
 		f.Chunks = append(f.Chunks, sessions.Chunk{Data: c, T: time.Duration(i)*123457*time.Microsecond + 1500, HasTime: true})
 	}
@@ -90,7 +90,7 @@ func TestRecordChunkEncoding(t *testing.T) {
 			t.Errorf("chunk %d at %s, want %s", i, ch.T, f.Chunks[i].T)
 		}
 	}
-	if back.end.Kind != sessions.EndEOF || back.end.T != 3*time.Second {
+	if back.end.Kind != invariants.EndEOF || back.end.At != 3*time.Second {
 		t.Errorf("end %+v", back.end)
 	}
 }
@@ -131,7 +131,7 @@ func TestRecordHeader(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			rec := record.New(&sessiontest.FakeCapture{Info: meta, Ending: sessions.End{Kind: sessions.EndEOF}}, &buf, tc.opts)
+			rec := record.New(&sessiontest.FakeCapture{Info: meta, Ending: invariants.End{Kind: invariants.EndEOF}}, &buf, tc.opts)
 			lvDrain(t, rec)
 			header, _, _ := strings.Cut(buf.String(), "\n")
 			var h struct {
@@ -190,17 +190,17 @@ func TestRecordHeader(t *testing.T) {
 func TestRecordEnds(t *testing.T) {
 	tests := []struct {
 		name  string
-		end   sessions.End
+		end   invariants.End
 		close bool // Close after one chunk
-		want  sessions.End
+		want  invariants.End
 		line  string
 	}{
-		{"eof", sessions.End{Kind: sessions.EndEOF, T: 2 * time.Second, HasTime: true}, false, sessions.End{Kind: sessions.EndEOF, T: 2 * time.Second, HasTime: true}, `{"t":2.000000,"end":"eof"}`},
-		{"error", sessions.End{Kind: sessions.EndError, Detail: "read tcp: connection reset by peer\nand \"more\"", T: time.Second, HasTime: true}, false,
-			sessions.End{Kind: sessions.EndError, Detail: "read tcp: connection reset by peer\nand \"more\"", T: time.Second, HasTime: true}, `"end":"error: read tcp: connection reset by peer\nand \"more\""`},
-		{"cancelled", sessions.End{Kind: sessions.EndCancelled, T: 1500 * time.Millisecond, HasTime: true}, false, sessions.End{Kind: sessions.EndCancelled, T: 1500 * time.Millisecond, HasTime: true}, `{"t":1.500000,"end":"cancelled"}`},
-		{"end before the last chunk's time", sessions.End{Kind: sessions.EndEOF, T: 0, HasTime: true}, false, sessions.End{Kind: sessions.EndEOF, T: 700 * time.Millisecond, HasTime: true}, `{"t":0.700000,"end":"eof"}`},
-		{"closed mid-stream", sessions.End{Kind: sessions.EndEOF}, true, sessions.End{Kind: sessions.EndCancelled}, `"end":"cancelled"`},
+		{"eof", invariants.End{Kind: invariants.EndEOF, At: 2 * time.Second, HasTime: true}, false, invariants.End{Kind: invariants.EndEOF, At: 2 * time.Second, HasTime: true}, `{"t":2.000000,"end":"eof"}`},
+		{"error", invariants.End{Kind: invariants.EndError, Detail: "read tcp: connection reset by peer\nand \"more\"", At: time.Second, HasTime: true}, false,
+			invariants.End{Kind: invariants.EndError, Detail: "read tcp: connection reset by peer\nand \"more\"", At: time.Second, HasTime: true}, `"end":"error: read tcp: connection reset by peer\nand \"more\""`},
+		{"cancelled", invariants.End{Kind: invariants.EndCancelled, At: 1500 * time.Millisecond, HasTime: true}, false, invariants.End{Kind: invariants.EndCancelled, At: 1500 * time.Millisecond, HasTime: true}, `{"t":1.500000,"end":"cancelled"}`},
+		{"end before the last chunk's time", invariants.End{Kind: invariants.EndEOF, At: 0, HasTime: true}, false, invariants.End{Kind: invariants.EndEOF, At: 700 * time.Millisecond, HasTime: true}, `{"t":0.700000,"end":"eof"}`},
+		{"closed mid-stream", invariants.End{Kind: invariants.EndEOF}, true, invariants.End{Kind: invariants.EndCancelled}, `"end":"cancelled"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -224,7 +224,7 @@ func TestRecordEnds(t *testing.T) {
 			d := lvDrain(t, c)
 			got := d.end
 			if tc.close {
-				got.T, got.HasTime = 0, false
+				got.At, got.HasTime = 0, false
 			}
 			if got != tc.want || len(d.probs) != 0 {
 				t.Errorf("end %+v (problems %v), want %+v", d.end, d.probs, tc.want)
@@ -247,7 +247,7 @@ func TestRecordUntimedSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := lvDrain(t, c)
-	if string(d.data) != strings.Join(lvTurn(5), "") || len(d.probs) != 0 || d.end.Kind != sessions.EndEOF {
+	if string(d.data) != strings.Join(lvTurn(5), "") || len(d.probs) != 0 || d.end.Kind != invariants.EndEOF {
 		t.Errorf("data %q, problems %v, end %+v", d.data, d.probs, d.end)
 	}
 	if m := c.Meta(); m.HTTP || m.StartedAt.IsZero() {
@@ -374,7 +374,7 @@ func lvComparable(r *report.Report) any {
 		Turns  []invariants.Turn
 		Alarms []report.ReportAlarm
 		Counts invariants.Counts
-		End    sessions.EndKind
+		End    invariants.EndKind
 	}{r.Frames, r.Turns, r.Alarms, r.Counts, r.End.Kind}
 }
 
@@ -407,7 +407,7 @@ func TestRecordKilled(t *testing.T) {
 	f.Close() // the recorder is "killed": nothing more reaches the file
 
 	rest := lvDrain(t, rec) // the stream goes on
-	if string(written)+string(rest.data) != strings.Join(frames, "") || rest.end.Kind != sessions.EndEOF {
+	if string(written)+string(rest.data) != strings.Join(frames, "") || rest.end.Kind != invariants.EndEOF {
 		t.Errorf("the stream suffered from the recording failure: %d bytes, end %+v", len(written)+len(rest.data), rest.end)
 	}
 	if len(rest.probs) != 1 || !rest.probs[0].Note || !strings.Contains(rest.probs[0].Message, "recording stopped") {
@@ -421,7 +421,7 @@ func TestRecordKilled(t *testing.T) {
 	if string(d.data) != string(written) {
 		t.Errorf("recording holds %q, want the %d bytes written before the kill", d.data, len(written))
 	}
-	if d.end.Kind != sessions.EndError || d.end.Detail != capture.JSONLTruncated || len(d.probs) != 1 || !strings.Contains(d.probs[0].Message, "without an end line") {
+	if d.end.Kind != invariants.EndError || d.end.Detail != capture.JSONLTruncated || len(d.probs) != 1 || !strings.Contains(d.probs[0].Message, "without an end line") {
 		t.Errorf("end %+v, problems %v", d.end, d.probs)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
@@ -181,7 +182,7 @@ func TestRequestBodyCut(t *testing.T) {
 	body := []byte(`{"api_key":"SECRET","text":"` + strings.Repeat("é", record.RequestBodyMax) + `"}`)
 	var buf bytes.Buffer
 	rec := record.New(&sessiontest.FakeCapture{Info: sessions.Meta{URL: "http://h/", HTTP: true, Status: 200, RequestBody: body,
-		RequestHeaders: map[string]string{"Content-Type": "application/json"}}, Ending: sessions.End{Kind: sessions.EndEOF}}, &buf, record.Options{})
+		RequestHeaders: map[string]string{"Content-Type": "application/json"}}, Ending: invariants.End{Kind: invariants.EndEOF}}, &buf, record.Options{})
 	lvDrain(t, rec)
 	header, _, _ := strings.Cut(buf.String(), "\n")
 	if strings.Contains(header, "SECRET") || !strings.Contains(header, `"request_body":"{\"api_key\":\"[redacted]\"`) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -43,14 +44,14 @@ type limitCapture struct {
 	read    int64 // stream bytes passed on
 	frames  int   // dispatched blocks seen
 	stopped bool
-	end     sessions.End
+	end     invariants.End
 }
 
 func (l *limitCapture) Meta() sessions.Meta              { return l.c.Meta() }
 func (l *limitCapture) TakeProblems() []sessions.Problem { return l.c.TakeProblems() }
 func (l *limitCapture) Close() error                     { return l.c.Close() }
 
-func (l *limitCapture) End() sessions.End {
+func (l *limitCapture) End() invariants.End {
 	if l.stopped {
 		return l.end
 	}
@@ -99,7 +100,7 @@ func (l *limitCapture) Next() (sessions.Chunk, error) {
 	ch.Data = ch.Data[:cut]
 	l.read += int64(cut)
 	l.stopped = true
-	l.end = sessions.End{Kind: sessions.EndCancelled, Detail: "stopped: " + why + " reached", T: ch.T, HasTime: ch.HasTime}
+	l.end = invariants.End{Kind: invariants.EndCancelled, Detail: "stopped: " + why + " reached", At: ch.T, HasTime: ch.HasTime}
 	if l.stop != nil {
 		l.stop()
 	}

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"framescope/invariants"
-	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 	"framescope/sessions/pipeline"
@@ -76,7 +75,7 @@ func TestRecordStopLimits(t *testing.T) {
 				if err := rep.WriteJSON(&js); err != nil {
 					t.Fatal(err)
 				}
-				if rep.Frames != tc.frames || rep.End.Kind != sessions.EndCancelled || !strings.Contains(js.String(), `"end":"`+tc.end+`"`) {
+				if rep.Frames != tc.frames || rep.End.Kind != invariants.EndCancelled || !strings.Contains(js.String(), `"end":"`+tc.end+`"`) {
 					t.Fatalf("%s: frames %d (want %d), end %+v; json %s", what, rep.Frames, tc.frames, rep.End, sessiontest.Clip(js.String()))
 				}
 				if rep.Counts.Error+rep.Counts.Warn != 0 {

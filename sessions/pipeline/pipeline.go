@@ -80,7 +80,7 @@ type Handler struct {
 // Result summarises a finished run.
 type Result struct {
 	Meta    sessions.Meta
-	End     sessions.End
+	End     invariants.End
 	Frames  int
 	Bytes   int64
 	Dialect string

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -174,7 +175,7 @@ func (b *pipeBatch) decode(e *pipeEntry) {
 
 // readResult is how the reader stage ended.
 type readResult struct {
-	end     sessions.End
+	end     invariants.End
 	readErr error
 	bytes   int64
 	frames  int
@@ -248,7 +249,7 @@ func (r *reader) run(emit func(*decode.Event, *sessions.Chunk), problem func(ses
 	}
 	r.rr.end = r.c.End()
 	problems()
-	r.chunk = sessions.Chunk{T: r.rr.end.T, HasTime: r.rr.end.HasTime}
+	r.chunk = sessions.Chunk{T: r.rr.end.At, HasTime: r.rr.end.HasTime}
 	r.framer.Close(feed)
 	chunkDone()
 	return true

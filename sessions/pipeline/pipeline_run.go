@@ -154,11 +154,10 @@ func (r *run) finish(rr readResult) (*Result, error) {
 	end, readErr := rr.end, rr.readErr
 	res, chk := r.res, r.chk
 	res.Bytes = rr.bytes
-	ie := invariants.End{Kind: invariants.EndKind(end.Kind), Detail: end.Detail, At: end.T, HasTime: end.HasTime}
 	if readErr != nil {
-		ie = invariants.End{Kind: invariants.EndError, Detail: readErr.Error()}
-		end = sessions.End{Kind: sessions.EndError, Detail: readErr.Error()}
+		end = invariants.End{Kind: invariants.EndError, Detail: readErr.Error()}
 	}
+	ie := end // the checker's: a capture that says nothing ended at eof
 	if ie.Kind == "" {
 		ie.Kind = invariants.EndEOF
 	}

@@ -74,7 +74,7 @@ func runFailedStatus(c sessions.Capture, d invariants.Dialect, opts invariants.O
 	res.End = c.End()
 	problems()
 	if readErr != nil {
-		res.End = sessions.End{Kind: sessions.EndError, Detail: readErr.Error()}
+		res.End = invariants.End{Kind: invariants.EndError, Detail: readErr.Error()}
 	}
 	res.ErrorBody, res.ErrorBodyTruncated = body, truncated
 	if h.OnErrorBody != nil {

@@ -36,7 +36,7 @@ func TestRunNonSuccessStatus(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &sessiontest.FakeCapture{Info: sessions.Meta{Name: "c.jsonl", HTTP: true, Status: tc.status, ContentType: tc.ct}, Ending: sessions.End{Kind: sessions.EndEOF}, Probs: tc.probs}
+			f := &sessiontest.FakeCapture{Info: sessions.Meta{Name: "c.jsonl", HTTP: true, Status: tc.status, ContentType: tc.ct}, Ending: invariants.End{Kind: invariants.EndEOF}, Probs: tc.probs}
 			for _, c := range tc.chunks {
 				f.Chunks = append(f.Chunks, sessions.Chunk{Data: c})
 			}
@@ -67,7 +67,7 @@ func TestRunNonSuccessStatus(t *testing.T) {
 				for _, c := range tc.chunks {
 					n += int64(len(c))
 				}
-				if res.Bytes != n || res.End.Kind != sessions.EndEOF {
+				if res.Bytes != n || res.End.Kind != invariants.EndEOF {
 					t.Errorf("bytes %d end %v, want %d eof", res.Bytes, res.End, n)
 				}
 			}
@@ -81,7 +81,7 @@ func TestRunNonSuccessStatus(t *testing.T) {
 	}
 
 	// 2xx: framed as ever (the truncated tail is reported).
-	f := &sessiontest.FakeCapture{Info: sessions.Meta{HTTP: true, Status: 200, ContentType: "text/event-stream"}, Chunks: []sessions.Chunk{{Data: sse}}, Ending: sessions.End{Kind: sessions.EndEOF}}
+	f := &sessiontest.FakeCapture{Info: sessions.Meta{HTTP: true, Status: 200, ContentType: "text/event-stream"}, Chunks: []sessions.Chunk{{Data: sse}}, Ending: invariants.End{Kind: invariants.EndEOF}}
 	items := 0
 	res, err := Run(f, invariants.Options{}, Handler{OnItem: func(*Item) { items++ }})
 	if err != nil || items != 2 || res.Frames != 1 || res.ErrorBody != nil {
@@ -89,7 +89,7 @@ func TestRunNonSuccessStatus(t *testing.T) {
 	}
 	// Status 0 (a HAR's request in flight or aborted): no HTTP status, so
 	// the body is read as a stream; http-status still fires.
-	f = &sessiontest.FakeCapture{Info: sessions.Meta{HTTP: true, Status: 0, ContentType: "text/event-stream"}, Chunks: []sessions.Chunk{{Data: sse}}, Ending: sessions.End{Kind: sessions.EndEOF}}
+	f = &sessiontest.FakeCapture{Info: sessions.Meta{HTTP: true, Status: 0, ContentType: "text/event-stream"}, Chunks: []sessions.Chunk{{Data: sse}}, Ending: invariants.End{Kind: invariants.EndEOF}}
 	items = 0
 	var rules []string
 	res, err = Run(f, invariants.Options{}, Handler{OnItem: func(*Item) { items++ }, OnAlarms: func(as []invariants.Alarm) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/codings"
 )
@@ -94,7 +95,7 @@ type decodedCapture struct {
 	// a gap); end is how the check says the stream ended then (nil: as
 	// the tap says).
 	stopped bool
-	end     *sessions.End
+	end     *invariants.End
 }
 
 func (d *decodedCapture) Meta() sessions.Meta { return d.meta }
@@ -152,27 +153,27 @@ func (d *decodedCapture) stop(err error) {
 		// The tap's Lost problem (capture-corrupt) said where: one
 		// defect, one alarm.
 		d.probs.Note("a compressed stream cannot be decoded past bytes the checker missed: the rest of it is not checked or recorded")
-	case d.src.ended && d.src.c.End().Kind != sessions.EndEOF && errors.Is(err, io.ErrUnexpectedEOF):
+	case d.src.ended && d.src.c.End().Kind != invariants.EndEOF && errors.Is(err, io.ErrUnexpectedEOF):
 		// The stream was broken or cancelled mid-way: its end says so.
 	case errors.As(err, &be):
-		d.end = &sessions.End{Kind: sessions.EndError, Detail: sessions.Clean(err.Error())}
+		d.end = &invariants.End{Kind: invariants.EndError, Detail: sessions.Clean(err.Error())}
 	default:
 		msg := sessions.Clean(err.Error())
 		d.probs.AddLost(0, "the response body could not be decoded, so bytes are missing: %s", msg)
-		d.end = &sessions.End{Kind: sessions.EndError, Detail: msg}
+		d.end = &invariants.End{Kind: invariants.EndError, Detail: msg}
 	}
 	d.src.drain()
 }
 
 // End is how the stream ended: the tap's end, unless decoding failed or
 // a bound stopped it first (then an error saying so, at the tap's time).
-func (d *decodedCapture) End() sessions.End {
+func (d *decodedCapture) End() invariants.End {
 	e := d.c.End()
 	if d.end == nil {
 		return e
 	}
 	out := *d.end
-	out.T, out.HasTime = e.T, e.HasTime
+	out.At, out.HasTime = e.At, e.HasTime
 	return out
 }
 

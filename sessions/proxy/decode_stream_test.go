@@ -17,6 +17,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/library"
 )
@@ -207,7 +208,7 @@ type chanCapture struct {
 	probs  []sessions.Problem
 	lostAt int // the chunk before which a Lost problem is reported (0: none)
 	n      int
-	end    sessions.End
+	end    invariants.End
 }
 
 func (c *chanCapture) Meta() sessions.Meta { return c.meta }
@@ -225,7 +226,7 @@ func (c *chanCapture) Next() (sessions.Chunk, error) {
 	}
 	return sessions.Chunk{Data: b, T: time.Duration(c.n) * time.Second, HasTime: true}, nil
 }
-func (c *chanCapture) End() sessions.End { return c.end }
+func (c *chanCapture) End() invariants.End { return c.end }
 func (c *chanCapture) TakeProblems() []sessions.Problem {
 	p := c.probs
 	c.probs = nil
@@ -241,7 +242,7 @@ func gzipMeta() sessions.Meta {
 // comes out of the decoder as soon as its encoded bytes came in, before
 // the next encoded chunk is even asked for, with its arrival time.
 func TestDecodeIsIncremental(t *testing.T) {
-	src := &chanCapture{meta: gzipMeta(), chunks: make(chan []byte, 1), asked: make(chan struct{}, 1), end: sessions.End{Kind: sessions.EndEOF}}
+	src := &chanCapture{meta: gzipMeta(), chunks: make(chan []byte, 1), asked: make(chan struct{}, 1), end: invariants.End{Kind: invariants.EndEOF}}
 	d := decodedIfEncoded(src)
 	if d.Meta().DecodedFrom != "gzip" {
 		t.Fatalf("DecodedFrom %q", d.Meta().DecodedFrom)
@@ -273,7 +274,7 @@ func TestDecodeIsIncremental(t *testing.T) {
 	if strings.Join(got, "") != strings.Join(events, "") {
 		t.Fatalf("decoded %q", got)
 	}
-	if ps := d.TakeProblems(); len(ps) != 0 || d.End().Kind != sessions.EndEOF {
+	if ps := d.TakeProblems(); len(ps) != 0 || d.End().Kind != invariants.EndEOF {
 		t.Fatalf("problems %v end %v", ps, d.End())
 	}
 }
@@ -292,7 +293,7 @@ func TestDecodeStopsAtAGap(t *testing.T) {
 	zw.Write([]byte("data: {\"b\":2}\n\n"))
 	zw.Close()
 	rest := enc.Bytes()[len(first):]
-	src := &chanCapture{meta: gzipMeta(), chunks: make(chan []byte, 4), asked: make(chan struct{}, 1), lostAt: 2, end: sessions.End{Kind: sessions.EndEOF}}
+	src := &chanCapture{meta: gzipMeta(), chunks: make(chan []byte, 4), asked: make(chan struct{}, 1), lostAt: 2, end: invariants.End{Kind: invariants.EndEOF}}
 	src.chunks <- first
 	src.chunks <- rest[len(rest)/2:] // after a gap
 	src.chunks <- []byte("more after the gap")
@@ -315,7 +316,7 @@ func TestDecodeStopsAtAGap(t *testing.T) {
 			notes++
 		}
 	}
-	if lost != 1 || notes != 1 || len(ps) != 2 || d.End().Kind != sessions.EndEOF {
+	if lost != 1 || notes != 1 || len(ps) != 2 || d.End().Kind != invariants.EndEOF {
 		t.Fatalf("problems %+v end %+v", ps, d.End())
 	}
 	if len(src.chunks) != 0 {
@@ -333,7 +334,7 @@ func TestDecodeRatioBound(t *testing.T) {
 	zw.Write(bytes.Repeat([]byte("a"), 12<<20))
 	zw.Write([]byte("\n\n"))
 	zw.Close()
-	src := &chanCapture{meta: gzipMeta(), chunks: make(chan []byte, 1), asked: make(chan struct{}, 1), end: sessions.End{Kind: sessions.EndEOF}}
+	src := &chanCapture{meta: gzipMeta(), chunks: make(chan []byte, 1), asked: make(chan struct{}, 1), end: invariants.End{Kind: invariants.EndEOF}}
 	src.chunks <- enc.Bytes()
 	close(src.chunks)
 	d := decodedIfEncoded(src)
@@ -346,7 +347,7 @@ func TestDecodeRatioBound(t *testing.T) {
 		total += len(ch.Data)
 	}
 	e := d.End()
-	if e.Kind != sessions.EndError || !strings.Contains(e.Detail, "decompression ratio passed 100×") || total > 12<<20 || total < 8<<20 {
+	if e.Kind != invariants.EndError || !strings.Contains(e.Detail, "decompression ratio passed 100×") || total > 12<<20 || total < 8<<20 {
 		t.Fatalf("end %+v after %d bytes", e, total)
 	}
 	for _, p := range d.TakeProblems() {
@@ -363,7 +364,7 @@ func TestDecodeCancelledMidway(t *testing.T) {
 	zw := gzip.NewWriter(&enc)
 	zw.Write([]byte("data: {\"a\":1}\n\n"))
 	zw.Flush()
-	src := &chanCapture{meta: gzipMeta(), chunks: make(chan []byte, 1), asked: make(chan struct{}, 1), end: sessions.End{Kind: sessions.EndCancelled}}
+	src := &chanCapture{meta: gzipMeta(), chunks: make(chan []byte, 1), asked: make(chan struct{}, 1), end: invariants.End{Kind: invariants.EndCancelled}}
 	src.chunks <- enc.Bytes()
 	close(src.chunks)
 	d := decodedIfEncoded(src)
@@ -373,7 +374,7 @@ func TestDecodeCancelledMidway(t *testing.T) {
 	if _, err := d.Next(); err != io.EOF {
 		t.Fatal(err)
 	}
-	if ps := d.TakeProblems(); len(ps) != 0 || d.End().Kind != sessions.EndCancelled {
+	if ps := d.TakeProblems(); len(ps) != 0 || d.End().Kind != invariants.EndCancelled {
 		t.Fatalf("problems %+v end %+v", ps, d.End())
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/faults"
 )
@@ -93,7 +94,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 		decided   bool
 		kept      []byte
 		cut       bool
-		end       = sessions.End{Kind: sessions.EndEOF}
+		end       = invariants.End{Kind: invariants.EndEOF}
 		appGone   bool
 		lastAnnce = started
 	)
@@ -126,7 +127,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 			if fl != nil {
 				if ferr := fl.feed(buf[:n]); ferr == errFaultCut {
 					lf.bytes.Add(int64(n))
-					end = sessions.End{Kind: sessions.EndError, Detail: "cut by the proxy after frame " + fmt.Sprint(plan.CutAfter) + " (--fault cut-after)"}
+					end = invariants.End{Kind: invariants.EndError, Detail: "cut by the proxy after frame " + fmt.Sprint(plan.CutAfter) + " (--fault cut-after)"}
 					break
 				} else if ferr != nil {
 					appGone = true
@@ -157,7 +158,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 				buf = *bp
 			}
 			if appGone {
-				end = sessions.End{Kind: sessions.EndCancelled, Detail: "the app closed the connection"}
+				end = invariants.End{Kind: invariants.EndCancelled, Detail: "the app closed the connection"}
 				break
 			}
 			if st == nil && time.Since(lastAnnce) > 250*time.Millisecond {
@@ -174,9 +175,9 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 				}
 			}
 			if !errors.Is(rerr, io.EOF) {
-				end = sessions.End{Kind: sessions.EndError, Detail: "upstream: " + sessions.Clean(rerr.Error())}
+				end = invariants.End{Kind: invariants.EndError, Detail: "upstream: " + sessions.Clean(rerr.Error())}
 				if r.Context().Err() != nil {
-					end = sessions.End{Kind: sessions.EndCancelled, Detail: "the app closed the connection"}
+					end = invariants.End{Kind: invariants.EndCancelled, Detail: "the app closed the connection"}
 					appGone = true
 				}
 			}
@@ -187,8 +188,8 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 		h[http.TrailerPrefix+k] = vs
 	}
 	if fl != nil && !fl.cut {
-		if ferr := fl.finish(end.Kind == sessions.EndEOF); ferr != nil && end.Kind == sessions.EndEOF {
-			end, appGone = sessions.End{Kind: sessions.EndCancelled, Detail: "the app closed the connection"}, true
+		if ferr := fl.finish(end.Kind == invariants.EndEOF); ferr != nil && end.Kind == invariants.EndEOF {
+			end, appGone = invariants.End{Kind: invariants.EndCancelled, Detail: "the app closed the connection"}, true
 		}
 	}
 	if fl != nil {
@@ -202,12 +203,12 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 	} else {
 		p.book.update(lf, func(f *Flow) {
 			f.Body, f.BodyCut, f.Done, f.Duration = kept, cut, true, time.Since(started)
-			if end.Kind != sessions.EndEOF {
+			if end.Kind != invariants.EndEOF {
 				f.Err = sessions.EndText(end)
 			}
 		})
 	}
-	if end.Kind == sessions.EndError && !appGone {
+	if end.Kind == invariants.EndError && !appGone {
 		// The upstream broke the body: the app must see a broken body too,
 		// not a clean end (net/http aborts the response).
 		panic(http.ErrAbortHandler)

@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -75,6 +76,6 @@ func appendSSELine(b, line []byte) []byte {
 	return append(b, '\n', '\n')
 }
 
-func (n *ndjsonCapture) End() sessions.End                { return n.c.End() }
+func (n *ndjsonCapture) End() invariants.End              { return n.c.End() }
 func (n *ndjsonCapture) TakeProblems() []sessions.Problem { return n.c.TakeProblems() }
 func (n *ndjsonCapture) Close() error                     { return n.c.Close() }

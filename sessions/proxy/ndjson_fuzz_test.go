@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/internal/sessiontest"
 )
@@ -35,7 +36,7 @@ func FuzzNDJSONAsSSE(f *testing.F) {
 			rest = rest[n:]
 		}
 		tp.push(rest)
-		tp.finish(sessions.End{Kind: sessions.EndEOF})
+		tp.finish(invariants.End{Kind: invariants.EndEOF})
 		if got := sessiontest.Drain(t, ndjsonAsSSE(tp)).Data; !bytes.Equal(got, want) {
 			t.Fatalf("got\n%q\nwant\n%q", got, want)
 		}

@@ -204,7 +204,7 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 			}
 			f.Alarms = append(f.Alarms, a.Alarm)
 		}
-		if e := rep.End; e.Kind != sessions.EndEOF && e.Kind != "" && f.Err == "" {
+		if e := rep.End; e.Kind != invariants.EndEOF && e.Kind != "" && f.Err == "" {
 			f.Err = sessions.EndText(e)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -58,7 +59,7 @@ type tap struct {
 	tail   *tapBlock // the block reads are copied into
 	cur    *tapBlock // the block of the chunk the last Next handed out
 	closed bool      // the proxy pushed the last read, or the checker gave up
-	end    sessions.End
+	end    invariants.End
 	lost   int64 // bytes left out and not yet told (at the next chunk, or the end)
 	total  int64 // bytes left out in all
 	probs  sessions.ProblemList
@@ -314,11 +315,11 @@ func (t *tap) spillLocked(now time.Duration, p []byte) {
 
 // finish ends the stream: e says how (eof, the upstream's error, the app
 // gone: cancelled).
-func (t *tap) finish(e sessions.End) {
+func (t *tap) finish(e invariants.End) {
 	t.mu.Lock()
 	if !t.closed {
 		t.closed = true
-		e.T, e.HasTime = time.Since(t.start), true
+		e.At, e.HasTime = time.Since(t.start), true
 		t.end = e
 	}
 	t.mu.Unlock()
@@ -422,7 +423,7 @@ func (t *tap) Next() (sessions.Chunk, error) {
 	}
 }
 
-func (t *tap) End() sessions.End {
+func (t *tap) End() invariants.End {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.end

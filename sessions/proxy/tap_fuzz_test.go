@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -68,7 +69,7 @@ func FuzzTap(f *testing.F) {
 		if len(rest) > 0 {
 			tp.push(rest)
 		}
-		tp.finish(sessions.End{Kind: sessions.EndEOF})
+		tp.finish(invariants.End{Kind: invariants.EndEOF})
 		for take() {
 		}
 		behind := int(tp.Behind())

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -53,7 +54,7 @@ func TestTapSharedBudget(t *testing.T) {
 	if a.Behind() != 30 {
 		t.Fatalf("a behind %d", a.Behind())
 	}
-	a.finish(sessions.End{Kind: sessions.EndEOF})
+	a.finish(invariants.End{Kind: invariants.EndEOF})
 	data, _, lostAt := readAll(t, a)
 	if len(data) != 60 || len(lostAt) != 1 || lostAt[0] != 60 {
 		t.Fatalf("a: %d bytes, gaps at %v: the gap comes after the 60 bytes queued before it", len(data), lostAt)
@@ -66,7 +67,7 @@ func TestTapSharedBudget(t *testing.T) {
 	if b.Behind() != int64(60+len("data: torn\n\n")) || pool.held.Load() != int64(len("data: whole")) {
 		t.Fatalf("b may queue again once a drained, from a block's start: behind %d, held %d", b.Behind(), pool.held.Load())
 	}
-	b.finish(sessions.End{Kind: sessions.EndEOF})
+	b.finish(invariants.End{Kind: invariants.EndEOF})
 	if data, _, lostAt := readAll(t, b); string(data) != "data: whole" || len(lostAt) != 1 || lostAt[0] != 0 {
 		t.Fatalf("b: %q, gaps at %v", data, lostAt)
 	}
@@ -113,7 +114,7 @@ func TestTapSpillsInOrder(t *testing.T) {
 	more := []byte("data: late\n\n")
 	tp.push(more)
 	want = append(want, more...)
-	tp.finish(sessions.End{Kind: sessions.EndEOF})
+	tp.finish(invariants.End{Kind: invariants.EndEOF})
 	rest, _, lostAt := readAll(t, tp)
 	got = append(got, rest...)
 	if !bytes.Equal(got, want) || len(lostAt) != 0 || tp.Behind() != 0 {
@@ -194,7 +195,7 @@ func TestTapSpillFull(t *testing.T) {
 	}()
 	waitForChecker(t, tp)
 	tp.push([]byte("a: torn\n\ndata: y005\n\n"))
-	tp.finish(sessions.End{Kind: sessions.EndEOF})
+	tp.finish(invariants.End{Kind: invariants.EndEOF})
 	r := <-res
 	rest, lostAt := r.data, r.lostAt
 	if string(got) != "data: q000\n\ndata: s001\n\ndata: s002\n\n" || string(rest) != "data: y005\n\n" || len(lostAt) != 1 || lostAt[0] != 0 {
@@ -241,7 +242,7 @@ func TestTapSmallReadsShareBlocks(t *testing.T) {
 	if want := len(ev) * 1000 / tapBlockSize; len(blocks) > want+2 {
 		t.Fatalf("%d blocks for %d bytes", len(blocks), len(ev)*1000)
 	}
-	tp.finish(sessions.End{Kind: sessions.EndEOF})
+	tp.finish(invariants.End{Kind: invariants.EndEOF})
 	if data, _, _ := readAll(t, tp); len(data) != 1000*len(ev) {
 		t.Fatalf("%d bytes", len(data))
 	}

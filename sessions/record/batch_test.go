@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -25,7 +26,7 @@ func (s *sliceCapture) Next() (sessions.Chunk, error) {
 	s.i++
 	return sessions.Chunk{Data: []byte(s.chunks[s.i-1])}, nil
 }
-func (s *sliceCapture) End() sessions.End                { return sessions.End{Kind: sessions.EndEOF} }
+func (s *sliceCapture) End() invariants.End              { return invariants.End{Kind: invariants.EndEOF} }
 func (s *sliceCapture) TakeProblems() []sessions.Problem { return nil }
 func (s *sliceCapture) Close() error                     { return nil }
 

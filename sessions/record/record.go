@@ -329,24 +329,24 @@ func (r *Recorder) writeChunk(ch sessions.Chunk) {
 	}
 }
 
-func (r *Recorder) writeEnd(e sessions.End) {
+func (r *Recorder) writeEnd(e invariants.End) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.endDone {
 		return
 	}
 	r.endDone = true
-	t := r.arrival(e.T, e.HasTime)
+	t := r.arrival(e.At, e.HasTime)
 	text := string(e.Kind)
 	switch e.Kind {
-	case sessions.EndError:
+	case invariants.EndError:
 		text = "error: " + e.Detail
-	case sessions.EndCancelled:
+	case invariants.EndCancelled:
 		if e.Detail != "" { // a deliberate stop: "cancelled: stopped: --max-frames 10 reached"
 			text += ": " + e.Detail
 		}
 	case "":
-		text = string(sessions.EndEOF)
+		text = string(invariants.EndEOF)
 	}
 	b := append(r.line[:0], `{"t":`...)
 	b = appendMicros(b, t)
@@ -370,7 +370,7 @@ func (r *Recorder) Next() (sessions.Chunk, error) {
 	if err != nil {
 		e := r.c.End()
 		if !errors.Is(err, io.EOF) {
-			e = sessions.End{Kind: sessions.EndError, Detail: err.Error()}
+			e = invariants.End{Kind: invariants.EndError, Detail: err.Error()}
 		}
 		r.writeEnd(e)
 		return ch, err
@@ -380,7 +380,7 @@ func (r *Recorder) Next() (sessions.Chunk, error) {
 }
 
 // End is the recorded capture's End.
-func (r *Recorder) End() sessions.End { return r.c.End() }
+func (r *Recorder) End() invariants.End { return r.c.End() }
 
 // TakeProblems passes the recorded capture's problems on, with a note when
 // the recording failed.
@@ -411,9 +411,9 @@ func (r *Recorder) Close() error {
 	ended := r.endDone
 	r.mu.Unlock()
 	if !ended {
-		e := sessions.End{Kind: sessions.EndCancelled}
+		e := invariants.End{Kind: invariants.EndCancelled}
 		if r.meta.Timed && !r.meta.StartedAt.IsZero() {
-			e.T, e.HasTime = time.Since(r.meta.StartedAt), true
+			e.At, e.HasTime = time.Since(r.meta.StartedAt), true
 		}
 		r.writeEnd(e)
 	}

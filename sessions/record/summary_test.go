@@ -6,7 +6,6 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/sessions"
 	"framescope/sessions/library"
 	"framescope/sessions/report"
 )
@@ -19,7 +18,7 @@ func TestSummarize(t *testing.T) {
 			{ResponseID: "r2", Terminal: decode.NotTerminal},
 		},
 		Counts: invariants.Counts{Error: 1, Warn: 2},
-		End:    sessions.End{Kind: sessions.EndError, Detail: "connection reset"},
+		End:    invariants.End{Kind: invariants.EndError, Detail: "connection reset"},
 	}
 	var m library.SessionMeta
 	Summarize(&m, rep)

@@ -134,17 +134,10 @@ func RunReference(c sessions.Capture, opts ReferenceOptions, on func(ReferenceSt
 		return res, err
 	}
 	end := result.End
-	if opts.ClientIdle > 0 && (res.IdleTimed || meta.Timed) && end.HasTime && end.T-last > opts.ClientIdle {
-		idle(end.T - last)
+	if opts.ClientIdle > 0 && (res.IdleTimed || meta.Timed) && end.HasTime && end.At-last > opts.ClientIdle {
+		idle(end.At - last)
 	}
-	switch end.Kind {
-	case sessions.EndError:
-		transport(pc3.TransportEvent{Input: pc3.InTransportError, Detail: end.Detail})
-	case sessions.EndCancelled:
-		transport(pc3.TransportEvent{Input: pc3.InUserCancel})
-	default:
-		transport(pc3.TransportEvent{Input: pc3.InEOF})
-	}
+	transport(pc3.EndEvent(end))
 	return res, err
 }
 

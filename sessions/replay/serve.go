@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/faults"
@@ -38,7 +39,7 @@ type Replay struct {
 	Frames int
 	// End is how the captured stream ended; when it has a time the replay
 	// holds the response open until then.
-	End sessions.End
+	End invariants.End
 	// Problems are the defects found while reading the capture.
 	Problems []sessions.Problem
 }
@@ -204,7 +205,7 @@ func (r *Replay) Handler(opts ReplayOptions) http.Handler {
 		h.endAt = max(h.endAt, c.At)
 	}
 	if r.End.HasTime {
-		h.endAt = max(h.endAt, r.End.T)
+		h.endAt = max(h.endAt, r.End.At)
 	}
 	return h
 }

@@ -303,7 +303,7 @@ func TestGeneratedCaptureIsClean(t *testing.T) {
 			break
 		}
 	}
-	if rep.End.Kind != sessions.EndEOF {
+	if rep.End.Kind != invariants.EndEOF {
 		t.Errorf("end %+v", rep.End)
 	}
 	if fi, err := os.Stat(path); err != nil {

@@ -28,7 +28,7 @@ type Report struct {
 	Turns   []invariants.Turn
 	Alarms  []ReportAlarm
 	Counts  invariants.Counts
-	End     sessions.End
+	End     invariants.End
 	Notes   []string // remarks about the capture that are not alarms
 	Bytes   int64    // stream bytes read
 	// Suppressed counts, by rule, the alarms not listed: past the first

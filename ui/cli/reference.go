@@ -225,7 +225,7 @@ func referenceGeneric(o *referenceOptions) (kept io.Reader, done bool, err error
 		}
 		return nil, true, nil
 	}
-	if e := st.End; o.replay == "-" && e != nil && e.Kind == string(invariants.EndError) {
+	if e := st.End; o.replay == "-" && e != nil && e.Kind == invariants.EndError {
 		// The kept bytes end where the read failed: replaying them would
 		// hide the failure.
 		fmt.Fprintf(o.stderr, "framescope: -: %s\n", decode.Sanitize(e.Detail))

@@ -66,12 +66,12 @@ func writeGenericReplay(w io.Writer, name string, st *store.Store) error {
 	}
 	flush(prevTurn)
 	if e := st.End; e != nil {
-		end := "end: " + e.Kind
+		end := "end: " + string(e.Kind)
 		if e.Detail != "" {
 			end += ": " + e.Detail
 		}
 		fmt.Fprintln(w, end)
-		if e.Kind == string(invariants.EndError) {
+		if e.Kind == invariants.EndError {
 			return fmt.Errorf("%s", e.Detail)
 		}
 	}

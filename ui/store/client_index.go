@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"framescope/decode"
-	"framescope/invariants"
 	"framescope/invariants/dialects/pc3"
 )
 
@@ -215,17 +214,6 @@ func clientDiverges(f *decode.Frame, s05, s04 *pc3.Step) (pc3.Divergence, bool) 
 		return pc3.Divergence{}, false
 	}
 	return pc3.ClientDivergence(f)
-}
-
-// TransportEvent is the machines' transport event of how the stream ended.
-func (e *EndInfo) TransportEvent() pc3.TransportEvent {
-	switch e.Kind {
-	case string(invariants.EndError):
-		return pc3.TransportEvent{Input: pc3.InTransportError, Detail: e.Detail}
-	case string(invariants.EndCancelled):
-		return pc3.TransportEvent{Input: pc3.InUserCancel}
-	}
-	return pc3.TransportEvent{Input: pc3.InEOF}
 }
 
 func StepsDiffer(a, b *pc3.Step) bool {

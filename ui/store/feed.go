@@ -171,11 +171,12 @@ func (f *Feeder) Stop() {
 	f.mu.Unlock()
 }
 
-// Finish records how the stream ended and sends the last batch.
-func (f *Feeder) Finish(e EndInfo) {
+// Finish records how the stream ended (e's Detail sanitized) and the
+// checker's turns then, and sends the last batch.
+func (f *Feeder) Finish(e invariants.End, turns []invariants.Turn) {
 	f.finishClients()
 	f.mu.Lock()
-	f.pend.End = &e
+	f.pend.End, f.pend.EndTurns = &e, turns
 	f.mu.Unlock()
 	close(f.done)
 }

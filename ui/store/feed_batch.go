@@ -1,6 +1,10 @@
 package store
 
-import "sync"
+import (
+	"sync"
+
+	"framescope/invariants"
+)
 
 // Batch is what the feeder sends the program: everything the pipeline
 // produced since the previous batch, in order. Nothing is ever dropped:
@@ -10,7 +14,10 @@ type Batch struct {
 	Alarms []AlarmRec
 	Notes  []string
 	Conn   *ConnUpdate
-	End    *EndInfo
+	End    *invariants.End
+	// EndTurns are the checker's turns at the End: a dialect without
+	// terminal events (chunk-framed) settles its turns' outcomes only then.
+	EndTurns []invariants.Turn
 	// Src is where the rows' bytes can be read back, Text where the text
 	// frames' chunks are (each set once, in the first batch).
 	Src  ByteSource

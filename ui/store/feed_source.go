@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/report"
@@ -50,11 +51,13 @@ func (f *Feeder) Live() pipeline.Handler {
 }
 
 // EndOf is how a capture's pipeline run ended (res nil: it did not run),
-// with the checker's turns at the end.
-func EndOf(res *pipeline.Result, err error) EndInfo {
-	var e EndInfo
+// and the checker's turns at the end.
+func EndOf(res *pipeline.Result, err error) (invariants.End, []invariants.Turn) {
+	var e invariants.End
+	var turns []invariants.Turn
 	if res != nil {
-		e = EndInfo{Kind: string(res.End.Kind), Detail: decode.Sanitize(res.End.Detail), At: res.End.T, HasTime: res.End.HasTime}
+		e, turns = res.End, res.Turns
+		e.Detail = decode.Sanitize(e.Detail)
 	}
 	if err != nil {
 		e.Kind, e.Detail = "error", decode.Sanitize(err.Error())
@@ -62,19 +65,17 @@ func EndOf(res *pipeline.Result, err error) EndInfo {
 	if e.Kind == "" {
 		e.Kind = "eof"
 	}
-	if res != nil {
-		e.Turns = res.Turns
-	}
-	return e
+	return e, turns
 }
 
 // SessionEnd is how a live session that ran for took ended: its report's
 // end (rep nil: it made none, eof), with err's detail unless that end is
 // an error already, and the checker's turns.
-func SessionEnd(rep *report.Report, took time.Duration, err error) EndInfo {
-	var e EndInfo
+func SessionEnd(rep *report.Report, took time.Duration, err error) (invariants.End, []invariants.Turn) {
+	var e invariants.End
+	var turns []invariants.Turn
 	if rep != nil {
-		e = EndInfo{Kind: string(rep.End.Kind), Detail: decode.Sanitize(rep.End.Detail), Turns: rep.Turns}
+		e, turns = invariants.End{Kind: rep.End.Kind, Detail: decode.Sanitize(rep.End.Detail)}, rep.Turns
 		if err != nil && e.Kind != "error" {
 			e.Detail = decode.Sanitize(err.Error())
 		}
@@ -83,10 +84,11 @@ func SessionEnd(rep *report.Report, took time.Duration, err error) EndInfo {
 		e.Kind = "eof"
 	}
 	e.At, e.HasTime = took, true
-	return e
+	return e, turns
 }
 
-// ErrorEnd is the end of a source that could not run: err says why.
-func ErrorEnd(err error) EndInfo {
-	return EndInfo{Kind: "error", Detail: decode.Sanitize(fmt.Sprint(err))}
+// ErrorEnd is the end of a source that could not run: err says why (and
+// no turns).
+func ErrorEnd(err error) (invariants.End, []invariants.Turn) {
+	return invariants.End{Kind: "error", Detail: decode.Sanitize(fmt.Sprint(err))}, nil
 }

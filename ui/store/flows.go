@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/pipeline"
 )
@@ -109,9 +110,9 @@ func (fs *FlowStream) End(err string, took time.Duration) {
 	fs.once.Do(func() {
 		kind, detail, _ := strings.Cut(err, ": ")
 		if kind == "" {
-			kind = string(sessions.EndEOF)
+			kind = string(invariants.EndEOF)
 		}
-		fs.f.Finish(EndInfo{Kind: decode.Sanitize(kind), Detail: decode.Sanitize(detail), At: took, HasTime: true})
+		fs.f.Finish(invariants.End{Kind: invariants.EndKind(decode.Sanitize(kind)), Detail: decode.Sanitize(detail), At: took, HasTime: true}, nil)
 	})
 }
 

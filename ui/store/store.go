@@ -278,7 +278,7 @@ type Store struct {
 	Conn       Conn
 	HTTPStatus int
 	Response   *HTTPResponse // the HTTP exchange (live, HAR, JSONL captures)
-	End        *EndInfo
+	End        *invariants.End
 	// Frames counts dispatched events.
 	Frames int
 	// FirstArrival is the arrival of frame 0 (the TTFE) when timed.
@@ -298,17 +298,6 @@ type Store struct {
 	// reason holds the reasoning deltas (thinking, reasoning summaries),
 	// apart from the text so that TextAsOf stays the answer alone.
 	reason *spill
-}
-
-// EndInfo says how the stream ended.
-type EndInfo struct {
-	Kind    string // eof, error, cancelled
-	Detail  string // sanitized
-	At      time.Duration
-	HasTime bool
-	// Turns are the checker's turns at the end: a dialect without terminal
-	// events (chunk-framed) settles its turns' outcomes only then.
-	Turns []invariants.Turn
 }
 
 // NewStore returns an empty store.
@@ -485,8 +474,8 @@ func (s *Store) Apply(b *Batch) {
 		s.Conn = ConnEnded
 		e := *b.End
 		s.End = &e
-		s.settleTurns(e.Turns)
-		s.takeUsage(e.Turns)
+		s.settleTurns(b.EndTurns)
+		s.takeUsage(b.EndTurns)
 	}
 }
 

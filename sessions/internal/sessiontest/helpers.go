@@ -16,7 +16,7 @@ type Drained struct {
 	Data   []byte
 	Chunks []sessions.Chunk // Data copied
 	Probs  []sessions.Problem
-	End    sessions.End
+	End    invariants.End
 }
 
 // Drain reads a capture to the end, copying each chunk.
@@ -60,7 +60,7 @@ func ReadFile(t testing.TB, name string) []byte {
 type FakeCapture struct {
 	Info   sessions.Meta
 	Chunks []sessions.Chunk
-	Ending sessions.End
+	Ending invariants.End
 	i      int
 	Probs  []sessions.Problem
 	closed bool
@@ -76,7 +76,7 @@ func (f *FakeCapture) Next() (sessions.Chunk, error) {
 	return f.Chunks[f.i-1], nil
 }
 
-func (f *FakeCapture) End() sessions.End { return f.Ending }
+func (f *FakeCapture) End() invariants.End { return f.Ending }
 
 func (f *FakeCapture) TakeProblems() []sessions.Problem {
 	p := f.Probs
