@@ -168,145 +168,214 @@ type Live struct {
 // DNS, TLS, a redirect loop or the connect timeout. Its message names the
 // URL and what failed.
 func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
-	// The URL in messages and Meta: a password and query secrets hidden.
-	shown := sessions.RedactURLIf(opts.URL, opts.KeepSecrets)
-	fail := func(format string, args ...any) error {
-		msg := fmt.Sprintf(format, args...)
-		if !opts.KeepSecrets {
-			msg = sessions.RedactMessage(msg) // an error may quote a URL
-		}
-		return fmt.Errorf("%s: %s", sessions.Clean(shown), msg)
+	a := &attempt{ctx: ctx, opts: opts, shown: sessions.RedactURLIf(opts.URL, opts.KeepSecrets)}
+	if err := a.prepare(); err != nil {
+		return nil, a.fail(err)
 	}
-	u, err := url.Parse(opts.URL)
+	resp, err := a.send()
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	l := a.live(resp)
+	l.describe(a, resp)
+	l.planDecoding(resp, a.opts)
+	l.startBody()
+	return l, nil
+}
+
+// attempt is one Connect on its way: the request, and the client that
+// sends it (one transport, one request: nothing is shared or retried).
+type attempt struct {
+	ctx   context.Context
+	opts  ConnectOptions
+	shown string // the URL in messages and Meta: a password and query secrets hidden
+
+	u      *url.URL
+	method string
+	host   string // a -H Host override
+	conns  *connSet
+	tr     *http.Transport
+	rd     *redirects
+	client *http.Client
+	reqCtx context.Context // done when the stream is cancelled, closed or ctx is
+	cancel context.CancelCauseFunc
+	req    *http.Request
+	start  time.Time // when the request was sent: chunks are timed from it
+}
+
+// fail is Connect's error: the URL (as shown), then what failed, with any
+// URL the message quotes redacted.
+func (a *attempt) fail(err error) error {
+	msg := err.Error()
+	if !a.opts.KeepSecrets {
+		msg = sessions.RedactMessage(msg) // an error may quote a URL
+	}
+	return fmt.Errorf("%s: %s", sessions.Clean(a.shown), msg)
+}
+
+// targetURL is the URL to connect to, or why it is none.
+func targetURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, fail("not a valid URL: %v", err)
+		return nil, fmt.Errorf("not a valid URL: %v", err)
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "http", "https":
 	case "":
-		return nil, fail("not a valid URL: no scheme (want http:// or https://)")
+		return nil, errors.New("not a valid URL: no scheme (want http:// or https://)")
 	default:
-		return nil, fail("unsupported scheme %q (want http or https)", u.Scheme)
+		return nil, fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
 	}
 	if u.Host == "" {
-		return nil, fail("not a valid URL: no host")
+		return nil, errors.New("not a valid URL: no host")
 	}
-	method := opts.Method
-	if method == "" {
-		method = http.MethodGet
-		if opts.Body != nil {
-			method = http.MethodPost
+	return u, nil
+}
+
+// prepare builds the request and the client that sends it; nothing is
+// sent yet.
+func (a *attempt) prepare() error {
+	u, err := targetURL(a.opts.URL)
+	if err != nil {
+		return err
+	}
+	a.u, a.method = u, a.opts.Method
+	if a.method == "" {
+		a.method = http.MethodGet
+		if a.opts.Body != nil {
+			a.method = http.MethodPost
 		}
 	}
-
-	hdr, host, err := requestHeaders(opts)
+	hdr, host, err := requestHeaders(a.opts)
 	if err != nil {
-		return nil, fail("%v", err)
+		return err
 	}
+	a.host = host
+	a.newClient(hdr)
+	a.reqCtx, a.cancel = context.WithCancelCause(a.ctx)
+	var body io.Reader
+	if a.opts.Body != nil {
+		body = bytes.NewReader(a.opts.Body)
+	}
+	req, err := http.NewRequestWithContext(a.reqCtx, a.method, u.String(), body)
+	if err != nil {
+		a.cancel(nil)
+		return err
+	}
+	req.Header = hdr
+	if host != "" {
+		req.Host = host
+	}
+	a.req = req
+	return nil
+}
 
-	conns := &connSet{m: make(map[net.Conn]struct{})}
+// newClient makes the request's own transport: never a proxy
+// (proxy_env.go), no compression of its own (decoded here, whoever asked
+// for it), its connections tracked so that Cancel and Close drop them.
+func (a *attempt) newClient(hdr http.Header) {
+	a.conns = &connSet{m: make(map[net.Conn]struct{})}
 	dialer := &net.Dialer{KeepAlive: 30 * time.Second}
-	tr := &http.Transport{
+	a.tr = &http.Transport{
 		Proxy: nil, // never a proxy: proxy_env.go
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			c, err := dialer.DialContext(ctx, network, addr)
 			if err != nil {
 				return nil, err
 			}
-			return conns.add(c), nil
+			return a.conns.add(c), nil
 		},
 		ForceAttemptHTTP2:  true,
 		DisableCompression: true, // decoded here, whoever asked for it
 		MaxIdleConns:       1,
 	}
-	if opts.Insecure {
-		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true}
+	if a.opts.Insecure {
+		a.tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true}
 	}
-	rd := &redirects{opts: opts, userReferer: hdr.Get("Referer") != ""}
-	client := &http.Client{Transport: tr, CheckRedirect: rd.check}
-	cleanup := func() {
-		tr.CloseIdleConnections()
-		conns.closeAll()
-	}
+	a.rd = &redirects{opts: a.opts, userReferer: hdr.Get("Referer") != ""}
+	a.client = &http.Client{Transport: a.tr, CheckRedirect: a.rd.check}
+}
 
-	reqCtx, cancel := context.WithCancelCause(ctx)
-	var body io.Reader
-	if opts.Body != nil {
-		body = bytes.NewReader(opts.Body)
-	}
-	req, err := http.NewRequestWithContext(reqCtx, method, u.String(), body)
-	if err != nil {
-		cancel(nil)
-		return nil, fail("%v", err)
-	}
-	req.Header = hdr
-	if host != "" {
-		req.Host = host
-	}
-
-	timeout := opts.ConnectTimeout
+// send sends the request, once, within the connect timeout (dial, TLS,
+// redirects, response headers); an error says what failed, and leaves
+// nothing open.
+func (a *attempt) send() (*http.Response, error) {
+	timeout := a.opts.ConnectTimeout
 	if timeout <= 0 {
 		timeout = defaultConnectTimeout
 	}
-	start := time.Now()
-	timer := time.AfterFunc(timeout, func() { cancel(errConnectTimeout) })
-	resp, err := client.Do(req)
+	a.start = time.Now()
+	timer := time.AfterFunc(timeout, func() { a.cancel(errConnectTimeout) })
+	resp, err := a.client.Do(a.req)
 	timedOut := !timer.Stop()
 	if err == nil && timedOut {
 		resp.Body.Close()
 		err = errConnectTimeout
 	}
-	if err != nil {
-		cause := context.Cause(reqCtx)
-		cancel(nil)
-		cleanup()
-		msg := describeConnectError(err, cause, ctx, timeout, opts.Insecure)
-		if env := envProxyFor(u); env != "" {
-			msg += " (" + ignoredProxyNote(env) + ")"
-		}
-		return nil, fail("%s", msg)
+	if err == nil {
+		return resp, nil
 	}
+	cause := context.Cause(a.reqCtx) // (before cancel sets one of its own)
+	a.cancel(nil)
+	a.tr.CloseIdleConnections()
+	a.conns.closeAll()
+	msg := describeConnectError(err, cause, a.ctx, timeout, a.opts.Insecure)
+	if env := envProxyFor(a.u); env != "" {
+		msg += " (" + ignoredProxyNote(env) + ")"
+	}
+	return nil, errors.New(msg)
+}
 
-	l := &Live{
-		start:  start,
-		parent: ctx,
-		reqCtx: reqCtx,
-		cancel: cancel,
+// live is the response as a Capture, not yet described.
+func (a *attempt) live(resp *http.Response) *Live {
+	return &Live{
+		start:  a.start,
+		parent: a.ctx,
+		reqCtx: a.reqCtx,
+		cancel: a.cancel,
 		resp:   resp,
-		tr:     tr,
-		conns:  conns,
+		tr:     a.tr,
+		conns:  a.conns,
 		raw:    &rawBody{r: resp.Body},
 		buf:    make([]byte, liveReadSize),
 
-		keepSecrets: opts.KeepSecrets,
+		keepSecrets: a.opts.KeepSecrets,
 	}
+}
+
+// describe fills the capture's Meta and the ResponseInfo shown: the
+// request the response answers (the last hop's), both sides' headers
+// redacted, where the bytes came from after redirects; and notes the
+// redirects and an ignored proxy variable.
+func (l *Live) describe(a *attempt, resp *http.Response) {
+	opts := a.opts
 	ct := resp.Header.Get("Content-Type")
-	sent := req // the request the response answers (the last hop)
+	sent := a.req // the request the response answers (the last hop)
 	if resp.Request != nil && resp.Request.URL != nil {
 		sent = resp.Request
 	}
 	reqHeaders, _ := sessions.RedactHeaders(flatHeaders(sent.Header), opts.Redact, opts.KeepSecrets)
-	if host != "" && sent.Host == host {
-		reqHeaders["Host"] = host
+	if a.host != "" && sent.Host == a.host {
+		reqHeaders["Host"] = a.host
 	}
 	respHeaders, _ := sessions.RedactHeaders(flatHeaders(resp.Header), opts.Redact, opts.KeepSecrets)
-	finalURL, requested := shown, ""
-	if sent.URL.String() != u.String() {
+	finalURL, requested, method := a.shown, "", a.method
+	if sent.URL.String() != a.u.String() {
 		// Redirected: the bytes come from here (and a 302 may have turned
 		// a POST into a GET).
-		finalURL, requested = sessions.RedactURLIf(sent.URL.String(), opts.KeepSecrets), shown
+		finalURL, requested = sessions.RedactURLIf(sent.URL.String(), opts.KeepSecrets), a.shown
 		method = sent.Method
 	}
-	rd.note(resp, &l.probs)
-	if env := envProxyFor(u); env != "" {
+	a.rd.note(resp, &l.probs)
+	if env := envProxyFor(a.u); env != "" {
 		l.probs.Note("%s", ignoredProxyNote(env))
 	}
 	l.meta = sessions.Meta{
-		Name:            shown,
+		Name:            a.shown,
 		Kind:            sessions.KindSSE,
 		URL:             finalURL,
 		Method:          method,
@@ -315,11 +384,11 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		ContentType:     ct,
 		RequestHeaders:  reqHeaders,
 		ResponseHeaders: respHeaders,
-		StartedAt:       start,
+		StartedAt:       a.start,
 		Timed:           true,
 		Live:            true,
 	}
-	sentB := sentBody(opts, req, sent, reqHeaders)
+	sentB := sentBody(opts, a.req, sent, reqHeaders)
 	if !opts.NoBody {
 		l.meta.RequestBody = sentB
 	}
@@ -336,10 +405,16 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		ContentType:     ct,
 		ContentEncoding: resp.Header.Get("Content-Encoding"),
 	}
+}
+
+// planDecoding reads the response's Content-Encoding: the codings the
+// body is decoded from (and within which bounds), a body that stacks more
+// than codings.Max refused from the header, before any decoder is made,
+// and one framescope cannot decode shown as received, with a note.
+func (l *Live) planDecoding(resp *http.Response, opts ConnectOptions) {
 	encs, ncodings := codings.Parse(resp.Header.Values("Content-Encoding"), codings.Max)
 	l.encs = encs
 	if ncodings > codings.Max {
-		// Refused from the header, before any decoder is made.
 		l.encs = nil
 		l.heldErr = &decodeError{err: codings.TooMany(ncodings)}
 	}
@@ -354,15 +429,20 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Live, error) {
 		l.limit = newInflateLimit(opts, l.encs[len(l.encs)-1])
 		l.meta.DecodedFrom = strings.Join(l.encs, ", ")
 	}
+}
+
+// startBody frames an NDJSON body by line, and reads the start of a body
+// that is not a 2xx stream before Connect returns (Response().ErrorBody).
+func (l *Live) startBody() {
+	ct := l.meta.ContentType
 	if isNDJSONMediaType(ct) {
 		l.frameNDJSON()
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 || !(isSSEMediaType(ct) || l.ndjson != nil) {
+	if l.meta.Status < 200 || l.meta.Status > 299 || !(isSSEMediaType(ct) || l.ndjson != nil) {
 		l.keepError = true
 		l.info.ErrorBody = []byte{}
 		l.preRead()
 	}
-	return l, nil
 }
 
 // sentBody is the request body as it is kept and shown: nil when there was
