@@ -24,7 +24,7 @@ import (
 
 // Writing captures: w writes the turn at the cursor, W the whole session,
 // to a file `framescope check` and `framescope open` read back. A timed
-// session becomes a framescope JSONL capture, written by live.Record
+// session becomes a framescope JSONL capture, written by record.New
 // (one chunk per row: its bytes and arrival time; the header; the end
 // line); a session without arrival times becomes raw SSE. The write runs in
 // a command; an existing file is never overwritten without a y.
@@ -338,7 +338,7 @@ func writeCapture(j *writeJob, overwrite bool) writeDoneMsg {
 }
 
 // writeJSONL writes the range as a framescope JSONL capture through
-// live.Record: the rows are replayed as a Capture it records, one
+// record.New: the rows are replayed as a Capture it records, one
 // chunk at a time (a million-row session is never held twice in memory).
 func writeJSONL(j *writeJob, w io.Writer) (frames, oversized int, err error) {
 	next, stop := iter.Pull(func(yield func(chunk) bool) {
