@@ -308,13 +308,17 @@ func (s *Spec) RowLabel(f *decode.Frame) string {
 }
 
 // Rules returns the generic rules the dialect uses, with its own sources
-// and severities for them, then its own rules.
+// and severities for them (frame-size's from its Shape.FrameLimits), then
+// its own rules.
 func (s *Spec) Rules() []Rule {
 	out := make([]Rule, 0, len(s.Generic)+len(s.Own))
 	for _, name := range s.Generic {
 		if r, ok := genericIndex[name]; ok {
 			if src, ok := s.Sources[name]; ok {
 				r.Clause = src
+			}
+			if name == "frame-size" {
+				r = frameSizeRule(r, &s.Shape)
 			}
 			if sev, ok := s.Severities[name]; ok {
 				r.Severity = sev
@@ -386,9 +390,14 @@ type Shape struct {
 	SubscriptionGET bool
 	// CommentHeartbeats: SSE comments count as activity for idle-gap.
 	CommentHeartbeats bool
-	// FrameWarn and FrameMax are the frame-size tiers (0: 256 KiB and
-	// 1 MiB; FrameWarn < 0: no warn tier).
-	FrameWarn, FrameMax int64
+	// FrameLimits are the frame-size tiers, from what the dialect's clients
+	// read (FrameLimit: the size past which a client fails, and which).
+	// nil: DefaultFrameLimits, framescope's own for a wire without a client
+	// to follow. FrameUnbounded: no client of the dialect bounds a line or
+	// an event, so no tier applies (FrameLimits is then empty); a frame past
+	// framescope's own event limit is still said, at info.
+	FrameLimits    []FrameLimit
+	FrameUnbounded bool
 	// ContentTypes are the media types the dialect's responses carry
 	// (lower case, no parameters); empty means text/event-stream. Any
 	// other Content-Type is the content-type warn.

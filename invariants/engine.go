@@ -136,12 +136,6 @@ func NewEngine(spec *Spec, opts Options) *Engine {
 	if spec.NewMapper != nil {
 		e.mapper = spec.NewMapper()
 	}
-	if e.shape.FrameMax == 0 {
-		e.shape.FrameMax = 1 << 20
-	}
-	if e.shape.FrameWarn == 0 {
-		e.shape.FrameWarn = 256 << 10
-	}
 	e.m.e = e
 	return e
 }
@@ -586,16 +580,7 @@ func (e *Engine) checkFraming(f *decode.Frame) {
 	if f.InvalidUTF8 {
 		e.raise("frame-utf8", SevError, f.Index, e.cur, "the frame's bytes are not valid UTF-8")
 	}
-	size := int64(len(f.Data))
-	if f.Oversized {
-		size = f.Size
-	}
-	switch {
-	case size > e.shape.FrameMax:
-		e.raise("frame-size", SevError, f.Index, e.cur, "frame data is %s, over the %s hard limit", FormatBytes(size, true), FormatBytes(e.shape.FrameMax, true))
-	case e.shape.FrameWarn > 0 && size > e.shape.FrameWarn:
-		e.raise("frame-size", SevWarn, f.Index, e.cur, "frame data is %s, over the %s target", FormatBytes(size, true), FormatBytes(e.shape.FrameWarn, true))
-	}
+	e.checkFrameSize(f)
 	if e.shape.NotJSON || e.decoded(f) {
 		return
 	}

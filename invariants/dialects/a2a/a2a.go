@@ -47,7 +47,15 @@ var Dialect = &invariants.Spec{
 	ID:    "a2a",
 	About: "Agent2Agent streaming (message/stream, tasks/resubscribe): v0.3 JSON-RPC results with kind (task, status-update, artifact-update, message) or v1.0 StreamResponse wrappers (task, statusUpdate, artifactUpdate, message), JSON-RPC or HTTP+JSON",
 	// start-missing is the mapper's (a warn), not the Engine's (an error).
-	Shape: invariants.Shape{Turns: invariants.TurnPerStream},
+	Shape: invariants.Shape{Turns: invariants.TurnPerStream,
+		// a2a-python (client/transports/http_helpers.py: httpx-sse) reads
+		// an event of any size; a2a-js and a2a-go do not.
+		FrameLimits: []invariants.FrameLimit{
+			{Over: invariants.SSEDataIn(4 << 20), Severity: invariants.SevWarn, Client: "a2a-js",
+				Why: "reads SSE lines and events of at most 4 MiB (src/sse_utils.ts parseSseStream, DEFAULT_MAX_SSE_EVENT_SIZE_BYTES, counted in UTF-16 units) and throws: the stream fails; a2a-python has no limit"},
+			{Over: invariants.SSEDataIn(10 << 20), Severity: invariants.SevWarn, Client: "a2a-js and a2a-go",
+				Why: "fail: a2a-go reads lines of at most 10 MiB (internal/sse/sse.go: MaxSSETokenSize, bufio.Scanner) and ends the stream with bufio.ErrTooLong, a2a-js throws past 4 MiB; a2a-python has no limit"},
+		}},
 	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed",
 		"start-missing", "terminal-missing", "after-terminal",
 		"span-orphan", "tool-malformed", "tool-orphan", "tool-duplicate",
@@ -69,6 +77,7 @@ var Dialect = &invariants.Spec{
 			Summary: "the stream opened more artifacts than the checker tracks (said once): chunks of artifacts beyond the bound are not checked"},
 	},
 	Sources: map[string]string{
+		"frame-size":        "A2A SDK",
 		"frame-json":        "A2A §9.4.2",
 		"event-unknown":     "A2A §3.2.3",
 		"payload-malformed": "A2A §4",

@@ -38,6 +38,9 @@ var Dialect = &invariants.Spec{
 		// parseSSEStream JSON.parses every event's data (client
 		// transform/sse.ts): a [DONE] errors the run.
 		DoneBreaks: true,
+		// parseSSEStream appends to a string buffer with no bound: no
+		// client of the wire limits a frame, so no tier.
+		FrameUnbounded: true,
 	},
 	Generic: invariants.Rules("frame-json", "event-unknown", "start-missing", "start-duplicate",
 		"terminal-missing", "terminal-duplicate", "after-terminal",
@@ -51,6 +54,7 @@ var Dialect = &invariants.Spec{
 			Summary: "an event's blank line is CRLF or CR, not LF LF, and another event follows: @ag-ui/client reads both as one event and JSON.parse fails (once per stream)"},
 	},
 	Sources: map[string]string{
+		"frame-size":         "AG-UI client",
 		"frame-json":         "AG-UI client",
 		"event-unknown":      "AG-UI schema",
 		"start-missing":      "AG-UI verify",

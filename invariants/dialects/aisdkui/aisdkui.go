@@ -28,13 +28,19 @@ var Dialect = &invariants.Spec{
 	// createUIMessageStream may open with data parts, or omit it).
 	// ReuseToolIDs stays false: tool call ids are unique in a message (the
 	// SDK's workflow normalizer relies on it).
-	Shape: invariants.Shape{Turns: invariants.TurnPerStream, Done: true},
+	Shape: invariants.Shape{Turns: invariants.TurnPerStream, Done: true,
+		// The client reads the stream with parseJsonEventStream
+		// (packages/provider-utils/src/parse-json-event-stream.ts): an
+		// EventSourceParserStream without maxBufferSize, which bounds
+		// nothing. No tier.
+		FrameUnbounded: true},
 	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed",
 		"start-duplicate", "terminal-missing", "terminal-duplicate", "after-terminal", "done-early", "done-missing",
 		"span-orphan", "span-unclosed", "span-duplicate",
 		"tool-malformed", "tool-orphan", "tool-unfinished", "tool-duplicate", "tool-mismatch",
 		"legacy-shape"),
 	Sources: map[string]string{
+		"frame-size":        "AI SDK client",
 		"frame-json":        "AI SDK docs",
 		"event-unknown":     "AI SDK client",
 		"payload-malformed": "AI SDK schema",

@@ -24,7 +24,15 @@ var demoFiles embed.FS
 var Dialect = &invariants.Spec{
 	ID:    "anthropic-messages",
 	About: "Anthropic Messages API streaming: message_start, content blocks by index, message_delta, message_stop; error is a failed terminal",
-	Shape: invariants.Shape{Turns: invariants.TurnPerStream, StartRequired: true, EventField: true},
+	Shape: invariants.Shape{Turns: invariants.TurnPerStream, StartRequired: true, EventField: true,
+		// anthropic-sdk-python (src/anthropic/_streaming.py SSEDecoder)
+		// and anthropic-sdk-typescript (src/core/streaming.ts,
+		// src/internal/decoders/line.ts) read a line of any length;
+		// anthropic-sdk-go's decoder does not.
+		FrameLimits: []invariants.FrameLimit{{
+			Over: invariants.SSEDataIn(32 << 20), Severity: invariants.SevWarn, Client: "anthropic-sdk-go",
+			Why: "reads SSE lines of at most 32 MiB (packages/ssestream/ssestream.go: bufio.Scanner, bufio.MaxScanTokenSize<<9) and ends the stream with bufio.ErrTooLong; the Python and TypeScript SDKs have no limit",
+		}}},
 	Generic: invariants.Rules("frame-json", "event-unknown", "sse-event-mismatch", "payload-malformed",
 		"start-missing", "start-duplicate", "terminal-missing", "terminal-duplicate", "after-terminal",
 		"span-orphan", "span-unclosed", "span-duplicate", "span-mismatch", "seq-gap", "seq-order",
@@ -36,6 +44,7 @@ var Dialect = &invariants.Spec{
 			Summary: "frames without an SSE event: name (the official SDKs route events by it and drop the others); once per stream"},
 	},
 	Sources: map[string]string{
+		"frame-size":         "Anthropic SDK",
 		"frame-json":         "Anthropic docs",
 		"event-unknown":      "Anthropic docs",
 		"sse-event-mismatch": "Anthropic docs",

@@ -29,13 +29,25 @@ import (
 //go:embed demo_happy.sse demo_broken.sse
 var demoFiles embed.FS
 
+// frameLimits: an image-output chunk carries its inline data whole, so a
+// healthy frame passes a MiB. js-genai (src/_api_client.ts
+// processStreamResponse) and python-genai's httpx client (iter_lines /
+// aiter_lines) read a line of any length, as both SDKs' Interactions
+// streams do; python-genai's async client on aiohttp and go-genai do not.
+var frameLimits = []invariants.FrameLimit{
+	{Over: invariants.SSEDataIn(4 << 20), Severity: invariants.SevWarn, Client: "python-genai's async client on aiohttp",
+		Why: "reads lines of at most 4 MiB (google/genai/_api_client.py: readline(max_line_length=READ_BUFFER_SIZE), READ_BUFFER_SIZE = 2**22) and raises aiohttp's LineTooLong (aiohttp before 3.13.4: ValueError \"Chunk too big\" past 8 MiB); js-genai and python-genai's httpx client have no limit"},
+	{Over: invariants.SSEDataIn(256 << 20), Severity: invariants.SevWarn, Client: "go-genai and python-genai's async client on aiohttp",
+		Why: "fail: go-genai reads lines of at most 256 MiB (api_client.go: bufio.Scanner) and ends the stream with bufio.ErrTooLong; js-genai and python-genai's httpx client have no limit"},
+}
+
 // Dialect is gemini.
 var Dialect = &invariants.Spec{
 	ID:    "gemini",
 	About: "Google Gemini streaming: streamGenerateContent?alt=sse chunks (candidates, finishReason) or Interactions API events (interaction.created, step.*, interaction.completed)",
 	// No EventField: the mapper compares event: with event_type itself, at
 	// warn (both Interactions clients read event_type and ignore event:).
-	Shape: invariants.Shape{Turns: invariants.TurnPerStream, StartRequired: true},
+	Shape: invariants.Shape{Turns: invariants.TurnPerStream, StartRequired: true, FrameLimits: frameLimits},
 	Generic: invariants.Rules("frame-json", "event-unknown", "sse-event-mismatch", "payload-malformed",
 		"start-missing", "start-duplicate", "terminal-missing", "terminal-duplicate", "after-terminal",
 		"span-orphan", "span-unclosed", "span-duplicate",
@@ -52,6 +64,7 @@ var Dialect = &invariants.Spec{
 			Summary: "the finishing chunk of a streamGenerateContent stream carries no usageMetadata (token usage unknown)"},
 	},
 	Sources: map[string]string{
+		"frame-size":         "Gemini SDK",
 		"frame-json":         "Gemini SDK",
 		"event-unknown":      "Gemini docs",
 		"sse-event-mismatch": "Gemini docs",

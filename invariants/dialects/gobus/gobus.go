@@ -34,6 +34,13 @@ var Dialect = &invariants.Spec{
 		// user writes (sdk/http.go StreamEvents): the first event comes
 		// whenever a turn starts, so no default ttfe bound.
 		Subscription: true,
+		// The reference client is the only one: past its line bound it
+		// stops reading and the subscription ends with every later event
+		// lost.
+		FrameLimits: []invariants.FrameLimit{{
+			Over: invariants.SSEDataIn(16 << 20), Severity: invariants.SevError, Client: "agently-core's reference client",
+			Why: "reads lines of at most 16 MiB (sdk/http.go readLoop: bufio.Scanner) and stops there: the subscription ends and every later event is lost",
+		}},
 	},
 	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed",
 		"start-missing", "start-duplicate", "terminal-missing", "terminal-duplicate", "after-terminal",
@@ -47,6 +54,7 @@ var Dialect = &invariants.Spec{
 			Summary: "finalResponse: true on a live stream event (deprecated: it MUST NOT be set on live emissions)"},
 	},
 	Sources: map[string]string{
+		"frame-size":         "agently-core",
 		"idle-gap":           "agently-core",
 		"frame-json":         "bus Event",
 		"event-unknown":      "bus EventType",

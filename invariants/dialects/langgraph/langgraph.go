@@ -32,7 +32,11 @@ var Dialect = &invariants.Spec{
 	About: "LangGraph server runs over SSE: event: metadata (run_id), then stream modes by event name (values, updates, messages tuples, messages/partial, debug…, \"|ns\" for subgraphs); error or the close ends the run",
 	// JSONValues: messages tuples and message lists are arrays, end's data
 	// is null (langgraph-sdk SSEDecoder: orjson.loads of any JSON value).
-	Shape: invariants.Shape{Turns: invariants.TurnPerStream, StartRequired: true, JSONValues: true},
+	Shape: invariants.Shape{Turns: invariants.TurnPerStream, StartRequired: true, JSONValues: true,
+		// langgraph-sdk (libs/sdk-py/langgraph_sdk/sse.py BytesLineDecoder,
+		// SSEDecoder) and @langchain/langgraph-sdk (libs/sdk/src/utils/sse.ts)
+		// read a line of any length: no tier.
+		FrameUnbounded: true},
 	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed",
 		"start-missing", "start-duplicate", "terminal-missing", "terminal-duplicate", "after-terminal",
 		"tool-malformed"),
@@ -49,6 +53,7 @@ var Dialect = &invariants.Spec{
 			Summary: "the run named more message and tool call ids than framescope tracks (4096): later ids are not deduplicated, and their tool calls not followed"},
 	},
 	Sources: map[string]string{
+		"frame-size":         "LangGraph SDK",
 		"frame-json":         "LangGraph SDK",
 		"event-unknown":      "LangGraph API",
 		"payload-malformed":  "LangGraph SDK",

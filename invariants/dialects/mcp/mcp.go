@@ -58,7 +58,17 @@ var Dialect = &invariants.Spec{
 		// Transports §Listening for Messages from the Server: a GET opens
 		// a stream the server may leave silent until it has something to
 		// send: no default ttfe bound there.
-		SubscriptionGET: true},
+		SubscriptionGET: true,
+		// The TypeScript SDK (packages/client/src/client/streamableHttp.ts:
+		// eventsource-parser, no maxBufferSize), python-sdk 1.x (httpx-sse)
+		// and the Go SDK (mcp/event.go scanEvents: bufio.Reader.ReadBytes)
+		// read an event of any size; python-sdk 2.0 reads it through
+		// httpx2's EventSource, which caps one (the event: message line
+		// the SDK servers write counts in it, with the data: line).
+		FrameLimits: []invariants.FrameLimit{{
+			Over: 1<<20 - int64(len("event: message")+len("data: ")), Severity: invariants.SevWarn, Client: "python-sdk 2.0",
+			Why: "reads events of at most 1 MiB, every field line counted (src/mcp/client/streamable_http.py: httpx2 EventSource, DEFAULT_MAX_EVENT_SIZE_BYTES = 1024 * 1024) and raises SSEError: the call fails; the TypeScript and Go SDKs and python-sdk 1.x have no limit",
+		}}},
 	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed",
 		"terminal-missing", "after-terminal", "legacy-shape"),
 	Own: []invariants.Rule{
@@ -92,6 +102,7 @@ var Dialect = &invariants.Spec{
 			Summary: "the stream named more distinct response ids or progress tokens than framescope tracks: later ones are not checked"},
 	},
 	Sources: map[string]string{
+		"frame-size":        "MCP SDK",
 		"frame-json":        "JSON-RPC 2.0 §4",
 		"event-unknown":     "MCP SDK",
 		"payload-malformed": "JSON-RPC 2.0 §4",

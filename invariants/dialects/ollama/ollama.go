@@ -32,6 +32,10 @@ var demoFiles embed.FS
 // for "stream": false, which is one done frame and still a valid turn.
 var contentTypes = []string{"application/x-ndjson", "application/json"}
 
+// maxGoLine is the Go client's line bound, in decimal megabytes
+// (format.MegaByte = 1000 * 1000), its line end included.
+const maxGoLine = 8 * 1000 * 1000
+
 // Dialect is ollama.
 var Dialect = &invariants.Spec{
 	ID:    "ollama",
@@ -39,14 +43,16 @@ var Dialect = &invariants.Spec{
 	Shape: invariants.Shape{
 		Turns: invariants.TurnPerStream,
 		// The final frame of /api/generate carries the whole context
-		// (token ids) of the conversation: it grows with the chat, so
-		// the size tiers are wider than the default's. The default
-		// context length is up to 256k tokens (envconfig
-		// OLLAMA_CONTEXT_LENGTH: "4k/32k/256k based on VRAM"): 262,144
-		// ids of up to six digits and a comma are 1.8 MB, so the warn
-		// tier is 4 MiB; neither SDK bounds a line.
-		FrameWarn:    4 << 20,
-		FrameMax:     8 << 20,
+		// (token ids) of the conversation: it grows with the chat (the
+		// default context length is up to 256k tokens, envconfig
+		// OLLAMA_CONTEXT_LENGTH: 262,144 ids of up to six digits and a
+		// comma are 1.8 MB). ollama-python (ollama/_client.py: httpx
+		// iter_lines) and ollama-js (src/utils.ts parseJSON) read a line
+		// of any length; the Go client the ollama CLI runs does not.
+		FrameLimits: []invariants.FrameLimit{{
+			Over: maxGoLine - int64(len("\r\n")), Severity: invariants.SevWarn, Client: "ollama's Go client",
+			Why: "(the ollama CLI's) reads lines of at most 8 MB (api/client.go: maxBufferSize = 8 * format.MegaByte, bufio.Scanner) and fails with bufio.ErrTooLong; ollama-python and ollama-js have no limit",
+		}},
 		ContentTypes: contentTypes,
 	},
 	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed",
@@ -61,6 +67,7 @@ var Dialect = &invariants.Spec{
 			Summary: "more tool calls in one stream than framescope tracks (1024): the rest are not checked (said once)"},
 	},
 	Sources: map[string]string{
+		"frame-size":        "Ollama SDK",
 		"frame-json":        "Ollama SDK",
 		"event-unknown":     "Ollama API",
 		"payload-malformed": "Ollama SDK",

@@ -20,13 +20,23 @@ import (
 //go:embed demo_happy.sse demo_broken.sse
 var demoFiles embed.FS
 
+// frameLimits: openai-python (src/openai/_streaming.py SSEDecoder, "without
+// imposing a line or event size limit") and openai-node (src/core/streaming.ts,
+// src/internal/decoders/line.ts) read a line of any length; openai-go's
+// decoder does not.
+var frameLimits = []invariants.FrameLimit{{
+	Over: invariants.SSEDataIn(32 << 20), Severity: invariants.SevWarn, Client: "openai-go",
+	Why: "reads SSE lines of at most 32 MiB (packages/ssestream/ssestream.go: bufio.Scanner, bufio.MaxScanTokenSize<<9) and ends the stream with bufio.ErrTooLong; openai-python and openai-node have no limit",
+}}
+
 // Dialect is openai-chat.
 var Dialect = &invariants.Spec{
 	ID:    "openai-chat",
 	About: "OpenAI Chat Completions streaming: chat.completion.chunk frames, one finish_reason per choice, then data: [DONE]",
 	// CommentHeartbeats: OpenRouter keeps a slow stream alive with SSE
 	// comments (": OPENROUTER PROCESSING"); they count as activity.
-	Shape: invariants.Shape{Turns: invariants.TurnPerStream, Done: true, CommentHeartbeats: true},
+	Shape: invariants.Shape{Turns: invariants.TurnPerStream, Done: true, CommentHeartbeats: true,
+		FrameLimits: frameLimits},
 	Generic: invariants.Rules("frame-json", "event-unknown", "payload-malformed", "envelope-drift",
 		"terminal-missing", "terminal-duplicate", "after-terminal", "done-early", "done-missing",
 		"tool-malformed", "tool-mismatch", "tool-duplicate", "tool-unfinished"),
@@ -35,6 +45,7 @@ var Dialect = &invariants.Spec{
 			Summary: "a choice ended and none of its deltas carried a role: openai-node's ChatCompletionStream throws when it builds the completion"},
 	},
 	Sources: map[string]string{
+		"frame-size":         "OpenAI SDK",
 		"frame-json":         "OpenAI SDK",
 		"event-unknown":      "OpenAI API ref",
 		"payload-malformed":  "OpenAI SDK",

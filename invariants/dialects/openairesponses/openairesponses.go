@@ -35,9 +35,14 @@ var Dialect = &invariants.Spec{
 		CommentHeartbeats: true,
 		// response.created / response.completed / output_text.done repeat
 		// the whole response (instructions, tool schemas, up to 128k output
-		// tokens): a healthy frame can pass PC3's 256 KiB target.
-		FrameWarn: 2 << 20,
-		FrameMax:  16 << 20,
+		// tokens): a healthy frame can pass PC3's 256 KiB target. The
+		// bound is the clients': openai-python (src/openai/_streaming.py
+		// SSEDecoder) and openai-node (src/core/streaming.ts) read a line
+		// of any length, openai-go's decoder does not.
+		FrameLimits: []invariants.FrameLimit{{
+			Over: invariants.SSEDataIn(32 << 20), Severity: invariants.SevWarn, Client: "openai-go",
+			Why: "reads SSE lines of at most 32 MiB (packages/ssestream/ssestream.go: bufio.Scanner, bufio.MaxScanTokenSize<<9) and ends the stream with bufio.ErrTooLong; openai-python and openai-node have no limit",
+		}},
 	},
 	Generic: invariants.Rules("frame-json", "event-unknown", "sse-event-mismatch", "start-missing", "start-duplicate",
 		"terminal-missing", "terminal-duplicate", "after-terminal", "span-orphan", "span-unclosed", "span-duplicate",
@@ -50,6 +55,7 @@ var Dialect = &invariants.Spec{
 			Summary: "response.content_part.added's content_index (or reasoning_summary_part.added's summary_index) is not its item's next one, or an annotation's annotation_index skips past its part's annotations: the SDKs append them (openai-node throws, openai-python misplaces the text)"},
 	},
 	Sources: map[string]string{
+		"frame-size":         "OpenAI SDK",
 		"frame-json":         "OpenAI docs",
 		"event-unknown":      "OpenAI SDK",
 		"sse-event-mismatch": "OpenAI API ref",

@@ -34,9 +34,10 @@ var Dialect = &invariants.Spec{
 		// the one of the OpenAI Responses stream it projects.
 		Idle:              2 * time.Minute,
 		CommentHeartbeats: true,
-		// "Max serialized event size: 1 MiB (hard cap)": no warn tier.
-		FrameWarn: -1,
-		FrameMax:  frameMax,
+		// "Max serialized event size: 1 MiB (hard cap)": no warn tier. The
+		// bound is the contract's (the client has none), said as a hard
+		// limit.
+		FrameLimits: []invariants.FrameLimit{{Over: frameMax, Severity: invariants.SevError}},
 	},
 	Generic: invariants.Rules("frame-json", "event-unknown", "terminal-missing", "terminal-duplicate", "after-terminal",
 		"payload-malformed", "seq-order", "seq-gap", "envelope-drift",
