@@ -37,7 +37,7 @@ func (p *mapper) lifecycle(f *decode.Frame, m *invariants.Mapping, ev *event) {
 		m.Add(invariants.Move{Kind: invariants.MoveProgress, Text: ev.line})
 	case actCompleted:
 		p.flavorAtEnd(m, resp)
-		p.settleListed(m)
+		p.settleCompleted(m, ev, resp.Get("output"))
 		p.terminal(m, invariants.TurnCompleted, f.Get("type"), nil, nil)
 	case actFailed:
 		p.settleListed(m)
@@ -59,20 +59,136 @@ func (p *mapper) list(oi int64) {
 	p.listed = append(p.listed, oi)
 }
 
-// settleListed closes, at the terminal, the mcp_list_tools items whose
-// listing completed (or failed) but that got no output_item.done. With
-// several MCP servers OpenAI sends output_item.done for the last
-// mcp_list_tools item only; the others' results arrive in the terminal's
-// response.output (recorded: pydantic/pydantic-ai
+// settleCompleted closes, at response.completed, the output items and
+// parts still open that the event's response.output carries: their
+// output_item.done / content_part.done never came (nor, then, their
+// output_text.done), yet no client loses them. openai-node's accumulator
+// replaces its snapshot with response.completed's response
+// (src/internal/responses/response-accumulator.ts
+// accumulateResponseWithContext: a lifecycle event's response is the new
+// snapshot; src/lib/responses/ResponseStream.ts finalResponse) and
+// openai-python's ResponseStreamState builds the final response from it
+// (src/openai/lib/streaming/responses/_responses.py accumulate_event,
+// _completed_response): neither needs the done events. One warn a stream
+// names them (one defect, one alarm). It departs from the reference,
+// which closes every item and part with its done event, and a client
+// that renders from those events misses them.
+//
+// An item or part the output does not carry (the output is shorter, the
+// element is not an object, or an item of another type is at its index)
+// stays open: the Engine's span-unclosed error, for the client really
+// loses it. Items carried close their tool call as their done event
+// would (a client tool is ready, a hosted one ends with the item's
+// status).
+//
+// mcp_list_tools items closed only by their mcp_list_tools.completed are
+// one case: with several MCP servers OpenAI sends output_item.done for
+// the last one only (recorded: pydantic/pydantic-ai
 // test_openai_responses_model_mcp_list_tools_stream_backfills_missing_results.yaml,
-// whose client backfills them from there). openai-python needs no
-// output_item.done: its snapshot appends at output_item.added.
+// whose client backfills them from response.completed).
+func (p *mapper) settleCompleted(m *invariants.Mapping, ev *event, output decode.Raw) {
+	p.listed = p.listed[:0]
+	p.lbuf = p.lbuf[:0]
+	var items, parts int
+	var named []byte
+	oi := int64(-1)
+	output.Elements(func(item decode.Raw) bool {
+		oi++
+		if item.Kind() != decode.KindObject {
+			return true
+		}
+		closed := 0
+		for _, sub := range [...]struct {
+			field string
+			kind  invariants.SpanKind
+		}{{"content", invariants.SpanPart}, {"summary", invariants.SpanReasoning}} {
+			idx := int64(-1)
+			item.Get(sub.field).Elements(func(part decode.Raw) bool {
+				idx++
+				key := p.stableKey(oi, idx, true)
+				if _, open := m.SpanName(sub.kind, key); open && part.Kind() == decode.KindObject {
+					m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: sub.kind, Key: key})
+					closed++
+				}
+				return true
+			})
+		}
+		parts += closed
+		key := p.stableKey(oi, 0, false)
+		name, open := m.SpanName(invariants.SpanItem, key)
+		if open && (name == "" || item.Get("type").StrEq(name)) {
+			if s := p.find(oi); s != nil && s.tool {
+				p.toolCarried(m, s, item)
+			}
+			m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanItem, Key: key})
+			p.free(oi)
+			closed++
+		} else if closed == 0 {
+			return true
+		}
+		items++
+		if items <= 3 {
+			if len(named) > 0 {
+				named = append(named, ", "...)
+			}
+			named = strconv.AppendInt(append(named, "item "...), oi, 10)
+			if t, ok := item.Get("type").Str(); ok {
+				named = append(append(append(named, " ("...), decode.Clip(t, 40)...), ')')
+			}
+		} else if items == 4 {
+			named = append(named, ", …"...)
+		}
+		return true
+	})
+	if items == 0 {
+		return
+	}
+	what := invariants.Plural(items, "output item")
+	if parts > 0 {
+		what += " (" + invariants.Plural(parts, "part") + ")"
+	}
+	m.Raise("span-unclosed", invariants.SevWarn, "%s closed only by %s: %s; their output_item.done / content_part.done never came, but openai-python and openai-node take the final response from %s, whose output carries them",
+		what, ev.name, named, ev.name)
+}
+
+// toolCarried ends the tool call of an item response.completed closes:
+// as output_item.done would (itemDone, toolDone).
+func (p *mapper) toolCarried(m *invariants.Mapping, s *slot, item decode.Raw) {
+	key := decode.Raw(s.key)
+	if !m.ToolIsOpen(key) {
+		return
+	}
+	if s.hosted {
+		m.Add(invariants.Move{Kind: invariants.MoveToolClose, Key: key, Outcome: statusOutcome(item.Get("status"))})
+		return
+	}
+	m.Add(invariants.Move{Kind: invariants.MoveToolReady, Key: key})
+}
+
+// stableKey is an item's span key (its output_index) or a part's
+// ([output_index,index]), written into lbuf where it stays valid while
+// the frame's moves are (settleListed, settleCompleted).
+func (p *mapper) stableKey(oi, idx int64, part bool) decode.Raw {
+	start := len(p.lbuf)
+	if part {
+		p.lbuf = append(p.lbuf, '[')
+	}
+	p.lbuf = strconv.AppendInt(p.lbuf, oi, 10)
+	if part {
+		p.lbuf = strconv.AppendInt(append(p.lbuf, ','), idx, 10)
+		p.lbuf = append(p.lbuf, ']')
+	}
+	return decode.Raw(p.lbuf[start:len(p.lbuf):len(p.lbuf)])
+}
+
+// settleListed closes, at response.failed or response.incomplete, the
+// mcp_list_tools items whose listing completed (or failed) but that got
+// no output_item.done (see settleCompleted): the failure is the turn's
+// story, the listing is not part of it.
 func (p *mapper) settleListed(m *invariants.Mapping) {
 	p.lbuf = p.lbuf[:0]
 	for _, oi := range p.listed {
-		start := len(p.lbuf)
-		p.lbuf = strconv.AppendInt(p.lbuf, oi, 10)
-		key := decode.Raw(p.lbuf[start:len(p.lbuf):len(p.lbuf)])
+		key := p.stableKey(oi, 0, false)
 		if name, open := m.SpanName(invariants.SpanItem, key); open && name == "mcp_list_tools" {
 			m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanItem, Key: key})
 		}

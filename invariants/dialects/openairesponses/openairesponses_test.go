@@ -167,7 +167,9 @@ func TestRules(t *testing.T) {
 		{"seq missing after the first frame", build(0, created) + "event: response.completed\ndata: " + completed + "\n\n", []string{"payload-malformed error 1"}},
 		{"2025-05 reasoning_summary.delta, object delta", build(0, created, rsAdded, sumAdded, strings.Replace(strings.Replace(sumDelta, "summary_text.delta", "summary.delta", 1), `"Thinking"`, `{"text":"Thinking"}`, 1), strings.Replace(sumDone, "summary_text.done", "summary.done", 1), sumPDone, rsDone, completed), []string{"legacy-shape info 3"}},
 		{"2025-05 reasoning_summary.delta outside its part", build(0, created, rsAdded, strings.Replace(sumDelta, "summary_text.delta", "summary.delta", 1), rsDone, completed), []string{"legacy-shape info 2", "span-orphan error 2"}},
-		{"mcp_list_tools items without output_item.done, settled at completed", build(0, created, mcpl(0), mcplDone(0, "in_progress"), mcpl(1), mcplDone(1, "in_progress"), mcplDone(1, "completed"), mcplDone(0, "completed"), mcplItemDone(1), completed), nil},
+		{"mcp_list_tools items without output_item.done, carried by completed: one warn", build(0, created, mcpl(0), mcplDone(0, "in_progress"), mcpl(1), mcplDone(1, "in_progress"), mcplDone(1, "completed"), mcplDone(0, "completed"), mcplItemDone(1), mcplCompleted), []string{"span-unclosed warn 8"}},
+		{"mcp_list_tools items without output_item.done, not carried: error", build(0, created, mcpl(0), mcplDone(0, "in_progress"), mcpl(1), mcplDone(1, "in_progress"), mcplDone(1, "completed"), mcplDone(0, "completed"), mcplItemDone(1), completed), []string{"span-unclosed error 8"}},
+		{"mcp_list_tools items without output_item.done, settled at failed", build(0, created, mcpl(0), mcplDone(0, "in_progress"), mcplDone(0, "completed"), failed), nil},
 		{"mcp_list_tools item never completed", build(0, created, mcpl(0), mcplDone(0, "in_progress"), completed), []string{"span-unclosed error 3"}},
 		{"seq fraction", "event: response.created\ndata: " + created[:len(created)-1] + `,"sequence_number":0.5}` + "\n\n" + build(1, completed), []string{"payload-malformed error 0"}},
 		// spans
@@ -257,6 +259,11 @@ func mcpl(oi int) string {
 func mcplDone(oi int, phase string) string {
 	return fmt.Sprintf(`{"type":"response.mcp_list_tools.%s","item_id":"mcpl_%d","output_index":%d}`, phase, oi, oi)
 }
+
+// mcplCompleted is response.completed whose output carries two
+// mcp_list_tools items.
+var mcplCompleted = `{"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","output":[` +
+	`{"id":"mcpl_0","type":"mcp_list_tools","server_label":"s0","tools":[]},{"id":"mcpl_1","type":"mcp_list_tools","server_label":"s1","tools":[]}]}}`
 
 func mcplItemDone(oi int) string {
 	return fmt.Sprintf(`{"type":"response.output_item.done","item":{"id":"mcpl_%d","type":"mcp_list_tools","server_label":"s%d","tools":[]},"output_index":%d}`, oi, oi, oi)
@@ -479,4 +486,45 @@ func FuzzMap(f *testing.F) {
 		build(3, textDelta, `{"type":"error","error":{"code":1}}`),
 		build(0, created, `{"type":"response.output_item.added","output_index":99999999999999999999,"item":{"type":"function_call","call_id":7}}`),
 		"event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":-1}\n\n")
+}
+
+// TestClosedByCompleted: items and parts whose done events never came
+// are one warn when response.completed's output carries them (the SDKs
+// take the final response from it), and stay an error when it does not.
+func TestClosedByCompleted(t *testing.T) {
+	done := func(output string) string {
+		return `{"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","output":[` + output + `]}}`
+	}
+	const (
+		rs  = `{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking"}]}`
+		msg = `{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hi","annotations":[]}]}`
+		fc  = `{"id":"fc_1","type":"function_call","status":"completed","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}`
+		ws  = `{"id":"ws_1","type":"web_search_call","status":"completed"}`
+	)
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"every done missing, all carried", build(0, created, rsAdded, sumAdded, sumDelta, msgAdded, partAdded, textDelta, fcAdded, fcDelta, done(rs+","+msg+","+fc)),
+			"span-unclosed warn 9"},
+		{"a part left open after its item's done, carried", build(0, created, rsAdded, sumAdded, sumDelta, rsDone, done(rs)),
+			"span-unclosed warn 5"},
+		{"a hosted call carried: no tool-unfinished", build(0, created, wsAdded, wsProg, done(ws)),
+			"span-unclosed warn 3"},
+		{"the output is shorter: error", build(0, created, rsAdded, sumAdded, sumDelta, sumDone, sumPDone, rsDone, msgAdded, partAdded, textDelta, textDone, partDone, done(rs)),
+			"span-unclosed error 12"},
+		{"another item type at the index: error", build(0, created, wsAdded, wsProg, done(msg)),
+			"span-unclosed error 3 | tool-unfinished error 3"},
+		{"the part is not carried: error for the part only", build(0, created, rsAdded, sumAdded, sumDelta, done(`{"id":"rs_1","type":"reasoning","summary":[]}`)),
+			"span-unclosed error 4 | span-unclosed warn 4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := dialecttest.Run(Dialect, tc.body)
+			if got := strings.Join(dialecttest.Lines(res.Alarms), " | "); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+				for _, a := range res.Alarms {
+					t.Logf("  %s %s %d: %s", a.Rule, a.Severity, a.Frame, a.Message)
+				}
+			}
+		})
+	}
 }
