@@ -7,10 +7,7 @@ import (
 	"io"
 	"math"
 	"mime"
-	"net"
 	"net/http"
-	"net/netip"
-	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -291,7 +288,7 @@ type replayOutcome struct {
 func (h *replayHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	start := time.Now()
 	secureHeaders(w.Header())
-	if why := h.opts.Allow.refuseReason(req); why != "" {
+	if why := h.opts.Allow.RefuseReason(req); why != "" {
 		replayPlainError(w, http.StatusForbidden, "framescope serve: refused: "+why+refusedHelp)
 		h.logLine(start, req, http.StatusForbidden, "forbidden: "+why)
 		return
@@ -568,43 +565,6 @@ func replayPlainError(w http.ResponseWriter, status int, msg string) {
 	hdr.Set("Cache-Control", "no-cache")
 	w.WriteHeader(status)
 	_, _ = io.WriteString(w, msg)
-}
-
-// loopbackHost reports whether a Host header (host or host:port) names this
-// machine: localhost (or a name under .localhost), 127.0.0.0/8 or ::1.
-func loopbackHost(host string) bool {
-	h := host
-	if hh, _, err := net.SplitHostPort(host); err == nil {
-		h = hh
-	} else if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
-		h = h[1 : len(h)-1]
-	}
-	h = strings.TrimSuffix(h, ".")
-	if h == "" {
-		return false
-	}
-	lh := strings.ToLower(h)
-	if lh == "localhost" || strings.HasSuffix(lh, ".localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(h)
-	if err != nil {
-		return false
-	}
-	return ip.Unmap().IsLoopback()
-}
-
-// loopbackOrigin reports whether an Origin header is an http(s) origin on
-// a loopback host. The opaque origin "null" is not.
-func loopbackOrigin(origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	if s := strings.ToLower(u.Scheme); s != "http" && s != "https" {
-		return false
-	}
-	return loopbackHost(u.Host)
 }
 
 // --- log --------------------------------------------------------------------
