@@ -21,6 +21,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/sessions/faults"
+	"framescope/sessions/frontdoor"
 	"framescope/sessions/library"
 	"framescope/sessions/pipeline"
 )
@@ -34,6 +35,11 @@ type Options struct {
 	// Listen is the proxy's own address: a forward request to it is a
 	// loop, refused with 508.
 	Listen string
+	// Allow names the hosts and origins besides loopback ones that may
+	// address the proxy itself (--allow-origin; with --allow-remote, this
+	// machine's addresses too): the DNS-rebinding guard (guard.go). nil:
+	// loopback only.
+	Allow *frontdoor.AllowList
 	// CA, when set, decrypts CONNECT tunnels to hosts matching MITMHosts
 	// (--mitm); nil tunnels every CONNECT blind.
 	CA *CA
@@ -216,7 +222,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		p.connect(w, r)
 	case p.opts.Upstream != nil:
-		p.forward(w, r, reverseTarget(p.opts.Upstream, r.URL))
+		target := reverseTarget(p.opts.Upstream, r.URL)
+		if p.guarded(w, r, target) {
+			return
+		}
+		p.forward(w, r, target)
 	case r.URL.IsAbs():
 		if r.URL.Scheme != "http" && r.URL.Scheme != "https" {
 			http.Error(w, "framescope proxy: only http and https URLs are forwarded", http.StatusBadRequest)
@@ -227,6 +237,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		p.forward(w, r, r.URL)
+	case p.guarded(w, r, nil):
 	default:
 		http.Error(w, "framescope proxy: this is a forward proxy: set HTTP_PROXY/HTTPS_PROXY (or a device's proxy setting) to it, "+
 			"or run `framescope proxy URL` to proxy one upstream", http.StatusBadRequest)

@@ -23,6 +23,7 @@ import (
 	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/faults"
+	"framescope/sessions/frontdoor"
 	"framescope/sessions/library"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/proxy"
@@ -40,6 +41,7 @@ type proxyOptions struct {
 	upstreamCA              string
 	allowRemote, mitm       bool
 	mitmHosts, redact       []string
+	allowOrigins            []string
 	headless, noSave, keep  bool
 	faults                  []string
 	maxSpill                string
@@ -82,6 +84,7 @@ shows any other flow's request and response; esc goes back; q stops the proxy); 
 	f.StringVar(&o.listen, "listen", "127.0.0.1:7071", "listen address (a non-loopback one needs --allow-remote; --addr is the same)")
 	aliasFlag(f, "addr", "listen")
 	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a --listen address other machines can reach")
+	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "also proxy requests with this `HOST` in Host and Origin headers (HOST, HOST:PORT or an origin http://HOST:PORT; repeatable; others are refused, against DNS rebinding)")
 	f.BoolVar(&o.mitm, "mitm", false, "decrypt HTTPS (CONNECT) with framescope's local CA (see: framescope proxy ca)")
 	f.StringArrayVar(&o.mitmHosts, "mitm-hosts", nil, "with --mitm, decrypt only hosts matching `PATTERN` (path.Match: api.*, *.example.com; repeatable)")
 	f.StringVar(&o.failOn, "fail-on", "", "exit status 1 when a stream had an alarm at this level: error or warn")
@@ -165,13 +168,20 @@ func proxyFailOn(v string) (failOn invariants.Severity, failing bool, err error)
 }
 
 // proxyCheck is the proxy's options as the check and its bounds shape
-// them: --dialect, the redactions, --max-spill, --max-flows and --fault.
+// them: --dialect, the redactions, --allow-origin, --max-spill,
+// --max-flows and --fault.
 func proxyCheck(o *proxyOptions) (proxy.Options, error) {
 	check, err := checkerOptions(o.dialect, "", "", 0, 0)
 	if err != nil {
 		return proxy.Options{}, err
 	}
 	opts := proxy.Options{Check: check, Redact: o.redact, KeepSecrets: o.keep}
+	if opts.Allow, err = frontdoor.ParseAllowList(o.allowOrigins); err != nil {
+		return opts, err
+	}
+	if o.allowRemote {
+		opts.Allow.AddAddrs(frontdoor.LocalAddrs()...) // what a device on the network types
+	}
 	spill, err := sessions.ParseSize(o.maxSpill)
 	if err != nil {
 		return opts, fmt.Errorf("--max-spill: %w", err)

@@ -1,0 +1,214 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The proxy's hardening (the proxy red-team report), through the real
+// binary: every server is a loopback one started here.
+
+// phBuffer is a buffer safe to read while a process writes it.
+type phBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *phBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *phBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// phProxy is a running `framescope proxy --headless --no-save`.
+type phProxy struct {
+	cmd            *exec.Cmd
+	addr           string
+	stdout, stderr *phBuffer
+}
+
+// phStart runs `framescope proxy --headless --no-save ARGS` (ARGS should
+// name a loopback --listen) and waits for the address it prints.
+func phStart(t *testing.T, args ...string) *phProxy {
+	t.Helper()
+	cmd := exec.Command(binaryPath(t), append([]string{"proxy", "--headless", "--no-save"}, args...)...)
+	cmd.Env = append(os.Environ(), "FRAMESCOPE_DATA_DIR="+t.TempDir())
+	p := &phProxy{cmd: cmd, stdout: &phBuffer{}, stderr: &phBuffer{}}
+	cmd.Stdout = p.stdout
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(pipe)
+	re := regexp.MustCompile(`^framescope proxy: (?:forward proxy at )?http://(\S+)`)
+	for sc.Scan() {
+		p.stderr.Write([]byte(sc.Text() + "\n"))
+		if m := re.FindStringSubmatch(sc.Text()); m != nil {
+			p.addr = m[1]
+			go io.Copy(p.stderr, pipe)
+			return p
+		}
+	}
+	t.Fatalf("proxy printed no address: %s", p.stderr.String())
+	return nil
+}
+
+// stop interrupts the proxy and returns its stdout (the flow lines and the
+// total).
+func (p *phProxy) stop(t *testing.T) string {
+	t.Helper()
+	p.cmd.Process.Signal(os.Interrupt)
+	p.cmd.Wait()
+	return p.stdout.String()
+}
+
+// phRun runs the binary to its end (at most 20 s) and returns its stderr
+// and exit status.
+func phRun(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binaryPath(t), args...)
+	cmd.Env = append(os.Environ(), "FRAMESCOPE_DATA_DIR="+t.TempDir())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return stderr.String(), ee.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return stderr.String(), 0
+}
+
+// phServe runs `framescope serve CAPTURE --addr 127.0.0.1:0` and returns
+// its address.
+func phServe(t *testing.T, capture string) string {
+	t.Helper()
+	cmd := exec.Command(binaryPath(t), "serve", filepath.Join(repoRoot(t), capture), "--addr", "127.0.0.1:0")
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(pipe)
+	re := regexp.MustCompile(`^serving .* at http://(\S+?)/`)
+	for sc.Scan() {
+		if m := re.FindStringSubmatch(sc.Text()); m != nil {
+			go io.Copy(io.Discard, pipe)
+			return m[1]
+		}
+	}
+	t.Fatal("serve printed no address")
+	return ""
+}
+
+// phFreePort is a loopback port free a moment ago.
+func phFreePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	return port
+}
+
+// phDo sends one request as written to addr and returns the status and
+// body of the response (0 when none came within 10 s).
+func phDo(t *testing.T, addr, head, body string) (int, string) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, head+"\r\n"+body); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestProxyRebindingGuard (item 1): a page on a rebound name gets 403 from
+// the proxy, as it does from serve, instead of the upstream's body — the
+// proxy used to answer it 200, and to serve's own guard it presented the
+// upstream's Host, so serve said 403 directly and 200 through the proxy.
+func TestProxyRebindingGuard(t *testing.T) {
+	serve := phServe(t, "testdata/examples/example-happy.sse")
+	_, servePort, _ := net.SplitHostPort(serve)
+	p := phStart(t, "--listen", "127.0.0.1:0", "http://"+serve)
+	_, port, _ := net.SplitHostPort(p.addr)
+
+	evil := "GET /api/chat HTTP/1.1\r\nHost: evil.example:" + port + "\r\nOrigin: http://evil.example:" + port + "\r\n"
+	if st, _ := phDo(t, serve, strings.ReplaceAll(evil, port, servePort), ""); st != http.StatusForbidden {
+		t.Fatalf("serve itself: %d, want 403", st)
+	}
+	if st, body := phDo(t, p.addr, evil, ""); st != http.StatusForbidden || !strings.Contains(body, "--allow-origin") {
+		t.Errorf("rebound Host and Origin through the proxy: %d %q, want 403", st, body)
+	}
+	post := "POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nOrigin: http://evil.example\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n"
+	if st, _ := phDo(t, p.addr, post, "{}"); st != http.StatusForbidden {
+		t.Errorf("cross-site text/plain POST: %d, want 403", st)
+	}
+	if st, body := phDo(t, p.addr, "GET /api/chat HTTP/1.1\r\nHost: 127.0.0.1:"+port+"\r\n", ""); st != 200 || !strings.Contains(body, "data:") {
+		t.Errorf("loopback: %d %q, want serve's stream", st, body)
+	}
+	out := p.stop(t)
+	if !strings.Contains(out, "403 GET") || !strings.Contains(out, "refused: Host") {
+		t.Errorf("the refusal is not in the flow lines:\n%s", out)
+	}
+
+	// --allow-origin names a host (and origin) that is then proxied.
+	p = phStart(t, "--listen", "127.0.0.1:0", "--allow-origin", "http://dev.test:5173", "http://"+serve)
+	if st, _ := phDo(t, p.addr, "GET /api/chat HTTP/1.1\r\nHost: dev.test:7071\r\n", ""); st != 200 {
+		t.Errorf("allowed host: %d, want 200", st)
+	}
+	// The Origin is passed on as sent: serve (no --allow-origin of its
+	// own) judges it.
+	ok := "GET /api/chat HTTP/1.1\r\nHost: dev.test:7071\r\nOrigin: http://dev.test:5173\r\n"
+	if st, body := phDo(t, p.addr, ok, ""); st != http.StatusForbidden || !strings.HasPrefix(body, "framescope serve: refused: Origin") {
+		t.Errorf("allowed origin, refused by serve: %d %q", st, body)
+	}
+	if st, _ := phDo(t, p.addr, evil, ""); st != http.StatusForbidden {
+		t.Errorf("with an allow-list, a foreign Host: %d, want 403", st)
+	}
+	if _, code := phRun(t, "proxy", "--allow-origin", "*", "http://127.0.0.1:1"); code != 2 {
+		t.Errorf("--allow-origin '*': exit %d, want 2", code)
+	}
+}
