@@ -212,3 +212,33 @@ func TestProxyRebindingGuard(t *testing.T) {
 		t.Errorf("--allow-origin '*': exit %d, want 2", code)
 	}
 }
+
+// TestProxyRefusesItselfAsUpstream (item 2): `framescope proxy
+// http://127.0.0.1:7071` on the default listen address turned one request
+// into 11,918 hops; now it is refused before anything is bound, however
+// the port is written. Two proxies pointing at each other answer 508 at
+// the second hop (Via).
+func TestProxyRefusesItselfAsUpstream(t *testing.T) {
+	for _, args := range [][]string{
+		{"proxy", "http://127.0.0.1:7071"},
+		{"proxy", "http://localhost:07071/v1"},
+		{"proxy", "--listen", "localhost:7071", "http://[::1]:7071"},
+	} {
+		stderr, code := phRun(t, args...)
+		if code != 2 || !strings.Contains(stderr, "the proxy's own listen address") {
+			t.Errorf("%v: exit %d, %q", args, code, stderr)
+		}
+	}
+
+	pa, pb := phFreePort(t), phFreePort(t)
+	b := phStart(t, "--listen", "127.0.0.1:"+pb, "http://127.0.0.1:"+pa)
+	a := phStart(t, "--listen", "127.0.0.1:"+pa, "http://127.0.0.1:"+pb)
+	st, body := phDo(t, a.addr, "GET /x HTTP/1.1\r\nHost: 127.0.0.1:"+pa+"\r\n", "")
+	if st != http.StatusLoopDetected || !strings.Contains(body, "Via") {
+		t.Errorf("a ring of two proxies: %d %q, want 508", st, body)
+	}
+	outA, outB := a.stop(t), b.stop(t)
+	if !strings.Contains(outA, "total: 1 flow,") || !strings.Contains(outB, "total: 1 flow,") {
+		t.Errorf("a ring of two proxies: want one flow each:\n%s\n%s", outA, outB)
+	}
+}

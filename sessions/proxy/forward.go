@@ -37,6 +37,10 @@ var (
 // every read of the body is written and flushed to the app before the
 // next read (no buffering anywhere), then teed to the stream's checker.
 func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL) {
+	if p.looped(r.Header) {
+		http.Error(w, "framescope proxy: "+errViaLoop.Error(), http.StatusLoopDetected)
+		return
+	}
 	started := time.Now()
 	lf := &liveFlow{Flow: Flow{Kind: KindHTTP, Method: r.Method, URL: sessions.RedactURL(target.String()),
 		Host: target.Host, Started: started}}
@@ -48,7 +52,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 	_ = http.NewResponseController(w).EnableFullDuplex()
 
 	up := upgradeType(r.Header)
-	out, body := outgoing(r, target, up)
+	out, body := outgoing(r, target, up, viaEntry(r.ProtoMajor, r.ProtoMinor, p.via))
 	p.book.setRequest(lf, out, body) // for the flow's detail (flow_detail.go)
 	resp, err := p.transport.RoundTrip(out)
 	if err != nil {
@@ -72,6 +76,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 		h[k] = vs
 	}
 	removeHopHeaders(h)
+	h.Add("Via", viaEntry(resp.ProtoMajor, resp.ProtoMinor, p.via))
 	announceTrailers(h, resp.Trailer)
 	ct := resp.Header.Get("Content-Type")
 	p.book.setResponse(lf, resp.Header)
@@ -216,16 +221,17 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 }
 
 // outgoing is the request sent upstream: r's method, headers (without the
-// hop-by-hop ones, RFC 9110 §7.6.1) and body, streamed; Host is the
-// target's. body holds the start of the request body as it is sent (for
-// the recording).
-func outgoing(r *http.Request, target *url.URL, upgrade string) (*http.Request, *bodyTee) {
+// hop-by-hop ones, RFC 9110 §7.6.1; with via added to Via, §7.6.3) and
+// body, streamed; Host is the target's. body holds the start of the
+// request body as it is sent (for the recording).
+func outgoing(r *http.Request, target *url.URL, upgrade, via string) (*http.Request, *bodyTee) {
 	out := r.Clone(r.Context())
 	out.URL = target
 	out.Host = target.Host
 	out.RequestURI = ""
 	out.Header = r.Header.Clone()
 	removeHopHeaders(out.Header)
+	out.Header.Add("Via", via)
 	if upgrade != "" {
 		out.Header.Set("Connection", "Upgrade")
 		out.Header.Set("Upgrade", r.Header.Get("Upgrade"))

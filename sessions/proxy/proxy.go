@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"crypto/tls"
-	"errors"
 	"io"
 	"log"
 	"net"
@@ -137,6 +136,7 @@ type Proxy struct {
 	budget    *queueBudget
 	spill     *spillBudget
 	capClock  capClock // the library cap's last enforcement (librarycap.go)
+	via       string   // this proxy's name in Via headers (loop.go)
 
 	mu     sync.Mutex
 	hijack map[net.Conn]struct{} // tunnels, MITM and upgraded connections: Close ends them
@@ -189,7 +189,8 @@ func New(opts Options) *Proxy {
 	if opts.Library != nil {
 		spill.dir = opts.Library.Dir
 	}
-	return &Proxy{opts: opts, transport: t, book: newFlowBook(cmp.Or(opts.MaxFlows, DefaultMaxFlows)), budget: &queueBudget{limit: opts.QueueTotal}, spill: spill}
+	return &Proxy{opts: opts, transport: t, book: newFlowBook(cmp.Or(opts.MaxFlows, DefaultMaxFlows)), budget: &queueBudget{limit: opts.QueueTotal}, spill: spill,
+		via: newViaName()}
 }
 
 // Subscribe starts a feed of the flows: every flow so far, then each one
@@ -206,9 +207,6 @@ func (p *Proxy) Wait() {
 	p.checkers.Wait()
 	p.enforceCapPending()
 }
-
-// errLoop is a forward request addressed to the proxy itself.
-var errLoop = errors.New("the request is addressed to the proxy itself")
 
 // ServeHTTP picks the mode: CONNECT (tunnel or MITM), an absolute-form
 // request (forward proxy, RFC 9112 §3.2.2), or an origin-form request
@@ -256,28 +254,6 @@ func reverseTarget(up *url.URL, in *url.URL) *url.URL {
 	u.RawQuery = in.RawQuery
 	u.Fragment = ""
 	return &u
-}
-
-// isSelf says whether host:port is the proxy's own listen address.
-func (p *Proxy) isSelf(hostport string) bool {
-	if p.opts.Listen == "" {
-		return false
-	}
-	h, port, err := net.SplitHostPort(hostport)
-	if err != nil {
-		return false
-	}
-	lh, lport, err := net.SplitHostPort(p.opts.Listen)
-	if err != nil || port != lport {
-		return false
-	}
-	if strings.EqualFold(h, lh) {
-		return true
-	}
-	ip := net.ParseIP(h)
-	lip := net.ParseIP(lh)
-	return ip != nil && (ip.IsLoopback() || ip.IsUnspecified()) && (lip == nil || lip.IsLoopback() || lip.IsUnspecified()) ||
-		strings.EqualFold(h, "localhost") && (lip == nil || lip.IsLoopback() || lip.IsUnspecified())
 }
 
 // mitmHost says whether a CONNECT to host is decrypted.

@@ -31,6 +31,7 @@ func (p *Proxy) upgrade(w http.ResponseWriter, r *http.Request, resp *http.Respo
 	defer p.track(conn)()
 	p.book.update(lf, func(f *Flow) { f.Kind, f.Status = kind, resp.StatusCode })
 
+	resp.Header.Add("Via", viaEntry(resp.ProtoMajor, resp.ProtoMinor, p.via))
 	fmt.Fprintf(brw, "HTTP/1.1 101 %s\r\n", http.StatusText(http.StatusSwitchingProtocols))
 	resp.Header.Write(brw) // Connection and Upgrade included: they are the switch
 	brw.WriteString("\r\n")

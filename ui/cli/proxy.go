@@ -10,7 +10,6 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -204,9 +203,9 @@ func proxyCheck(o *proxyOptions) (proxy.Options, error) {
 // proxyUpstream reads UPSTREAM (a reverse proxy) and --upstream-cacert.
 func proxyUpstream(o *proxyOptions, opts *proxy.Options) error {
 	if o.hasUpstream {
-		u, err := url.Parse(o.upstream)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%s: want the upstream's http:// or https:// URL", decode.Sanitize(o.upstream))
+		u, err := proxy.ParseUpstream(o.upstream, o.listen)
+		if err != nil {
+			return err
 		}
 		if o.mitm {
 			return errors.New("--mitm decrypts CONNECT tunnels of a forward proxy: a reverse proxy to an https:// upstream already sees its traffic")
