@@ -208,7 +208,9 @@ func flowExchangeLines(d proxy.FlowDetail, known bool, sty *Styles) []jline {
 		return out
 	}
 	if d.BodiesDropped {
-		add("its bodies were given up to keep the proxy's memory bounded (64 MiB of bodies for all flows): newer flows have theirs", sty.Dim.Render)
+		add("its headers and bodies were given up to keep the proxy's memory bounded (64 MiB for all flows): newer flows have theirs", sty.Dim.Render)
+	} else if d.HeadersCut {
+		add("its headers were over 64 KiB: the fields that did not fit are left out", sty.Dim.Render)
 	}
 
 	if d.ResponseHeaders != nil {

@@ -1,9 +1,12 @@
 package proxy
 
 import (
+	"bytes"
 	"net/http"
+	"slices"
 	"strings"
 
+	"framescope/decode"
 	"framescope/sessions"
 )
 
@@ -13,14 +16,24 @@ import (
 // beside the Flow, never in the Flow it publishes: the list is sent often
 // and never shows it.
 
-// Bounds of what flows keep of their bodies: a request's first
-// DefaultBodyCap bytes (the response's: Options.BodyCap), and at most
-// maxKeptBodies for all flows together — past it the oldest finished
-// flows give their bodies up (their detail says so). DefaultMaxFlows
-// flows of 64 KiB each would otherwise be 128 MB.
+// Bounds of what a finished flow keeps: a request's first
+// DefaultBodyCap bytes (the response's: Options.BodyCap), each header set
+// (request, response) up to flowHeaderKeep, its URL up to flowURLKeep and
+// its hosts up to flowHostKeep — and at most maxKeptBodies for all flows
+// together, headers counted: past it the oldest finished flows give their
+// headers and bodies up (their detail says so). DefaultMaxFlows flows of
+// 64 KiB each would otherwise be 128 MB; before headers were counted and
+// the kept prefix copied out, 2,000 flows of 1 MB uploads held 2.14 GB
+// (a 64 KiB slice of each 1 MiB array) and of 900 KB headers 2.94 GB.
 const (
 	requestBodyCap = DefaultBodyCap
 	maxKeptBodies  = 64 << 20
+	flowHeaderKeep = 64 << 10
+	flowURLKeep    = 8 << 10
+	flowHostKeep   = 1 << 10
+	// headerOverhead is what a header value costs beyond its text: the
+	// map entry's share, the slice and string headers.
+	headerOverhead = 64
 )
 
 // exchange is the HTTP exchange of a flow as the proxy saw it.
@@ -31,16 +44,56 @@ type exchange struct {
 	reqBody    []byte      // its start once the flow is done
 	reqSize    int64       // its whole size
 	respHeader http.Header // as the upstream sent it
-	dropped    bool        // the bodies were given up for newer flows' (maxKeptBodies)
-	settled    bool        // done: the request body taken from reqTee, bodies counted
+	headersCut bool        // a header set was over flowHeaderKeep: only part of it kept
+	dropped    bool        // the headers and bodies were given up for newer flows' (maxKeptBodies)
+	settled    bool        // done: the request body taken from reqTee, what is kept counted
 }
 
-// keptBodies is the body bytes a settled flow counts in flowBook.bodies.
+// keptBodies is the bytes a settled flow counts in flowBook.bodies: its
+// bodies, headers, URL and hosts.
 func (f *liveFlow) keptBodies() int64 {
 	if !f.settled {
 		return 0
 	}
-	return int64(len(f.reqBody) + len(f.Body))
+	return int64(len(f.reqBody)+len(f.Body)+len(f.URL)+len(f.Host)+len(f.reqHost)) + headerBytes(f.reqHeader) + headerBytes(f.respHeader)
+}
+
+// headerBytes is what a header set costs in memory, about: its names and
+// values, and headerOverhead per value.
+func headerBytes(h http.Header) int64 {
+	var n int64
+	for k, vs := range h {
+		n += int64(len(k))
+		for _, v := range vs {
+			n += int64(len(v)) + headerOverhead
+		}
+	}
+	return n
+}
+
+// trimHeader is h within limit bytes (headerBytes): whole fields, in
+// order of name, those that do not fit left out; cut says some were.
+func trimHeader(h http.Header, limit int64) (kept http.Header, cut bool) {
+	if headerBytes(h) <= limit {
+		return h, false
+	}
+	names := make([]string, 0, len(h))
+	for k := range h {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	kept = http.Header{}
+	var n int64
+	for _, k := range names {
+		one := headerBytes(http.Header{k: h[k]})
+		if n+one > limit {
+			cut = true
+			continue
+		}
+		kept[k] = slices.Clone(h[k]) // not h[k]: Clone's values share one array, whose other slots hold the fields left out
+		n += one
+	}
+	return kept, cut
 }
 
 // setRequest records the request sent upstream for f's detail.
@@ -59,15 +112,26 @@ func (b *flowBook) setResponse(f *liveFlow, h http.Header) {
 	b.mu.Unlock()
 }
 
-// settleLocked keeps the start of a finished flow's request body, counts
-// its bodies, and makes the oldest flows give theirs up past
-// maxKeptBodies (b.mu held).
+// settleLocked keeps what a finished flow keeps — copied out, so that no
+// larger array stays behind a kept prefix — counts it, and makes the
+// oldest flows give their headers and bodies up past maxKeptBodies (b.mu
+// held).
 func (b *flowBook) settleLocked(f *liveFlow) {
 	f.settled = true
-	if kept, size := f.reqTee.sent(); f.reqTee != nil {
-		f.reqBody, f.reqSize = kept[:min(len(kept), requestBodyCap):min(len(kept), requestBodyCap)], size
+	if f.reqTee != nil {
+		f.reqBody, f.reqSize = f.reqTee.prefix(requestBodyCap)
 		f.reqTee = nil
 	}
+	if f.Body != nil {
+		f.Body = bytes.Clone(f.Body)
+	}
+	var cutReq, cutResp bool
+	f.reqHeader, cutReq = trimHeader(f.reqHeader, flowHeaderKeep)
+	f.respHeader, cutResp = trimHeader(f.respHeader, flowHeaderKeep)
+	f.headersCut = cutReq || cutResp
+	f.URL = clipKept(f.URL, flowURLKeep)
+	f.Host = clipKept(f.Host, flowHostKeep)
+	f.reqHost = clipKept(f.reqHost, flowHostKeep)
 	b.bodies += f.keptBodies()
 	for _, old := range b.flows {
 		if b.bodies <= maxKeptBodies {
@@ -77,8 +141,18 @@ func (b *flowBook) settleLocked(f *liveFlow) {
 			continue
 		}
 		b.bodies -= old.keptBodies()
-		old.reqBody, old.Body, old.dropped = nil, nil, true
+		old.reqBody, old.Body, old.reqHeader, old.respHeader, old.dropped = nil, nil, nil, nil, true
+		b.bodies += old.keptBodies()
 	}
+}
+
+// clipKept is s cut to at most n bytes (at a character's start), marked
+// with "…", and copied so the longer string is not kept behind it.
+func clipKept(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.Clone(decode.Clip(s, n-len("…"))) + "…"
 }
 
 // FlowDetail is one flow with its request and response, secrets redacted
@@ -95,9 +169,12 @@ type FlowDetail struct {
 	RequestSize int64
 	// ResponseHeaders as the upstream sent them (nil: no response).
 	ResponseHeaders map[string]string
-	// BodiesDropped: the flow's bodies were given up to keep the proxy's
-	// memory bounded (64 MiB of bodies for all flows).
+	// BodiesDropped: the flow's headers and bodies were given up to keep
+	// the proxy's memory bounded (64 MiB for all flows).
 	BodiesDropped bool
+	// HeadersCut: a header set was over 64 KiB; the fields that did not
+	// fit are left out.
+	HeadersCut bool
 }
 
 // Detail is flow id with its request and response (false: the proxy no
@@ -116,12 +193,11 @@ func (p *Proxy) Detail(id int64) (FlowDetail, bool) {
 		b.mu.Unlock()
 		return FlowDetail{}, false
 	}
-	d := FlowDetail{Flow: snapshot(f), BodiesDropped: f.dropped}
+	d := FlowDetail{Flow: snapshot(f), BodiesDropped: f.dropped, HeadersCut: f.headersCut}
 	reqH, respH, host := f.reqHeader, f.respHeader, f.reqHost
 	d.RequestBody, d.RequestSize = append([]byte(nil), f.reqBody...), f.reqSize
 	if !f.settled && f.reqTee != nil {
-		kept, size := f.reqTee.sent()
-		d.RequestBody, d.RequestSize = kept[:min(len(kept), requestBodyCap)], size
+		d.RequestBody, d.RequestSize = f.reqTee.prefix(requestBodyCap)
 	}
 	b.mu.Unlock()
 

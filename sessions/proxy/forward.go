@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -284,6 +285,17 @@ func (t *bodyTee) sent() ([]byte, int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]byte(nil), t.kept...), t.size
+}
+
+// prefix is a copy of at most the first n bytes kept so far, and the
+// body's whole size.
+func (t *bodyTee) prefix(n int) ([]byte, int64) {
+	if t == nil {
+		return nil, 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return bytes.Clone(t.kept[:min(len(t.kept), n)]), t.size
 }
 
 // announceTrailers declares the upstream's trailers so net/http sends them.
