@@ -120,6 +120,7 @@ func (b *flowBook) settleLocked(f *liveFlow) {
 	f.settled = true
 	if f.reqTee != nil {
 		f.reqBody, f.reqSize = f.reqTee.prefix(requestBodyCap)
+		f.reqTee.release()
 		f.reqTee = nil
 	}
 	if f.Body != nil {

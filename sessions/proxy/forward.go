@@ -53,7 +53,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 	_ = http.NewResponseController(w).EnableFullDuplex()
 
 	up := upgradeType(r.Header)
-	out, body := outgoing(r, target, up, viaEntry(r.ProtoMajor, r.ProtoMinor, p.via))
+	out, body := outgoing(r, target, up, viaEntry(r.ProtoMajor, r.ProtoMinor, p.via), p.bodies)
 	p.book.setRequest(lf, out, body) // for the flow's detail (flow_detail.go)
 	resp, err := p.transport.RoundTrip(out)
 	if err != nil {
@@ -225,7 +225,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 // hop-by-hop ones, RFC 9110 §7.6.1; with via added to Via, §7.6.3) and
 // body, streamed; Host is the target's. body holds the start of the
 // request body as it is sent (for the recording).
-func outgoing(r *http.Request, target *url.URL, upgrade, via string) (*http.Request, *bodyTee) {
+func outgoing(r *http.Request, target *url.URL, upgrade, via string, budget *bodyBudget) (*http.Request, *bodyTee) {
 	out := r.Clone(r.Context())
 	out.URL = target
 	out.Host = target.Host
@@ -242,7 +242,7 @@ func outgoing(r *http.Request, target *url.URL, upgrade, via string) (*http.Requ
 	}
 	var tee *bodyTee
 	if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
-		tee = &bodyTee{r: r.Body}
+		tee = &bodyTee{r: r.Body, budget: budget}
 		out.Body = tee
 	} else {
 		out.Body = nil
@@ -251,12 +251,17 @@ func outgoing(r *http.Request, target *url.URL, upgrade, via string) (*http.Requ
 	return out, tee
 }
 
-// bodyTee keeps the start of a request body as it is streamed upstream.
+// bodyTee keeps the start of a request body as it is streamed upstream:
+// its first requestBodyCap bytes always, the rest of its first
+// requestBodyKeep as the proxy's budget allows (reqbody_budget.go).
 type bodyTee struct {
-	r    io.ReadCloser
-	mu   sync.Mutex
-	kept []byte
-	size int64
+	r      io.ReadCloser
+	budget *bodyBudget // nil: no bound
+	mu     sync.Mutex
+	kept   []byte
+	size   int64
+	held   int64 // reserved from budget (given back by release)
+	short  bool  // the budget ran out: nothing more is kept
 }
 
 // requestBodyKeep bounds the request body a recording keeps (as connect's).
@@ -267,12 +272,34 @@ func (t *bodyTee) Read(p []byte) (int, error) {
 	if n > 0 {
 		t.mu.Lock()
 		t.size += int64(n)
-		if room := requestBodyKeep - len(t.kept); room > 0 {
-			t.kept = append(t.kept, p[:min(n, room)]...)
+		if room := requestBodyKeep - len(t.kept); room > 0 && !t.short {
+			take := min(n, room)
+			if past := len(t.kept) + take - requestBodyCap; past > 0 {
+				want := int64(min(past, take))
+				got := t.budget.take(want)
+				t.held += got
+				if got < want {
+					take -= int(want - got)
+					t.short = true
+				}
+			}
+			t.kept = append(t.kept, p[:take]...)
 		}
 		t.mu.Unlock()
 	}
 	return n, err
+}
+
+// release gives the tee's reservation back once its flow keeps only its
+// prefix (and no recording reads the tee any more).
+func (t *bodyTee) release() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.budget.give(t.held)
+	t.held = 0
+	t.mu.Unlock()
 }
 
 func (t *bodyTee) Close() error { return t.r.Close() }

@@ -135,8 +135,9 @@ type Proxy struct {
 	checkers  sync.WaitGroup // one per stream being checked
 	budget    *queueBudget
 	spill     *spillBudget
-	capClock  capClock // the library cap's last enforcement (librarycap.go)
-	via       string   // this proxy's name in Via headers (loop.go)
+	capClock  capClock    // the library cap's last enforcement (librarycap.go)
+	via       string      // this proxy's name in Via headers (loop.go)
+	bodies    *bodyBudget // request bodies in flight (reqbody_budget.go)
 
 	mu     sync.Mutex
 	hijack map[net.Conn]struct{} // tunnels, MITM and upgraded connections: Close ends them
@@ -190,7 +191,7 @@ func New(opts Options) *Proxy {
 		spill.dir = opts.Library.Dir
 	}
 	return &Proxy{opts: opts, transport: t, book: newFlowBook(cmp.Or(opts.MaxFlows, DefaultMaxFlows)), budget: &queueBudget{limit: opts.QueueTotal}, spill: spill,
-		via: newViaName()}
+		via: newViaName(), bodies: &bodyBudget{limit: maxInflightBodies}}
 }
 
 // Subscribe starts a feed of the flows: every flow so far, then each one

@@ -45,6 +45,7 @@ type proxyOptions struct {
 	faults                  []string
 	maxSpill                string
 	maxFlows                int
+	maxConns                int
 }
 
 // newProxyCmd declares proxy's flags; runF (proxyRun unless a test gives
@@ -93,6 +94,7 @@ shows any other flow's request and response; esc goes back; q stops the proxy); 
 	f.StringArrayVar(&o.redact, "redact", nil, "also redact this header `NAME` in recordings (repeatable)")
 	f.StringVar(&o.upstreamCA, "upstream-cacert", "", "also trust the CA certificates in PEM `FILE` for upstream TLS (a staging server's own CA)")
 	f.StringVar(&o.maxSpill, "max-spill", "1GiB", "when a checker falls behind, hold at most `SIZE` of its streams on disk (all together) before leaving bytes out of the check and recording (0 = no limit)")
+	f.IntVar(&o.maxConns, "max-conns", frontdoor.DefaultMaxConns, "at most `N` connections open at once (the app's, tunnels included); one more is answered 503")
 	f.IntVar(&o.maxFlows, "max-flows", proxy.DefaultMaxFlows, "remember at most `N` flows for the Flows screen and their details (the oldest finished ones are forgotten; streams stay in the library)")
 	f.StringArrayVar(&o.faults, "fault", nil, "inject a fault into matching streams on their way to the app, e.g. 'cut-after=5', 'drop=3,7 path=/v1/*', 'stall=2s@3', 'drop-terminal', 'buffer=64KiB', 'burst=10', 'gzip' (`SPEC`; repeatable; docs/proxy.md)")
 	addDialectFlag(cmd, &o.dialect)
@@ -131,10 +133,18 @@ func proxyRun(o *proxyOptions) error {
 		}
 		opts.Library = lib
 	}
-	ln, err := net.Listen("tcp", o.listen)
+	raw, err := net.Listen("tcp", o.listen)
 	if err != nil {
 		return err
 	}
+	// At most --max-conns connections, each holding a request in flight
+	// (503 past it, logged when headless: the screen would be drawn over);
+	// no write timeout: an app paused in a debugger keeps its streams.
+	limits := frontdoor.ConnLimits{MaxConns: o.maxConns, WriteTimeout: -1, Name: "framescope proxy"}
+	if o.headless || !ui.IsTerminal(o.stdout) {
+		limits.Log = o.stderr
+	}
+	ln := frontdoor.Limit(raw, limits)
 	opts.Listen = ln.Addr().String()
 	// The Flows screen keeps every stream's items from its start, for the
 	// inspector (headless: nobody looks, nothing is kept).
@@ -168,7 +178,7 @@ func proxyFailOn(v string) (failOn invariants.Severity, failing bool, err error)
 
 // proxyCheck is the proxy's options as the check and its bounds shape
 // them: --dialect, the redactions, --allow-origin, --max-spill,
-// --max-flows and --fault.
+// --max-flows, --max-conns and --fault.
 func proxyCheck(o *proxyOptions) (proxy.Options, error) {
 	check, err := checkerOptions(o.dialect, "", "", 0, 0)
 	if err != nil {
@@ -190,6 +200,9 @@ func proxyCheck(o *proxyOptions) (proxy.Options, error) {
 		return opts, fmt.Errorf("--max-flows %d: want at least 1", o.maxFlows)
 	}
 	opts.MaxFlows = o.maxFlows
+	if o.maxConns < 1 {
+		return opts, fmt.Errorf("--max-conns %d: want at least 1", o.maxConns)
+	}
 	for _, spec := range o.faults {
 		fault, err := faults.Parse(spec)
 		if err != nil {
