@@ -309,3 +309,13 @@ func TestProxyMaxConns(t *testing.T) {
 		t.Errorf("--max-conns 0: exit %d, %q", code, stderr)
 	}
 }
+
+// TestProxyPriorKnowledgeHTTP2 (item 13): the HTTP/2 preface gets a clear
+// 505 (it went to the upstream transport and came back a puzzling 502).
+func TestProxyPriorKnowledgeHTTP2(t *testing.T) {
+	p := phStart(t, "--listen", "127.0.0.1:0", "http://127.0.0.1:1")
+	st, body := phDo(t, p.addr, "PRI * HTTP/2.0\r\n", "SM\r\n\r\n")
+	if st != http.StatusHTTPVersionNotSupported || !strings.Contains(body, "speak HTTP/1.1 to the proxy") {
+		t.Errorf("PRI * HTTP/2.0: %d %q, want 505", st, body)
+	}
+}

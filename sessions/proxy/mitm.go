@@ -57,6 +57,9 @@ func (p *Proxy) mitm(w http.ResponseWriter, r *http.Request, authority, host str
 	ln := newOneConnListener(tconn)
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, in *http.Request) {
+			if refusePriorKnowledge(w, in) {
+				return
+			}
 			target := *in.URL
 			target.Scheme, target.Host = "https", authority
 			p.forward(w, in, &target)

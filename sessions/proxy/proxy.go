@@ -213,6 +213,9 @@ func (p *Proxy) Wait() {
 // request (forward proxy, RFC 9112 §3.2.2), or an origin-form request
 // (reverse proxy to Upstream).
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if refusePriorKnowledge(w, r) {
+		return
+	}
 	switch {
 	case r.Method == http.MethodConnect:
 		if p.opts.Upstream != nil {
