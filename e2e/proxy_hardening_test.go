@@ -319,3 +319,19 @@ func TestProxyPriorKnowledgeHTTP2(t *testing.T) {
 		t.Errorf("PRI * HTTP/2.0: %d %q, want 505", st, body)
 	}
 }
+
+// TestProxyUpstreamSecrets (item 14): an upstream URL's ?key=SECRET was
+// printed in clear at start-up, and its query and user:pass then dropped
+// without a word; now both are refused, the message masked.
+func TestProxyUpstreamSecrets(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://127.0.0.1:1/v1?key=SECRET":            "has a query, which the proxy would not send",
+		"http://user:SECRET@127.0.0.1:1/v1":           "has credentials (user:pass@)",
+		"http://SECRET@127.0.0.1:1/v1?api_key=SECRET": "has credentials",
+	} {
+		stderr, code := phRun(t, "proxy", "--no-save", raw)
+		if code != 2 || !strings.Contains(stderr, want) || strings.Contains(stderr, "SECRET") || strings.Contains(stderr, "]]") {
+			t.Errorf("%s: exit %d, %q", raw, code, stderr)
+		}
+	}
+}

@@ -140,6 +140,13 @@ func RedactQueryText(b []byte) []byte {
 		if j == i+1 || j >= len(b) || b[j] != '=' || !secretParam(string(b[i+1:j])) {
 			continue
 		}
+		// A value masked already stays as it is, whatever follows it
+		// ("?key=[redacted]]" was made of "?key=[redacted]:").
+		if end := j + 1 + len(RedactedValue); end <= len(b) && string(b[j+1:end]) == RedactedValue &&
+			(end == len(b) || bytesContain("&;#\"'<> \t\r\n),.:]", b[end])) {
+			i = end - 1
+			continue
+		}
 		k := j + 1
 		for k < len(b) && !bytesContain("&;#\"'<> \t\r\n", b[k]) {
 			k++

@@ -117,13 +117,21 @@ func sameAddr(host, port, listen string) bool {
 }
 
 // ParseUpstream parses a reverse proxy's UPSTREAM URL: http or https with
-// a host. It refuses the proxy's own listen address (a loop). Errors quote
-// the URL with its secrets masked.
+// a host, and nothing the proxy would drop without a word — no user:pass
+// (the app's own Authorization is forwarded as sent) and no query (each
+// request is forwarded with its own). It refuses the proxy's own listen
+// address (a loop). Errors quote the URL with its secrets masked.
 func ParseUpstream(raw, listen string) (*url.URL, error) {
 	shown := sessions.CleanShort(sessions.RedactURL(raw), 200)
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%s: want the upstream's http:// or https:// URL", shown)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("%s: the upstream URL has credentials (user:pass@), which the proxy would not send: drop them; the app's own Authorization header is forwarded as sent", shown)
+	}
+	if u.RawQuery != "" {
+		return nil, fmt.Errorf("%s: the upstream URL has a query, which the proxy would not send: each request is forwarded with its own query, so drop it and let the app send its parameters (an API key in a header, or in the app's requests)", shown)
 	}
 	port := u.Port()
 	if port == "" {

@@ -52,6 +52,27 @@ func TestParseUpstreamRefusesItself(t *testing.T) {
 	}
 }
 
+// TestParseUpstreamSecrets (item 14): the upstream URL's query and
+// user:pass were dropped without a word (and printed in clear at
+// start-up): they are refused, and the refusal quotes the URL masked.
+func TestParseUpstreamSecrets(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://127.0.0.1:8080/v1?key=SECRET":        "has a query",
+		"https://api.example/?api_key=SECRET&x=1":    "has a query",
+		"http://user:SECRET@127.0.0.1:8080/":         "credentials",
+		"http://SECRET@api.example/v1":               "credentials",
+		"https://u:SECRET@api.example/v1?key=SECRET": "credentials",
+	} {
+		_, err := ParseUpstream(raw, "127.0.0.1:7071")
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("%s: %v; want refused (%s), the secret masked", raw, err, want)
+		}
+	}
+	if _, err := ParseUpstream("http://127.0.0.1:8080/v1/?", "127.0.0.1:7071"); err != nil {
+		t.Errorf("an empty query: %v", err)
+	}
+}
+
 // serveProxy serves p on ln until the test ends.
 func serveProxy(t *testing.T, p *Proxy, ln net.Listener) {
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 5 * time.Second}

@@ -219,7 +219,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodConnect:
 		if p.opts.Upstream != nil {
-			http.Error(w, "framescope proxy: a reverse proxy (to "+p.opts.Upstream.Redacted()+") does not tunnel CONNECT", http.StatusMethodNotAllowed)
+			http.Error(w, "framescope proxy: a reverse proxy (to "+sessions.RedactURL(p.opts.Upstream.String())+") does not tunnel CONNECT", http.StatusMethodNotAllowed)
 			return
 		}
 		p.connect(w, r)

@@ -265,7 +265,7 @@ func proxyAnnounce(stderr io.Writer, listen net.Addr, opts proxy.Options) {
 	addr := listen.String()
 	if opts.Upstream != nil {
 		fmt.Fprintf(stderr, "framescope proxy: http://%s → %s (%s)\n  point the app's base URL at http://%s; Ctrl-C stops\n",
-			addr, decode.Sanitize(opts.Upstream.Redacted()), proxy.Reach(listen), addr)
+			addr, decode.Sanitize(sessions.RedactURL(opts.Upstream.String())), proxy.Reach(listen), addr)
 	} else {
 		fmt.Fprintf(stderr, "framescope proxy: forward proxy at http://%s (%s)\n  HTTP_PROXY=http://%s HTTPS_PROXY=http://%s, or a device's proxy setting; Ctrl-C stops\n",
 			addr, proxy.Reach(listen), addr, addr)
@@ -443,7 +443,7 @@ func runProxyScreen(p *proxy.Proxy, srv *http.Server, ln net.Listener, streams *
 	addr := ln.Addr().String()
 	fo := ui.FlowsOptions{Listen: addr, Streams: streams, Detail: p.Detail}
 	if opts.Upstream != nil {
-		fo.Target = opts.Upstream.Redacted()
+		fo.Target = sessions.RedactURL(opts.Upstream.String())
 		fo.Hint = "point the app's base URL at http://" + addr
 	} else {
 		fo.Hint = "HTTP_PROXY=http://" + addr + " HTTPS_PROXY=http://" + addr + " (or a device's proxy setting)"
