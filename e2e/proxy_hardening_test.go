@@ -335,3 +335,39 @@ func TestProxyUpstreamSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestProxyKeepsTETrailers (item 21): "TE: trailers" reaches the upstream
+// through the binary (it was dropped with the hop-by-hop headers), and
+// the upstream's trailers reach the app.
+func TestProxyKeepsTETrailers(t *testing.T) {
+	te := make(chan string, 1)
+	up := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		te <- strings.Join(r.Header.Values("Te"), ",")
+		w.Header().Set("Trailer", "Grpc-Status")
+		w.Header().Set("Content-Type", "application/grpc")
+		io.WriteString(w, "msg")
+		w.Header().Set("Grpc-Status", "0")
+	}), ReadHeaderTimeout: 5 * time.Second}
+	uln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go up.Serve(uln)
+	defer up.Close()
+	p := phStart(t, "--listen", "127.0.0.1:0", "http://"+uln.Addr().String())
+	req, _ := http.NewRequest("POST", "http://"+p.addr+"/pkg.Service/Call", strings.NewReader("x"))
+	req.Header.Set("TE", "trailers")
+	req.Header.Set("Content-Type", "application/grpc")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if got := <-te; got != "trailers" {
+		t.Errorf("the upstream got TE %q, want trailers", got)
+	}
+	if resp.Trailer.Get("Grpc-Status") != "0" {
+		t.Errorf("the app got trailers %v", resp.Trailer)
+	}
+}

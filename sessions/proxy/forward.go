@@ -222,7 +222,8 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 }
 
 // outgoing is the request sent upstream: r's method, headers (without the
-// hop-by-hop ones, RFC 9110 §7.6.1; with via added to Via, §7.6.3) and
+// hop-by-hop ones, RFC 9110 §7.6.1, but TE: trailers; with via added to
+// Via, §7.6.3) and
 // body, streamed; Host is the target's. body holds the start of the
 // request body as it is sent (for the recording).
 func outgoing(r *http.Request, target *url.URL, upgrade, via string, budget *bodyBudget) (*http.Request, *bodyTee) {
@@ -232,6 +233,9 @@ func outgoing(r *http.Request, target *url.URL, upgrade, via string, budget *bod
 	out.RequestURI = ""
 	out.Header = r.Header.Clone()
 	removeHopHeaders(out.Header)
+	if teTrailers(r.Header) {
+		out.Header.Set("Te", "trailers")
+	}
 	out.Header.Add("Via", via)
 	if upgrade != "" {
 		out.Header.Set("Connection", "Upgrade")
@@ -335,6 +339,9 @@ func announceTrailers(h http.Header, tr http.Header) {
 		names = append(names, k)
 	}
 	h["Trailer"] = []string{strings.Join(names, ", ")}
+	// Trailers go to an HTTP/1.1 app in a chunked body only: an HTTP/2
+	// upstream may send a Content-Length with them (a short gRPC reply).
+	h.Del("Content-Length")
 }
 
 // streamTypes are the media types of a stream, recorded and checked

@@ -14,6 +14,23 @@ var hopHeaders = []string{
 	"Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade",
 }
 
+// teTrailers says whether a TE header asks for trailers (RFC 9110
+// §10.1.4): TE is hop-by-hop, but "trailers" is said end to end — gRPC
+// needs it — and is the one value a proxy passes on, as
+// httputil.ReverseProxy does (the only value HTTP/2 allows, RFC 9113
+// §8.2.2).
+func teTrailers(h http.Header) bool {
+	for _, v := range h.Values("Te") {
+		for _, t := range strings.Split(v, ",") {
+			t, _, _ = strings.Cut(t, ";")
+			if strings.EqualFold(textproto.TrimString(t), "trailers") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // removeHopHeaders deletes the hop-by-hop headers of h, and every header
 // its Connection header names (RFC 9110 §7.6.1).
 func removeHopHeaders(h http.Header) {
