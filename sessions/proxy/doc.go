@@ -20,6 +20,12 @@
 //   - flow.go      Flow, the list of flows, and the batched event feed a
 //     screen subscribes to; flow_detail.go a flow's request and response
 //   - listen.go    the loopback-only rule for --listen and who can reach it
+//   - guard.go     the DNS-rebinding guard (serve's, sessions/frontdoor) for
+//     requests addressed to the proxy itself
+//   - loop.go      loops: the UPSTREAM that is the listen address (refused
+//     with its secrets at start-up, ParseUpstream), Via, the 508s
+//   - prior.go     HTTP/2 with prior knowledge, refused with 505
+//   - reqbody_budget.go the bound of the request bodies kept in flight
 //   - fault*.go    --fault: serve's faults applied to a stream on its way
 //     to the app, frame by frame (the syntax, the plan and the delivery
 //     faults are sessions/faults'; fault_split.go the frames,
