@@ -36,9 +36,9 @@ type Item struct {
 	HasStamp bool
 	// Content is how the checker counted a timed frame (one with an
 	// arrival time) for its turn's timing: content and its characters, or
-	// the end of a tool's wait (set when moves are wanted, for checkers
-	// that say: invariants.ContentCounter). A viewer times its rows by it,
-	// so the content is counted once.
+	// the end of a tool's wait (set when moves or content are wanted, for
+	// checkers that say: invariants.ContentCounter). A viewer times its
+	// rows by it, so the content is counted once.
 	Content invariants.FrameContent
 	// Turn is the index of the turn the frame belongs to (-1: none), and
 	// TurnKey that turn's id so far (its response id, run id, turn id…).
@@ -67,6 +67,10 @@ type Handler struct {
 	// through their envelope (invariants.Native), so its moves, which its
 	// checker maps only when asked, are not asked for.
 	WantMoves bool
+	// WantContent: set Item.Content (how the checker counted each timed
+	// frame) without the moves (a report's excerpts of the frames its
+	// budget alarms name).
+	WantContent bool
 	// OneStage runs the whole pipeline on the caller's goroutine, even
 	// with a second core: a caller running several pipelines at once
 	// (check A B C …) already keeps the cores busy.

@@ -67,6 +67,8 @@ func (r *run) choose(chosen invariants.Dialect) {
 	r.stamped, r.counter = nil, nil
 	if r.h.WantMoves {
 		r.stamped, _ = r.chk.(invariants.Stamped)
+	}
+	if r.h.WantMoves || r.h.WantContent {
 		r.counter, _ = r.chk.(invariants.ContentCounter)
 	}
 	if r.h.OnDialect != nil {

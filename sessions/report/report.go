@@ -125,15 +125,22 @@ func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipel
 		}
 		return true
 	}
-	add := func(as []invariants.Alarm, excerpt func() string) {
+	// An alarm gets the excerpt of the frame it names: the frame being
+	// read (at), or an earlier one the memo kept (excerpt_memo.go).
+	memo := newExcerptMemo(opts)
+	add := func(as []invariants.Alarm, at int, excerpt func() string) {
 		for i := range as {
 			a := &as[i]
 			if !keep(a) {
 				continue
 			}
 			ra := ReportAlarm{Alarm: *a}
-			if a.Frame != invariants.NoFrame && excerpt != nil {
+			switch {
+			case a.Frame == invariants.NoFrame:
+			case a.Frame == at && excerpt != nil:
 				ra.Excerpt = excerpt()
+			default:
+				ra.Excerpt = memo.of(a.Frame)
 			}
 			rep.keepAlarm(ra)
 		}
@@ -142,23 +149,24 @@ func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipel
 	res, err := pipeline.Run(c, Listed(opts), pipeline.Handler{
 		OnDialect:   h.OnDialect,
 		WantMoves:   h.WantMoves,
+		WantContent: h.WantContent || memo != nil,
 		OneStage:    h.OneStage,
 		OnErrorBody: h.OnErrorBody,
 		OnItem: func(it *pipeline.Item) {
 			if h.OnItem != nil {
 				h.OnItem(it)
 			}
-			if len(it.Alarms) == 0 {
+			if len(it.Alarms) == 0 && memo == nil {
 				return
 			}
-			if allUnlisted(it.Alarms) { // a flood's frame: counted, nothing to list
+			if len(it.Alarms) > 0 && allUnlisted(it.Alarms) { // a flood's frame: counted, nothing to list
 				for i := range it.Alarms {
 					keep(&it.Alarms[i])
 				}
 				return
 			}
 			// The excerpt is made once per frame, and only when one of
-			// its alarms is listed.
+			// its alarms is listed (or the memo keeps it).
 			ex, made := "", false
 			excerpt := func() string {
 				if !made && it.Frame != nil {
@@ -167,13 +175,18 @@ func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipel
 				}
 				return ex
 			}
-			add(it.Alarms, excerpt)
+			memo.observe(it, excerpt)
+			at := invariants.NoFrame
+			if it.Frame != nil {
+				at = it.Frame.Index
+			}
+			add(it.Alarms, at, excerpt)
 		},
 		OnAlarms: func(as []invariants.Alarm) {
 			if h.OnAlarms != nil {
 				h.OnAlarms(as)
 			}
-			add(as, nil)
+			add(as, invariants.NoFrame, nil)
 		},
 		OnNote: func(n string) {
 			if h.OnNote != nil {
