@@ -142,7 +142,9 @@ func (v *TimingVerdict) Judge(o *Options, raise func(rule string, sev Severity, 
 		raise("budget-gap", SevError, s.GapMaxTo, fmt.Sprintf("no content for %s between frames %d and %d (budget %s)",
 			FormatDur(s.GapMax), s.GapMaxFrom, s.GapMaxTo, FormatDur(m)))
 	}
-	if m := o.MinRate; m > 0 && s.Chunks > 1 && s.ChunksPerSec < m {
+	// All content in one instant (one read) is no rate to judge: it came
+	// as fast as it could, not at zero deltas a second.
+	if m := o.MinRate; m > 0 && s.Chunks > 1 && s.ContentSpan > 0 && s.ChunksPerSec < m {
 		raise("budget-rate", SevError, NoFrame, fmt.Sprintf("content came at %.1f deltas/s over %d deltas (budget %g/s)", s.ChunksPerSec, s.Chunks, m))
 	}
 	return namedCompression

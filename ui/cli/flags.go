@@ -354,10 +354,13 @@ func (r *rateFlag) Set(s string) error {
 		v, per = strings.TrimSuffix(v, "/min"), 60
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f <= 0 {
+	// A rate that is not finite, or so small it rounds to zero a second
+	// (5e-324/min), would turn the budget off in silence.
+	perSec := f / per
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f <= 0 || perSec <= 0 {
 		return errors.New("want a positive rate of content deltas such as 20/s, 20 or 1200/min")
 	}
-	*r.p = f / per
+	*r.p = perSec
 	return nil
 }
 
