@@ -36,6 +36,11 @@ type Report struct {
 	// too) but not kept, so a stream of a million broken frames costs
 	// a hundred alarms of memory, not a million.
 	Suppressed map[string]int
+	// UntimedFrames counts the frames of turns that came without an
+	// arrival time; Budgets what was asked of the latency budgets
+	// (SetBudgets; nil when none was given).
+	UntimedFrames int
+	Budgets       *Budgets
 
 	// turnLog and alarmLog hold the turns and alarms instead of Turns and
 	// Alarms (CheckToWrite).
@@ -155,6 +160,9 @@ func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipel
 		OnItem: func(it *pipeline.Item) {
 			if h.OnItem != nil {
 				h.OnItem(it)
+			}
+			if it.Frame != nil && !it.HasArrival && it.Turn >= 0 {
+				rep.UntimedFrames++
 			}
 			if len(it.Alarms) == 0 && memo == nil {
 				return
@@ -335,6 +343,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		}
 		b = append(b, '}')
 	}
+	b = r.appendBudgetsJSON(b)
 	if len(r.Notes) > 0 {
 		b = append(b, `,"notes":[`...)
 		for i, n := range r.Notes {
@@ -604,6 +613,12 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 	if stream {
 		tests++
 	}
+	if r.budgetsUnchecked() {
+		tests++
+		if r.BudgetsFail() {
+			failures++
+		}
+	}
 	b := append([]byte(nil), `<testsuite name="`...)
 	b = appendXMLText(b, decode.Sanitize(r.Source))
 	b = append(b, `" tests="`...)
@@ -621,9 +636,15 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 		b = appendXMLText(b, decode.Sanitize(r.Flavor))
 		b = append(b, '"')
 	}
+	if r.budgetsUnchecked() && !r.BudgetsFail() {
+		b = append(b, ` skipped="1"`...)
+	}
 	b = append(b, '>')
 	if stream {
 		b = appendCase(b, "stream", groups.of(-1))
+	}
+	if r.budgetsUnchecked() {
+		b = r.appendBudgetsCase(b, class)
 	}
 	var name []byte
 	err := r.eachTurn(func(i int, t *invariants.Turn) error {

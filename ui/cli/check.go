@@ -161,10 +161,8 @@ func checkWrite(o *checkOptions, in checkInput, r checked, failOn invariants.Sev
 	if name != in.path {
 		rep.Source = name // FILE#N: one SSE entry of a HAR
 	}
-	if o.timing.budgeted() && rep.NumTurns() > 0 && !rep.Timed() {
-		// A gate that cannot measure must not pass in silence.
-		rep.Notes = append(rep.Notes, "the latency budgets were not checked: no turn has timing (the capture has no arrival times, or its dialect's checker does not time turns)")
-	}
+	// A gate that cannot measure must not pass in silence.
+	rep.SetBudgets(o.timing.given(), o.timing.requireTiming)
 	// A read error part way: the report shows what was read, and the input
 	// counts as unreadable (exit 2), never as clean. (A reader that keeps
 	// the error as the capture's end raises a capture-corrupt error
@@ -187,7 +185,7 @@ func checkWrite(o *checkOptions, in checkInput, r checked, failOn invariants.Sev
 		return 0, err
 	case readFailed:
 		return 2, nil
-	case rep.Counts.Reaches(failOn):
+	case rep.Counts.Reaches(failOn), rep.BudgetsFail():
 		return 1, nil
 	}
 	return 0, nil

@@ -322,6 +322,7 @@ func listDialects(w io.Writer) error {
 type timingFlags struct {
 	stall, maxFirstContent, maxGap time.Duration
 	minRate                        float64
+	requireTiming                  bool
 }
 
 func addTimingFlags(f *pflag.FlagSet, t *timingFlags) {
@@ -330,6 +331,7 @@ func addTimingFlags(f *pflag.FlagSet, t *timingFlags) {
 	positiveDuration(f, &t.maxFirstContent, "max-first-content", 0, "a budget of 0 could never be met", "budget: raise budget-first-content (error) when a turn's first content arrives later")
 	positiveDuration(f, &t.maxGap, "max-gap", 0, "a budget of 0 could never be met", "budget: raise budget-gap (error) when two content frames are further apart")
 	f.Var(&rateFlag{p: &t.minRate}, "min-rate", "budget: raise budget-rate (error) when a turn's content comes slower, in deltas per second (20/s, 20)")
+	f.BoolVar(&t.requireTiming, "require-timing", false, "fail an input (exit 1) whose latency budgets cannot be checked (no arrival times)")
 }
 
 // apply puts the bounds into the checker's options.
@@ -337,9 +339,20 @@ func (t timingFlags) apply(o *invariants.Options) {
 	o.Stall, o.MaxFirstContent, o.MaxGap, o.MinRate = t.stall, t.maxFirstContent, t.maxGap, t.minRate
 }
 
-// budgeted reports whether any budget was given.
-func (t timingFlags) budgeted() bool {
-	return t.maxFirstContent > 0 || t.maxGap > 0 || t.minRate > 0
+// given lists the budgets given, as flags ("--max-gap 3s"), for the
+// report to say which it could not check.
+func (t timingFlags) given() []string {
+	var out []string
+	if t.maxFirstContent > 0 {
+		out = append(out, "--max-first-content "+invariants.FormatDur(t.maxFirstContent))
+	}
+	if t.maxGap > 0 {
+		out = append(out, "--max-gap "+invariants.FormatDur(t.maxGap))
+	}
+	if t.minRate > 0 {
+		out = append(out, "--min-rate "+strconv.FormatFloat(t.minRate, 'g', -1, 64)+"/s")
+	}
+	return out
 }
 
 // rateFlag is a rate in deltas per second: "20/s", "20" or "1200/min".
