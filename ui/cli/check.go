@@ -92,7 +92,7 @@ one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when o
 // checkRun is check: every input's report in argument order, and the exit
 // status of the worst (2 unreadable, 1 an alarm at --fail-on, 0 clean).
 func checkRun(o *checkOptions) error {
-	failOn, ok := invariants.ParseSeverity(o.failOn)
+	failOn, ok := parseSeverityFlag(o.failOn)
 	if !ok {
 		return fmt.Errorf("--fail-on %q: want error, warn or info", o.failOn)
 	}
@@ -195,7 +195,7 @@ func checkWrite(o *checkOptions, in checkInput, r checked, failOn invariants.Sev
 // on a terminal, colours and lines fitted to its width.
 func checkTextOptions(fl checkOptions, stdout io.Writer) (report.TextOptions, error) {
 	var o report.TextOptions
-	min, ok := invariants.ParseSeverity(fl.minSev)
+	min, ok := parseSeverityFlag(fl.minSev)
 	if !ok {
 		return o, fmt.Errorf("--min-severity %q: want error, warn or info", fl.minSev)
 	}

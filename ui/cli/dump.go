@@ -57,7 +57,7 @@ func dumpRun(o *dumpOptions) error {
 	if o.dialect == "list" {
 		return listDialects(o.stdout)
 	}
-	if _, err := pipeline.ResolveDialect(o.dialect); err != nil {
+	if err := resolveDialect(o.dialect); err != nil {
 		return err
 	}
 	c, err := capture.Open(o.capture, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1, Stdin: o.stdin})

@@ -17,7 +17,6 @@ import (
 	"framescope/invariants/dialects"
 	"framescope/sessions"
 	"framescope/sessions/live"
-	"framescope/sessions/pipeline"
 	"framescope/sessions/replay"
 )
 
@@ -234,7 +233,7 @@ func addDialectFlag(cmd *cobra.Command, v *string) {
 // command shares: the dialect and flavor checked, then the registry loaded.
 func checkerOptions(dialect, flavor, registry string, idle, ttfe time.Duration) (invariants.Options, error) {
 	opts := invariants.Options{Idle: idle, TTFE: ttfe, Dialect: dialect, Flavor: flavor}
-	if _, err := pipeline.ResolveDialect(dialect); err != nil {
+	if err := resolveDialect(dialect); err != nil {
 		return opts, err
 	}
 	if err := resolveFlavor(flavor); err != nil {

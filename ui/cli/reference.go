@@ -15,7 +15,6 @@ import (
 	"framescope/invariants/dialects"
 	"framescope/invariants/dialects/pc3"
 	"framescope/sessions/capture"
-	"framescope/sessions/pipeline"
 	"framescope/sessions/reference"
 )
 
@@ -179,7 +178,7 @@ func referenceReplay(o *referenceOptions) error {
 	if o.dialect == "list" {
 		return listDialects(o.stdout)
 	}
-	if _, err := pipeline.ResolveDialect(o.dialect); err != nil {
+	if err := resolveDialect(o.dialect); err != nil {
 		return err
 	}
 	profiles, err := reference.ParseProfiles(o.profile)

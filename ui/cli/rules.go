@@ -61,10 +61,10 @@ func rulesRun(o *rulesOptions) error {
 	rules := dialects.Default().Rules()
 	var flavors []invariants.Flavor
 	if o.dialect != "" {
-		d, err := pipeline.ResolveDialect(o.dialect)
-		if err != nil {
+		if err := resolveDialect(o.dialect); err != nil {
 			return err
 		}
+		d, _ := pipeline.ResolveDialect(o.dialect)
 		rules = d.Rules()
 		if f, ok := d.(invariants.Flavorer); ok {
 			flavors = f.Flavors()
