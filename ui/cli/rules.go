@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -48,6 +49,8 @@ of the repository that fires it.`,
 		},
 	}
 	addDialectFlag(cmd, &o.dialect)
+	// Not check's "force the stream's dialect": rules reads no stream.
+	cmd.Flags().Lookup("dialect").Usage = "list the rules of the `NAME`d dialect instead of PC3's, or with RULE explain it as that dialect defines it (list: show the dialects)"
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, names (one rule name a line) or json")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "names", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -80,10 +83,7 @@ func rulesRun(o *rulesOptions) error {
 func writeRules(w io.Writer, format string, rules []invariants.Rule, flavors []invariants.Flavor) error {
 	switch format {
 	case "text":
-		fmt.Fprintf(w, "%-22s %-5s %-14s %s\n", "RULE", "SEV", "CLAUSE", "FIRES WHEN")
-		for _, r := range rules {
-			fmt.Fprintf(w, "%-22s %-5s %-14s %s\n", r.Name, r.Severity, r.Clause, r.Summary)
-		}
+		writeRulesTable(w, rules)
 		if len(flavors) > 0 {
 			fmt.Fprintf(w, "\nProvider flavors (recognised from the stream, or forced with --flavor NAME):\n")
 			writeFlavors(w, flavors)
@@ -154,13 +154,31 @@ func explainRule(w io.Writer, name, dialectName string) error {
 		}
 	}
 	r := main.rule
-	fmt.Fprintf(w, "%s — %s\n", r.Name, r.Severity)
+	// A rule's severity may differ by dialect (seq-gap: warn in go-bus,
+	// error in anthropic-messages): each dialect's is listed.
+	var in []string
+	var sevs []invariants.Severity
+	for _, u := range uses {
+		in = append(in, fmt.Sprintf("%s (%s)", u.dialect, u.rule.Severity))
+		if !slices.Contains(sevs, u.rule.Severity) {
+			sevs = append(sevs, u.rule.Severity)
+		}
+	}
+	sev := string(r.Severity)
+	if len(sevs) > 1 {
+		slices.SortFunc(sevs, func(a, b invariants.Severity) int { return b.Rank() - a.Rank() })
+		names := make([]string, len(sevs))
+		for i, s := range sevs {
+			names[i] = string(s)
+		}
+		sev = strings.Join(names, " or ") + ", by dialect"
+		if dialectName != "" && main.dialect == dialectName {
+			sev = fmt.Sprintf("%s in %s (%s)", r.Severity, dialectName, sev)
+		}
+	}
+	fmt.Fprintf(w, "%s — %s\n", r.Name, sev)
 	fmt.Fprintf(w, "  fires when: %s\n", r.Summary)
 	fmt.Fprintf(w, "  clause:     %s (%s; docs/sources.md#%s says where it comes from)\n", r.Clause, main.dialect, main.dialect)
-	var in []string
-	for _, u := range uses {
-		in = append(in, u.dialect)
-	}
 	fmt.Fprintf(w, "  dialects:   %s\n", strings.Join(in, ", "))
 	if main.native {
 		fmt.Fprintf(w, "  example:    testdata/rules/%s.fires.sse in the framescope repository (near miss: %s.ok.sse); docs/rules.md\n", r.Name, r.Name)
