@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -16,17 +17,22 @@ func TestCheckManyInputsInOrder(t *testing.T) {
 		inputs = inputs[:40]
 	}
 	inputs = append(inputs[:10], append([]string{"testdata/rules/does-not-exist.sse"}, inputs[10:]...)...)
-	for _, format := range []string{"json", "text", "junit"} {
+	for _, format := range []string{"json", "text", "junit", "github"} {
 		all := runCLI(t, "", append([]string{"check", "--format", format}, inputs...)...)
 		var want strings.Builder
+		var outcomes [3]int // clean, failing, unreadable: the text report's total line
 		for _, in := range inputs {
 			r := runCLI(t, "", "check", "--format", format, in)
+			outcomes[min(r.code, 2)]++
 			out := r.stdout
 			if format == "junit" {
 				out = strings.TrimPrefix(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n")
 				out = strings.TrimSuffix(out, "</testsuites>\n")
 			}
 			want.WriteString(out)
+		}
+		if format == "text" {
+			fmt.Fprintf(&want, "total: %d inputs: %d clean, %d failing, %d unreadable\n", len(inputs), outcomes[0], outcomes[1], outcomes[2])
 		}
 		got := all.stdout
 		if format == "junit" {

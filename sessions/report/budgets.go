@@ -92,7 +92,7 @@ func (r *Report) appendBudgetsCase(b []byte, class string) []byte {
 	bd := r.Budgets
 	b = append(b, "\n  <testcase name=\"latency budgets\" classname=\""...)
 	b = appendXMLText(b, class)
-	b = append(b, "\">"...)
+	b = append(b, "\" time=\"0\">"...)
 	msg := "not checked: " + bd.Unchecked
 	if bd.Required {
 		b = append(b, "\n    <failure message=\""...)

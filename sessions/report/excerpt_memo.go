@@ -24,6 +24,7 @@ const memoTurns = 8
 
 type memoFrame struct {
 	index   int
+	offset  int64
 	excerpt string
 	set     bool
 }
@@ -63,11 +64,11 @@ func (m *excerptMemo) observe(it *pipeline.Item, excerpt func() string) {
 	at, index := it.Arrival, it.Frame.Index
 	switch {
 	case c.Content && t.contents == 0:
-		t.first = memoFrame{index, excerpt(), true}
+		t.first = memoFrame{index, it.Event.Offset, excerpt(), true}
 	case c.Content:
 		if gap := at - t.lastAt; t.contents == 1 || gap > t.gapMax {
 			t.gapMax = gap
-			t.gapTo = memoFrame{index, excerpt(), true}
+			t.gapTo = memoFrame{index, it.Event.Offset, excerpt(), true}
 		}
 	case t.contents == 0: // a resume before any content: no gap to end
 		return
@@ -93,19 +94,20 @@ func (m *excerptMemo) turn(turn int) *memoTurn {
 	return &m.turns[len(m.turns)-1]
 }
 
-// of is the excerpt kept of frame ("" when none is).
-func (m *excerptMemo) of(frame int) string {
+// of is the excerpt kept of frame and its stream offset ("", -1 when
+// none is).
+func (m *excerptMemo) of(frame int) (string, int64) {
 	if m == nil {
-		return ""
+		return "", -1
 	}
 	for i := len(m.turns) - 1; i >= 0; i-- {
 		t := &m.turns[i]
 		if t.first.set && t.first.index == frame {
-			return t.first.excerpt
+			return t.first.excerpt, t.first.offset
 		}
 		if t.gapTo.set && t.gapTo.index == frame {
-			return t.gapTo.excerpt
+			return t.gapTo.excerpt, t.gapTo.offset
 		}
 	}
-	return ""
+	return "", -1
 }

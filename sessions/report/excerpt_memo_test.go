@@ -77,14 +77,16 @@ func TestBudgetExcerptsNameTheirFrame(t *testing.T) {
 // read.
 func TestExcerptNeverOfAnotherFrame(t *testing.T) {
 	var m *excerptMemo // budgets off: nothing kept
-	if ex := m.of(4); ex != "" {
+	if ex, off := m.of(4); ex != "" || off != -1 {
 		t.Errorf("nil memo gave %q", ex)
 	}
 	m = &excerptMemo{}
 	for i := range memoTurns + 2 {
-		m.turn(i).first = memoFrame{index: i * 10, excerpt: "x", set: true}
+		m.turn(i).first = memoFrame{index: i * 10, offset: int64(i), excerpt: "x", set: true}
 	}
-	if len(m.turns) != memoTurns || m.of(0) != "" || m.of((memoTurns+1)*10) != "x" {
-		t.Errorf("memo keeps %d turns, of(0)=%q", len(m.turns), m.of(0))
+	old, _ := m.of(0)
+	last, off := m.of((memoTurns + 1) * 10)
+	if len(m.turns) != memoTurns || old != "" || last != "x" || off != memoTurns+1 {
+		t.Errorf("memo keeps %d turns, of(0)=%q", len(m.turns), old)
 	}
 }

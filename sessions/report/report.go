@@ -65,6 +65,9 @@ func Listed(opts invariants.Options) invariants.Options {
 type ReportAlarm struct {
 	invariants.Alarm
 	Excerpt string // sanitized; "" for alarms without a frame
+	// Offset is the stream offset of the frame's first byte (-1 unknown,
+	// or no frame): CaptureLines finds its line in the capture.
+	Offset int64
 }
 
 // Check runs the pipeline over a capture and collects the report.
@@ -133,19 +136,20 @@ func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipel
 	// An alarm gets the excerpt of the frame it names: the frame being
 	// read (at), or an earlier one the memo kept (excerpt_memo.go).
 	memo := newExcerptMemo(opts)
+	var atOffset int64 // the offset of the frame being read
 	add := func(as []invariants.Alarm, at int, excerpt func() string) {
 		for i := range as {
 			a := &as[i]
 			if !keep(a) {
 				continue
 			}
-			ra := ReportAlarm{Alarm: *a}
+			ra := ReportAlarm{Alarm: *a, Offset: -1}
 			switch {
 			case a.Frame == invariants.NoFrame:
 			case a.Frame == at && excerpt != nil:
-				ra.Excerpt = excerpt()
+				ra.Excerpt, ra.Offset = excerpt(), atOffset
 			default:
-				ra.Excerpt = memo.of(a.Frame)
+				ra.Excerpt, ra.Offset = memo.of(a.Frame)
 			}
 			rep.keepAlarm(ra)
 		}
@@ -186,7 +190,7 @@ func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipel
 			memo.observe(it, excerpt)
 			at := invariants.NoFrame
 			if it.Frame != nil {
-				at = it.Frame.Index
+				at, atOffset = it.Frame.Index, it.Event.Offset
 			}
 			add(it.Alarms, at, excerpt)
 		},
@@ -547,10 +551,10 @@ func wrapWords(text string, w int) []string {
 // two-space indent made, at a fifth of its cost per testcase: a capture of
 // a million turns is a million testcases.
 func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
-	class := "framescope." + decode.Sanitize(r.Source)
+	class := JUnitClass(r.Source)
 	groups := r.alarmsByTurn()
 	var fails, notes, line []byte
-	appendCase := func(b []byte, name string, as []ReportAlarm) []byte {
+	appendCase := func(b []byte, name string, secs string, as []ReportAlarm) []byte {
 		fails, notes = fails[:0], notes[:0]
 		nFail := 0
 		first := ""
@@ -578,6 +582,8 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 		b = appendXMLText(b, decode.Sanitize(name))
 		b = append(b, "\" classname=\""...)
 		b = appendXMLText(b, class)
+		b = append(b, "\" time=\""...)
+		b = append(b, secs...)
 		b = append(b, "\">"...)
 		if nFail == 0 && len(notes) == 0 {
 			return append(b, "</testcase>"...)
@@ -625,6 +631,8 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 	b = strconv.AppendInt(b, int64(tests), 10)
 	b = append(b, `" failures="`...)
 	b = strconv.AppendInt(b, int64(failures), 10)
+	b = append(b, `" time="`...)
+	b = append(b, junitSeconds(r.streamTime())...)
 	b = append(b, '"')
 	if r.Dialect != "" {
 		b = append(b, ` dialect="`...)
@@ -641,7 +649,7 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 	}
 	b = append(b, '>')
 	if stream {
-		b = appendCase(b, "stream", groups.of(-1))
+		b = appendCase(b, "stream", "0", groups.of(-1))
 	}
 	if r.budgetsUnchecked() {
 		b = r.appendBudgetsCase(b, class)
@@ -662,7 +670,7 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 		name = strconv.AppendInt(name, int64(i+1), 10)
 		name = append(name, ' ')
 		name = append(name, rid...)
-		b = appendCase(b, string(name), groups.of(i))
+		b = appendCase(b, string(name), junitSeconds(turnTime(t)), groups.of(i))
 		return nil
 	})
 	if err != nil {

@@ -73,6 +73,7 @@ func (l *alarmLog) add(a ReportAlarm) {
 	b := l.buf[:0]
 	b = binary.AppendVarint(b, int64(a.Frame))
 	b = binary.AppendVarint(b, int64(a.Turn))
+	b = binary.AppendVarint(b, a.Offset)
 	for _, s := range [...]string{a.Rule, string(a.Severity), a.ResponseID, a.Message, a.Excerpt} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
@@ -143,7 +144,11 @@ func (ar *alarmReader) next(a *ReportAlarm) (bool, error) {
 	if err != nil {
 		return fail(err)
 	}
-	*a = ReportAlarm{Alarm: invariants.Alarm{Frame: int(frame), Turn: int(turn)}}
+	offset, err := binary.ReadVarint(ar.r)
+	if err != nil {
+		return fail(err)
+	}
+	*a = ReportAlarm{Alarm: invariants.Alarm{Frame: int(frame), Turn: int(turn)}, Offset: offset}
 	for k := range 5 {
 		n, err := binary.ReadUvarint(ar.r)
 		if err != nil || n > 1<<30 {

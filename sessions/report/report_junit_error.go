@@ -19,6 +19,7 @@ func WriteJUnitError(w io.Writer, name string, reason error) error {
 	type testcase struct {
 		Name      string  `xml:"name,attr"`
 		Classname string  `xml:"classname,attr"`
+		Time      string  `xml:"time,attr"`
 		Error     errElem `xml:"error"`
 	}
 	type testsuite struct {
@@ -27,12 +28,13 @@ func WriteJUnitError(w io.Writer, name string, reason error) error {
 		Tests    int      `xml:"tests,attr"`
 		Failures int      `xml:"failures,attr"`
 		Errors   int      `xml:"errors,attr"`
+		Time     string   `xml:"time,attr"`
 		Case     testcase `xml:"testcase"`
 	}
 	n := decode.Sanitize(name)
 	msg := decode.SanitizeMultiline(reason.Error())
-	s := testsuite{Name: n, Tests: 1, Errors: 1, Case: testcase{
-		Name: "read " + n, Classname: "framescope." + n,
+	s := testsuite{Name: n, Tests: 1, Errors: 1, Time: "0", Case: testcase{
+		Name: "read " + n, Classname: JUnitClass(name), Time: "0",
 		Error: errElem{Message: decode.Sanitize(reason.Error()), Type: "unreadable", Body: msg},
 	}}
 	b, err := xml.MarshalIndent(s, "", "  ")

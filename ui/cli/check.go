@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,7 +73,7 @@ one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when o
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.format, "format", "text", "output format: text, json or junit")
+	f.StringVar(&o.format, "format", "text", "output format: text, json, junit, github (Actions annotations and job summary) or sarif (code scanning)")
 	f.StringVar(&o.registry, "registry", "", "status-event registry `DIR` (platform/ and verticals/*/status_events.yaml)")
 	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that makes the exit status 1: error, warn or info")
 	f.StringVar(&o.minSev, "min-severity", "info", "text format: list alarms of this severity and up (error, warn or info; counts still count all)")
@@ -84,7 +85,7 @@ one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when o
 	addDialectFlag(cmd, &o.dialect)
 	addFlavorFlag(cmd, &o.flavor)
 	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "junit"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(checkFormats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn", "info"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -96,10 +97,8 @@ func checkRun(o *checkOptions) error {
 	if !ok {
 		return fmt.Errorf("--fail-on %q: want error, warn or info", o.failOn)
 	}
-	switch o.format {
-	case "text", "json", "junit":
-	default:
-		return fmt.Errorf("--format %q: want text, json or junit", o.format)
+	if !slices.Contains(checkFormats, o.format) {
+		return fmt.Errorf("--format %q: want text, json, junit, github or sarif", o.format)
 	}
 	if o.dialect == "list" {
 		return listDialects(o.stdout)
@@ -113,24 +112,21 @@ func checkRun(o *checkOptions) error {
 	}
 	o.timing.apply(&opts)
 	code := 0
-	if o.format == "junit" {
-		fmt.Fprintln(o.stdout, `<?xml version="1.0" encoding="UTF-8"?>`)
-		fmt.Fprintln(o.stdout, "<testsuites>")
-	}
 	textOpts, err := checkTextOptions(*o, o.stdout)
 	if err != nil {
 		return err
 	}
+	out := startOutput(o)
 	inputs := checkInputs(o.inputs, o.stdin, o.entry)
 	for i, res := range checkAll(inputs, o.stdin, opts) {
-		c, err := checkWrite(o, inputs[i], <-res, failOn, textOpts)
+		c, err := checkWrite(o, inputs[i], <-res, failOn, textOpts, out)
 		if err != nil {
 			return err
 		}
 		code = max(code, c)
 	}
-	if o.format == "junit" {
-		fmt.Fprintln(o.stdout, "</testsuites>")
+	if err := out.finish(o, len(inputs)); err != nil {
+		return err
 	}
 	if code != 0 {
 		return exitError{code}
@@ -139,9 +135,10 @@ func checkRun(o *checkOptions) error {
 }
 
 // checkWrite writes one input's report (or, unreadable, why) and returns
-// its exit status: 2 unreadable, 1 an alarm reaches failOn, else 0. The
-// error is one writing the report.
-func checkWrite(o *checkOptions, in checkInput, r checked, failOn invariants.Severity, textOpts report.TextOptions) (int, error) {
+// its exit status: 2 unreadable, 1 an alarm reaches failOn (or a budget
+// could not be checked under --require-timing), else 0. The error is one
+// writing the report.
+func checkWrite(o *checkOptions, in checkInput, r checked, failOn invariants.Severity, textOpts report.TextOptions, out *checkOutput) (int, error) {
 	name := in.name
 	rep, err := r.rep, r.err
 	if rep == nil {
@@ -155,6 +152,9 @@ func checkWrite(o *checkOptions, in checkInput, r checked, failOn invariants.Sev
 			if werr := report.WriteJSONError(o.stdout, name, err); werr != nil {
 				return 0, werr
 			}
+		}
+		if werr := out.unreadable(o, in, err); werr != nil {
+			return 0, werr
 		}
 		return 2, nil
 	}
@@ -171,24 +171,29 @@ func checkWrite(o *checkOptions, in checkInput, r checked, failOn invariants.Sev
 	if readFailed {
 		fmt.Fprintf(o.stderr, "framescope: %s: read error: %s\n", decode.Sanitize(name), decode.Sanitize(err.Error()))
 	}
+	code := 0
+	switch {
+	case readFailed:
+		code = 2
+	case rep.Counts.Reaches(failOn), rep.BudgetsFail():
+		code = 1
+	}
 	switch o.format {
 	case "json":
 		err = rep.WriteJSON(o.stdout)
 	case "junit":
 		err = rep.WriteJUnit(o.stdout, failOn)
-	default:
+	case "text":
 		err = rep.WriteTextWith(o.stdout, textOpts)
+	default:
+		err = out.write(o, in, rep)
 	}
+	out.tally.Add(rep, code)
 	_ = rep.Close() // its turns kept out of the heap (CheckToWrite)
-	switch {
-	case err != nil:
+	if err != nil {
 		return 0, err
-	case readFailed:
-		return 2, nil
-	case rep.Counts.Reaches(failOn), rep.BudgetsFail():
-		return 1, nil
 	}
-	return 0, nil
+	return code, nil
 }
 
 // checkTextOptions shapes check's text report: the severities listed, and
