@@ -1,0 +1,162 @@
+package pc3
+
+import (
+	"fmt"
+	"strconv"
+
+	"framescope/decode"
+	"framescope/invariants"
+)
+
+// Wording: the inspector shows PC3's frames in PC3's words
+// (invariants.Worded) — each row by its event_type and a summary of its
+// payload, placed by its envelope timestamp — while its rows, turns,
+// tools, placeholders, statuses and text come from its moves (moves.go)
+// like every dialect's.
+func (pc3) Wording() *invariants.Wording { return &wording }
+
+var wording = invariants.Wording{
+	RowType:      rowType,
+	Summary:      rowSummary,
+	TypeWidth:    14, // tool_completed
+	StampedRows:  true,
+	TurnText:     true,
+	ErrorsApart:  true,
+	NoSpans:      "no placeholder or component yet",
+	BareTerminal: true,
+}
+
+// rowType is the type a frame is listed under (sanitized).
+func rowType(fr *decode.Frame) string {
+	switch {
+	case fr.Done:
+		return "[DONE]"
+	case !fr.Decoded():
+		if fr.HasType {
+			return decode.Sanitize(fr.Event.Type)
+		}
+		return ""
+	}
+	t := fr.Type() // a constant for the known types: no copy
+	switch {
+	case decode.KnownType(t):
+		return t
+	case t != "":
+		return decode.Sanitize(t)
+	case fr.EventType == nil:
+		return "(no event_type)"
+	}
+	return decode.Sanitize(string(fr.EventType))
+}
+
+// rowSummary is the one-line description of a frame (sanitized).
+func rowSummary(fr *decode.Frame) string {
+	switch {
+	case fr == nil:
+		return ""
+	case fr.Done:
+		return "end-of-stream sentinel"
+	case fr.Oversized:
+		return fmt.Sprintf("oversized event: %d bytes not kept", fr.Size)
+	case !fr.Decoded():
+		return fr.Problem.String() + ": " + excerpt(fr.Data, 200)
+	}
+	return summarize(fr)
+}
+
+// cutString cuts s to at most n bytes at a rune boundary.
+func cutString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// excerpt is a sanitized one-line prefix of b (never sanitizing megabytes
+// for one line).
+func excerpt(b []byte, n int) string {
+	if len(b) > 4*n+4 {
+		b = b[:4*n+4]
+	}
+	return decode.SanitizeBytes(b)
+}
+
+// summarize returns a decoded frame's one-line summary (sanitized).
+func summarize(fr *decode.Frame) string {
+	str := func(r decode.Raw) string {
+		s, ok := r.Str()
+		if !ok {
+			return excerpt(r, 80)
+		}
+		return decode.Sanitize(cutString(s, 400))
+	}
+	switch fr.Type() {
+	case decode.TypeText, decode.TypeReasoning:
+		c := fr.Chunk()
+		if c == nil {
+			return "(no chunk)"
+		}
+		return str(c)
+	case decode.TypeToolCall, decode.TypeToolCompleted:
+		tc := fr.ToolCall()
+		if !tc.Present {
+			return "(no tool_call)"
+		}
+		return decode.Sanitize(tc.Name) + "  " + decode.Sanitize(tc.ID)
+	case decode.TypeComponent:
+		tc := fr.ToolCall()
+		s := decode.Sanitize(tc.Name) + "  " + decode.Sanitize(tc.ID)
+		if c := fr.Chunk(); c != nil {
+			s += "  " + excerpt(c, 120)
+		}
+		return s
+	case decode.TypeDataLoading, decode.TypeDataLoaded:
+		d := fr.DataRef()
+		if d.Raw == nil {
+			return "(no data)"
+		}
+		s := decode.Sanitize(d.ID) + "  " + decode.Sanitize(d.Type)
+		if fr.Type() == decode.TypeDataLoaded {
+			if d.ItemCount >= 0 {
+				s += fmt.Sprintf("  %d items", d.ItemCount)
+			}
+		} else if n := d.Key.Get("ids").Len(); n >= 0 {
+			s += fmt.Sprintf("  %d ids", n)
+		}
+		return s
+	case decode.TypeStatus:
+		st := fr.Status()
+		return decode.Sanitize(st.EventID) + "  " + decode.Sanitize(st.Message)
+	case decode.TypeError, decode.TypeCancelled:
+		e := fr.ErrorInfo()
+		s := "(no error.code)"
+		if e.HasCode {
+			s = decode.Sanitize(e.Code)
+		}
+		if e.HasIsFinal {
+			s += "  is_final=" + strconv.FormatBool(e.IsFinal)
+		}
+		if r, ok := e.Error.Get("reason").Str(); ok {
+			s += "  reason=" + decode.Sanitize(r)
+		}
+		return s
+	case decode.TypeEpisode:
+		return str(fr.Get("episode_id"))
+	case decode.TypeResponseID:
+		return decode.Sanitize(fr.RID())
+	case decode.TypeUsage:
+		u := fr.Usage()
+		return "in " + excerpt(u.Input, 20) + "  out " + excerpt(u.Output, 20) + "  total " + excerpt(u.Total, 20)
+	case decode.TypeThinking:
+		if c := fr.Get("content"); c != nil {
+			return str(c)
+		}
+		return ""
+	case decode.TypeCompleted:
+		return "terminal"
+	}
+	return excerpt([]byte(fr.PayloadExcerpt(400)), 200)
+}
