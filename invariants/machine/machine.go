@@ -352,3 +352,15 @@ func actionAt(s *Step, i int) Action {
 	}
 	return s.Regions[i].Transition.Action
 }
+
+// EndEvent is the transport input of how a stream ended: a broken
+// stream's error, the user's cancel, or else its end of file.
+func EndEvent(e invariants.End) TransportEvent {
+	switch e.Kind {
+	case invariants.EndError:
+		return TransportEvent{Input: InTransportError, Detail: e.Detail}
+	case invariants.EndCancelled:
+		return TransportEvent{Input: InUserCancel}
+	}
+	return TransportEvent{Input: InEOF}
+}
