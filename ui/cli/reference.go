@@ -226,7 +226,7 @@ func referenceGeneric(o *referenceOptions) (kept io.Reader, done bool, err error
 	}
 	st := genericStore(o.replay, c, invariants.Options{Dialect: o.dialect})
 	c.Close()
-	if st.Generic() {
+	if st.Machine() == nil {
 		for _, n := range []string{"profile", "client-idle"} {
 			if o.changed(n) {
 				return nil, true, fmt.Errorf("--%s applies to the %s machine; %s is %s (the generic client view has no profiles or idle timer)", n, strings.ToUpper(refDialect()), decode.Sanitize(o.replay), st.Dialect)
