@@ -128,9 +128,10 @@ type Dialect interface {
 
 // Native is a dialect checked by a checker of its own instead of the
 // Engine, whose frames carry the typed envelope decode reads (event_type,
-// version, response_id) and which ships a reference client machine: the
-// inspector indexes its rows and runs its client from that envelope rather
-// than from moves. PC3, framescope's first wire, is the one today.
+// version, response_id). PC3, framescope's first wire, is the one today.
+// The inspector reads it as it reads every dialect — from its moves — and
+// asks it what it offers besides: its Wording, its reference client
+// machine (invariants/machine).
 type Native interface {
 	Dialect
 	// NativeEnvelope marks the dialect; it does nothing.

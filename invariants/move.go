@@ -51,10 +51,11 @@ const (
 	SpanElicitation          // a question to the user (go-bus)
 	SpanPlaceholder          // a loading placeholder (PC3 data_loading)
 	SpanReasoning            // a reasoning part or message
+	SpanComponent            // a component rendered whole: it opens closed, and needs no SpanClose (PC3 component)
 )
 
 var spanNames = [...]string{"span", "message", "block", "item", "part", "step", "stream", "model call",
-	"skill", "elicitation", "placeholder", "reasoning"}
+	"skill", "elicitation", "placeholder", "reasoning", "component"}
 
 func (k SpanKind) String() string {
 	if int(k) < len(spanNames) {
@@ -80,6 +81,12 @@ type Move struct {
 	Text decode.Raw
 	// Code is an error code.
 	Code decode.Raw
+	// Type is a tool call's type where the dialect gives one (PC3's
+	// tool_call.type: function, mcp).
+	Type decode.Raw
+	// Items (MoveSpanClose of a SpanPlaceholder) is how many items filled
+	// the placeholder (-1: its items are no array).
+	Items int
 	// Seq is the counter's value (MoveSeq); SeqFrom the value a scope must
 	// start at (-1: any); SeqGap the severity of a skipped value ("": only
 	// order is checked, gaps are legal).
@@ -89,6 +96,10 @@ type Move struct {
 	// Final (MoveTerminal): the stream ends here without a [DONE] even in a
 	// dialect that sends one (a mid-stream error object).
 	Final bool
+	// Late (MoveTerminal): the frame came after its turn closed, so the
+	// turn keeps no terminal from it (PC3: a terminal after the turn's
+	// [DONE] that repeats its response_id).
+	Late bool
 	// Carrier (MoveTerminal), when set, is one more than the index of the
 	// earlier frame that carried the end: a dialect that settles the turn
 	// later than the frame the client read it from (openai-chat's

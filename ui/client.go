@@ -9,7 +9,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/invariants/dialects/pc3"
+	"framescope/invariants/machine"
 	"framescope/ui/store"
 )
 
@@ -18,11 +18,13 @@ import (
 const clientCompactH = 24
 
 // Client shows the reference client state machine as of the selected
-// frame: where a correct v0.5 client stands in its diagram, the row it just
-// took and why, what it shows the user, and where the deployed v0.4 client,
-// fed the same frames, reads them otherwise. Everything about the machine
-// (states, regions, rows, clauses) comes from invariants; the pane only
-// lays it out.
+// frame, for a dialect that ships one (store.Machine): where a correct
+// client of the reference profile stands in its diagram, the row it just
+// took and why, what it shows the user, and where the deployed profile's
+// client, fed the same frames, reads them otherwise. Everything about the
+// machine (profiles, states, regions, rows, clauses) comes from its
+// machine.Run; the pane only lays it out. A dialect without a machine gets
+// what any client of the stream shows (client_moves.go).
 type Client struct {
 	scrollPane
 
@@ -31,7 +33,7 @@ type Client struct {
 	snap     *clientSnap
 	linesKey clientLinesKey
 	lines    []string
-	movesKey movesClientKey // the view of a dialect other than PC3 (client_moves.go)
+	movesKey movesClientKey // the view of a dialect without a machine (client_moves.go)
 }
 
 func newClient(sh *shared) *Client { return &Client{scrollPane: scrollPane{sh: sh}} }
@@ -42,19 +44,21 @@ func (c *Client) Update(msg tea.Msg) (Pane, tea.Cmd) {
 }
 
 func (c *Client) Title() string {
-	if c.sh.st.Generic() {
+	m := c.sh.st.Machine()
+	if m == nil {
 		return c.movesTitle()
 	}
+	ref, dep := profiles(m)
 	s := c.current()
 	if s == nil {
-		return "Client v0.5"
+		return "Client " + ref
 	}
 	if !s.ready {
-		return "Client v0.5 · reading…"
+		return "Client " + ref + " · reading…"
 	}
-	t := "Client v0.5 · " + stateLabel(s.v05)
-	if l := stateLabel(s.v04); l != stateLabel(s.v05) {
-		t += " · v0.4 " + l
+	t := "Client " + ref + " · " + stateLabel(s.ref)
+	if l := stateLabel(s.dep); l != stateLabel(s.ref) {
+		t += " · " + dep + " " + l
 	}
 	if s.origin {
 		t += " ◆"
@@ -63,27 +67,36 @@ func (c *Client) Title() string {
 }
 
 func (c *Client) View() string {
-	if c.sh.st.Generic() {
+	if c.sh.st.Machine() == nil {
 		return c.sc.view(c.movesLines(), c.w, c.h)
 	}
 	return c.sc.view(c.render(), c.w, c.h)
 }
 
+// profiles names the machine's reference profile and the deployed one.
+func profiles(m machine.Machine) (ref, dep string) {
+	ps := m.Profiles()
+	return string(ps[0]), string(ps[1])
+}
+
 // --- the state as of the cursor -----------------------------------------------
 
-// clientSnap is both machines as of the selected frame.
+// clientSnap is both machines as of the selected frame: the reference
+// profile's run and the deployed one's.
 type clientSnap struct {
 	frame    int // -1: before the first frame
 	ready    bool
 	read     int // frames the track has read (while not ready)
-	v05, v04 *pc3.ClientRun
+	ref, dep machine.Run
+	// refName, depName are their profiles.
+	refName, depName string
 	// The rows taken on the frame, then on the end of the stream.
 	hasStep, hasEnd bool
-	s05, s04        pc3.Step
-	e05, e04        pc3.Step
+	sRef, sDep      machine.Step
+	eRef, eDep      machine.Step
 	// The divergence that starts at this frame, and the ones so far.
 	origin               bool
-	div                  pc3.Divergence
+	div                  string
 	firstOrigin, nOrigin int
 	lastOrigin           int
 	nViol, lastViol      int
@@ -129,12 +142,14 @@ func (c *Client) current() *clientSnap {
 
 func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 	st := c.sh.st
+	m := st.Machine()
 	s := &clientSnap{frame: frame, lastOrigin: -1, firstOrigin: -1, lastViol: -1}
+	s.refName, s.depName = profiles(m)
 	var p store.ClientPair
 	if frame < 0 {
 		// Before any frame: the request and what the store knows of the
 		// response so far.
-		p = store.StartClientPair(st.HTTPStatus, st.Frames > 0 || st.Conn == store.ConnOpen)
+		p = store.StartClientPair(m, st.HTTPStatus, st.Frames > 0 || st.Conn == store.ConnOpen)
 	} else {
 		var ok bool
 		if p, ok = st.ClientAt(frame + 1); !ok {
@@ -142,12 +157,12 @@ func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 			return s
 		}
 		s.hasStep = true
-		s.s05, s.s04 = p.V05.Last(), p.V04.Last()
+		s.sRef, s.sDep = p.Ref.Last(), p.Dep.Last()
 		if o := st.ClientOrigins(frame); len(o) > 0 {
 			s.lastOrigin, s.firstOrigin, s.nOrigin = o[len(o)-1], o[0], len(o)
 			if s.lastOrigin == frame {
 				s.origin = true
-				s.div, _ = pc3.ClientDivergence(st.RowFrame(st.RowOfFrame(frame)))
+				s.div, _ = m.Diverges(st.RowFrame(st.RowOfFrame(frame)))
 			}
 		}
 		if v := st.ClientViolations(frame); len(v) > 0 {
@@ -156,10 +171,10 @@ func (c *Client) compute(frame int, withEnd bool) *clientSnap {
 	}
 	if withEnd {
 		s.hasEnd = true
-		s.e05, s.e04 = p.Transport(pc3.EndEvent(*st.End))
+		s.eRef, s.eDep = p.Transport(machine.EndEvent(*st.End))
 	}
 	s.ready = true
-	s.v05, s.v04 = p.V05, p.V04
+	s.ref, s.dep = p.Ref, p.Dep
 	return s
 }
 
@@ -204,10 +219,10 @@ func (c *Client) build(s *clientSnap) []string {
 		add("")
 		var parts []string
 		if s.nViol > 0 {
-			parts = append(parts, fmt.Sprintf("v0.5 violations so far: %d (last at frame %d)", s.nViol, s.lastViol))
+			parts = append(parts, fmt.Sprintf("%s violations so far: %d (last at frame %d)", s.refName, s.nViol, s.lastViol))
 		}
 		if s.nOrigin > 0 {
-			parts = append(parts, fmt.Sprintf("v0.4 divergences so far: %d (first at frame %d)", s.nOrigin, s.firstOrigin))
+			parts = append(parts, fmt.Sprintf("%s divergences so far: %d (first at frame %d)", s.depName, s.nOrigin, s.firstOrigin))
 		}
 		for _, l := range wrapPlain(strings.Join(parts, " · "), w) {
 			add(sty.Dim.Render(l))
@@ -222,34 +237,34 @@ func (c *Client) headLine(s *clientSnap, w int) string {
 	var at string
 	switch {
 	case s.hasStep:
-		at = fmt.Sprintf("frame %d %s", s.frame, s.s05.Input)
+		at = fmt.Sprintf("frame %d %s", s.frame, s.sRef.Input)
 	default:
 		at = "before the first frame"
 	}
 	if s.hasEnd {
-		at += " · then " + string(s.e05.Input)
+		at += " · then " + string(s.eRef.Input)
 	}
-	line := sty.Bold.Render(at) + "  " + sty.ClientNow.Render("v0.5 "+stateLabel(s.v05))
-	if l := stateLabel(s.v04); l != stateLabel(s.v05) {
-		line += " " + sty.ClientV04.Render("v0.4 "+l)
+	line := sty.Bold.Render(at) + "  " + sty.ClientNow.Render(s.refName+" "+stateLabel(s.ref))
+	if l := stateLabel(s.dep); l != stateLabel(s.ref) {
+		line += " " + sty.ClientV04.Render(s.depName+" "+l)
 	} else {
-		line += sty.Dim.Render(" v0.4 same")
+		line += sty.Dim.Render(" " + s.depName + " same")
 	}
 	return cut(line, w)
 }
 
 // stateLabel is a run's state, with the turn's outcome once the state no
 // longer says it (closed after completed or failed look alike).
-func stateLabel(r *pc3.ClientRun) string {
+func stateLabel(r machine.Run) string {
 	s := string(r.State())
-	if o := r.Outcome(); o != pc3.OutcomeNone && string(o) != s {
+	if o := r.Outcome(); o != machine.OutcomeNone && string(o) != s {
 		s += " (" + string(o) + ")"
 	}
 	return s
 }
 
-// divergenceLines mark the frame where the v0.4 client diverges, or say
-// where it did.
+// divergenceLines mark the frame where the deployed client diverges, or
+// say where it did.
 func (c *Client) divergenceLines(s *clientSnap, w int) []string {
 	sty := c.sh.sty
 	if !s.hasStep {
@@ -258,36 +273,36 @@ func (c *Client) divergenceLines(s *clientSnap, w int) []string {
 	var out []string
 	switch {
 	case s.origin:
-		out = append(out, sty.Diverge.Render(cut("◆ the v0.4 client diverges at this frame", w)))
-		for _, l := range wrapPlain(s.div.Message(), w-2) {
+		out = append(out, sty.Diverge.Render(cut("◆ the "+s.depName+" client diverges at this frame", w)))
+		for _, l := range wrapPlain(s.div, w-2) {
 			out = append(out, "  "+sty.Base.Render(l))
 		}
-	case store.StepsDiffer(&s.s05, &s.s04) && s.lastOrigin >= 0:
-		out = append(out, sty.ClientV04.Render(cut(fmt.Sprintf("≠ the v0.4 client reads this frame otherwise (diverged at frame %d)", s.lastOrigin), w)))
-	case store.StepsDiffer(&s.s05, &s.s04):
-		out = append(out, sty.ClientV04.Render(cut("≠ the v0.4 client reads this frame otherwise", w)))
-	case s.v04.State() != s.v05.State() && s.lastOrigin >= 0:
-		out = append(out, sty.ClientV04.Render(cut(fmt.Sprintf("≠ the v0.4 client differs since frame %d", s.lastOrigin), w)))
+	case machine.StepsDiffer(&s.sRef, &s.sDep) && s.lastOrigin >= 0:
+		out = append(out, sty.ClientV04.Render(cut(fmt.Sprintf("≠ the %s client reads this frame otherwise (diverged at frame %d)", s.depName, s.lastOrigin), w)))
+	case machine.StepsDiffer(&s.sRef, &s.sDep):
+		out = append(out, sty.ClientV04.Render(cut("≠ the "+s.depName+" client reads this frame otherwise", w)))
+	case s.dep.State() != s.ref.State() && s.lastOrigin >= 0:
+		out = append(out, sty.ClientV04.Render(cut(fmt.Sprintf("≠ the %s client differs since frame %d", s.depName, s.lastOrigin), w)))
 	}
 	return out
 }
 
 // diagramLines draw the machine's top-level states along the turn's path,
 // then each region's sub-states, the current ones highlighted: [x] the
-// v0.5 client, ‹x› the v0.4 client where it stands elsewhere.
+// reference client, ‹x› the deployed client where it stands elsewhere.
 func (c *Client) diagramLines(s *clientSnap, w int) []string {
 	sty := c.sh.sty
-	m := s.v05.Machine()
-	mark := func(id, cur05, cur04 pc3.State) string {
+	m := s.ref.Chart()
+	mark := func(id, curRef, curDep machine.State) string {
 		switch {
-		case id == cur05:
+		case id == curRef:
 			return sty.ClientNow.Render("[" + string(id) + "]")
-		case id == cur04:
+		case id == curDep:
 			return sty.ClientV04.Render("‹" + string(id) + "›")
 		}
 		return sty.Dim.Render(string(id))
 	}
-	cur05, cur04 := s.v05.State(), s.v04.State()
+	curRef, curDep := s.ref.State(), s.dep.State()
 	// The path: the states in the machine's order, the terminal ones as
 	// alternatives; the failure states branch off it.
 	var path, fail []string
@@ -300,13 +315,13 @@ func (c *Client) diagramLines(s *clientSnap, w int) []string {
 	}
 	for _, si := range m.States {
 		switch si.Kind {
-		case pc3.KindTerminal:
-			terms = append(terms, mark(si.ID, cur05, cur04))
-		case pc3.KindFailure:
-			fail = append(fail, mark(si.ID, cur05, cur04))
+		case machine.KindTerminal:
+			terms = append(terms, mark(si.ID, curRef, curDep))
+		case machine.KindFailure:
+			fail = append(fail, mark(si.ID, curRef, curDep))
 		default:
 			flushTerms()
-			path = append(path, mark(si.ID, cur05, cur04))
+			path = append(path, mark(si.ID, curRef, curDep))
 		}
 	}
 	flushTerms()
@@ -324,10 +339,10 @@ func (c *Client) diagramLines(s *clientSnap, w int) []string {
 				items = append(items, c.keyedItems(s, reg.Name)...)
 				continue
 			}
-			sub05, sub04 := s.v05.SubState(reg.Name), s.v04.SubState(reg.Name)
-			item := sty.Label.Render(reg.Name+":") + " " + mark(sub05, sub05, sub04)
-			if sub04 != sub05 {
-				item += " " + mark(sub04, sub05, sub04)
+			subRef, subDep := s.ref.SubState(reg.Name), s.dep.SubState(reg.Name)
+			item := sty.Label.Render(reg.Name+":") + " " + mark(subRef, subRef, subDep)
+			if subDep != subRef {
+				item += " " + mark(subDep, subRef, subDep)
 			}
 			items = append(items, item)
 		}
@@ -340,9 +355,9 @@ func (c *Client) diagramLines(s *clientSnap, w int) []string {
 		}
 		items := []string{sty.Label.Render(label + ":")}
 		if reg.Key == "" {
-			sub05, sub04 := s.v05.SubState(reg.Name), s.v04.SubState(reg.Name)
+			subRef, subDep := s.ref.SubState(reg.Name), s.dep.SubState(reg.Name)
 			for _, si := range reg.States {
-				items = append(items, mark(si.ID, sub05, sub04))
+				items = append(items, mark(si.ID, subRef, subDep))
 			}
 		} else {
 			items = append(items, c.keyedItems(s, reg.Name)...)
@@ -352,22 +367,12 @@ func (c *Client) diagramLines(s *clientSnap, w int) []string {
 	return out
 }
 
-// keyedItems lists a keyed region's keys with the v0.5 client's sub-state
-// (the view's order: first seen first); the last few when there are many.
+// keyedItems lists a keyed region's keys with the reference client's
+// sub-state (the view's order: first seen first); the last few when there
+// are many.
 func (c *Client) keyedItems(s *clientSnap, region string) []string {
 	sty := c.sh.sty
-	v := s.v05.View()
-	var keys []string
-	switch region {
-	case "tools":
-		for _, t := range v.Tools {
-			keys = append(keys, t.ID)
-		}
-	case "components":
-		for _, cv := range v.Components {
-			keys = append(keys, cv.ID)
-		}
-	}
+	keys := s.ref.Keys(region)
 	if len(keys) == 0 {
 		return []string{sty.Dim.Render("none")}
 	}
@@ -378,7 +383,7 @@ func (c *Client) keyedItems(s *clientSnap, region string) []string {
 		keys = keys[len(keys)-most:]
 	}
 	for _, k := range keys {
-		sub := s.v05.KeyState(region, k)
+		sub := s.ref.KeyState(region, k)
 		items = append(items, sty.Base.Render(decode.Sanitize(clipRunes(k, 32)))+"="+sty.ClientNow.Render(string(sub)))
 	}
 	return items
@@ -412,32 +417,33 @@ func flowLines(items []string, sep string, w int) []string {
 func (c *Client) stepLines(s *clientSnap, w int) []string {
 	var out []string
 	if s.hasStep {
-		out = append(out, c.oneStep("v0.5", &s.s05, w, true)...)
-		if store.StepsDiffer(&s.s05, &s.s04) {
-			out = append(out, c.oneStep("v0.4", &s.s04, w, false)...)
+		out = append(out, c.oneStep(s.refName, true, &s.sRef, w, true)...)
+		if machine.StepsDiffer(&s.sRef, &s.sDep) {
+			out = append(out, c.oneStep(s.depName, false, &s.sDep, w, false)...)
 		}
 	}
 	if s.hasEnd {
-		out = append(out, c.oneStep("v0.5", &s.e05, w, !s.hasStep)...)
-		if store.StepsDiffer(&s.e05, &s.e04) {
-			out = append(out, c.oneStep("v0.4", &s.e04, w, false)...)
+		out = append(out, c.oneStep(s.refName, true, &s.eRef, w, !s.hasStep)...)
+		if machine.StepsDiffer(&s.eRef, &s.eDep) {
+			out = append(out, c.oneStep(s.depName, false, &s.eDep, w, false)...)
 		}
 	}
 	if !s.hasStep && !s.hasEnd {
-		last := s.v05.Last()
-		out = append(out, c.oneStep("v0.5", &last, w, true)...)
+		last := s.ref.Last()
+		out = append(out, c.oneStep(s.refName, true, &last, w, true)...)
 	}
 	return out
 }
 
-func (c *Client) oneStep(who string, st *pc3.Step, w int, full bool) []string {
+// oneStep explains one profile's step (ref: the reference profile's).
+func (c *Client) oneStep(who string, ref bool, st *machine.Step, w int, full bool) []string {
 	sty := c.sh.sty
 	whoSty := sty.ClientNow
-	if who != "v0.5" {
+	if !ref {
 		whoSty = sty.ClientV04
 	}
 	head := []string{whoSty.Render(who), sty.Bold.Render("on " + string(st.Input))}
-	if t := st.Transition; t != nil && t.Guard != pc3.GuardNone {
+	if t := st.Transition; t != nil && t.Guard != machine.GuardNone {
 		head = append(head, sty.Base.Render("["+string(t.Guard)+"]"))
 	}
 	path := string(st.From) + " → "
@@ -488,14 +494,14 @@ func (c *Client) oneStep(who string, st *pc3.Step, w int, full bool) []string {
 	return out
 }
 
-// viewLines are what each client shows the user (ClientView.AppendText:
+// viewLines are what each client shows the user (machine.Run.AppendView:
 // the bubble's text tail, progress, tools, components, cards, outcome);
-// the v0.4 client's only when it differs.
+// the deployed client's only when it differs.
 func (c *Client) viewLines(s *clientSnap, w int) []string {
 	sty := c.sh.sty
-	opts := pc3.ViewTextOptions{Indent: "  ", MaxText: max(2*w, 40)}
-	v05 := string(s.v05.View().AppendText(nil, opts))
-	v04 := string(s.v04.View().AppendText(nil, opts))
+	opts := machine.ViewTextOptions{Indent: "  ", MaxText: max(2*w, 40)}
+	vRef := string(s.ref.AppendView(nil, opts))
+	vDep := string(s.dep.AppendView(nil, opts))
 	var out []string
 	section := func(title string, tsty lipgloss.Style, text string) {
 		out = append(out, tsty.Render(cut(title, w)))
@@ -515,9 +521,9 @@ func (c *Client) viewLines(s *clientSnap, w int) []string {
 			}
 		}
 	}
-	section("a v0.5 client shows", sty.ClientNow, v05)
-	if v04 != strings.Replace(v05, "v0.5 client", "v0.4 client", 1) {
-		section("a v0.4 client shows", sty.ClientV04, v04)
+	section("a "+s.refName+" client shows", sty.ClientNow, vRef)
+	if vDep != strings.Replace(vRef, s.refName+" client", s.depName+" client", 1) {
+		section("a "+s.depName+" client shows", sty.ClientV04, vDep)
 	}
 	return out
 }

@@ -8,11 +8,11 @@ import (
 	"framescope/ui/store"
 )
 
-// For a dialect other than PC3 the Client pane shows what any client of
-// the stream renders as of the cursor, read from the moves (docs/dialects.md
-// "Client view for every dialect"): the message text, the progress line,
-// the tool indicators, the open spans and the outcome. PC3 keeps its full
-// reference machine (client.go).
+// For a dialect that ships no reference client machine the Client pane
+// shows what any client of the stream renders as of the cursor, read from
+// the moves (docs/dialects.md "Client view for every dialect"): the
+// message text, the progress line, the tool indicators, the open spans and
+// the outcome. A dialect that ships one gets its machine (client.go).
 
 type movesClientKey struct {
 	st          *store.Store
@@ -136,8 +136,8 @@ func bubbleLines(bs []store.Bubble, w int, sty *Styles) []string {
 		if b.Total > len(text) {
 			text = "…" + text
 		}
-		// A client breaks lines where the text does (as the PC3 Status
-		// text does); every other control byte stays escaped.
+		// A client breaks lines where the text does (as the Status pane's
+		// turn text does); every other control byte stays escaped.
 		lines := wrapPlain(decode.SanitizeMultiline(text), w)
 		if b.Reasoning { // a client shows thinking apart, dimmed
 			for i := range lines {

@@ -18,6 +18,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
+	"framescope/invariants/machine"
 	"framescope/ui/store"
 )
 
@@ -299,12 +301,12 @@ func TestClientCheckpoints(t *testing.T) {
 	m := loadModel(t, writeSSE(t, evs), 160, 48, true)
 	st := m.Store()
 	// The reference: both runs fed every frame, a view string per frame.
-	ref := store.StartClientPair(st.HTTPStatus, true)
+	ref := store.StartClientPair(st.Machine(), st.HTTPStatus, true)
 	var want05, want04 []string
 	for n := 0; n < st.Frames; n++ {
 		ref.Step(st.RowFrame(st.RowOfFrame(n)))
-		want05 = append(want05, ref.V05.View().String())
-		want04 = append(want04, ref.V04.View().String())
+		want05 = append(want05, pc3View(ref.Ref).String())
+		want04 = append(want04, pc3View(ref.Dep).String())
 	}
 	frames := []int{0, 1, store.ClientEvery - 2, store.ClientEvery - 1, store.ClientEvery, store.ClientEvery + 1, st.Frames - 2}
 	rnd := rand.New(rand.NewSource(1))
@@ -317,10 +319,10 @@ func TestClientCheckpoints(t *testing.T) {
 		if !s.ready {
 			t.Fatalf("frame %d: not ready", n)
 		}
-		if got := s.v05.View().String(); got != want05[n] {
+		if got := pc3View(s.ref).String(); got != want05[n] {
 			t.Errorf("frame %d v0.5:\n%s\nwant\n%s", n, got, want05[n])
 		}
-		if got := s.v04.View().String(); got != want04[n] {
+		if got := pc3View(s.dep).String(); got != want04[n] {
 			t.Errorf("frame %d v0.4:\n%s\nwant\n%s", n, got, want04[n])
 		}
 	}
@@ -387,7 +389,7 @@ func TestClientCheckpointsWhileStreaming(t *testing.T) {
 	for i := 0; i < n; i++ {
 		want += len(fmt.Sprintf("w%d ", i))
 	}
-	if got := m.client.current().v05.View().TextLen(); got != want {
+	if got := pc3View(m.client.current().ref).TextLen(); got != want {
 		t.Errorf("the bubble holds %d bytes at the end, want the whole turn's %d", got, want)
 	}
 	// One long turn: a checkpoint every 2*ClientEvery frames.
@@ -427,4 +429,9 @@ func BenchmarkClientPaneCursor(b *testing.B) {
 		m.syncSelection()
 		_ = m.client.View()
 	}
+}
+
+// pc3View is the view of the PC3 run behind a machine.Run.
+func pc3View(r machine.Run) *pc3.ClientView {
+	return r.(interface{ View() *pc3.ClientView }).View()
 }

@@ -24,11 +24,17 @@ func (c *Components) Title() string {
 	if turn < 0 {
 		return "Components"
 	}
-	lo, hi := c.sh.st.CompsAsOf(turn, n)
-	if c.sh.st.Generic() {
-		return countTitle("Components", hi-lo, c.sh.st.LoadingAt(turn, n), "open")
+	st := c.sh.st
+	lo, hi := st.CompsAsOf(turn, n)
+	// A placeholder loads; any other span is open.
+	what := "open"
+	for i := lo; i < hi; i++ {
+		if st.Comps[i].Kind == store.CompPlaceholder {
+			what = "loading"
+			break
+		}
 	}
-	return countTitle("Components", hi-lo, c.sh.st.LoadingAt(turn, n), "loading")
+	return countTitle("Components", hi-lo, st.LoadingAt(turn, n), what)
 }
 
 func (c *Components) Update(msg tea.Msg) (Pane, tea.Cmd) {
@@ -46,8 +52,8 @@ func (c *Components) View() string {
 	lo, hi := st.CompsAsOf(turn, n)
 	lines := []string{sty.Dim.Render(cut(fmt.Sprintf("turn %d · as of frame %d", turn+1, n), c.w))}
 	if hi == lo {
-		none := "no placeholder or component yet"
-		if st.Generic() {
+		none := st.Wording().NoSpans
+		if none == "" {
 			none = "no span yet (messages, blocks, items, steps, streams)"
 		}
 		lines = append(lines, sty.Dim.Render(none))

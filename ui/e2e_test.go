@@ -285,9 +285,9 @@ func TestE2EStepAxis2ThroughTheClientPane(t *testing.T) {
 	// at the end v0.5 completed while v0.4 had failed.
 	s := fm.client.current()
 	if r := fm.Store().Row(fm.Selected()); r.Type != "error" || !s.origin ||
-		!s.v05.View().Degraded || s.v05.State() != "streaming" || s.v04.State() != "failed" {
+		!pc3View(s.ref).Degraded || s.ref.State() != "streaming" || s.dep.State() != "failed" {
 		t.Errorf("at row %d (%s): origin %v, v0.5 %s degraded %v, v0.4 %s",
-			fm.Selected(), r.Type, s.origin, s.v05.State(), s.v05.View().Degraded, s.v04.State())
+			fm.Selected(), r.Type, s.origin, s.ref.State(), pc3View(s.ref).Degraded, s.dep.State())
 	}
 	fm.setFocus(PaneTimeline) // G in the Client pane scrolls the pane
 	press(fm, "G")

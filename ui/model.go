@@ -1024,7 +1024,7 @@ func (m *Model) turnText(t int) string {
 	switch {
 	case tr.Terminal != decode.NotTerminal:
 		term = tr.Terminal.String()
-		if tr.Outcome != "" && tr.TerminalEvent != "" {
+		if tr.Outcome != "" && tr.TerminalEvent != "" && !st.Wording().BareTerminal {
 			term = tr.Outcome + " (" + decode.Sanitize(tr.TerminalEvent) + ")"
 		}
 		tsty = sty.TypeLifecycle

@@ -15,6 +15,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects"
 	"framescope/sessions/library"
 	"framescope/sessions/replay"
 )
@@ -406,11 +407,12 @@ const (
 )
 
 // sessionDialect is the session's dialect and flavor ("openai-chat
-// (openrouter)"); older sessions recorded none and were PC3.
+// (openrouter)"); older sessions recorded none and were of the default
+// dialect (the one a stream is read as before its dialect is known).
 func sessionDialect(m library.SessionMeta) string {
 	d := m.Dialect
 	if d == "" {
-		d = "pc3"
+		d = dialects.Default().Name()
 	}
 	if m.Flavor != "" {
 		d += " (" + m.Flavor + ")"

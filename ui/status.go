@@ -10,9 +10,10 @@ import (
 	"framescope/invariants"
 )
 
-// Status shows what a v0.5 client displays as of the selected frame: the
+// Status shows what a client displays as of the selected frame: the
 // current status line, the status history of the turn, and the text
-// streamed so far.
+// streamed so far (the turn's text, or the client's bubbles:
+// invariants.Wording.TurnText).
 type Status struct {
 	scrollPane
 }
@@ -76,7 +77,7 @@ func (s *Status) lines() []string {
 			}
 		}
 	}
-	if st.Generic() {
+	if !st.Wording().TurnText {
 		// A client keeps choices, blocks and messages apart, and
 		// renders a card stream in its component (client_moves.go).
 		// Status shows the answer; thinking is the Client pane's.

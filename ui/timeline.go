@@ -300,7 +300,9 @@ func (t *Timeline) typeWidth() int {
 func (t *Timeline) layout() (idxW, atW, gapW, typW int) {
 	idxW = max(len(strconv.Itoa(t.sh.st.Frames)), 4)
 	atW, gapW, typW = 9, 7, 14
-	if t.sh.st.Generic() {
+	if w := t.sh.st.Wording().TypeWidth; w > 0 {
+		typW = w // a dialect whose types are a closed set that fits
+	} else {
 		// Dialects name events at length (content_block_delta,
 		// response.output_text.delta, tool_calls[0] get_forecast): give
 		// the column what the widest type needs, within a third of the
@@ -391,10 +393,10 @@ func (t *Timeline) styledRow(i int) string {
 // their head (content_block_start / _delta / _stop,
 // response.output_text.delta / response.function_call_arguments.delta)
 // and differ at both ends, so one that must be cut loses its middle: a
-// third of the room keeps the head, the rest the tail. PC3's short types
-// are cut as before.
+// third of the room keeps the head, the rest the tail. The types of a
+// dialect whose column is fixed (Wording.TypeWidth) are cut at the end.
 func (t *Timeline) fitType(typ string, w int) string {
-	return fitMiddle(typ, w, t.sh.st.Generic())
+	return fitMiddle(typ, w, t.sh.st.Wording().TypeWidth == 0)
 }
 
 func fitMiddle(typ string, w int, generic bool) string {

@@ -24,6 +24,7 @@ import (
 	"framescope/invariants/dialects/pc3"
 	"framescope/invariants/dialects/publicsse"
 	"framescope/invariants/dialects/typedlines"
+	"framescope/invariants/machine"
 )
 
 // All lists the dialects in detection priority order (a tie goes to the
@@ -59,6 +60,18 @@ func Native(name string) bool {
 	}
 	d, ok := Lookup(name)
 	return ok && invariants.IsNative(d)
+}
+
+// Machine is the reference client machine `framescope reference` prints
+// and runs: the first dialect's of All that ships one (machine.Of), and
+// that dialect.
+func Machine() (invariants.Dialect, machine.Machine) {
+	for _, d := range All {
+		if m := machine.Of(d); m != nil {
+			return d, m
+		}
+	}
+	return nil, nil
 }
 
 // Lookup returns the dialect of a name (case-insensitive).

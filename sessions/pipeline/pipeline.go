@@ -63,9 +63,8 @@ type Handler struct {
 	// OnNote is called with remarks about the capture that are not alarms.
 	OnNote func(string)
 	// WantMoves: hand each frame's moves in Item.Moves (the panes need
-	// them; check and dump do not). A native dialect's frames are read
-	// through their envelope (invariants.Native), so its moves, which its
-	// checker maps only when asked, are not asked for.
+	// them; check and dump do not, and a checker of its own maps them only
+	// when asked).
 	WantMoves bool
 	// WantContent: set Item.Content (how the checker counted each timed
 	// frame) without the moves (a report's excerpts of the frames its

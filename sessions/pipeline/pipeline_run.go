@@ -22,9 +22,9 @@ type run struct {
 
 	d   invariants.Dialect
 	chk invariants.Checker
-	// wantMoves is h.WantMoves for the chosen dialect; flavored the
-	// checker, when it names flavors; stamped and counter, when it
-	// parses envelope timestamps or counts content and h wants moves.
+	// wantMoves is h.WantMoves; flavored the checker, when it names
+	// flavors; stamped and counter, when it parses envelope timestamps or
+	// counts content and h wants moves.
 	wantMoves bool
 	flavored  invariants.Flavored
 	stamped   invariants.Stamped
@@ -62,7 +62,7 @@ func (r *run) choose(chosen invariants.Dialect) {
 	r.d = chosen
 	r.res.Dialect = chosen.Name()
 	r.chk = chosen.NewChecker(r.opts)
-	r.wantMoves = r.h.WantMoves && !invariants.IsNative(chosen)
+	r.wantMoves = r.h.WantMoves
 	r.flavored, _ = r.chk.(invariants.Flavored)
 	r.stamped, r.counter = nil, nil
 	if r.h.WantMoves {

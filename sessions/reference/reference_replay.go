@@ -8,7 +8,8 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/invariants/dialects/pc3"
+	"framescope/invariants/dialects"
+	"framescope/invariants/machine"
 	"framescope/sessions"
 	"framescope/sessions/pipeline"
 )
@@ -16,17 +17,30 @@ import (
 // ReferenceOptions tune a reference replay: the reference client machine
 // run over a capture.
 type ReferenceOptions struct {
-	// Profiles are the client profiles to run (default: v0.5 and v0.4).
-	Profiles []pc3.Profile
+	// Profiles are the client profiles to run (default: all the
+	// machine's).
+	Profiles []machine.Profile
 	// ClientIdle, when positive, is the client's idle window: on a timed
 	// capture the idle timer fires before a frame (or the end) that arrives
 	// more than ClientIdle after the response's first byte or the previous
 	// frame while a turn is open. Only frames restart it (SSE comments do
 	// not). Captures without arrival times cannot show it (Meta.Timed);
-	// `framescope reference` uses invariants.DefaultClientIdle.
+	// `framescope reference` uses the machine's IdleTimer.
 	ClientIdle time.Duration
-	// Check configures the checker that runs alongside.
+	// Check configures the checker that runs alongside. Its Dialect, when
+	// it ships a machine, is the one run; else the registry's
+	// (dialects.Machine).
 	Check invariants.Options
+}
+
+// machineFor is the machine a replay runs, and its dialect.
+func machineFor(opts *ReferenceOptions) (invariants.Dialect, machine.Machine) {
+	if d, ok := dialects.Lookup(opts.Check.Dialect); ok {
+		if m := machine.Of(d); m != nil {
+			return d, m
+		}
+	}
+	return dialects.Machine()
 }
 
 // ReferenceStep is one input fed to the client runs.
@@ -34,10 +48,10 @@ type ReferenceStep struct {
 	// Frame is the frame (valid only during the callback); nil for a
 	// transport input.
 	Frame *decode.Frame
-	Input pc3.Input
+	Input machine.Input
 	// Steps holds each run's step, in the order of Runs.
-	Steps []pc3.Step
-	Runs  []*pc3.ClientRun
+	Steps []machine.Step
+	Runs  []machine.Run
 	// Alarms are the checker's alarms on this frame (valid only during the
 	// callback).
 	Alarms []invariants.Alarm
@@ -46,7 +60,7 @@ type ReferenceStep struct {
 // ReferenceResult summarises a reference replay.
 type ReferenceResult struct {
 	*pipeline.Result
-	Runs []*pc3.ClientRun
+	Runs []machine.Run
 	// EndAlarms are the checker's alarms that belong to no frame.
 	EndAlarms []invariants.Alarm
 	// IdleTimed says the capture carried arrival times, so the client's
@@ -59,15 +73,16 @@ type ReferenceResult struct {
 // shows (the request, the response status, how the stream ended), to one
 // client run per profile.
 func RunReference(c sessions.Capture, opts ReferenceOptions, on func(ReferenceStep)) (*ReferenceResult, error) {
+	d, m := machineFor(&opts)
 	profiles := opts.Profiles
 	if len(profiles) == 0 {
-		profiles = pc3.Profiles()
+		profiles = m.Profiles()
 	}
 	res := &ReferenceResult{}
 	for _, p := range profiles {
-		res.Runs = append(res.Runs, pc3.NewClientRun(p))
+		res.Runs = append(res.Runs, m.NewRun(p))
 	}
-	transport := func(ev pc3.TransportEvent) {
+	transport := func(ev machine.TransportEvent) {
 		st := ReferenceStep{Input: ev.Input, Runs: res.Runs}
 		for _, r := range res.Runs {
 			st.Steps = append(st.Steps, r.Transport(ev))
@@ -79,20 +94,19 @@ func RunReference(c sessions.Capture, opts ReferenceOptions, on func(ReferenceSt
 	// The client's idle timer fires only while some run has a turn open.
 	idle := func(gap time.Duration) {
 		for _, r := range res.Runs {
-			switch r.State() {
-			case pc3.StAwaitingFirstFrame, pc3.StTurnOpen, pc3.StStreaming:
-				transport(pc3.TransportEvent{Input: pc3.InIdleTimer, Detail: "no frame for " + refDur(gap)})
+			if m.TurnOpen(r.State()) {
+				transport(machine.TransportEvent{Input: machine.InIdleTimer, Detail: "no frame for " + refDur(gap)})
 				return
 			}
 		}
 	}
 
 	meta := c.Meta()
-	transport(pc3.TransportEvent{Input: pc3.InConnect, Detail: sessions.RedactURL(meta.URL)})
+	transport(machine.TransportEvent{Input: machine.InConnect, Detail: sessions.RedactURL(meta.URL)})
 	if meta.HTTP && (meta.Status < 200 || meta.Status > 299) {
-		transport(pc3.TransportEvent{Input: pc3.InHTTPError, Detail: fmt.Sprintf("HTTP %d", meta.Status)})
+		transport(machine.TransportEvent{Input: machine.InHTTPError, Detail: fmt.Sprintf("HTTP %d", meta.Status)})
 	} else {
-		transport(pc3.TransportEvent{Input: pc3.InFirstByte})
+		transport(machine.TransportEvent{Input: machine.InFirstByte})
 	}
 
 	// The idle timer restarts at the response's first byte (time 0 of a
@@ -111,7 +125,7 @@ func RunReference(c sessions.Capture, opts ReferenceOptions, on func(ReferenceSt
 				}
 				last = f.Arrival
 			}
-			st := ReferenceStep{Frame: f, Input: pc3.ClassifyFrame(f), Runs: res.Runs, Alarms: it.Alarms}
+			st := ReferenceStep{Frame: f, Input: m.Classify(f), Runs: res.Runs, Alarms: it.Alarms}
 			for _, r := range res.Runs {
 				st.Steps = append(st.Steps, r.Step(f))
 			}
@@ -123,10 +137,11 @@ func RunReference(c sessions.Capture, opts ReferenceOptions, on func(ReferenceSt
 			res.EndAlarms = append(res.EndAlarms, as...)
 		},
 	}
-	// The reference client is a PC3 client: the checker beside it reads the
-	// capture as PC3 too (detection would call an empty stream plain SSE).
+	// The reference client is a client of its dialect: the checker beside
+	// it reads the capture as that dialect too (detection would call an
+	// empty stream plain SSE).
 	if opts.Check.Dialect == "" {
-		opts.Check.Dialect = pc3.Dialect.Name()
+		opts.Check.Dialect = d.Name()
 	}
 	result, err := pipeline.Run(c, opts.Check, h)
 	res.Result = result
@@ -137,36 +152,41 @@ func RunReference(c sessions.Capture, opts ReferenceOptions, on func(ReferenceSt
 	if opts.ClientIdle > 0 && (res.IdleTimed || meta.Timed) && end.HasTime && end.At-last > opts.ClientIdle {
 		idle(end.At - last)
 	}
-	transport(pc3.EndEvent(end))
+	transport(machine.EndEvent(end))
 	return res, err
 }
 
-// ParseProfiles reads the --profile flag: v0.5, v0.4 or both.
-func ParseProfiles(s string) ([]pc3.Profile, error) {
-	switch s {
-	case "v0.5", "0.5":
-		return []pc3.Profile{pc3.ProfileV05}, nil
-	case "v0.4", "0.4":
-		return []pc3.Profile{pc3.ProfileV04}, nil
-	case "both", "":
-		return pc3.Profiles(), nil
+// ParseProfiles reads the --profile flag for machine m: one of its
+// profiles (v0.5, or 0.5 without the v), or both ("": both).
+func ParseProfiles(m machine.Machine, s string) ([]machine.Profile, error) {
+	all := m.Profiles()
+	if s == "both" || s == "" {
+		return all, nil
 	}
-	return nil, fmt.Errorf("--profile %q: want v0.5, v0.4 or both", s)
+	var names []string
+	for _, p := range all {
+		if string(p) == s || string(p) == "v"+s {
+			return []machine.Profile{p}, nil
+		}
+		names = append(names, string(p))
+	}
+	return nil, fmt.Errorf("--profile %q: want %s or both", s, strings.Join(names, ", "))
 }
 
 // replayViewText is the per-frame view: the bubble's text clipped to its
 // tail, everything else in full.
-var replayViewText = pc3.ViewTextOptions{Indent: "          ", MaxText: 80}
+var replayViewText = machine.ViewTextOptions{Indent: "          ", MaxText: 80}
 
 // WriteReferenceReplay runs the reference client over a capture and
 // prints, for each frame: its index, its event, the transition taken
 // (from → to, actions, regions, clause), violations, and the client view
-// when it changed. With both profiles, the v0.4 client's transition and
-// view are shown where they differ from the v0.5 client's.
+// when it changed. With several profiles, the others' transitions and
+// views are shown where they differ from the first's.
 func WriteReferenceReplay(c sessions.Capture, opts ReferenceOptions, w io.Writer) (*ReferenceResult, error) {
+	_, m := machineFor(&opts)
 	profiles := opts.Profiles
 	if len(profiles) == 0 {
-		profiles = pc3.Profiles()
+		profiles = m.Profiles()
 	}
 	opts.Profiles = profiles
 	var names []string
@@ -189,11 +209,7 @@ func WriteReferenceReplay(c sessions.Capture, opts ReferenceOptions, w io.Writer
 		event := string(st.Input)
 		if st.Frame != nil {
 			idx = fmt.Sprint(st.Frame.Index)
-			if st.Frame.Decoded() {
-				if et, ok := st.Frame.EventType.Str(); ok && st.Input == pc3.InUnknown {
-					event = "unknown " + decode.Sanitize(decode.Clip(et, 24))
-				}
-			}
+			event = m.InputLabel(st.Frame, st.Input)
 		}
 		var alarms []string
 		for _, a := range st.Alarms {
@@ -230,7 +246,7 @@ func WriteReferenceReplay(c sessions.Capture, opts ReferenceOptions, w io.Writer
 			if !s.ViewChanged {
 				continue
 			}
-			buf = st.Runs[i].View().AppendText(buf[:0], replayViewText)
+			buf = st.Runs[i].AppendView(buf[:0], replayViewText)
 			body := viewBody(string(buf))
 			if i == 0 {
 				first = body
@@ -243,7 +259,7 @@ func WriteReferenceReplay(c sessions.Capture, opts ReferenceOptions, w io.Writer
 	if res != nil && res.Result != nil {
 		out("\nfinal:\n")
 		for _, r := range res.Runs {
-			buf = r.View().AppendText(buf[:0], pc3.ViewTextOptions{Indent: "  ", Multiline: true})
+			buf = r.AppendView(buf[:0], machine.ViewTextOptions{Indent: "  ", Multiline: true})
 			out(string(buf))
 		}
 	}
@@ -265,7 +281,7 @@ func IdleTimerNote(meta sessions.Meta, idle time.Duration) string {
 }
 
 // sameStep: two profiles took the same way through a frame.
-func sameStep(a, b pc3.Step) bool {
+func sameStep(a, b machine.Step) bool {
 	if a.From != b.From || a.To != b.To || a.Violation != b.Violation {
 		return false
 	}

@@ -12,7 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"framescope/invariants/dialects/pc3"
+	"framescope/invariants/dialects"
+	"framescope/invariants/machine"
 	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/pipeline"
@@ -73,16 +74,18 @@ type KitStep struct {
 	Type   string `json:"type,omitempty"`
 	// Delivered is false for a frame a real client never reads: it has
 	// disconnected (user cancel, idle timer) or the response failed.
-	Delivered *bool     `json:"delivered,omitempty"`
-	State     pc3.State `json:"state"`
-	// View is the client view after the input, when it changed.
-	View *pc3.ConformanceView `json:"view,omitempty"`
+	Delivered *bool         `json:"delivered,omitempty"`
+	State     machine.State `json:"state"`
+	// View is the client view after the input, when it changed
+	// (machine.Run.Conformance, as JSON).
+	View json.RawMessage `json:"view,omitempty"`
 }
 
 // KitOptions tune an export.
 type KitOptions struct {
-	// Profiles are the profiles to write expectations for (default v0.5).
-	Profiles []pc3.Profile
+	// Profiles are the profiles to write expectations for (default: the
+	// machine's reference profile).
+	Profiles []machine.Profile
 	// ClientIdle is the idle window replayed on timed captures.
 	ClientIdle time.Duration
 	// Readme is written as DIR/README.md.
@@ -162,7 +165,8 @@ func wantAbout(src fs.FS, p string) string {
 func ExportKit(dir string, src fs.FS, sources []KitSource, opts KitOptions) (*KitIndex, error) {
 	profiles := opts.Profiles
 	if len(profiles) == 0 {
-		profiles = []pc3.Profile{pc3.ProfileV05}
+		_, m := dialects.Machine()
+		profiles = m.Profiles()[:1]
 	}
 	// Refuse a bad DIR before the (seconds of) work.
 	if err := checkKitDir(dir, opts.Force); err != nil {
@@ -255,7 +259,7 @@ func captureBytes(src fs.FS, p string) ([]byte, error) {
 	}
 }
 
-func exportCase(src fs.FS, s KitSource, profiles []pc3.Profile, idle time.Duration) (KitCase, []kitFile, error) {
+func exportCase(src fs.FS, s KitSource, profiles []machine.Profile, idle time.Duration) (KitCase, []kitFile, error) {
 	name := path.Base(s.Path)
 	// cases/GROUP/NAME.sse, or NAME.jsonl.sse for a capture in another
 	// format (the bytes are always SSE); expectations beside it.
@@ -278,6 +282,7 @@ func exportCase(src fs.FS, s KitSource, profiles []pc3.Profile, idle time.Durati
 		expects[i] = &KitExpect{Format: KitFormat, Case: name, Profile: string(p), ClientIdleMS: idle.Milliseconds()}
 	}
 	opts := ReferenceOptions{Profiles: profiles, ClientIdle: idle}
+	_, m := machineFor(&opts)
 	_, err = RunReference(c, opts, func(st ReferenceStep) {
 		for i, r := range st.Runs {
 			ks := KitStep{Input: string(st.Input), State: r.State()}
@@ -286,21 +291,17 @@ func exportCase(src fs.FS, s KitSource, profiles []pc3.Profile, idle time.Durati
 				idx, off, n := f.Index, f.Offset, f.Size
 				delivered := !gone[i]
 				ks.Input, ks.Frame, ks.Offset, ks.Length, ks.Type, ks.Delivered = "frame", &idx, &off, &n, string(st.Input), &delivered
-			} else if st.Input == pc3.InHTTPError {
+			} else if st.Input == machine.InHTTPError {
 				ks.Status = meta.Status
 			}
 			if t := st.Steps[i].Transition; t != nil {
-				switch t.Action {
-				case pc3.ActUserCancel, pc3.ActIdleDisconnect, pc3.ActShowHTTPFailure:
-					gone[i] = true
-				case pc3.ActStartRequest:
-					gone[i] = false
+				if changes, reads := m.Delivery(t.Action); changes {
+					gone[i] = !reads
 				}
 			}
-			v := r.View().Conformance()
-			vb, _ := json.Marshal(v)
+			vb, _ := json.Marshal(r.Conformance())
 			if !bytes.Equal(vb, last[i]) {
-				ks.View = &v
+				ks.View = vb
 				last[i] = vb
 			}
 			expects[i].Steps = append(expects[i].Steps, ks)

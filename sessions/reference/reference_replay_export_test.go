@@ -157,8 +157,11 @@ func TestExportKitCaseShape(t *testing.T) {
 	if string(got) != `["connect→connecting","first_byte→awaiting_first_frame","eof→ended_without_terminal"]` {
 		t.Errorf("steps %s", got)
 	}
-	last := exp.Steps[2].View
-	if last == nil || last.Outcome != pc3.OutcomeConnectionLost || last.Cause != "eof" || last.Typing || last.Turn != 1 {
+	var last pc3.ConformanceView
+	if v := exp.Steps[2].View; v != nil {
+		_ = json.Unmarshal(v, &last)
+	}
+	if exp.Steps[2].View == nil || last.Outcome != pc3.OutcomeConnectionLost || last.Cause != "eof" || last.Typing || last.Turn != 1 {
 		t.Errorf("final view %+v", last)
 	}
 	if exp.Steps[1].View != nil {
@@ -166,6 +169,7 @@ func TestExportKitCaseShape(t *testing.T) {
 	}
 	// The replay notices a wrong expectation.
 	last.Cause = "transport_error"
+	exp.Steps[2].View, _ = json.Marshal(last)
 	if replayKitCase(t, nil, &exp) == "" {
 		t.Error("a wrong expectation round-tripped")
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"framescope/invariants/dialects/pc3"
+	"framescope/invariants/machine"
 )
 
 // probeDir holds the corner-case captures of the reference client
@@ -24,7 +25,7 @@ type probeRec struct {
 	view  pc3.ConformanceView
 }
 
-func runProbe(t *testing.T, name string, idle time.Duration) ([]probeRec, *pc3.ClientRun) {
+func runProbe(t *testing.T, name string, idle time.Duration) ([]probeRec, machine.Run) {
 	t.Helper()
 	var recs []probeRec
 	opts := ReferenceOptions{Profiles: []pc3.Profile{pc3.ProfileV05}, ClientIdle: idle}
@@ -34,7 +35,7 @@ func runProbe(t *testing.T, name string, idle time.Duration) ([]probeRec, *pc3.C
 			idx = st.Frame.Index
 		}
 		r := st.Runs[0]
-		recs = append(recs, probeRec{st.Input, idx, st.Steps[0], r.State(), r.View().Conformance()})
+		recs = append(recs, probeRec{st.Input, idx, st.Steps[0], r.State(), clientView(r).Conformance()})
 	})
 	return recs, res.Runs[0]
 }
@@ -317,7 +318,7 @@ func TestReferenceProbes(t *testing.T) {
 		covered[tc.probe] = true
 		t.Run(tc.probe+"/"+tc.idle.String(), func(t *testing.T) {
 			recs, r := runProbe(t, tc.probe, tc.idle)
-			v := r.View().Conformance()
+			v := clientView(r).Conformance()
 			got := want{r.State(), r.Outcome(), v.Turn, v.Text, v.Cause}
 			if got != tc.want {
 				g, w := got, tc.want
@@ -372,7 +373,7 @@ func TestReplayProgressExclusive(t *testing.T) {
 		opts := ReferenceOptions{Profiles: []pc3.Profile{pc3.ProfileV05}, ClientIdle: pc3.DefaultClientIdle}
 		runReference(t, path, opts, func(st ReferenceStep) {
 			n++
-			v := st.Runs[0].View()
+			v := clientView(st.Runs[0])
 			text := v.String()
 			var line string
 			for _, l := range strings.Split(text, "\n") {

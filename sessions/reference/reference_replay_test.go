@@ -10,6 +10,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/invariants/dialects/pc3"
+	"framescope/invariants/machine"
 	"framescope/sessions/capture"
 	"framescope/sessions/internal/sessiontest"
 )
@@ -78,7 +79,7 @@ func TestReferenceFinalStates(t *testing.T) {
 				}
 			})
 			for i, r := range res.Runs {
-				got := want{r.State(), r.Outcome(), r.View().Cause}
+				got := want{r.State(), r.Outcome(), clientView(r).Cause}
 				if got != w[i] {
 					t.Errorf("%s client: %+v, want %+v", r.Profile(), got, w[i])
 				}
@@ -253,12 +254,17 @@ func TestWriteReferenceReplayViolationsAndSafety(t *testing.T) {
 
 func TestParseProfiles(t *testing.T) {
 	for in, want := range map[string]string{"v0.5": "[v0.5]", "0.4": "[v0.4]", "both": "[v0.5 v0.4]", "": "[v0.5 v0.4]"} {
-		got, err := ParseProfiles(in)
+		got, err := ParseProfiles(machine.Of(pc3.Dialect), in)
 		if err != nil || fmt.Sprint(got) != want {
 			t.Errorf("%q: %v %v", in, got, err)
 		}
 	}
-	if _, err := ParseProfiles("v0.6"); err == nil {
+	if _, err := ParseProfiles(machine.Of(pc3.Dialect), "v0.6"); err == nil {
 		t.Error("v0.6 accepted")
 	}
+}
+
+// clientView is the view of the PC3 run behind a replay's machine.Run.
+func clientView(r machine.Run) *pc3.ClientView {
+	return r.(interface{ View() *pc3.ClientView }).View()
 }

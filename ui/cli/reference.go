@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,8 +14,9 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/invariants/dialects"
-	"framescope/invariants/dialects/pc3"
+	"framescope/invariants/machine"
 	"framescope/sessions/capture"
+	"framescope/sessions/pipeline"
 	"framescope/sessions/reference"
 )
 
@@ -30,7 +32,15 @@ type referenceOptions struct {
 	force           bool   // --force: write into a non-empty DIR
 	entry           int
 	clientIdle      time.Duration
-	dialect         string // --dialect: pc3 forces the PC3 machine
+	dialect         string // --dialect: a dialect that ships a machine forces it
+}
+
+// refMachine is the machine reference prints, exports and (on its
+// dialect's streams) replays: the one a dialect ships (machine.Of), found
+// in the registry.
+func refMachine() machine.Machine {
+	_, m := dialects.Machine()
+	return m
 }
 
 // newReferenceCmd declares reference's flags; runF (referenceRun unless a
@@ -87,9 +97,10 @@ is ever written through a link.`,
 	f.StringVar(&o.dialect, "dialect", "", "replay: the stream's `NAME`d dialect instead of detecting it; pc3 runs the PC3 machine, any other the generic client view (list: show them)")
 	_ = cmd.RegisterFlagCompletionFunc("dialect", cobra.FixedCompletions(append(dialects.Names(), "list"), cobra.ShellCompDirectiveNoFileComp))
 	entryVar(f, &o.entry, "HAR: which SSE entry to replay (0-based; default the first)")
-	nonNegativeDuration(f, &o.clientIdle, "client-idle", pc3.DefaultClientIdle, "0 = off", "replay: the client's idle timer, fired after this long without a frame on timed captures (0 = off)")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(pc3.ReferenceFormats, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("diagram", cobra.FixedCompletions(pc3.ReferenceDiagrams(), cobra.ShellCompDirectiveNoFileComp))
+	m := refMachine()
+	nonNegativeDuration(f, &o.clientIdle, "client-idle", m.IdleTimer(), "0 = off", "replay: the client's idle timer, fired after this long without a frame on timed captures (0 = off)")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(m.Formats(), cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("diagram", cobra.FixedCompletions(m.Diagrams(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"v0.5", "v0.4", "both"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -128,10 +139,11 @@ func referenceExport(o *referenceOptions) error {
 			return fmt.Errorf("--%s does not apply to --export-tests", n)
 		}
 	}
-	profiles := []pc3.Profile{pc3.ProfileV05}
+	m := refMachine()
+	profiles := m.Profiles()[:1]
 	if o.profile != "" {
 		var err error
-		if profiles, err = reference.ParseProfiles(o.profile); err != nil {
+		if profiles, err = reference.ParseProfiles(m, o.profile); err != nil {
 			return err
 		}
 	}
@@ -140,7 +152,7 @@ func referenceExport(o *referenceOptions) error {
 		return err
 	}
 	idx, err := reference.ExportKit(o.exportDir, o.kit, sources, reference.KitOptions{
-		Profiles: profiles, ClientIdle: pc3.DefaultClientIdle, Readme: pc3.KitReadme(), Force: o.force,
+		Profiles: profiles, ClientIdle: m.IdleTimer(), Readme: m.KitReadme(), Force: o.force,
 	})
 	if err != nil {
 		fmt.Fprintf(o.stderr, "framescope: --export-tests: %s\n", decode.Sanitize(err.Error()))
@@ -155,22 +167,19 @@ func referenceMachine(o *referenceOptions) error {
 	if o.changed("client-idle") {
 		return errors.New("--client-idle applies to --replay")
 	}
-	p := pc3.ProfileV05
-	switch o.profile {
-	case "", "both", "v0.5", "0.5":
-	case "v0.4", "0.4":
-		p = pc3.ProfileV04
-	default:
-		return fmt.Errorf("--profile %q: want v0.5, v0.4 or both", o.profile)
+	m := refMachine()
+	ps, err := reference.ParseProfiles(m, o.profile) // both: the reference profile
+	if err != nil {
+		return err
 	}
 	if o.changed("diagram") {
-		return pc3.RenderReferenceDiagram(o.stdout, o.format, p, o.diagram)
+		return m.RenderDiagram(o.stdout, o.format, ps[0], o.diagram)
 	}
-	return pc3.RenderReference(o.stdout, o.format, p)
+	return m.Render(o.stdout, o.format, ps[0])
 }
 
-// referenceReplay runs --replay CAPTURE: through the PC3 machine, or for
-// another dialect the generic client view.
+// referenceReplay runs --replay CAPTURE: through the machine of a dialect
+// that ships one, or for another dialect the generic client view.
 func referenceReplay(o *referenceOptions) error {
 	if o.changed("format") || o.changed("diagram") {
 		return errors.New("--format and --diagram print the machine; --replay prints the run (give one)")
@@ -181,25 +190,33 @@ func referenceReplay(o *referenceOptions) error {
 	if err := resolveDialect(o.dialect); err != nil {
 		return err
 	}
-	profiles, err := reference.ParseProfiles(o.profile)
+	forced, err := pipeline.ResolveDialect(o.dialect)
+	if err != nil {
+		return err
+	}
+	m := machine.Of(forced) // the forced dialect's machine, else the registry's
+	if m == nil {
+		m = refMachine()
+	}
+	profiles, err := reference.ParseProfiles(m, o.profile)
 	if err != nil {
 		return err
 	}
 	stdin := o.stdin
-	if o.dialect != "pc3" {
+	if machine.Of(forced) == nil {
 		kept, done, err := referenceGeneric(o)
 		if done {
 			return err
 		}
 		stdin = kept
 	}
-	return referencePC3Replay(o, stdin, profiles)
+	return referenceMachineReplay(o, stdin, profiles)
 }
 
-// referenceGeneric replays the generic client view for any dialect but
-// PC3 (reference_generic.go); done is false when the capture is PC3 after
-// all, and kept is then what to replay through the PC3 machine (stdin is
-// kept while it is read).
+// referenceGeneric replays the generic client view for a dialect that
+// ships no machine (reference_generic.go); done is false when the
+// capture's dialect ships one after all, and kept is then what to replay
+// through it (stdin is kept while it is read).
 func referenceGeneric(o *referenceOptions) (kept io.Reader, done bool, err error) {
 	var buf bytes.Buffer
 	in := o.stdin
@@ -212,10 +229,10 @@ func referenceGeneric(o *referenceOptions) (kept io.Reader, done bool, err error
 	}
 	st := genericStore(o.replay, c, invariants.Options{Dialect: o.dialect})
 	c.Close()
-	if st.Generic() {
+	if st.Machine() == nil {
 		for _, n := range []string{"profile", "client-idle"} {
 			if o.changed(n) {
-				return nil, true, fmt.Errorf("--%s applies to the PC3 machine; %s is %s (the generic client view has no profiles or idle timer)", n, decode.Sanitize(o.replay), st.Dialect)
+				return nil, true, fmt.Errorf("--%s applies to the %s machine; %s is %s (the generic client view has no profiles or idle timer)", n, strings.ToUpper(refDialect()), decode.Sanitize(o.replay), st.Dialect)
 			}
 		}
 		if err := writeGenericReplay(o.stdout, o.replay, st); err != nil {
@@ -233,9 +250,15 @@ func referenceGeneric(o *referenceOptions) (kept io.Reader, done bool, err error
 	return &buf, false, nil
 }
 
-// referencePC3Replay runs the PC3 client machine over the capture, read
+// refDialect names the dialect whose machine reference runs.
+func refDialect() string {
+	d, _ := dialects.Machine()
+	return d.Name()
+}
+
+// referenceMachineReplay runs the client machine over the capture, read
 // from stdin when it is -.
-func referencePC3Replay(o *referenceOptions, stdin io.Reader, profiles []pc3.Profile) error {
+func referenceMachineReplay(o *referenceOptions, stdin io.Reader, profiles []machine.Profile) error {
 	c, err := capture.Open(o.replay, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1, Stdin: stdin})
 	if err != nil {
 		return err

@@ -18,14 +18,15 @@ import (
 
 // clientWork is the frames handed to the machines' goroutine.
 type clientWork struct {
-	buf  []byte         // the events' data, one after the other
-	ends []int          // ends[i]: the end of event i's data in buf
-	evs  []decode.Event // the events, Data unset (it is in buf)
-	arr  []time.Duration
-	has  []bool
+	buf      []byte         // the events' data, one after the other
+	ends     []int          // ends[i]: the end of event i's data in buf
+	evs      []decode.Event // the events, Data unset (it is in buf)
+	arr      []time.Duration
+	has      []bool
+	endsTurn []bool // the frame ends a turn (clientFeed.step)
 }
 
-func (w *clientWork) add(fr *decode.Frame) {
+func (w *clientWork) add(fr *decode.Frame, ends bool) {
 	ev := fr.Event
 	ev.Data, ev.Raw, ev.Comments = nil, nil, nil // the machines read the data only
 	w.buf = append(w.buf, fr.Event.Data...)
@@ -33,10 +34,11 @@ func (w *clientWork) add(fr *decode.Frame) {
 	w.evs = append(w.evs, ev)
 	w.arr = append(w.arr, fr.Arrival)
 	w.has = append(w.has, fr.HasArrival)
+	w.endsTurn = append(w.endsTurn, ends)
 }
 
 func (w *clientWork) reset() {
-	w.buf, w.ends, w.evs, w.arr, w.has = w.buf[:0], w.ends[:0], w.evs[:0], w.arr[:0], w.has[:0]
+	w.buf, w.ends, w.evs, w.arr, w.has, w.endsTurn = w.buf[:0], w.ends[:0], w.evs[:0], w.arr[:0], w.has[:0], w.endsTurn[:0]
 }
 
 // clientRunner is the machines' goroutine and the work it is handed.
@@ -59,16 +61,17 @@ type clientRunner struct {
 const clientQueueMax = 16 << 10
 
 // queueClient hands one frame to the machines (pipeline goroutine, under
-// f.mu), starting their goroutine at the first frame. It reports whether
-// the queue is full: the caller waits (waitClients, without f.mu).
-func (f *Feeder) queueClient(fr *decode.Frame) bool {
+// f.mu), starting their goroutine at the first frame; ends says the frame
+// ends a turn. It reports whether the queue is full: the caller waits
+// (waitClients, without f.mu).
+func (f *Feeder) queueClient(fr *decode.Frame, ends bool) bool {
 	r := f.clients
 	if r == nil {
-		r = &clientRunner{wake: make(chan struct{}, 1), room: make(chan struct{}, 1), end: make(chan struct{}), done: make(chan struct{})}
+		r = &clientRunner{feed: clientFeed{m: f.machine}, wake: make(chan struct{}, 1), room: make(chan struct{}, 1), end: make(chan struct{}), done: make(chan struct{})}
 		f.clients = r
 		go f.runClients(r)
 	}
-	r.work.add(fr)
+	r.work.add(fr, ends)
 	select {
 	case r.wake <- struct{}{}:
 	default:
@@ -129,7 +132,7 @@ func (f *Feeder) runClients(r *clientRunner) {
 				ev := w.evs[i]
 				ev.Data = w.buf[start:w.ends[i]]
 				start = w.ends[i]
-				r.feed.step(r.dec.Decode(&ev, w.arr[i], w.has[i]), status, &out)
+				r.feed.step(r.dec.Decode(&ev, w.arr[i], w.has[i]), w.endsTurn[i], status, &out)
 			}
 			f.mu.Lock()
 			if f.pend.Client == nil {

@@ -5,20 +5,20 @@ import (
 	"sort"
 
 	"framescope/decode"
-	"framescope/invariants/dialects/pc3"
+	"framescope/invariants/machine"
 )
 
-// The reference client machines are run once over the stream, on the
-// pipeline goroutine, next to the checker: the feeder already holds every
-// decoded frame there, so stepping both machines costs no second decode
-// and no time in Update. Every ClientEvery frames it forks both runs into
+// The reference client machines — the stream's dialect's, when it ships
+// one (machine.Of): its reference profile and the deployed one — are run
+// once over the stream, beside the pipeline (client_feed.go), never in
+// Update. Every ClientEvery frames it forks both runs into
 // a checkpoint that travels to the store with the batch; the Client pane
 // then shows any frame by forking the nearest checkpoint and replaying at
 // most ClientEvery-1 frames.
 //
 // Checkpoints are never stepped: a fork shares only the bubble's text (and
 // cards) with the run it came from, up to the length it had, and the run
-// only ever appends past that (invariants/dialects/pc3/client_clone.go) — so the pipeline
+// only ever appends past that (machine.Run.Fork) — so the machines'
 // goroutine stepping its front run and the UI goroutine reading a
 // checkpoint never touch the same bytes.
 
@@ -31,45 +31,47 @@ import (
 // frame, the checkpoints held 48 MB of text and forks; turn-aligned, 7 MB.
 const ClientEvery = 256
 
-// ClientPair is a v0.5 and a v0.4 run fed the same inputs.
-type ClientPair struct{ V05, V04 *pc3.ClientRun }
+// ClientPair is a run of the machine's reference profile (Ref) and one of
+// the deployed profile it is compared with (Dep), fed the same inputs.
+type ClientPair struct{ Ref, Dep machine.Run }
 
-func newClientPair() ClientPair {
-	return ClientPair{pc3.NewClientRun(pc3.ProfileV05), pc3.NewClientRun(pc3.ProfileV04)}
+func newClientPair(m machine.Machine) ClientPair {
+	ps := m.Profiles()
+	return ClientPair{m.NewRun(ps[0]), m.NewRun(ps[1])}
 }
 
 // fork copies both runs.
-func (p ClientPair) fork() ClientPair { return ClientPair{p.V05.Fork(), p.V04.Fork()} }
+func (p ClientPair) fork() ClientPair { return ClientPair{p.Ref.Fork(), p.Dep.Fork()} }
 
-func (p ClientPair) Transport(ev pc3.TransportEvent) (s05, s04 pc3.Step) {
-	return p.V05.TransportShared(ev), p.V04.TransportShared(ev)
+func (p ClientPair) Transport(ev machine.TransportEvent) (ref, dep machine.Step) {
+	return p.Ref.TransportShared(ev), p.Dep.TransportShared(ev)
 }
 
-func (p ClientPair) Step(f *decode.Frame) (s05, s04 pc3.Step) {
-	return p.V05.StepShared(f), p.V04.StepShared(f)
+func (p ClientPair) Step(f *decode.Frame) (ref, dep machine.Step) {
+	return p.Ref.StepShared(f), p.Dep.StepShared(f)
 }
 
 func httpStatusFailed(status int) bool { return status != 0 && (status < 200 || status > 299) }
 
-// StartClientPair feeds the transport events that come before any frame:
-// the request, then the response's status once it is known (bodyBegan: a
-// 2xx response's body began).
-func StartClientPair(status int, bodyBegan bool) ClientPair {
-	p := newClientPair()
-	p.Transport(pc3.TransportEvent{Input: pc3.InConnect})
+// StartClientPair starts runs of m and feeds them the transport events
+// that come before any frame: the request, then the response's status
+// once it is known (bodyBegan: a 2xx response's body began).
+func StartClientPair(m machine.Machine, status int, bodyBegan bool) ClientPair {
+	p := newClientPair(m)
+	p.Transport(machine.TransportEvent{Input: machine.InConnect})
 	switch {
 	case httpStatusFailed(status):
-		p.Transport(pc3.TransportEvent{Input: pc3.InHTTPError, Detail: fmt.Sprintf("HTTP %d", status)})
+		p.Transport(machine.TransportEvent{Input: machine.InHTTPError, Detail: fmt.Sprintf("HTTP %d", status)})
 	case bodyBegan:
-		p.Transport(pc3.TransportEvent{Input: pc3.InFirstByte})
+		p.Transport(machine.TransportEvent{Input: machine.InFirstByte})
 	}
 	return p
 }
 
 // clientIndex is what the store keeps of the machines' run: checkpoints
 // (cps[k] = both runs after cpAt[k] frames), the frames where the
-// v0.4 client starts reading the turn otherwise, and the frames the v0.5
-// client has no row for. n is the number of frames read.
+// deployed client starts reading the turn otherwise, and the frames the
+// reference client has no row for. n is the number of frames read.
 type clientIndex struct {
 	cps     []ClientPair
 	cpAt    []int // cpAt[k]: the frames read when cps[k] was taken (ascending)
@@ -111,11 +113,11 @@ func (x *clientIndex) at(st *Store, want int) (ClientPair, bool) {
 	switch {
 	case k < 0:
 		// No checkpoint yet: the first is the runs before any frame.
-		p = StartClientPair(st.HTTPStatus, true)
+		p = StartClientPair(st.Machine(), st.HTTPStatus, true)
 	case from == want && k > 0 && x.cps[k] == x.cps[k-1]:
 		// A checkpoint shared with the one before (clientFeed.checkpoint):
 		// the same runs but for the number of the frame last read.
-		p = ClientPair{x.cps[k].V05.ForkAt(want - 1), x.cps[k].V04.ForkAt(want - 1)}
+		p = ClientPair{x.cps[k].Ref.ForkAt(want - 1), x.cps[k].Dep.ForkAt(want - 1)}
 	default:
 		p = x.cps[k].fork()
 	}
@@ -134,14 +136,14 @@ func (s *Store) ClientAt(want int) (ClientPair, bool) { return s.client.at(s, wa
 // runs a moment behind the rows.
 func (s *Store) ClientRead() int { return s.client.n }
 
-// ClientOrigins are the frames up to frame where the v0.4 client starts
-// reading the turn otherwise than the v0.5 one (ascending).
+// ClientOrigins are the frames up to frame where the deployed client
+// starts reading the turn otherwise than the reference one (ascending).
 func (s *Store) ClientOrigins(frame int) []int {
 	return s.client.origins[:upTo(s.client.origins, frame)]
 }
 
-// ClientViolations are the frames up to frame the v0.5 client has no row
-// for (ascending).
+// ClientViolations are the frames up to frame the reference client has no
+// row for (ascending).
 func (s *Store) ClientViolations(frame int) []int {
 	return s.client.viols[:upTo(s.client.viols, frame)]
 }
@@ -156,6 +158,7 @@ func upTo(frames []int, frame int) int { return sort.SearchInts(frames, frame+1)
 // clientFeed is the pipeline goroutine's side: the front runs, stepped
 // once per frame; what they yield goes into the pending batch.
 type clientFeed struct {
+	m       machine.Machine
 	front   ClientPair
 	started bool
 	n       int        // frames read
@@ -170,7 +173,7 @@ type clientFeed struct {
 // checkpoint's runs are shared (at renumbers them): a flood of ten million
 // frames kept 20,000 forks, ~24 MB, for one state.
 func (cf *clientFeed) checkpoint(out *clientIndex) {
-	if cf.cp.V05 == nil || !cf.front.V05.SameButFrame(cf.cp.V05) || !cf.front.V04.SameButFrame(cf.cp.V04) {
+	if cf.cp.Ref == nil || !cf.front.Ref.SameButFrame(cf.cp.Ref) || !cf.front.Dep.SameButFrame(cf.cp.Dep) {
 		cf.cp = cf.front.fork()
 	}
 	out.cps = append(out.cps, cf.cp)
@@ -181,18 +184,18 @@ func (cf *clientFeed) checkpoint(out *clientIndex) {
 // step reads one frame into out (the pending batch's part). The frame is
 // valid only during the call: the machines keep copies of what they show,
 // never the frame's bytes. status is the HTTP status known when the first
-// frame arrives.
-func (cf *clientFeed) step(f *decode.Frame, status int, out *clientIndex) {
+// frame arrives; ends says f ends a turn (a terminal move, or [DONE]).
+func (cf *clientFeed) step(f *decode.Frame, ends bool, status int, out *clientIndex) {
 	if !cf.started {
-		cf.front = StartClientPair(status, true)
+		cf.front = StartClientPair(cf.m, status, true)
 		cf.checkpoint(out)
 		cf.started = true
 	}
-	s05, s04 := cf.front.Step(f)
-	if s05.Violation {
+	ref, dep := cf.front.Step(f)
+	if ref.Violation {
 		out.viols = append(out.viols, cf.n)
 	}
-	if _, ok := clientDiverges(f, &s05, &s04); ok {
+	if cf.diverges(f, &ref, &dep) {
 		out.origins = append(out.origins, cf.n)
 	}
 	cf.n++
@@ -200,63 +203,19 @@ func (cf *clientFeed) step(f *decode.Frame, status int, out *clientIndex) {
 	// f begins a turn: the frame before it ended one, and f is not the
 	// [DONE] after a terminal event.
 	begins := cf.ended && !f.Done
-	cf.ended = f.Done || f.Terminal() != decode.NotTerminal
+	cf.ended = ends
 	if since := cf.n - cf.last; since >= 2*ClientEvery || since >= ClientEvery && begins {
 		cf.checkpoint(out)
 	}
 }
 
-// clientDiverges reports a frame the two clients read differently where
-// the difference starts: the profiles' rows for it differ
-// (invariants.ClientDivergence) and so did the rows they really took.
-func clientDiverges(f *decode.Frame, s05, s04 *pc3.Step) (pc3.Divergence, bool) {
-	if !StepsDiffer(s05, s04) {
-		return pc3.Divergence{}, false
+// diverges reports a frame the two clients read differently where the
+// difference starts: the profiles' rows for it differ
+// (machine.Machine.Diverges) and so did the rows they really took.
+func (cf *clientFeed) diverges(f *decode.Frame, ref, dep *machine.Step) bool {
+	if !machine.StepsDiffer(ref, dep) {
+		return false
 	}
-	return pc3.ClientDivergence(f)
-}
-
-func StepsDiffer(a, b *pc3.Step) bool {
-	if a.To != b.To || a.Violation != b.Violation {
-		return true
-	}
-	// The actions, top-level first (Step.Actions without its allocation:
-	// this runs on every frame of the stream).
-	na, nb := actionCount(a), actionCount(b)
-	if na != nb {
-		return true
-	}
-	for i := 0; i < na; i++ {
-		if actionAt(a, i) != actionAt(b, i) {
-			return true
-		}
-	}
-	return false
-}
-
-func actionCount(s *pc3.Step) int {
-	n := len(s.Regions)
-	if s.Via != nil {
-		n++
-	}
-	if s.Transition != nil {
-		n++
-	}
-	return n
-}
-
-func actionAt(s *pc3.Step, i int) pc3.Action {
-	if s.Via != nil {
-		if i == 0 {
-			return s.Via.Action
-		}
-		i--
-	}
-	if s.Transition != nil {
-		if i == 0 {
-			return s.Transition.Action
-		}
-		i--
-	}
-	return s.Regions[i].Transition.Action
+	_, ok := cf.m.Diverges(f)
+	return ok
 }

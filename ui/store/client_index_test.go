@@ -2,11 +2,10 @@ package store
 
 import (
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"testing"
 
-	"framescope/invariants/dialects/pc3"
+	"framescope/invariants/machine"
 )
 
 // TestClientCheckpointsShared: frames that change nothing in the machines
@@ -38,9 +37,9 @@ func TestClientCheckpointsShared(t *testing.T) {
 	if len(x.cps) != len(x.cpAt) {
 		t.Fatalf("%d checkpoints at %d positions", len(x.cps), len(x.cpAt))
 	}
-	shared, forks := 0, map[*pc3.ClientRun]bool{}
+	shared, forks := 0, map[machine.Run]bool{}
 	for k := range x.cps {
-		forks[x.cps[k].V05] = true
+		forks[x.cps[k].Ref] = true
 		if k > 0 && x.cps[k] == x.cps[k-1] {
 			shared++
 		}
@@ -48,7 +47,7 @@ func TestClientCheckpointsShared(t *testing.T) {
 	if shared < 3 || len(forks) > len(x.cps)-shared {
 		t.Fatalf("%d checkpoints, %d shared with the one before, %d distinct runs", len(x.cps), shared, len(forks))
 	}
-	ref := StartClientPair(st.HTTPStatus, true)
+	ref := StartClientPair(st.Machine(), st.HTTPStatus, true)
 	check := func(n int) {
 		t.Helper()
 		p, ok := x.at(st, n)
@@ -57,9 +56,9 @@ func TestClientCheckpointsShared(t *testing.T) {
 		}
 		for _, c := range []struct {
 			name     string
-			got, ref *pc3.ClientRun
-		}{{"v0.5", p.V05, ref.V05}, {"v0.4", p.V04, ref.V04}} {
-			if got, want := c.got.View().String(), c.ref.View().String(); got != want {
+			got, ref machine.Run
+		}{{"v0.5", p.Ref, ref.Ref}, {"v0.4", p.Dep, ref.Dep}} {
+			if got, want := viewString(c.got), viewString(c.ref); got != want {
 				t.Fatalf("after %d frames, %s view:\n%s\nwant\n%s", n, c.name, got, want)
 			}
 			if c.got.State() != c.ref.State() || !reflect.DeepEqual(c.got.Last(), c.ref.Last()) {
@@ -77,31 +76,5 @@ func TestClientCheckpointsShared(t *testing.T) {
 	}
 }
 
-// TestStepsDifferMatchesActions: the allocation-free action walk of
-// StepsDiffer agrees with Step.Actions on every step of the examples,
-// both profiles.
-func TestStepsDifferMatchesActions(t *testing.T) {
-	for _, name := range []string{"example-axis2-recovered.sse", "example-broken.sse", "example-happy.jsonl"} {
-		st := storeOf(t, openSource(t, filepath.Join(examples, name)))
-		p := StartClientPair(st.HTTPStatus, true)
-		for n := 0; n < st.Frames; n++ {
-			s05, s04 := p.Step(st.RowFrame(st.RowOfFrame(n)))
-			for _, s := range []*pc3.Step{&s05, &s04} {
-				want := s.Actions()
-				if actionCount(s) != len(want) {
-					t.Fatalf("%s frame %d: %d actions, want %v", name, n, actionCount(s), want)
-				}
-				for i, a := range want {
-					if actionAt(s, i) != a {
-						t.Errorf("%s frame %d: action %d is %s, want %s", name, n, i, actionAt(s, i), a)
-					}
-				}
-			}
-			a5, a4 := s05.Actions(), s04.Actions()
-			slow := s05.To != s04.To || s05.Violation != s04.Violation || !reflect.DeepEqual(a5, a4)
-			if StepsDiffer(&s05, &s04) != slow {
-				t.Errorf("%s frame %d: StepsDiffer %v, want %v", name, n, !slow, slow)
-			}
-		}
-	}
-}
+// viewString is what a run shows, as ClientView.String renders it.
+func viewString(r machine.Run) string { return string(r.AppendView(nil, machine.ViewTextOptions{})) }

@@ -7,8 +7,9 @@ import (
 	"framescope/invariants"
 )
 
-// What a client of a dialect other than PC3 shows, as of a frame, read
-// from the moves (docs/dialects.md "Client view for every dialect"). A
+// What a client of the stream shows, as of a frame, read from the moves
+// (docs/dialects.md "Client view for every dialect"): the Client pane of a
+// dialect without a reference machine, the Status pane's bubbles. A
 // client keeps apart what the stream keeps apart: openai-chat renders one
 // bubble per choice (n > 1), Anthropic one per content block, AG-UI and
 // the AI SDK one per message or part, chunk-framed one slot per stream —
@@ -39,9 +40,16 @@ type piece struct {
 func (p piece) end() int64 { return p.start + int64(p.n) }
 
 // addPiece adds a text or reasoning delta to its bubble in turn t.
-func (s *Store) addPiece(t *TurnRec, frame int, fc moveFact) {
-	k := fc.span.String() + "\x00" + fc.key
+func (s *Store) addPiece(t *TurnRec, frame int, fc *moveFact) {
 	reasoning := fc.kind == invariants.MoveReasoning
+	if i := t.lastBubble - 1; i >= 0 {
+		// Deltas mostly grow the bubble the last one grew: no key to build.
+		if b := &t.bubbles[i]; b.span == fc.span && b.key == fc.key && b.reasoning == reasoning {
+			b.pieces = append(b.pieces, piece{start: fc.start, frame: int32(frame), n: uint32(fc.end - fc.start)})
+			return
+		}
+	}
+	k := fc.span.String() + "\x00" + fc.key
 	bk := k
 	if reasoning {
 		bk = "reasoning\x00" + k // never the answer's bubble, whatever the keys
@@ -61,6 +69,7 @@ func (s *Store) addPiece(t *TurnRec, frame int, fc moveFact) {
 	}
 	b := &t.bubbles[i]
 	b.pieces = append(b.pieces, piece{start: fc.start, frame: int32(frame), n: uint32(fc.end - fc.start)})
+	t.lastBubble = i + 1
 }
 
 // Bubble is one bubble as of a frame.
@@ -108,7 +117,9 @@ type ClientView struct {
 }
 
 // ClientViewAsOf returns the view of turn t as of frame n; each bubble's
-// text is at most tail bytes (its end; tail <= 0: all).
+// text is at most tail bytes (its end; tail <= 0: all). The bubbles are
+// kept where a pane shows them (Feeder.bubbles): not for a dialect with a
+// reference machine that words its turn's text (PC3).
 func (s *Store) ClientViewAsOf(t, n, tail int) ClientView {
 	v := ClientView{Turn: t, Frame: n, CarrierFrame: -1}
 	if t < 0 || t >= len(s.Turns) {

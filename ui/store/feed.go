@@ -9,6 +9,8 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects"
+	"framescope/invariants/machine"
 	"framescope/sessions/pipeline"
 )
 
@@ -50,19 +52,34 @@ type Feeder struct {
 	clients     *clientRunner // the reference client machines (client_feed.go; under mu)
 	spillFailed bool          // the spill's failure was noted
 	status      int           // the HTTP status (under mu: set by setConn)
-	// generic: the stream's dialect is not PC3, so rows and indexes are
-	// built from the moves of the common turn model (feed_moves.go).
-	generic bool
+	// wording is how the stream's dialect words its rows, machine its
+	// reference client machine (nil: it ships none); until the dialect is
+	// known, the default dialect's (dialects.Default).
+	wording *invariants.Wording
+	machine machine.Machine
+	// bubbles: a pane shows the client's bubbles (ClientViewAsOf): the
+	// Client pane of a dialect without a machine, or the Status pane of one
+	// that words no turn text. Else no delta is kept but the turn's text:
+	// at a million frames the pieces were a fifth of the store.
+	bubbles bool
+}
+
+// setDialect takes what the dialect offers the panes (under f.mu).
+func (f *Feeder) setDialect(d invariants.Dialect) {
+	f.wording, f.machine = invariants.WordingOf(d), machine.Of(d)
+	f.bubbles = f.machine == nil || !f.wording.TurnText
 }
 
 func newFeeder(send func(*Batch), interval time.Duration) *Feeder {
 	if interval <= 0 {
 		interval = DefaultBatchInterval
 	}
-	return &Feeder{
+	f := &Feeder{
 		send: send, interval: interval, pend: &Batch{},
 		wake: make(chan struct{}, 1), drained: make(chan struct{}, 1), full: make(chan struct{}, 1), done: make(chan struct{}), sent: make(chan struct{}),
 	}
+	f.setDialect(dialects.Default())
+	return f
 }
 
 // Start launches a feeder and the source's pipeline, each on a goroutine
@@ -234,9 +251,8 @@ func (f *Feeder) handler() pipeline.Handler {
 	return pipeline.Handler{
 		OnDialect: func(d invariants.Dialect) {
 			f.mu.Lock()
-			f.generic = !invariants.IsNative(d)
-			f.pend.Dialect = d.Name()
-			f.pend.Native = !f.generic
+			f.setDialect(d)
+			f.pend.Dialect, f.pend.dialect = d.Name(), d
 			f.mu.Unlock()
 		},
 		OnItem:    f.onItem,
@@ -295,11 +311,8 @@ func (f *Feeder) onItem(it *pipeline.Item) {
 	}
 	main := -1
 	switch {
-	case it.Frame != nil && f.generic:
-		rows = append(rows, f.movesRow(it))
-		main = len(rows) - 1
 	case it.Frame != nil:
-		rows = append(rows, f.frameRow(it))
+		rows = append(rows, f.movesRow(it))
 		main = len(rows) - 1
 	case ev.Truncated:
 		r := Row{Kind: RowTruncated, Offset: ev.Offset, Size: ev.Size, HasRaw: ev.Raw != nil, At: it.Arrival, HasAt: it.HasArrival,
@@ -329,8 +342,8 @@ func (f *Feeder) onItem(it *pipeline.Item) {
 	}
 	f.mu.Lock()
 	full := false
-	if it.Frame != nil && !f.generic {
-		full = f.queueClient(it.Frame)
+	if it.Frame != nil && f.machine != nil {
+		full = f.queueClient(it.Frame, endsTurn(it))
 	}
 	if it.Flavor != f.flavor {
 		f.flavor = it.Flavor
@@ -365,81 +378,15 @@ func (f *Feeder) onItem(it *pipeline.Item) {
 	}
 }
 
-// frameRow builds the row of a dispatched frame: the facts the timeline
-// and the indexes need, computed here so Update only appends.
-func (f *Feeder) frameRow(it *pipeline.Item) Ingest {
-	fr := it.Frame
-	r := Row{
-		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size, HasRaw: fr.Raw != nil,
-		Done: fr.Done, Decoded: fr.Decoded(), Terminal: fr.Terminal(),
-		Problem: fr.Problem, InvalidUTF8: fr.InvalidUTF8, Oversized: fr.Oversized,
+// endsTurn reports a frame that ends its turn: [DONE], or a terminal.
+func endsTurn(it *pipeline.Item) bool {
+	if it.Frame.Done {
+		return true
 	}
-	x := rowExt{arrival: fr.Arrival, hasArrival: fr.HasArrival}
-	x.count(it.Content)
-	if r.Decoded {
-		// The turn's id as the checker keeps it: the store segments
-		// turns as the checker does, with the same ids.
-		x.rid = it.TurnKey
-	}
-	// The row's time: arrival, else the envelope timestamp the checker
-	// parsed.
-	if fr.HasArrival {
-		r.At, r.HasAt = fr.Arrival, true
-	} else if r.Decoded && it.HasStamp {
-		if !f.haveTS {
-			f.firstTS, f.haveTS = it.Stamp, true
+	for i := range it.Moves {
+		if it.Moves[i].Kind == invariants.MoveTerminal {
+			return true
 		}
-		r.At, r.HasAt = it.Stamp.Sub(f.firstTS), true
 	}
-	r.Type = frameType(fr)
-	if r.Decoded {
-		f.extract(fr, &x)
-	}
-	return Ingest{Row: r, ext: x}
-}
-
-// frameType is the type a frame is listed under (sanitized).
-func frameType(fr *decode.Frame) string {
-	switch {
-	case fr.Done:
-		return "[DONE]"
-	case !fr.Decoded():
-		if fr.HasType {
-			return decode.Sanitize(fr.Event.Type)
-		}
-		return ""
-	}
-	t := fr.Type() // a constant for the known types: no copy
-	switch {
-	case decode.KnownType(t):
-		return t
-	case t != "":
-		return decode.Sanitize(t)
-	case fr.EventType == nil:
-		return "(no event_type)"
-	}
-	return decode.Sanitize(string(fr.EventType))
-}
-
-// extract fills the facts the store's indexes need; a text chunk goes to
-// the text spill.
-func (f *Feeder) extract(fr *decode.Frame, x *rowExt) {
-	switch fr.Type() {
-	case decode.TypeText:
-		if s, ok := fr.Chunk().Str(); ok {
-			f.text.write(f.textEnd, []byte(s))
-			f.textEnd += int64(len(s))
-			x.textEnd, x.hasChunk = f.textEnd, true
-		}
-	case decode.TypeToolCall, decode.TypeToolCompleted, decode.TypeComponent:
-		x.tool = fr.ToolCall()
-	case decode.TypeDataLoading, decode.TypeDataLoaded:
-		if d := fr.DataRef(); d.HasID {
-			x.dataID, x.dataType, x.hasData, x.items = d.ID, d.Type, true, d.ItemCount
-		}
-	case decode.TypeStatus:
-		st := fr.Status()
-		x.statusID, x.statusM = st.EventID, st.Message
-		x.isStatus = st.HasEventID || st.HasMessage
-	}
+	return false
 }

@@ -28,10 +28,10 @@ type Batch struct {
 	// Client is the reference client machines' run over the batch's frames
 	// (client_index.go); nil when the batch has no frame.
 	Client *clientIndex
-	// Dialect is the stream's dialect, once known (set once); Native says
-	// it is an invariants.Native one (rows indexed from its envelope).
+	// Dialect is the stream's dialect's name, once known (set once, with
+	// the dialect itself).
 	Dialect string
-	Native  bool
+	dialect invariants.Dialect
 	// Flavor is the dialect's provider flavor, when it is first known or
 	// changes.
 	Flavor string

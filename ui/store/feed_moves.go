@@ -13,16 +13,20 @@ type moveFact struct {
 	span          invariants.SpanKind
 	key, name     string
 	text, outcome string
+	typ           string // a tool call's type
 	// MoveText: where the delta lies in the text spill (its bubble is
 	// span + key); MoveTerminal: the frame that carried the end, +1.
 	start, end int64
 	carrier    int
+	items      int  // a placeholder's close: its items (-1: no array)
+	late       bool // a terminal after its turn closed
 }
 
-// movesRow builds the row of a frame of any dialect but PC3 from the moves
-// its dialect mapped it to: the label is the dialect's own event name, the
-// turn the checker's, and tools, spans, progress and text come from the
-// moves, so a new dialect needs nothing here.
+// movesRow builds the row of a frame from the moves its dialect mapped it
+// to: the label is the dialect's own event name, the turn the checker's,
+// and tools, spans, progress and text come from the moves, so a new
+// dialect needs nothing here. A dialect with words of its own
+// (invariants.Wording) types and places the row its way.
 func (f *Feeder) movesRow(it *pipeline.Item) Ingest {
 	fr := it.Frame
 	r := Row{
@@ -30,22 +34,31 @@ func (f *Feeder) movesRow(it *pipeline.Item) Ingest {
 		Done: fr.Done, Decoded: fr.Decoded(),
 		Problem: fr.Problem, InvalidUTF8: fr.InvalidUTF8, Oversized: fr.Oversized,
 	}
-	x := rowExt{arrival: fr.Arrival, hasArrival: fr.HasArrival, generic: true, turn: it.Turn}
+	x := rowExt{arrival: fr.Arrival, hasArrival: fr.HasArrival, turn: it.Turn}
 	x.count(it.Content)
 	if it.TurnKey != f.lastRID {
 		f.lastRID = it.TurnKey // one string for all the frames of a turn
 	}
 	x.rid = f.lastRID
+	w := f.wording
 	if fr.HasArrival {
 		r.At, r.HasAt = fr.Arrival, true
+	} else if w.StampedRows && r.Decoded && it.HasStamp {
+		// The envelope timestamp the checker parsed, from the stream's first.
+		if !f.haveTS {
+			f.firstTS, f.haveTS = it.Stamp, true
+		}
+		r.At, r.HasAt = it.Stamp.Sub(f.firstTS), true
 	}
 	switch {
+	case w.RowType != nil:
+		r.Type = w.RowType(fr)
 	case fr.Done:
 		r.Type = "[DONE]"
 	case it.Dialect != nil:
 		r.Type = decode.Sanitize(it.Dialect.Label(fr))
 	}
-	if r.Type == "" && fr.HasType {
+	if r.Type == "" && fr.HasType && w.RowType == nil {
 		r.Type = decode.Sanitize(fr.Event.Type)
 	}
 	for _, mv := range it.Moves {
@@ -54,34 +67,47 @@ func (f *Feeder) movesRow(it *pipeline.Item) Ingest {
 			if r.Terminal == decode.NotTerminal {
 				r.Terminal = invariants.TerminalOf(mv.Outcome)
 			}
-			x.facts = append(x.facts, moveFact{kind: mv.Kind, name: rawStr(mv.Name), outcome: mv.Outcome, text: rawStr(mv.Code), carrier: mv.Carrier})
+			x.add(moveFact{kind: mv.Kind, name: rawStr(mv.Name), outcome: mv.Outcome, text: rawStr(mv.Code), carrier: mv.Carrier, late: mv.Late})
 		case invariants.MoveText:
-			if s, ok := mv.Text.Str(); ok && s != "" {
+			s, ok := mv.Text.Str()
+			if !ok {
+				break
+			}
+			// Every text delta counts (TextAsOf: the turn's text frames);
+			// an empty one grows no bubble.
+			x.textEnd, x.hasChunk = f.textEnd, true
+			if s != "" {
 				start := f.textEnd
 				f.text.write(f.textEnd, []byte(s))
 				f.textEnd += int64(len(s))
-				x.textEnd, x.hasChunk = f.textEnd, true
+				x.textEnd = f.textEnd
 				// The bubble it grows: a client keeps choices, blocks,
 				// messages and streams apart (client_view.go).
-				x.facts = append(x.facts, moveFact{kind: mv.Kind, span: mv.Span, key: rawKey(mv.Key), start: start, end: f.textEnd})
+				if f.bubbles {
+					x.add(moveFact{kind: mv.Kind, span: mv.Span, key: rawKey(mv.Key), start: start, end: f.textEnd})
+				}
 			}
 		case invariants.MoveReasoning:
 			// A client shows thinking apart from the answer (a collapsed
 			// "Thinking" block): its own bubble, its own spill.
-			if s, ok := mv.Text.Str(); ok && s != "" && f.reason != nil {
+			if s, ok := mv.Text.Str(); ok && s != "" && f.reason != nil && f.bubbles {
 				start := f.reasonEnd
 				f.reason.write(start, []byte(s))
 				f.reasonEnd += int64(len(s))
-				x.facts = append(x.facts, moveFact{kind: mv.Kind, span: mv.Span, key: rawKey(mv.Key), start: start, end: f.reasonEnd})
+				x.add(moveFact{kind: mv.Kind, span: mv.Span, key: rawKey(mv.Key), start: start, end: f.reasonEnd})
 			}
 		case invariants.MoveToolReady:
-			x.facts = append(x.facts, moveFact{kind: mv.Kind, key: rawStr(mv.Key)})
+			x.add(moveFact{kind: mv.Kind, key: rawStr(mv.Key)})
 		case invariants.MoveToolOpen, invariants.MoveToolClose, invariants.MoveSpanOpen, invariants.MoveSpanClose:
-			x.facts = append(x.facts, moveFact{kind: mv.Kind, span: mv.Span, key: rawStr(mv.Key), name: rawStr(mv.Name), outcome: mv.Outcome})
+			x.add(moveFact{kind: mv.Kind, span: mv.Span, key: rawStr(mv.Key), name: rawStr(mv.Name), outcome: mv.Outcome,
+				typ: rawStr(mv.Type), items: mv.Items})
 		case invariants.MoveProgress:
-			x.facts = append(x.facts, moveFact{kind: mv.Kind, name: rawStr(mv.Name), text: rawStr(mv.Text)})
+			x.add(moveFact{kind: mv.Kind, name: rawStr(mv.Name), text: rawStr(mv.Text)})
 		case invariants.MoveError:
-			x.facts = append(x.facts, moveFact{kind: mv.Kind, name: rawStr(mv.Code), text: rawStr(mv.Text)})
+			if w.ErrorsApart {
+				break
+			}
+			x.add(moveFact{kind: mv.Kind, name: rawStr(mv.Code), text: rawStr(mv.Text)})
 		}
 	}
 	return Ingest{Row: r, ext: x}

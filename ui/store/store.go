@@ -9,13 +9,14 @@
 // connection, a demo) are package ui/source's. It knows nothing of the
 // screen: package ui draws the panes from it.
 //
-// Files by concern: store*.go (the Store, its as-of queries and the
-// indexes of dialects other than PC3), rows_*.go (the rows: their packed
-// form, sets and lists of rows, the timeline's filter, reading their
-// bytes back), spill*.go, alarms.go, timing.go, feed*.go (the feeder, its
-// batches, what a source hands it, moves), client_*.go (the machines'
-// goroutine and index), summary*.go (a frame's one-line description),
-// response.go (the HTTP exchange).
+// Files by concern: store*.go (the Store, its as-of queries, the indexes
+// every dialect's moves fill, what the panes ask of the dialect),
+// rows_*.go (the rows: their packed form, sets and lists of rows, the
+// timeline's filter, reading their bytes back), spill*.go, alarms.go,
+// timing.go, feed*.go (the feeder, its batches, what a source hands it,
+// moves), client_*.go (the machines' goroutine and index),
+// summary_moves.go (a frame's one-line description), response.go (the
+// HTTP exchange).
 package store
 
 import (
@@ -25,7 +26,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
-	"framescope/sessions/pipeline"
+	"framescope/invariants/dialects"
 )
 
 // RowKind says what a timeline row stands for.
@@ -89,9 +90,7 @@ type AlarmRec struct {
 	Row int
 }
 
-// TurnRec is one turn as the store segments it (the checker's rules: a turn
-// starts at the first frame, and at the first frame after its [DONE] unless
-// that frame repeats the closed turn's response_id).
+// TurnRec is one turn as the checker segmented it (pipeline.Item.Turn).
 type TurnRec struct {
 	Index         int
 	RID           string // raw
@@ -116,17 +115,17 @@ type TurnRec struct {
 	// lo (or the slice's length for the last turn).
 	toolLo, compLo, statusLo, textLo int
 
-	closed      bool
-	doneJustNow bool
-	textStart   int64 // where the turn's text starts in the text spill
-	tools       map[string]int
-	comps       map[string]int
+	closed    bool
+	textStart int64 // where the turn's text starts in the text spill
+	tools     map[string]int
+	comps     map[string]int
 	// bubbles are the turn's text bubbles (client_view.go), in the order
 	// they began; bubbleOf finds one by span and key.
-	bubbles  []bubble
-	bubbleOf map[string]int
-	// Outcome and TerminalEvent: the terminal's detail (dialects other
-	// than PC3; PC3 turns leave them empty).
+	bubbles    []bubble
+	bubbleOf   map[string]int
+	lastBubble int // 1 + the bubble the last delta grew (0: none)
+	// Outcome and TerminalEvent: the terminal's detail on the common turn
+	// model (its outcome, the dialect's terminal event).
 	Outcome, TerminalEvent string
 }
 
@@ -262,15 +261,11 @@ type Store struct {
 
 	Notes []string
 	Bytes int64 // stream bytes seen (sum of block sizes)
-	// rowLabeler is Dialect's, when it has one (TypeOf); rowLabelerOf
-	// the dialect it was looked up for.
-	rowLabeler   rowLabeler
-	rowLabelerOf string
-	// Dialect is the stream's dialect ("" until known). Every dialect but
-	// a native one (invariants.Native) is indexed from its moves
-	// (store_moves.go); native is set with Dialect.
+	// Dialect is the stream's dialect ("" until known); every dialect is
+	// indexed from its moves (store_moves.go). What the panes ask of it
+	// (store_dialect.go) is the default dialect's until it is known.
 	Dialect string
-	native  bool
+	dialect dialectView
 	// Flavor is the dialect's provider flavor ("" when none is known).
 	Flavor string
 
@@ -406,17 +401,9 @@ type Ingest struct {
 }
 
 type rowExt struct {
-	rid        string // response_id (raw)
+	rid        string // the turn's id so far (raw)
 	arrival    time.Duration
 	hasArrival bool
-	tool       decode.ToolCall // tool_call, tool_completed, component
-	dataID     string          // data_loading / data_loaded
-	dataType   string
-	hasData    bool
-	items      int
-	statusID   string
-	statusM    string
-	isStatus   bool
 	textEnd    int64 // text frames: the chunk's end in the text spill
 	hasChunk   bool
 	// content: the frame carries content a user waits for (text,
@@ -425,11 +412,31 @@ type rowExt struct {
 	content bool
 	resume  bool
 	chars   int32
-	// Frames of dialects other than PC3 (feed_moves.go): the checker's
-	// turn for the frame and the moves the indexes need.
-	generic bool
-	turn    int
-	facts   []moveFact
+	// The checker's turn for the frame and the moves the indexes need
+	// (feed_moves.go): the first in fact0 (most frames make one move: no
+	// allocation), the others in facts.
+	turn   int
+	nfacts int
+	fact0  moveFact
+	facts  []moveFact
+}
+
+// add appends a move's fact.
+func (x *rowExt) add(fc moveFact) {
+	if x.nfacts == 0 {
+		x.fact0 = fc
+	} else {
+		x.facts = append(x.facts, fc)
+	}
+	x.nfacts++
+}
+
+// fact is the i-th fact (i < nfacts).
+func (x *rowExt) fact(i int) *moveFact {
+	if i == 0 {
+		return &x.fact0
+	}
+	return &x.facts[i-1]
 }
 
 // Apply appends a batch. Rows first (so alarms can point at them), then
@@ -455,7 +462,11 @@ func (s *Store) Apply(b *Batch) {
 	}
 	if b.Dialect != "" {
 		s.Dialect = b.Dialect
-		s.native = b.Native
+		d := b.dialect
+		if d == nil {
+			d, _ = dialects.Lookup(b.Dialect)
+		}
+		s.dialect = viewOf(d)
 	}
 	for _, a := range b.Alarms {
 		s.addAlarm(a)
@@ -491,19 +502,11 @@ func (s *Store) appendRow(in *Ingest) {
 		if r.Frame == 0 && in.ext.hasArrival {
 			s.FirstArrival, s.HasFirstArrival = in.ext.arrival, true
 		}
-		if in.ext.generic {
-			r.Turn = s.segmentMoves(&r, &in.ext, idx)
-		} else {
-			r.Turn = s.segment(&r, in.ext.rid, idx)
-		}
+		r.Turn = s.segmentMoves(&r, &in.ext, idx)
 		rc := pack(&r)
 		rc.typ = s.internType(r.Type)
 		s.push(rc)
-		if in.ext.generic {
-			s.indexMoves(&r, &in.ext)
-		} else {
-			s.index(&r, &in.ext)
-		}
+		s.indexMoves(&r, &in.ext)
 		s.feedTiming(&r, &in.ext)
 	} else {
 		r.Frame = s.Frames - 1
@@ -543,112 +546,6 @@ func (s *Store) internType(t string) uint32 {
 	s.types = append(s.types, t)
 	s.typeIdx[t] = i
 	return i
-}
-
-// segment assigns the frame to a turn, opening a new one when the checker
-// would (see TurnRec), and returns the turn index.
-func (s *Store) segment(r *Row, rid string, row int) int {
-	newTurn := len(s.Turns) == 0
-	if !newTurn {
-		cur := &s.Turns[len(s.Turns)-1]
-		if cur.closed {
-			if r.Done {
-				newTurn = cur.doneJustNow
-			} else {
-				newTurn = !r.Decoded || rid == "" || !cur.HasRID || rid != cur.RID
-			}
-		}
-	}
-	if newTurn {
-		s.Turns = append(s.Turns, TurnRec{
-			Index: len(s.Turns), FirstRow: row, FirstFrame: r.Frame, TerminalFrame: -1,
-			toolLo: len(s.Tools), compLo: len(s.Comps), statusLo: len(s.Statuses), textLo: len(s.texts),
-			textStart: s.textEnd,
-		})
-	}
-	t := &s.Turns[len(s.Turns)-1]
-	if !t.HasRID && r.Decoded && rid != "" {
-		t.RID, t.HasRID = rid, true
-	}
-	t.LastFrame = r.Frame
-	t.Frames++
-	switch {
-	case r.Done:
-		if !t.closed {
-			t.Done = true
-			t.closed = true
-		}
-	case r.Terminal != decode.NotTerminal && t.Terminal == decode.NotTerminal && !t.closed:
-		t.Terminal = r.Terminal
-		t.TerminalFrame, t.CarrierFrame = r.Frame, r.Frame
-	}
-	t.doneJustNow = r.Done
-	return t.Index
-}
-
-// index records the frame's tool, placeholder, status and text facts.
-func (s *Store) index(r *Row, x *rowExt) {
-	if r.Turn < 0 || !r.Decoded {
-		return
-	}
-	t := &s.Turns[r.Turn]
-	switch r.Type {
-	case decode.TypeToolCall:
-		if !x.tool.Present || x.tool.ID == "" {
-			return
-		}
-		if t.tools == nil {
-			t.tools = map[string]int{}
-		}
-		t.tools[x.tool.ID] = len(s.Tools)
-		s.Tools = append(s.Tools, ToolSpan{ID: x.tool.ID, Name: x.tool.Name, Type: x.tool.Type, Turn: r.Turn,
-			Start: r.Frame, End: -1, StartAt: r.At, HasStart: r.HasAt})
-	case decode.TypeToolCompleted:
-		if x.tool.ID == "" {
-			return
-		}
-		if i, ok := t.tools[x.tool.ID]; ok && s.Tools[i].End < 0 {
-			sp := &s.Tools[i]
-			sp.End = r.Frame
-			sp.EndAt, sp.HasEnd = r.At, r.HasAt
-			return
-		}
-		s.Tools = append(s.Tools, ToolSpan{ID: x.tool.ID, Name: x.tool.Name, Type: x.tool.Type, Turn: r.Turn,
-			Start: r.Frame, End: r.Frame, StartAt: r.At, HasStart: r.HasAt, EndAt: r.At, HasEnd: r.HasAt, Orphan: true})
-	case decode.TypeDataLoading:
-		if !x.hasData {
-			return
-		}
-		if t.comps == nil {
-			t.comps = map[string]int{}
-		}
-		t.comps[x.dataID] = len(s.Comps)
-		s.Comps = append(s.Comps, CompSpan{Kind: CompPlaceholder, ID: x.dataID, Type: x.dataType, Turn: r.Turn,
-			Loading: r.Frame, Loaded: -1, Items: -1, first: r.Frame})
-	case decode.TypeDataLoaded:
-		if !x.hasData {
-			return
-		}
-		if i, ok := t.comps[x.dataID]; ok && s.Comps[i].Loaded < 0 {
-			s.Comps[i].Loaded = r.Frame
-			s.Comps[i].Items = x.items
-			return
-		}
-		s.Comps = append(s.Comps, CompSpan{Kind: CompPlaceholder, ID: x.dataID, Type: x.dataType, Turn: r.Turn,
-			Loading: -1, Loaded: r.Frame, Items: x.items, first: r.Frame})
-	case decode.TypeComponent:
-		s.Comps = append(s.Comps, CompSpan{Kind: CompComponent, ID: x.tool.ID, Type: x.tool.Name, Turn: r.Turn,
-			Loading: r.Frame, Loaded: r.Frame, Items: -1, first: r.Frame})
-	case decode.TypeStatus:
-		if x.isStatus {
-			s.Statuses = append(s.Statuses, StatusRec{Frame: r.Frame, Turn: r.Turn, EventID: x.statusID, Message: x.statusM})
-		}
-	case decode.TypeText:
-		if x.hasChunk {
-			s.textEnd = x.textEnd
-			s.texts = append(s.texts, textRec{Frame: r.Frame, End: x.textEnd})
-		}
-	}
 }
 
 // NextAlarmRow returns the first row after row that carries an alarm
@@ -789,10 +686,10 @@ func (s *Store) Summary(i int) string {
 	if r.Kind != RowFrame {
 		return r.Summary
 	}
-	if s.Generic() {
-		return movesSummary(s.RowFrame(i))
+	if w := s.Wording(); w.Summary != nil {
+		return w.Summary(s.RowFrame(i))
 	}
-	return frameSummary(s.RowFrame(i))
+	return movesSummary(s.RowFrame(i))
 }
 
 // TypeOf is what the timeline's type column shows for row i: the row's
@@ -800,33 +697,15 @@ func (s *Store) Summary(i int) string {
 // alike (invariants.Spec.RowLabelOf: openai-chat's chunks).
 func (s *Store) TypeOf(i int) string {
 	r := s.Row(i)
-	if r.Kind != RowFrame || !s.Generic() {
+	rl := s.view().rowLabeler
+	if r.Kind != RowFrame || rl == nil {
 		return r.Type
 	}
-	if s.rowLabelerOf != s.Dialect { // Generic: Dialect is set
-		s.rowLabelerOf, s.rowLabeler = s.Dialect, nil
-		if d, err := pipeline.ResolveDialect(s.Dialect); err == nil {
-			s.rowLabeler, _ = d.(rowLabeler)
-		}
-	}
-	if s.rowLabeler == nil {
-		return r.Type
-	}
-	if l := s.rowLabeler.RowLabel(s.RowFrame(i)); l != "" {
+	if l := rl.RowLabel(s.RowFrame(i)); l != "" {
 		return decode.Sanitize(l)
 	}
 	return r.Type
 }
-
-// rowLabeler is a dialect whose timeline label can say more than its
-// frames' label (invariants.Spec.RowLabel).
-type rowLabeler interface {
-	RowLabel(f *decode.Frame) string
-}
-
-// Generic reports whether the stream is indexed from moves (a known
-// dialect that is not invariants.Native).
-func (s *Store) Generic() bool { return s.Dialect != "" && !s.native }
 
 // RowRaw returns row i's block as received, read back from the byte
 // source (a fresh slice), or nil when its bytes were not kept: oversized

@@ -4,8 +4,8 @@ import (
 	"framescope/invariants"
 )
 
-// segmentMoves assigns a frame of a dialect other than PC3 to the turn its
-// checker gave it, opening turns as the checker did. Turns interleave in a
+// segmentMoves assigns a frame to the turn its checker gave it, opening
+// turns as the checker did. Turns interleave in a
 // few dialects (go-bus frames of an older turn): the per-turn indexes are
 // ranges in arrival order, so such a frame is listed under the newest turn.
 func (s *Store) segmentMoves(r *Row, x *rowExt, row int) int {
@@ -32,8 +32,9 @@ func (s *Store) segmentMoves(r *Row, x *rowExt, row int) int {
 	if r.Done {
 		tr.Done, tr.closed = true, true
 	}
-	for _, fc := range x.facts {
-		if fc.kind == invariants.MoveTerminal && tr.Terminal == 0 {
+	for i := range x.nfacts {
+		fc := x.fact(i)
+		if fc.kind == invariants.MoveTerminal && tr.Terminal == 0 && !fc.late {
 			tr.Terminal = r.Terminal
 			tr.TerminalFrame, tr.CarrierFrame = r.Frame, r.Frame
 			if fc.carrier > 0 && fc.carrier-1 < r.Frame {
@@ -49,20 +50,23 @@ func (s *Store) segmentMoves(r *Row, x *rowExt, row int) int {
 }
 
 // indexMoves records a frame's tools, spans, progress and text from its
-// moves: the same indexes PC3's frames fill, so every pane reads them alike.
+// moves, for every dialect alike. A placeholder span (PC3's data_loading)
+// is kept as one — it loads, and is filled with items — and a component
+// span opens closed.
 func (s *Store) indexMoves(r *Row, x *rowExt) {
 	if r.Turn < 0 {
 		return
 	}
 	t := &s.Turns[r.Turn]
-	for _, fc := range x.facts {
+	for i := range x.nfacts {
+		fc := x.fact(i)
 		switch fc.kind {
 		case invariants.MoveToolOpen:
 			if t.tools == nil {
 				t.tools = map[string]int{}
 			}
 			t.tools[fc.key] = len(s.Tools)
-			s.Tools = append(s.Tools, ToolSpan{ID: fc.key, Name: fc.name, Turn: r.Turn,
+			s.Tools = append(s.Tools, ToolSpan{ID: fc.key, Name: fc.name, Type: fc.typ, Turn: r.Turn,
 				Start: r.Frame, End: -1, StartAt: r.At, HasStart: r.HasAt})
 		case invariants.MoveToolReady:
 			if i, ok := t.tools[fc.key]; ok && s.Tools[i].End < 0 && !s.Tools[i].HasReady {
@@ -78,24 +82,41 @@ func (s *Store) indexMoves(r *Row, x *rowExt) {
 				sp.EndAt, sp.HasEnd = r.At, r.HasAt
 				continue
 			}
-			s.Tools = append(s.Tools, ToolSpan{ID: fc.key, Name: fc.name, Turn: r.Turn,
+			s.Tools = append(s.Tools, ToolSpan{ID: fc.key, Name: fc.name, Type: fc.typ, Turn: r.Turn,
 				Start: r.Frame, End: r.Frame, StartAt: r.At, HasStart: r.HasAt, EndAt: r.At, HasEnd: r.HasAt, Orphan: true})
 		case invariants.MoveSpanOpen:
+			if fc.span == invariants.SpanComponent {
+				s.Comps = append(s.Comps, CompSpan{Kind: CompComponent, ID: fc.key, Type: fc.name, Turn: r.Turn,
+					Loading: r.Frame, Loaded: r.Frame, Items: -1, first: r.Frame})
+				continue
+			}
 			if t.comps == nil {
 				t.comps = map[string]int{}
 			}
 			k := fc.span.String() + "\x00" + fc.key
 			t.comps[k] = len(s.Comps)
-			s.Comps = append(s.Comps, CompSpan{Kind: CompMoveSpan, ID: fc.key, Type: spanLabel(fc), Turn: r.Turn,
-				Loading: r.Frame, Loaded: -1, Items: -1, first: r.Frame, name: fc.name})
+			sp := CompSpan{Kind: CompMoveSpan, ID: fc.key, Type: spanLabel(fc), Turn: r.Turn,
+				Loading: r.Frame, Loaded: -1, Items: -1, first: r.Frame, name: fc.name}
+			if fc.span == invariants.SpanPlaceholder {
+				sp.Kind, sp.Type, sp.name = CompPlaceholder, fc.name, ""
+			}
+			s.Comps = append(s.Comps, sp)
 		case invariants.MoveSpanClose:
 			k := fc.span.String() + "\x00" + fc.key
+			placeholder := fc.span == invariants.SpanPlaceholder
 			if i, ok := t.comps[k]; ok && s.Comps[i].Loaded < 0 {
 				s.Comps[i].Loaded = r.Frame
+				if placeholder {
+					s.Comps[i].Items = fc.items
+				}
 				continue
 			}
-			s.Comps = append(s.Comps, CompSpan{Kind: CompMoveSpan, ID: fc.key, Type: spanLabel(fc), Turn: r.Turn,
-				Loading: -1, Loaded: r.Frame, Items: -1, first: r.Frame})
+			sp := CompSpan{Kind: CompMoveSpan, ID: fc.key, Type: spanLabel(fc), Turn: r.Turn,
+				Loading: -1, Loaded: r.Frame, Items: -1, first: r.Frame}
+			if placeholder {
+				sp.Kind, sp.Type, sp.Items = CompPlaceholder, fc.name, fc.items
+			}
+			s.Comps = append(s.Comps, sp)
 		case invariants.MoveProgress:
 			if fc.text == "" && fc.name == "" {
 				continue // a progress move with nothing to show
@@ -117,7 +138,7 @@ func (s *Store) indexMoves(r *Row, x *rowExt) {
 
 // spanLabel names a span for the Components pane: its kind, then the name
 // it was opened with (a block's type, a step's name).
-func spanLabel(fc moveFact) string {
+func spanLabel(fc *moveFact) string {
 	if fc.name == "" {
 		return fc.span.String()
 	}
@@ -127,9 +148,6 @@ func spanLabel(fc moveFact) string {
 // settleTurns takes the outcomes the checker settled at the end of the
 // stream (a dialect without terminal events) for turns that had none.
 func (s *Store) settleTurns(final []invariants.Turn) {
-	if !s.Generic() {
-		return
-	}
 	for i := range s.Turns {
 		if i >= len(final) {
 			break

@@ -8,8 +8,8 @@ import (
 	"framescope/decode"
 )
 
-// movesSummary is the one-line description of a frame of a dialect other
-// than PC3 (sanitized). The timeline's type column already shows the
+// movesSummary is the one-line description of a frame of a dialect that
+// words no summary of its own (invariants.Wording.Summary; sanitized). The timeline's type column already shows the
 // event's name, so the summary leads with what tells frames of one type
 // apart: the text a delta carries, a tool's name, a stop reason, a status;
 // then the other short fields. Envelope fields (type, counters, stream and
@@ -136,4 +136,24 @@ func setOf(keys ...string) map[string]bool {
 		m[k] = true
 	}
 	return m
+}
+
+// CutString cuts s to at most n bytes at a rune boundary.
+func CutString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// excerpt is a sanitized one-line prefix of b (never sanitizing megabytes
+// for one line).
+func excerpt(b []byte, n int) string {
+	if len(b) > 4*n+4 {
+		b = b[:4*n+4]
+	}
+	return decode.SanitizeBytes(b)
 }

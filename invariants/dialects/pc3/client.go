@@ -1,12 +1,12 @@
 package pc3
 
 import (
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"framescope/decode"
+	"framescope/invariants/machine"
 )
 
 // The reference client state machine: what a correct client of the PC3
@@ -25,8 +25,12 @@ import (
 // with no matching row is a protocol violation: the client ignores the
 // frame and `framescope check` reports it.
 
+// The machine's vocabulary is invariants/machine's (this room's names
+// are aliases of it): the inspector and the replay read a run through
+// machine.Run, which the dialect hands out (ClientMachine).
+
 // Profile names a client implementation.
-type Profile string
+type Profile = machine.Profile
 
 const (
 	ProfileV05 Profile = "v0.5"
@@ -34,7 +38,7 @@ const (
 )
 
 // State is a state of the top-level machine or a sub-state of a region.
-type State string
+type State = machine.State
 
 // Top-level states.
 const (
@@ -69,21 +73,21 @@ const (
 )
 
 // StateKind groups the top-level states.
-type StateKind string
+type StateKind = machine.StateKind
 
 const (
-	KindInitial  StateKind = "initial"
-	KindWaiting  StateKind = "waiting"
-	KindOpen     StateKind = "open"
-	KindTerminal StateKind = "terminal"
-	KindClosed   StateKind = "closed"
-	KindFailure  StateKind = "failure"
-	KindSub      StateKind = "sub-state"
+	KindInitial  = machine.KindInitial
+	KindWaiting  = machine.KindWaiting
+	KindOpen     = machine.KindOpen
+	KindTerminal = machine.KindTerminal
+	KindClosed   = machine.KindClosed
+	KindFailure  = machine.KindFailure
+	KindSub      = machine.KindSub
 )
 
 // Input is what drives the machine: a frame (classified by its type) or a
 // transport event.
-type Input string
+type Input = machine.Input
 
 // Frame inputs.
 const (
@@ -110,32 +114,23 @@ const (
 	InAnyFrame Input = "any frame"
 )
 
-// Transport inputs.
+// Transport inputs (Input.IsFrameInput is false for them alone).
 const (
-	InConnect        Input = "connect"
-	InHTTPError      Input = "http_error"
-	InFirstByte      Input = "first_byte"
-	InEOF            Input = "eof"
-	InTransportError Input = "transport_error"
-	InUserCancel     Input = "user_cancel"
-	InIdleTimer      Input = "idle_timer"
+	InConnect        = machine.InConnect
+	InHTTPError      = machine.InHTTPError
+	InFirstByte      = machine.InFirstByte
+	InEOF            = machine.InEOF
+	InTransportError = machine.InTransportError
+	InUserCancel     = machine.InUserCancel
+	InIdleTimer      = machine.InIdleTimer
 )
-
-// IsFrameInput reports whether in is a frame input (the wildcard included).
-func (in Input) IsFrameInput() bool {
-	switch in {
-	case InConnect, InHTTPError, InFirstByte, InEOF, InTransportError, InUserCancel, InIdleTimer:
-		return false
-	}
-	return true
-}
 
 // Guard names a condition a row needs besides its input. GuardNone always
 // holds ("otherwise").
-type Guard string
+type Guard = machine.Guard
 
 const (
-	GuardNone             Guard = ""
+	GuardNone                   = machine.GuardNone
 	GuardIsFinalTrue      Guard = "is_final_true"
 	GuardIsFinalFalse     Guard = "is_final_false"
 	GuardIsFinalMissing   Guard = "is_final_missing"
@@ -160,13 +155,13 @@ const (
 )
 
 // Action is what the client does when it takes a row.
-type Action string
+type Action = machine.Action
 
 const (
 	ActStartRequest       Action = "start_request"
 	ActShowPending        Action = "show_pending"
 	ActBindTurn           Action = "bind_turn"
-	ActDispatch           Action = "dispatch"
+	ActDispatch                  = machine.ActDispatch
 	ActRecordTelemetry    Action = "record_telemetry"
 	ActMarkDegraded       Action = "mark_degraded"
 	ActShowThinking       Action = "show_thinking"
@@ -195,11 +190,7 @@ const (
 )
 
 // StateInfo describes a state or a region's sub-state.
-type StateInfo struct {
-	ID    State     `json:"id"`
-	Kind  StateKind `json:"kind"`
-	About string    `json:"about"`
-}
+type StateInfo = machine.StateInfo
 
 // InputInfo describes an input.
 type InputInfo struct {
@@ -244,19 +235,8 @@ type ContextVar struct {
 const DefaultClientIdle = 60 * time.Second
 
 // Transition is one row of a table: in state From, on Input when Guard
-// holds, go to To doing Action. Clause is the spec clause the row comes
-// from; Checker lists the rules `framescope check` raises on a stream where
-// a v0.5 client takes the row (empty for a row the contract expects).
-type Transition struct {
-	From    State    `json:"from"`
-	Input   Input    `json:"input"`
-	Guard   Guard    `json:"guard,omitempty"`
-	To      State    `json:"to"`
-	Action  Action   `json:"action"`
-	Clause  string   `json:"clause"`
-	Why     string   `json:"why"`
-	Checker []string `json:"checker,omitempty"`
-}
+// holds, go to To doing Action (machine.Transition).
+type Transition = machine.Transition
 
 // Forbidden documents an input a region has no row for: the frame is a
 // protocol violation (the client ignores it) and the checker raises Rule.
@@ -416,17 +396,17 @@ func ClassifyFrame(f *decode.Frame) Input {
 // The tables.
 
 var stateInfos = []StateInfo{
-	{StIdle, KindInitial, "No request is in flight for this conversation turn. Sending the user's message (connect) starts one request, which carries one turn."},
-	{StConnecting, KindWaiting, "The request is sent and the client waits for the HTTP response headers. The user's message shows as sent, next to a new assistant bubble with the typing indicator."},
-	{StAwaitingFirstFrame, KindWaiting, "A 2xx text/event-stream response began, but no frame has arrived yet. The bubble keeps its typing indicator; NFR-1 expects this wait to be short."},
-	{StTurnOpen, KindOpen, "The response_id frame bound the bubble to the turn's response_id (§5.5). Nothing has been rendered into the bubble yet; episode and usage frames are only recorded."},
-	{StStreaming, KindOpen, "The turn is open and the bubble is being filled. Five orthogonal regions (below) track the progress line, the text, each tool indicator, each component placeholder and the degraded flag."},
-	{StCompleted, KindTerminal, "The completed frame ended the turn successfully (FR-9). The bubble is final and settled as every ended turn is (see Ending a turn): no progress line, running tool indicators stopped, unfilled skeletons unavailable."},
-	{StFailed, KindTerminal, "A terminal error ended the turn: is_final true, is_final missing (the robust reading), or any error for a v0.4 client. Show a generic failure with retry and keep the text so far; never show the error code (FR-8)."},
-	{StCancelled, KindTerminal, "The turn was cancelled: a cancelled frame (IDLE_TIMEOUT from the relay, REQUEST_CANCELLED) or the user's own cancel, after which the client has disconnected. Show it as stopped, not as a failure (§5.6); offer retry after IDLE_TIMEOUT."},
-	{StClosed, KindClosed, "[DONE] followed the terminal frame, so the transport is done with this turn (FR-9). The outcome stays as it was; only a frame with a new response_id (a capture holding the next request) starts another bubble."},
-	{StEndedWithoutTerminal, KindFailure, "The stream ended (EOF, transport error, [DONE]) or the client's own idle timer fired before any terminal frame. Show \"connection lost\" with retry: the outcome is unknown, so never present it as success (FR-9)."},
-	{StHTTPFailed, KindFailure, "The response status was not 2xx, so there is no turn stream at all. Show a failure with retry and do not parse the body as frames."},
+	{ID: StIdle, Kind: KindInitial, About: "No request is in flight for this conversation turn. Sending the user's message (connect) starts one request, which carries one turn."},
+	{ID: StConnecting, Kind: KindWaiting, About: "The request is sent and the client waits for the HTTP response headers. The user's message shows as sent, next to a new assistant bubble with the typing indicator."},
+	{ID: StAwaitingFirstFrame, Kind: KindWaiting, About: "A 2xx text/event-stream response began, but no frame has arrived yet. The bubble keeps its typing indicator; NFR-1 expects this wait to be short."},
+	{ID: StTurnOpen, Kind: KindOpen, About: "The response_id frame bound the bubble to the turn's response_id (§5.5). Nothing has been rendered into the bubble yet; episode and usage frames are only recorded."},
+	{ID: StStreaming, Kind: KindOpen, About: "The turn is open and the bubble is being filled. Five orthogonal regions (below) track the progress line, the text, each tool indicator, each component placeholder and the degraded flag."},
+	{ID: StCompleted, Kind: KindTerminal, About: "The completed frame ended the turn successfully (FR-9). The bubble is final and settled as every ended turn is (see Ending a turn): no progress line, running tool indicators stopped, unfilled skeletons unavailable."},
+	{ID: StFailed, Kind: KindTerminal, About: "A terminal error ended the turn: is_final true, is_final missing (the robust reading), or any error for a v0.4 client. Show a generic failure with retry and keep the text so far; never show the error code (FR-8)."},
+	{ID: StCancelled, Kind: KindTerminal, About: "The turn was cancelled: a cancelled frame (IDLE_TIMEOUT from the relay, REQUEST_CANCELLED) or the user's own cancel, after which the client has disconnected. Show it as stopped, not as a failure (§5.6); offer retry after IDLE_TIMEOUT."},
+	{ID: StClosed, Kind: KindClosed, About: "[DONE] followed the terminal frame, so the transport is done with this turn (FR-9). The outcome stays as it was; only a frame with a new response_id (a capture holding the next request) starts another bubble."},
+	{ID: StEndedWithoutTerminal, Kind: KindFailure, About: "The stream ended (EOF, transport error, [DONE]) or the client's own idle timer fired before any terminal frame. Show \"connection lost\" with retry: the outcome is unknown, so never present it as success (FR-9)."},
+	{ID: StHTTPFailed, Kind: KindFailure, About: "The response status was not 2xx, so there is no turn stream at all. Show a failure with retry and do not parse the body as frames."},
 }
 
 var inputInfos = []InputInfo{
@@ -753,10 +733,10 @@ func buildRegions() []Region {
 		About:   "The one-line progress indicator under the bubble. It shows exactly one thing at a time, chosen by its sub-state: nothing, a thinking indicator, the latest status message, or \"N tools running\". A status message outranks running tools (§5.10: mobile prefers status events for user-facing progress); the answer text replaces the line.",
 		Initial: SubNone,
 		States: []StateInfo{
-			{SubNone, KindSub, "No progress line. The initial sub-state, and the one after text arrives or the last running tool finishes; while the bubble is also empty, the typing indicator shows instead."},
-			{SubThinking, KindSub, "The line shows a thinking indicator. thinking and reasoning frames keep it."},
-			{SubStatus, KindSub, "The line shows the latest status message (data.message). A new status frame replaces it; tool frames leave it."},
-			{SubToolsRunning, KindSub, "The line shows \"N tools running\", N being the tools region's running ids. A status frame replaces it with the status message."},
+			{ID: SubNone, Kind: KindSub, About: "No progress line. The initial sub-state, and the one after text arrives or the last running tool finishes; while the bubble is also empty, the typing indicator shows instead."},
+			{ID: SubThinking, Kind: KindSub, About: "The line shows a thinking indicator. thinking and reasoning frames keep it."},
+			{ID: SubStatus, Kind: KindSub, About: "The line shows the latest status message (data.message). A new status frame replaces it; tool frames leave it."},
+			{ID: SubToolsRunning, Kind: KindSub, About: "The line shows \"N tools running\", N being the tools region's running ids. A status frame replaces it with the status message."},
 		},
 		Owns: []Input{InThinking, InReasoning, InStatus, InToolCall, InToolCompleted, InText},
 	}
@@ -792,8 +772,8 @@ func buildRegions() []Region {
 		About:   "The bubble's body: the text, plus cards from component frames. It only grows; nothing already shown is edited (FR-6).",
 		Initial: SubEmpty,
 		States: []StateInfo{
-			{SubEmpty, KindSub, "Nothing in the bubble yet. The initial sub-state."},
-			{SubComposing, KindSub, "Text or a component card is in the bubble. Later chunks append."},
+			{ID: SubEmpty, Kind: KindSub, About: "Nothing in the bubble yet. The initial sub-state."},
+			{ID: SubComposing, Kind: KindSub, About: "Text or a component card is in the bubble. Later chunks append."},
 		},
 		Owns: []Input{InText, InComponent},
 		Forbidden: []Forbidden{
@@ -815,9 +795,9 @@ func buildRegions() []Region {
 		About:   "One indicator per tool_call.id. A tool_call opens it and the tool_completed with the same id closes it (FR-15, AC-9).",
 		Initial: SubUnseen,
 		States: []StateInfo{
-			{SubUnseen, KindSub, "The id has not been called in this turn. The initial sub-state of every id."},
-			{SubRunning, KindSub, "The tool is running; its indicator spins. Only its tool_completed ends it."},
-			{SubDone, KindSub, "The tool finished; its indicator is closed. The id cannot be called again in this turn."},
+			{ID: SubUnseen, Kind: KindSub, About: "The id has not been called in this turn. The initial sub-state of every id."},
+			{ID: SubRunning, Kind: KindSub, About: "The tool is running; its indicator spins. Only its tool_completed ends it."},
+			{ID: SubDone, Kind: KindSub, About: "The tool finished; its indicator is closed. The id cannot be called again in this turn."},
 		},
 		Owns: []Input{InToolCall, InToolCompleted},
 		Transitions: []Transition{
@@ -840,9 +820,9 @@ func buildRegions() []Region {
 		About:   "One placeholder per data.id: data_loading renders a skeleton and the data_loaded with the same data.id replaces it with cards (FR-16, AC-8).",
 		Initial: SubUnseen,
 		States: []StateInfo{
-			{SubUnseen, KindSub, "No frame has named this data.id yet. The initial sub-state of every id."},
-			{SubLoading, KindSub, "A skeleton is shown for the id. Its data_loaded fills it."},
-			{SubLoaded, KindSub, "Cards built from data.items are shown. A later data_loaded replaces them."},
+			{ID: SubUnseen, Kind: KindSub, About: "No frame has named this data.id yet. The initial sub-state of every id."},
+			{ID: SubLoading, Kind: KindSub, About: "A skeleton is shown for the id. Its data_loaded fills it."},
+			{ID: SubLoaded, Kind: KindSub, About: "Cards built from data.items are shown. A later data_loaded replaces them."},
 		},
 		Owns: []Input{InDataLoading, InDataLoaded},
 		Transitions: []Transition{
@@ -865,8 +845,8 @@ func buildRegions() []Region {
 		About:   "Whether a recoverable error (is_final false) happened in this turn. The user sees only the orchestrator's apology text; the flag feeds telemetry and may add a discreet notice.",
 		Initial: SubIntact,
 		States: []StateInfo{
-			{SubIntact, KindSub, "No recoverable error so far. The initial sub-state."},
-			{SubDegraded, KindSub, "At least one recoverable error: the answer may be partial. The turn still ends with its own terminal (AC-3)."},
+			{ID: SubIntact, Kind: KindSub, About: "No recoverable error so far. The initial sub-state."},
+			{ID: SubDegraded, Kind: KindSub, About: "At least one recoverable error: the answer may be partial. The turn still ends with its own terminal (AC-3)."},
 		},
 		Owns: []Input{InError},
 		Transitions: []Transition{
@@ -925,106 +905,14 @@ var transportInputs = []Input{InConnect, InHTTPError, InFirstByte, InEOF, InTran
 
 // TransportEvent is a transport input with an optional detail (an HTTP
 // status, an error text) for the view.
-type TransportEvent struct {
-	Input  Input
-	Detail string
-}
+type TransportEvent = machine.TransportEvent
 
 // RegionStep is the row one region took for a frame.
-type RegionStep struct {
-	Region     string
-	Key        string // the tool_call.id / data.id for keyed regions
-	Transition *Transition
-}
+type RegionStep = machine.RegionStep
 
-// Step is what the machine did with one input.
-type Step struct {
-	// Frame is the frame index (-1 for a transport input).
-	Frame int
-	Input Input
-	From  State
-	To    State
-	// Via is the start_next_turn row when the frame opened the next turn on
-	// the stream; Transition is then the row the frame took in that turn.
-	Via        *Transition
-	Transition *Transition
-	Regions    []RegionStep
-	// Violation: no row matched (in the top-level machine or in a region):
-	// the client ignored the input. Rules names what the checker reports
-	// (from the row's Checker list, or the region's Forbidden entry).
-	Violation bool
-	Rules     []string
-	Note      string
-	// ViewChanged says the client view changed.
-	ViewChanged bool
-}
-
-// Actions lists the actions taken, top-level first.
-func (s *Step) Actions() []Action {
-	var as []Action
-	if s.Via != nil {
-		as = append(as, s.Via.Action)
-	}
-	if s.Transition != nil {
-		as = append(as, s.Transition.Action)
-	}
-	for _, r := range s.Regions {
-		as = append(as, r.Transition.Action)
-	}
-	return as
-}
-
-// Clause is the spec clause of the step's row(s).
-func (s *Step) Clause() string {
-	var parts []string
-	seen := map[string]bool{}
-	addc := func(c string) {
-		for _, p := range strings.Split(c, ", ") {
-			if p != "" && p != "—" && !seen[p] {
-				seen[p] = true
-				parts = append(parts, p)
-			}
-		}
-	}
-	if s.Transition != nil {
-		addc(s.Transition.Clause)
-	}
-	for _, r := range s.Regions {
-		addc(r.Transition.Clause)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// Summary is a one-line account of the step: from → to, actions, regions.
-func (s *Step) Summary() string {
-	var b strings.Builder
-	if s.Via != nil {
-		b.WriteString(string(s.Via.From) + " → " + string(s.Via.To) + " (" + string(s.Via.Action) + ") → ")
-		b.WriteString(string(s.To))
-	} else {
-		b.WriteString(string(s.From) + " → " + string(s.To))
-	}
-	if s.Violation {
-		b.WriteString("  no transition: " + s.Note)
-		return b.String()
-	}
-	if s.Transition != nil && s.Transition.Action != ActDispatch {
-		b.WriteString("  " + string(s.Transition.Action))
-	}
-	for _, r := range s.Regions {
-		t := r.Transition
-		b.WriteString("  " + r.Region)
-		if r.Key != "" {
-			b.WriteString("[" + decode.Sanitize(decode.Clip(r.Key, 40)) + "]")
-		}
-		b.WriteString(": ")
-		if t.From != t.To {
-			b.WriteString(string(t.From) + "→" + string(t.To) + " ")
-		}
-		b.WriteString(string(t.Action))
-	}
-	return b.String()
-}
+// Step is what the machine did with one input (its Actions, Clause and
+// Summary are machine.Step's).
+type Step = machine.Step
 
 type toolMem struct {
 	sub  State

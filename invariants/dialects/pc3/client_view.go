@@ -6,13 +6,14 @@ import (
 	"unicode/utf8"
 
 	"framescope/decode"
+	"framescope/invariants/machine"
 )
 
 // Outcome is how a turn ended, as the user sees it.
-type Outcome string
+type Outcome = machine.Outcome
 
 const (
-	OutcomeNone           Outcome = ""
+	OutcomeNone                   = machine.OutcomeNone
 	OutcomeCompleted      Outcome = "completed"
 	OutcomeFailed         Outcome = "failed"
 	OutcomeCancelled      Outcome = "cancelled"
@@ -182,16 +183,7 @@ func (v *ClientView) OutcomeText() string {
 }
 
 // ViewTextOptions tune AppendText.
-type ViewTextOptions struct {
-	// Indent prefixes every line.
-	Indent string
-	// MaxText keeps only the last MaxText runes of the bubble's text (0 =
-	// all of it).
-	MaxText int
-	// Multiline prints the bubble's text over several lines (line breaks
-	// kept, still sanitized) instead of one quoted line.
-	Multiline bool
-}
+type ViewTextOptions = machine.ViewTextOptions
 
 // AppendText appends the plain-text rendering of the view: one "label:
 // value" line per part that has something to show. Every string from the

@@ -44,8 +44,8 @@ func (pc3) Sniff(f *decode.Frame, _ invariants.Keys) invariants.Verdict {
 	return invariants.No
 }
 
-// NativeEnvelope: PC3 is checked by its own Checker and read through
-// decode's typed envelope (invariants.Native).
+// NativeEnvelope: PC3 is checked by its own Checker, which reads decode's
+// typed envelope (invariants.Native).
 func (pc3) NativeEnvelope() {}
 
 func (pc3) Label(f *decode.Frame) string {
@@ -83,9 +83,18 @@ func (c *checker) Block(_ *decode.Event, arrival time.Duration, hasArrival bool)
 	}
 }
 
+// Moves are the frame's moves (AppendMoves); a terminal in a turn its
+// [DONE] already closed is Late: the checker keeps no terminal from it.
 func (c *checker) Moves() []invariants.Move {
 	if !c.mapped && c.last != nil {
 		c.moves, c.mapped = AppendMoves(c.moves[:0], c.last), true
+		if c.cur != nil && c.cur.closed {
+			for i := range c.moves {
+				if c.moves[i].Kind == invariants.MoveTerminal {
+					c.moves[i].Late = true
+				}
+			}
+		}
 	}
 	return c.moves
 }

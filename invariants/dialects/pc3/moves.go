@@ -5,7 +5,13 @@ import (
 	"framescope/invariants"
 )
 
-// AppendMoves maps one PC3 frame onto the common turn model.
+// AppendMoves maps one PC3 frame onto the common turn model: what a PC3
+// client does with it, as the inspector indexes it. A tool call, result,
+// placeholder or component is keyed by its id (a frame without a usable
+// id is one a client ignores: no move); a status line needs an event_id
+// or a message. Strings a client reads as
+// absent unless they are non-empty (a tool's name and type, a
+// placeholder's type, a status's fields) are mapped only then.
 func AppendMoves(dst []invariants.Move, f *decode.Frame) []invariants.Move {
 	if !f.Decoded() {
 		return dst
@@ -23,20 +29,35 @@ func AppendMoves(dst []invariants.Move, f *decode.Frame) []invariants.Move {
 		if c := thinkingContent(f); c != nil {
 			dst = append(dst, invariants.Move{Kind: invariants.MoveReasoning, Text: c})
 		}
-	case decode.TypeToolCall:
-		tc := f.Get("tool_call")
-		dst = append(dst, invariants.Move{Kind: invariants.MoveToolOpen, Key: tc.Get("id"), Name: tc.Get("name")})
-	case decode.TypeToolCompleted:
-		tc := f.Get("tool_call")
-		dst = append(dst, invariants.Move{Kind: invariants.MoveToolClose, Key: tc.Get("id"), Name: tc.Get("name"), Outcome: invariants.TurnCompleted})
-	case decode.TypeDataLoading:
-		d := f.Get("data")
-		dst = append(dst, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanPlaceholder, Key: d.Get("id"), Name: d.Get("type")})
-	case decode.TypeDataLoaded:
-		d := f.Get("data")
-		dst = append(dst, invariants.Move{Kind: invariants.MoveSpanClose, Span: invariants.SpanPlaceholder, Key: d.Get("id"), Name: d.Get("type")})
+	case decode.TypeToolCall, decode.TypeToolCompleted:
+		tc := f.ToolCallView()
+		if !tc.ID.IsNonEmptyStr() {
+			break
+		}
+		mv := invariants.Move{Kind: invariants.MoveToolOpen, Key: tc.ID, Name: nonEmpty(tc.Name), Type: nonEmpty(tc.Type)}
+		if f.Type() == decode.TypeToolCompleted {
+			mv.Kind, mv.Outcome = invariants.MoveToolClose, invariants.TurnCompleted
+		}
+		dst = append(dst, mv)
+	case decode.TypeComponent:
+		// Rendered whole from its frame: a span that opens closed.
+		tc := f.ToolCallView()
+		dst = append(dst, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanComponent, Key: nonEmpty(tc.ID), Name: nonEmpty(tc.Name)})
+	case decode.TypeDataLoading, decode.TypeDataLoaded:
+		d := f.DataView()
+		if !d.ID.IsNonEmptyStr() {
+			break
+		}
+		mv := invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanPlaceholder, Key: d.ID, Name: nonEmpty(d.Type)}
+		if f.Type() == decode.TypeDataLoaded {
+			mv.Kind, mv.Items = invariants.MoveSpanClose, d.ItemCount
+		}
+		dst = append(dst, mv)
 	case decode.TypeStatus:
-		dst = append(dst, invariants.Move{Kind: invariants.MoveProgress, Text: f.Get("data").Get("message"), Name: f.Get("data").Get("event_id")})
+		id, msg := f.StatusView()
+		if id, msg = nonEmpty(id), nonEmpty(msg); id != nil || msg != nil {
+			dst = append(dst, invariants.Move{Kind: invariants.MoveProgress, Text: msg, Name: id})
+		}
 	case decode.TypeError, decode.TypeCompleted, decode.TypeCancelled:
 		term := f.Terminal()
 		if term == decode.NotTerminal {
@@ -55,6 +76,14 @@ func AppendMoves(dst []invariants.Move, f *decode.Frame) []invariants.Move {
 			Code: f.Get("error").Get("code")})
 	}
 	return dst
+}
+
+// nonEmpty is r when it is a non-empty JSON string, else nil.
+func nonEmpty(r decode.Raw) decode.Raw {
+	if r.IsNonEmptyStr() {
+		return r
+	}
+	return nil
 }
 
 // thinkingContent is a thinking frame's optional reasoning text (its

@@ -1,15 +1,59 @@
-package store
+package pc3
 
 import (
 	"fmt"
 	"strconv"
 
 	"framescope/decode"
+	"framescope/invariants"
 )
 
-// frameSummary is the one-line description of a frame (sanitized).
-func frameSummary(fr *decode.Frame) string {
+// Wording: the inspector shows PC3's frames in PC3's words
+// (invariants.Worded) — each row by its event_type and a summary of its
+// payload, placed by its envelope timestamp — while its rows, turns,
+// tools, placeholders, statuses and text come from its moves (moves.go)
+// like every dialect's.
+func (pc3) Wording() *invariants.Wording { return &wording }
+
+var wording = invariants.Wording{
+	RowType:      rowType,
+	Summary:      rowSummary,
+	TypeWidth:    14, // tool_completed
+	StampedRows:  true,
+	TurnText:     true,
+	ErrorsApart:  true,
+	NoSpans:      "no placeholder or component yet",
+	BareTerminal: true,
+}
+
+// rowType is the type a frame is listed under (sanitized).
+func rowType(fr *decode.Frame) string {
 	switch {
+	case fr.Done:
+		return "[DONE]"
+	case !fr.Decoded():
+		if fr.HasType {
+			return decode.Sanitize(fr.Event.Type)
+		}
+		return ""
+	}
+	t := fr.Type() // a constant for the known types: no copy
+	switch {
+	case decode.KnownType(t):
+		return t
+	case t != "":
+		return decode.Sanitize(t)
+	case fr.EventType == nil:
+		return "(no event_type)"
+	}
+	return decode.Sanitize(string(fr.EventType))
+}
+
+// rowSummary is the one-line description of a frame (sanitized).
+func rowSummary(fr *decode.Frame) string {
+	switch {
+	case fr == nil:
+		return ""
 	case fr.Done:
 		return "end-of-stream sentinel"
 	case fr.Oversized:
@@ -20,8 +64,8 @@ func frameSummary(fr *decode.Frame) string {
 	return summarize(fr)
 }
 
-// CutString cuts s to at most n bytes at a rune boundary.
-func CutString(s string, n int) string {
+// cutString cuts s to at most n bytes at a rune boundary.
+func cutString(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -47,7 +91,7 @@ func summarize(fr *decode.Frame) string {
 		if !ok {
 			return excerpt(r, 80)
 		}
-		return decode.Sanitize(CutString(s, 400))
+		return decode.Sanitize(cutString(s, 400))
 	}
 	switch fr.Type() {
 	case decode.TypeText, decode.TypeReasoning:

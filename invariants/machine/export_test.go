@@ -1,0 +1,7 @@
+package machine
+
+// The allocation-free action walk, for machine_test.
+var (
+	ActionCount = actionCount
+	ActionAt    = actionAt
+)
