@@ -47,9 +47,12 @@ func movesSummary(fr *decode.Frame) string {
 			if depth == 0 && envelopeKey[k] {
 				return true
 			}
-			path := k
+			// A key is frame text like any value: it is drawn sanitized
+			// (the sets below are looked up by the key as sent).
+			shown := decode.Sanitize(k)
+			path := shown
 			if prefix != "" {
-				path = prefix + "." + k
+				path = prefix + "." + shown
 			}
 			switch val.Kind() {
 			case decode.KindObject:
@@ -75,9 +78,9 @@ func movesSummary(fr *decode.Frame) string {
 				case textKey[k] && val.Kind() == decode.KindString && !snapshotPath(path):
 					texts = append(texts, text)
 				case toolNameKey[k]:
-					tools = append(tools, k+"="+text)
+					tools = append(tools, shown+"="+text)
 				case nameKey[k]:
-					names = append(names, k+"="+text)
+					names = append(names, shown+"="+text)
 				default:
 					rest = append(rest, path+"="+text)
 				}

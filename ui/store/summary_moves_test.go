@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strings"
 	"testing"
 
 	"framescope/decode"
@@ -58,6 +59,28 @@ func TestMovesSummaryQuotesTextOnce(t *testing.T) {
 		fr := d.Decode(&decode.Event{Data: []byte(tc.data), HasData: true}, 0, false)
 		if got := movesSummary(fr); got != tc.want {
 			t.Errorf("%s: summary %s, want %s", tc.data, got, tc.want)
+		}
+	}
+}
+
+// TestMovesSummarySanitizesKeys: a key is frame text like a value; one
+// that carries escapes or a bidi override is drawn escaped, nested or not,
+// and a key the summary sorts by name still sorts.
+func TestMovesSummarySanitizesKeys(t *testing.T) {
+	const key = `\u001b[31mRED\u001b[2J\u202eBIDI`
+	for _, data := range []string{
+		`{"` + key + `":1}`,
+		`{"a":{"` + key + `":"v"}}`,
+		`{"a":[{"` + key + `":true}],"name":"tool"}`,
+	} {
+		var d decode.Decoder
+		fr := d.Decode(&decode.Event{Data: []byte(data), HasData: true}, 0, false)
+		got := movesSummary(fr)
+		if got != decode.Sanitize(got) || strings.ContainsAny(got, "\x1b\u202e") {
+			t.Errorf("%s: summary %q is not terminal-safe", data, got)
+		}
+		if !strings.Contains(got, "RED") || !strings.Contains(got, "BIDI") {
+			t.Errorf("%s: summary %q does not show the key", data, got)
 		}
 	}
 }
