@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
-	"os/signal"
 
 	"github.com/spf13/cobra"
 
@@ -62,7 +60,7 @@ func connectRun(o *connectOptions) error {
 	if o.name == "connect" && !fl.headless && ui.IsTerminal(o.stdout) {
 		return runLiveTUI(o.url, opts, fl.curlish.maxTime, o.stderr)
 	}
-	ctx, stop := signal.NotifyContext(o.ctx, os.Interrupt)
+	ctx, stop := notifyStop(o.ctx)
 	defer stop()
 	ctx, cancel := fl.curlish.deadline(ctx, o.stderr)
 	defer cancel()

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -147,7 +145,7 @@ func curlRun(o *curlOptions) error {
 	if !fl.headless && ui.IsTerminal(o.stdout) {
 		return runLiveTUI(opts.Connect.URL, opts, fl.curlish.maxTime, o.stderr)
 	}
-	ctx, stop := signal.NotifyContext(o.ctx, os.Interrupt)
+	ctx, stop := notifyStop(o.ctx)
 	defer stop()
 	ctx, cancel := fl.curlish.deadline(ctx, o.stderr)
 	defer cancel()

@@ -5,8 +5,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -97,7 +95,7 @@ func runDemoHeadless(o *demoOptions, name string) error {
 			opts.Library = lib
 		}
 	}
-	ctx, stop := signal.NotifyContext(o.ctx, os.Interrupt)
+	ctx, stop := notifyStop(o.ctx)
 	defer stop()
 	return runLive(ctx, opts, o.stdout, o.stderr, o.quiet)
 }

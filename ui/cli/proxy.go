@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"strconv"
 	"sync"
 	"time"
@@ -290,7 +289,7 @@ func runProxyHeadless(ctx context.Context, p *proxy.Proxy, srv *http.Server, ln 
 		}
 	}()
 
-	sig, stop := signal.NotifyContext(ctx, os.Interrupt)
+	sig, stop := notifyStop(ctx)
 	defer stop()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()

@@ -16,7 +16,6 @@ import (
 	"io/fs"
 	"net"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -211,7 +210,7 @@ func rootConnect(o *rootOptions, url string) error {
 	}
 	opts.Source = "connect"
 	if !ui.IsTerminal(o.stdout) {
-		ctx, stop := signal.NotifyContext(o.ctx, os.Interrupt)
+		ctx, stop := notifyStop(o.ctx)
 		defer stop()
 		return runLive(ctx, opts, o.stdout, o.stderr, false)
 	}

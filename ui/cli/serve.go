@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -262,9 +260,9 @@ func serveListen(o *serveOptions, handler http.Handler, what string, allow *repl
 	// (BodyTimeout, in the handler), each write (the Listener) and an idle
 	// keep-alive connection; and a connection cap.
 	srv := replay.NewServer(handler)
-	serveAnnounce(o, ln.Addr(), what, lanURLs)
-	ctx, stop := signal.NotifyContext(o.ctx, os.Interrupt)
+	ctx, stop := notifyStop(o.ctx) // before the address is printed: a signal right after it counts
 	defer stop()
+	serveAnnounce(o, ln.Addr(), what, lanURLs)
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
