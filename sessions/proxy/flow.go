@@ -48,6 +48,11 @@ type Flow struct {
 	Frames    int
 	Counts    invariants.Counts
 	SessionID string // the session library's ID ("" when not saved)
+	// RecordErr says why the stream's recording in the session library
+	// failed ("" when it did not, or nothing was to be recorded): the
+	// library could not be written, a write or the close failed (a full
+	// disk). Such a flow fails the run, as a failed `record` does.
+	RecordErr string
 	// Behind counts the bytes the checker could not take in time (its
 	// queue was full): the app got them, the check and recording did not.
 	Behind int64

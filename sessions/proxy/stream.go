@@ -96,6 +96,13 @@ const recordFlushDelay = 100 * time.Millisecond
 // flow done with the report's facts and saves the session's metadata.
 func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handler) {
 	var notes []string
+	var recErr string // why the recording failed
+	failed := func(note string) {
+		notes = append(notes, note)
+		if recErr == "" {
+			recErr = note
+		}
+	}
 	// An encoded stream is checked and recorded decoded (decode_stream.go).
 	c := decodedIfEncoded(t)
 	var libID string
@@ -103,7 +110,7 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 	if p.opts.Library != nil {
 		id, f, err := p.opts.Library.Create(meta.StartedAt)
 		if err != nil {
-			notes = append(notes, "not saved: "+sessions.Clean(err.Error()))
+			failed("not saved: " + sessions.Clean(err.Error()))
 		} else {
 			libID, libFile = id, f
 			c = record.New(c, f, record.Options{Redact: p.opts.Redact, KeepSecrets: p.opts.KeepSecrets, FlushDelay: recordFlushDelay})
@@ -173,7 +180,7 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 	if libFile != nil {
 		rec, _ := findRecorder(c)
 		if cerr := libFile.Close(); cerr != nil || rec != nil && rec.Err() != nil {
-			notes = append(notes, fmt.Sprintf("the session library's recording is incomplete: %v", firstErr(rec, cerr)))
+			failed(fmt.Sprintf("the session library's recording is incomplete: %v", firstErr(rec, cerr)))
 		}
 		meta := library.SessionMeta{ID: libID, URL: meta.Name, Method: meta.Method, Source: "proxy",
 			StartedAt: meta.StartedAt, Duration: time.Since(meta.StartedAt), Status: meta.Status}
@@ -182,7 +189,7 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 			meta.Bytes = rep.Bytes
 		}
 		if ferr := p.opts.Library.Finish(meta); ferr != nil {
-			notes = append(notes, sessions.Clean(ferr.Error()))
+			failed(sessions.Clean(ferr.Error()))
 		}
 		if perr := p.enforceCap(libID); perr != nil {
 			notes = append(notes, sessions.Clean(perr.Error()))
@@ -193,6 +200,7 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 		f.Duration = time.Since(f.Started)
 		f.Behind = t.Behind()
 		f.Notes = append(f.Notes, notes...)
+		f.RecordErr = recErr
 		if rep == nil {
 			return
 		}

@@ -312,10 +312,7 @@ func runProxyHeadless(ctx context.Context, p *proxy.Proxy, srv *http.Server, ln 
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	if failing && tally.reaches(failOn) {
-		return exitError{1}
-	}
-	return nil
+	return tally.exitStatus(failing, failOn)
 }
 
 // printFlows takes what the feed hands next and prints the finished flows
@@ -335,6 +332,8 @@ func printFlows(ctx context.Context, sub *proxy.Subscription, tally *proxyTally,
 type proxyTally struct {
 	mu                     sync.Mutex
 	flows, streams, behind int
+	recordFailed           int    // streams whose recording failed
+	firstRecordErr         string // the first one's cause
 	withError, withWarn    int
 	counts                 invariants.Counts
 }
@@ -347,6 +346,12 @@ func (t *proxyTally) add(f proxy.Flow) {
 		return
 	}
 	t.streams++
+	if f.RecordErr != "" {
+		if t.recordFailed == 0 {
+			t.firstRecordErr = f.RecordErr
+		}
+		t.recordFailed++
+	}
 	t.counts.Error += f.Counts.Error
 	t.counts.Warn += f.Counts.Warn
 	t.counts.Info += f.Counts.Info
@@ -376,6 +381,25 @@ func (t *proxyTally) write(w io.Writer) {
 	if t.behind > 0 {
 		fmt.Fprintf(w, "  %s not checked whole: the checker fell behind the app\n", pluralWas(t.behind))
 	}
+	if t.recordFailed > 0 {
+		fmt.Fprintf(w, "  %s not recorded whole (%s)\n", pluralWas(t.recordFailed), sessions.Clean(t.firstRecordErr))
+	}
+}
+
+// exitStatus is the run's status once the total is written: 2 when a
+// recording failed (as `record` exits on a full disk), 1 when --fail-on
+// is reached, else nil.
+func (t *proxyTally) exitStatus(failing bool, failOn invariants.Severity) error {
+	t.mu.Lock()
+	failed := t.recordFailed > 0
+	t.mu.Unlock()
+	if failed {
+		return exitError{2}
+	}
+	if failing && t.reaches(failOn) {
+		return exitError{1}
+	}
+	return nil
 }
 
 // writeFlowLine prints one finished flow, and for a stream its check
@@ -471,8 +495,5 @@ func runProxyScreen(p *proxy.Proxy, srv *http.Server, ln net.Listener, streams *
 	if err != nil {
 		return err
 	}
-	if failing && tally.reaches(failOn) {
-		return exitError{1}
-	}
-	return nil
+	return tally.exitStatus(failing, failOn)
 }
