@@ -22,6 +22,7 @@ import (
 	"framescope/sessions/faults"
 	"framescope/sessions/frontdoor"
 	"framescope/sessions/library"
+	"framescope/sessions/live"
 	"framescope/sessions/pipeline"
 )
 
@@ -47,6 +48,14 @@ type Options struct {
 	MITMHosts []string
 	// Library saves every stream as a session (nil: --no-save).
 	Library *library.Library
+	// LibraryMax bounds the bytes all recordings in flight hold together
+	// (the library's cap, FRAMESCOPE_LIBRARY_MAX; 0: none): a recording
+	// that would pass it ends there, cancelled, with a note — the app's
+	// stream goes on.
+	LibraryMax int64
+	// Limits end each stream's recording and check (--max-bytes,
+	// --max-frames, as connect's), never the app's stream.
+	Limits live.StopLimits
 	// Check configures the live check of every stream (detection unless
 	// Check.Dialect forces one).
 	Check invariants.Options
@@ -135,6 +144,7 @@ type Proxy struct {
 	checkers  sync.WaitGroup // one per stream being checked
 	budget    *queueBudget
 	spill     *spillBudget
+	recCap    recordCap   // the recordings in flight against Options.LibraryMax
 	capClock  capClock    // the library cap's last enforcement (librarycap.go)
 	via       string      // this proxy's name in Via headers (loop.go)
 	bodies    *bodyBudget // request bodies in flight (reqbody_budget.go)
@@ -190,8 +200,10 @@ func New(opts Options) *Proxy {
 	if opts.Library != nil {
 		spill.dir = opts.Library.Dir
 	}
-	return &Proxy{opts: opts, transport: t, book: newFlowBook(cmp.Or(opts.MaxFlows, DefaultMaxFlows)), budget: &queueBudget{limit: opts.QueueTotal}, spill: spill,
+	px := &Proxy{opts: opts, transport: t, book: newFlowBook(cmp.Or(opts.MaxFlows, DefaultMaxFlows)), budget: &queueBudget{limit: opts.QueueTotal}, spill: spill,
 		via: newViaName(), bodies: &bodyBudget{limit: maxInflightBodies}}
+	px.recCap.max = opts.LibraryMax
+	return px
 }
 
 // Subscribe starts a feed of the flows: every flow so far, then each one

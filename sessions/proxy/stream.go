@@ -105,6 +105,16 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 	}
 	// An encoded stream is checked and recorded decoded (decode_stream.go).
 	c := decodedIfEncoded(t)
+	// The limits end the recording and the check, never the app's stream.
+	var lim *recordLimit
+	capb := &p.recCap
+	if p.opts.Library == nil {
+		capb = nil
+	}
+	if p.opts.Limits.Active() || capb != nil && capb.max > 0 {
+		lim = newRecordLimit(c, p.opts.Limits, capb, isNDJSON(meta.ContentType))
+		c = lim
+	}
 	var libID string
 	var libFile *os.File
 	if p.opts.Library != nil {
@@ -173,7 +183,17 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 
 	h.OneStage = true // one goroutine per stream: the app's copy loop keeps a core
 	rep, err := report.CheckWith(c, p.opts.Check, h)
+	if lim != nil && lim.stopped {
+		// The app's stream goes on: take its reads (not kept) until it
+		// ends, so the flow ends with it and nothing queues or spills.
+		after := drainTap(t)
+		notes = append(notes, fmt.Sprintf("the recording and the check %s; the app's stream went on (%s after it not checked or recorded)",
+			lim.end.Detail, sessions.FormatSize(after)))
+	}
 	c.Close()
+	if lim != nil {
+		lim.release()
+	}
 	if err != nil {
 		notes = append(notes, "check: "+sessions.Clean(err.Error()))
 	}
@@ -240,4 +260,17 @@ func firstErr(rec *record.Recorder, err error) error {
 		return rec.Err()
 	}
 	return err
+}
+
+// drainTap reads what is left of a stream whose recording ended at a
+// limit, keeping nothing, and returns its size.
+func drainTap(t *tap) int64 {
+	var n int64
+	for {
+		ch, err := t.Next()
+		n += int64(len(ch.Data))
+		if err != nil {
+			return n
+		}
+	}
 }

@@ -45,6 +45,8 @@ type proxyOptions struct {
 	maxSpill                string
 	maxFlows                int
 	maxConns                int
+	maxBytes                string // --max-bytes, per stream
+	maxFrames               int    // --max-frames, per stream
 }
 
 // newProxyCmd declares proxy's flags; runF (proxyRun unless a test gives
@@ -95,6 +97,8 @@ shows any other flow's request and response; esc goes back; q stops the proxy); 
 	f.StringVar(&o.maxSpill, "max-spill", "1GiB", "when a checker falls behind, hold at most `SIZE` of its streams on disk (all together) before leaving bytes out of the check and recording (0 = no limit)")
 	f.IntVar(&o.maxConns, "max-conns", frontdoor.DefaultMaxConns, "at most `N` connections open at once (the app's, tunnels included); one more is answered 503")
 	f.IntVar(&o.maxFlows, "max-flows", proxy.DefaultMaxFlows, "remember at most `N` flows for the Flows screen and their details (the oldest finished ones are forgotten; streams stay in the library)")
+	f.StringVar(&o.maxBytes, "max-bytes", "", "end each stream's recording and check once it holds `SIZE` of the stream (e.g. 100MB; after the last whole event; the app's stream goes on; 0 = no limit)")
+	f.Var(maxFramesFlag{&o.maxFrames}, "max-frames", "end each stream's recording and check right after `N` frames (the app's stream goes on; 0 = no limit)")
 	f.StringArrayVar(&o.faults, "fault", nil, "inject a fault into matching streams on their way to the app, e.g. 'cut-after=5', 'drop=3,7 path=/v1/*', 'stall=2s@3', 'drop-terminal', 'buffer=64KiB', 'burst=10', 'gzip' (`SPEC`; repeatable; docs/proxy.md)")
 	addDialectFlag(cmd, &o.dialect)
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warn"}, cobra.ShellCompDirectiveNoFileComp))
@@ -123,9 +127,11 @@ func proxyRun(o *proxyOptions) error {
 		return err
 	}
 	if !o.noSave {
-		if _, err := library.LibraryMax(os.Getenv); err != nil {
+		max, err := library.LibraryMax(os.Getenv)
+		if err != nil {
 			return fmt.Errorf("session library: %w (use --no-save)", err)
 		}
+		opts.LibraryMax = max // the recordings in flight stay within it
 		lib, err := library.DefaultLibrary()
 		if err != nil {
 			return fmt.Errorf("session library: %w (use --no-save)", err)
@@ -199,6 +205,9 @@ func proxyCheck(o *proxyOptions) (proxy.Options, error) {
 		return opts, fmt.Errorf("--max-flows %d: want at least 1", o.maxFlows)
 	}
 	opts.MaxFlows = o.maxFlows
+	if opts.Limits, err = stopLimits(o.maxBytes, o.maxFrames); err != nil {
+		return opts, err
+	}
 	if o.maxConns < 1 {
 		return opts, fmt.Errorf("--max-conns %d: want at least 1", o.maxConns)
 	}
