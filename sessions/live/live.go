@@ -133,6 +133,7 @@ type Live struct {
 	// decodeFailed says why the body could not be decoded ("": it was,
 	// or a bound stopped it); set when the stream ends.
 	decodeFailed string
+	probe        *codings.Replay // the body's start while Probe decodes it
 
 	// Chunks read before Connect returned (error bodies), served first.
 	preDone  chan struct{} // nil when there was no pre-read
@@ -415,8 +416,9 @@ func (l *Live) planDecoding(resp *http.Response, opts ConnectOptions) {
 	encs, ncodings := codings.Parse(resp.Header.Values("Content-Encoding"), codings.Max)
 	l.encs = encs
 	if ncodings > codings.Max {
+		// Kept as it came, the failure named (undecodable.go).
 		l.encs = nil
-		l.heldErr = &decodeError{err: codings.TooMany(ncodings)}
+		l.keepUndecoded(codings.TooMany(ncodings).Error())
 	}
 	for _, e := range l.encs {
 		if !codings.Decodable(e) {
@@ -693,7 +695,11 @@ func (l *Live) decoder() (io.Reader, error) {
 		return &layerGuard{r: r, l: l, limit: l.limit.layerLimit(inner)}
 	}
 	// A decoding error, unless the raw body failed first (codingError).
-	return codings.Stack(l.encs, &layerGuard{r: l.raw, l: l}, between, codingError)
+	var raw io.Reader = l.raw
+	if l.probe != nil {
+		raw = l.probe // the body's start kept, should it not decode (undecodable.go)
+	}
+	return codings.Stack(l.encs, &layerGuard{r: raw, l: l}, between, codingError)
 }
 
 // codingError marks a decoder's error as such, unless the raw body failed
@@ -841,6 +847,9 @@ func (l *Live) finish(err error) {
 	l.done = true
 	l.end = invariants.End{At: time.Since(l.start), HasTime: true}
 	switch {
+	case err == io.EOF && l.decodeFailed != "":
+		// Read to its end as it came, undecoded (undecodable.go).
+		l.end.Kind, l.end.Detail = invariants.EndError, l.decodeFailed
 	case err == io.EOF:
 		l.end.Kind = invariants.EndEOF
 	case l.cancelled.Load() || l.closed.Load() || l.parent.Err() != nil || errors.Is(err, errCancelled):

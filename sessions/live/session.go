@@ -104,6 +104,7 @@ func RunLive(ctx context.Context, opts LiveOptions, h pipeline.Handler) (*LiveRe
 	if opts.OnResponse != nil {
 		opts.OnResponse(res.Response)
 	}
+	live.Probe() // an encoded body that does not decode is recorded as it came
 	rec := record.Options{Redact: opts.Connect.Redact, KeepSecrets: opts.Connect.KeepSecrets}
 	var c, recC, libC sessions.Capture = live, nil, nil
 	if opts.Stop.Active() {

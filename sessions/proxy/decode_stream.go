@@ -96,6 +96,13 @@ type decodedCapture struct {
 	// the tap says).
 	stopped bool
 	end     *invariants.End
+
+	// The probe (decode_probe.go): first is the first decoded read,
+	// held for Next; raw means the body did not decode from its start and
+	// is read as it came, pend (what the probe read) first.
+	first *sessions.Chunk
+	raw   bool
+	pend  []byte
 }
 
 func (d *decodedCapture) Meta() sessions.Meta { return d.meta }
@@ -104,6 +111,13 @@ func (d *decodedCapture) Meta() sessions.Meta { return d.meta }
 const maxZeroReads = 100
 
 func (d *decodedCapture) Next() (sessions.Chunk, error) {
+	if d.raw {
+		return d.nextRaw()
+	}
+	if ch := d.first; ch != nil {
+		d.first = nil
+		return *ch, nil
+	}
 	if d.stopped {
 		return sessions.Chunk{}, io.EOF
 	}
@@ -178,6 +192,10 @@ func (d *decodedCapture) End() invariants.End {
 }
 
 func (d *decodedCapture) TakeProblems() []sessions.Problem {
+	if d.raw {
+		d.src.collect()
+		return d.probs.Take()
+	}
 	if !d.stopped && !d.src.ended && d.src.collect() && d.src.err == nil {
 		d.src.err = errDecodeGap // (the tap says so in its Next: a safeguard)
 	}
@@ -231,6 +249,10 @@ type encodedSource struct {
 	n       int64 // encoded bytes read: the ratio bound's denominator
 	err     error // how the tap ended (io.EOF), or errDecodeGap
 	ended   bool  // the tap returned its last chunk
+	// keep: the probe is on, kept holds every chunk read (a copy), over
+	// that more than codings.ProbeMax was read.
+	keep, over bool
+	kept       []byte
 }
 
 // fill makes cur non-empty, or returns why it cannot be.
@@ -240,6 +262,13 @@ func (s *encodedSource) fill() error {
 			return s.err
 		}
 		ch, err := s.c.Next()
+		if s.keep && !s.over {
+			if len(s.kept)+len(ch.Data) > codings.ProbeMax {
+				s.over, s.kept = true, nil
+			} else {
+				s.kept = append(s.kept, ch.Data...)
+			}
+		}
 		if s.collect() {
 			s.err = errDecodeGap
 			return s.err

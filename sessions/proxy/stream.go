@@ -105,6 +105,9 @@ func (p *Proxy) check(lf *liveFlow, t *tap, meta sessions.Meta, h pipeline.Handl
 	}
 	// An encoded stream is checked and recorded decoded (decode_stream.go).
 	c := decodedIfEncoded(t)
+	if d, ok := c.(*decodedCapture); ok {
+		d.probe() // before the recording's header: decoded, or kept as it came (decode_probe.go)
+	}
 	// The limits end the recording and the check, never the app's stream.
 	var lim *recordLimit
 	capb := &p.recCap
