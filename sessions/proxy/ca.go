@@ -74,6 +74,9 @@ type CA struct {
 // refused: it would let them impersonate any site to whoever trusts the CA.
 func LoadOrCreateCA(dir string) (ca *CA, created bool, err error) {
 	certPath, keyPath := filepath.Join(dir, CACertFile), filepath.Join(dir, CAKeyFile)
+	if err := checkCADir(dir); err != nil {
+		return nil, false, err
+	}
 	if _, err := os.Stat(keyPath); errors.Is(err, fs.ErrNotExist) {
 		if err := createCA(dir, certPath, keyPath); err != nil {
 			return nil, false, err
@@ -125,11 +128,7 @@ func createCA(dir, certPath, keyPath string) error {
 		return fmt.Errorf("certificate authority: %w", err)
 	}
 	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-	tmp := certPath + ".tmp"
-	err = os.WriteFile(tmp, certPEM, 0o644)
-	if err == nil {
-		err = os.Rename(tmp, certPath)
-	}
+	err = writeExclusive(dir, certPath, certPEM, 0o644)
 	if err == nil {
 		err = pem.Encode(kf, &pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})
 	}
