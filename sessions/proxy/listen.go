@@ -42,3 +42,9 @@ func Reach(ln net.Addr) string {
 	}
 	return "devices that can reach " + ap.Addr().String() + " can use it (--allow-remote)"
 }
+
+// Remote says whether a listener is reachable from other machines.
+func Remote(ln net.Addr) bool {
+	ap, err := netip.ParseAddrPort(ln.String())
+	return err == nil && !ap.Addr().Unmap().IsLoopback()
+}

@@ -53,6 +53,11 @@ type Options struct {
 	// that would pass it ends there, cancelled, with a note — the app's
 	// stream goes on.
 	LibraryMax int64
+	// AllowLoopbackTargets lets a client on another machine (--allow-remote)
+	// reach this machine's loopback through the forward proxy
+	// (absolute-form or CONNECT to 127.0.0.1, localhost…); refused with 403
+	// otherwise (loopback_targets.go).
+	AllowLoopbackTargets bool
 	// Limits end each stream's recording and check (--max-bytes,
 	// --max-frames, as connect's), never the app's stream.
 	Limits live.StopLimits
@@ -248,6 +253,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if p.isSelf(r.URL.Host) {
 			http.Error(w, "framescope proxy: "+errLoop.Error(), http.StatusLoopDetected)
+			return
+		}
+		if p.refuseLoopbackTarget(w, r, r.URL.Host) {
 			return
 		}
 		p.forward(w, r, r.URL)

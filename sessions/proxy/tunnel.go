@@ -26,6 +26,9 @@ func (p *Proxy) connect(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "framescope proxy: "+errLoop.Error(), http.StatusLoopDetected)
 		return
 	}
+	if p.refuseLoopbackTarget(w, r, authority) {
+		return
+	}
 	if p.mitmHost(host) {
 		p.mitm(w, r, authority, host)
 		return

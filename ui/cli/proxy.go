@@ -38,6 +38,7 @@ type proxyOptions struct {
 	listen, failOn, dialect string
 	upstreamCA              string
 	allowRemote, mitm       bool
+	allowLoopbackTargets    bool
 	mitmHosts, redact       []string
 	allowOrigins            []string
 	headless, noSave, keep  bool
@@ -85,6 +86,7 @@ shows any other flow's request and response; esc goes back; q stops the proxy); 
 	f.StringVar(&o.listen, "listen", "127.0.0.1:7071", "listen address (a non-loopback one needs --allow-remote; --addr is the same)")
 	aliasFlag(f, "addr", "listen")
 	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a --listen address other machines can reach")
+	f.BoolVar(&o.allowLoopbackTargets, "allow-loopback-targets", false, "let clients on other machines (--allow-remote) reach this machine's loopback (127.0.0.1, localhost) through the forward proxy")
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "also proxy requests with this `HOST` in Host and Origin headers (HOST, HOST:PORT or an origin http://HOST:PORT; repeatable; others are refused, against DNS rebinding)")
 	f.BoolVar(&o.mitm, "mitm", false, "decrypt HTTPS (CONNECT) with framescope's local CA (see: framescope proxy ca)")
 	f.StringArrayVar(&o.mitmHosts, "mitm-hosts", nil, "with --mitm, decrypt only hosts matching `PATTERN` (path.Match: api.*, *.example.com; repeatable)")
@@ -189,7 +191,7 @@ func proxyCheck(o *proxyOptions) (proxy.Options, error) {
 	if err != nil {
 		return proxy.Options{}, err
 	}
-	opts := proxy.Options{Check: check, Redact: o.redact, KeepSecrets: o.keep}
+	opts := proxy.Options{Check: check, Redact: o.redact, KeepSecrets: o.keep, AllowLoopbackTargets: o.allowLoopbackTargets}
 	if opts.Allow, err = frontdoor.ParseAllowList(o.allowOrigins); err != nil {
 		return opts, err
 	}
@@ -277,6 +279,13 @@ func proxyAnnounce(stderr io.Writer, listen net.Addr, opts proxy.Options) {
 	} else {
 		fmt.Fprintf(stderr, "framescope proxy: forward proxy at http://%s (%s)\n  HTTP_PROXY=http://%s HTTPS_PROXY=http://%s, or a device's proxy setting; Ctrl-C stops\n",
 			addr, proxy.Reach(listen), addr, addr)
+		if proxy.Remote(listen) {
+			if opts.AllowLoopbackTargets {
+				fmt.Fprintf(stderr, "  WARNING: other devices can reach this machine's loopback-only services (127.0.0.1, localhost) through it (--allow-loopback-targets)\n")
+			} else {
+				fmt.Fprintf(stderr, "  other devices may not reach this machine's loopback (127.0.0.1, localhost) through it: 403 (--allow-loopback-targets allows it)\n")
+			}
+		}
 	}
 }
 
