@@ -22,6 +22,7 @@ type Writer struct {
 	buffer, burst int
 	held          []byte
 	frames        int
+	reserved      int // of held, taken from out.Budget
 }
 
 // Out is what a Writer does besides writing to the response.
@@ -36,6 +37,8 @@ type Out struct {
 	// proxy's bound: N frames of any size could be any number of bytes);
 	// 0: no bound.
 	MaxHold int
+	// Budget bounds what all the Writers sharing it hold (nil: none).
+	Budget *HoldBudget
 }
 
 // NewWriter is the delivery faults of f in front of w.
@@ -53,19 +56,39 @@ func (d *Writer) Send(p []byte, frames int) (sent bool, err error) {
 	if d.buffer <= 0 && d.burst <= 0 { // nothing held back
 		return len(p) > 0, d.send(p)
 	}
+	over := false
+	if b := d.out.Budget; b != nil {
+		if b.take(len(p)) {
+			d.reserved += len(p)
+		} else {
+			over = true // the streams together hold their bound: this one lets go
+		}
+	}
 	d.held = append(d.held, p...)
 	d.frames += frames
-	if (d.buffer > 0 && len(d.held) >= d.buffer) || (d.burst > 0 && d.frames >= d.burst) ||
+	if over || (d.buffer > 0 && len(d.held) >= d.buffer) || (d.burst > 0 && d.frames >= d.burst) ||
 		(d.out.MaxHold > 0 && len(d.held) >= d.out.MaxHold) {
 		return true, d.Release()
 	}
 	return false, nil
 }
 
+// keptHold is the capacity a Writer keeps for its next hold once it
+// released one; a larger buffer is dropped (it would stay in memory for
+// as long as the stream lasts).
+const keptHold = 64 << 10
+
 // Release sends everything held.
 func (d *Writer) Release() error {
 	err := d.send(d.held)
 	d.held, d.frames = d.held[:0], 0
+	if cap(d.held) > keptHold {
+		d.held = nil
+	}
+	if d.reserved > 0 {
+		d.out.Budget.give(d.reserved)
+		d.reserved = 0
+	}
 	return err
 }
 
@@ -111,4 +134,14 @@ func (d *Writer) Finish(clean bool) error {
 		return d.flush()
 	}
 	return nil
+}
+
+// Discard drops what is held without sending it, giving its bytes back to
+// the Budget (a stream that ended on a failed write).
+func (d *Writer) Discard() {
+	d.held, d.frames = nil, 0
+	if d.reserved > 0 {
+		d.out.Budget.give(d.reserved)
+		d.reserved = 0
+	}
 }

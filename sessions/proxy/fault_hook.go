@@ -46,8 +46,12 @@ func prepareFault(h http.Header, meta *sessions.Meta, plan faults.Plan) {
 // app receives it, decoded and when it is released), flushing every
 // write, and holding back at most faults.MaxHold.
 func newFaultOut(w io.Writer, flush func() error, tap func([]byte), plan faults.Plan) *faults.Writer {
-	return faults.NewWriter(w, plan.Set, faults.Out{Tap: tap, Flush: flush, MaxHold: faults.MaxHold})
+	return faults.NewWriter(w, plan.Set, faults.Out{Tap: tap, Flush: flush, MaxHold: faults.MaxHold, Budget: faultHolds})
 }
+
+// faultHolds bounds what the delivery faults of all streams hold back
+// together (faults.MaxHoldTotal; one stream: faults.MaxHold).
+var faultHolds = faults.NewHoldBudget(faults.MaxHoldTotal)
 
 // newStreamFaulter makes the faulter of a stream whose check reads t.
 func newStreamFaulter(w http.ResponseWriter, rc *http.ResponseController, ctx context.Context, plan faults.Plan, t *tap, ndjson bool) *faulter {

@@ -199,6 +199,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, target *url.URL)
 		}
 	}
 	if fl != nil {
+		fl.out.Discard() // whatever a failed write left held gives its bytes back
 		for _, n := range fl.notes {
 			st.tap.note("--fault: " + n)
 		}
