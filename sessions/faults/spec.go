@@ -74,12 +74,15 @@ func Parse(spec string) (Fault, error) {
 		case "host", "path":
 			if err = needVal(); err == nil {
 				if _, perr := path.Match(val, ""); perr != nil {
-					err = fmt.Errorf("%s is not a glob pattern", sessions.CleanShort(strconv.Quote(val), 40))
+					err = badGlob(val, perr)
 				} else if name == "host" {
 					f.Host = strings.ToLower(val)
 				} else {
 					f.Path = val
 				}
+			}
+			if err != nil { // (it was dropped here: host=[ matched nothing, silently)
+				return bad(term, sessions.Clean(err.Error()))
 			}
 			continue
 		case "drop", "dup", "garble":
@@ -146,6 +149,11 @@ func Parse(spec string) (Fault, error) {
 	}
 	if faults == 0 {
 		return bad(spec, "a match but no fault")
+	}
+	if f.Path != "" { // a value's @/PATH
+		if _, perr := path.Match(f.Path, ""); perr != nil {
+			return bad(spec, sessions.Clean(badGlob(f.Path, perr).Error()))
+		}
 	}
 	return f, nil
 }
@@ -235,3 +243,9 @@ func PlanFor(faults []Fault, host, urlPath string) (Plan, bool) {
 // String names the faults applied, as the X-Framescope-Fault header and
 // the capture's note say them.
 func (p Plan) String() string { return strings.Join(p.specs, "; ") }
+
+// badGlob is the refusal of a malformed path.Match pattern (an unclosed
+// [, a trailing \\): it would match nothing, and so do nothing.
+func badGlob(pattern string, err error) error {
+	return fmt.Errorf("%s is not a glob pattern (path.Match: %v; a literal [ is written \\[)", sessions.CleanShort(strconv.Quote(pattern), 40), err)
+}

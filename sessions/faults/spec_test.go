@@ -18,7 +18,7 @@ func TestParse(t *testing.T) {
 	if err != nil || f.Set.Buffer != 64<<10 || f.Set.Burst != 10 || !f.Set.Gzip || f.Set.CutAfter != 0 {
 		t.Fatalf("%+v %v", f, err)
 	}
-	for _, bad := range []string{"", "path=/x", "drop", "drop=-1", "cut-after=x", "stall=2s", "explode=1", "gzip=1", "buffer=0", "burst=0", "path=[", "drop=1@/a@/b"} {
+	for _, bad := range []string{"", "path=/x", "drop", "drop=-1", "cut-after=x", "stall=2s", "explode=1", "gzip=1", "buffer=0", "burst=0", "path=[", "drop=1@/a@/b", "drop=1 host=[", "drop=1 path=/v1/[a-", "stall=1s@3@/v1/[", "drop=1 host=a\\"} {
 		if _, err := Parse(bad); err == nil || !strings.Contains(err.Error(), "--fault") {
 			t.Errorf("%q: %v", bad, err)
 		}

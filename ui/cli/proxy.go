@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path"
 	"strconv"
 	"sync"
 	"time"
@@ -250,6 +251,11 @@ func proxyUpstream(o *proxyOptions, opts *proxy.Options) error {
 func proxyMITM(o *proxyOptions, opts *proxy.Options) error {
 	if len(o.mitmHosts) > 0 && !o.mitm {
 		return errors.New("--mitm-hosts needs --mitm")
+	}
+	for _, pat := range o.mitmHosts {
+		if _, err := path.Match(pat, ""); err != nil { // it would decrypt nothing, silently
+			return fmt.Errorf("--mitm-hosts %s is not a glob pattern (path.Match: %v; a literal [ is written \\[)", sessions.CleanShort(strconv.Quote(pat), 60), err)
+		}
 	}
 	if !o.mitm {
 		return nil
