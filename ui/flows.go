@@ -37,10 +37,10 @@ type Flows struct {
 	query flowQuery     // the filter applied
 	typed *string       // the filter being typed (nil: not typing)
 	clock func() time.Time
+	// max bounds the flows listed: the proxy's own bound (--max-flows,
+	// FlowsOptions.MaxFlows); the oldest finished ones are forgotten.
+	max int
 }
-
-// maxListedFlows bounds the flows the list keeps (the proxy's own bound).
-const maxListedFlows = 10000
 
 // FlowKeys is the flow list's key map.
 type FlowKeys struct {
@@ -76,7 +76,7 @@ func newFlows(sty *Styles, clock func() time.Time) *Flows {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &Flows{sty: sty, keys: DefaultFlowKeys(), index: map[int64]int{}, sel: -1, stick: true, clock: clock}
+	return &Flows{sty: sty, keys: DefaultFlowKeys(), index: map[int64]int{}, sel: -1, stick: true, clock: clock, max: proxy.DefaultMaxFlows}
 }
 
 func (l *Flows) SetSize(w, h int)  { l.w, l.h = w, h; l.scroll() }
@@ -121,8 +121,8 @@ func (l *Flows) Add(fs []proxy.Flow) {
 		l.all = append(l.all, f)
 		grew = true
 	}
-	if len(l.all) > maxListedFlows {
-		l.forget(len(l.all) - maxListedFlows)
+	if len(l.all) > l.max {
+		l.forget(len(l.all) - l.max)
 	}
 	if grew || l.query.on() {
 		l.refilter()

@@ -52,6 +52,9 @@ type FlowsOptions struct {
 	// Detail is a flow's request and response (proxy.Proxy.Detail; false:
 	// no longer held). nil: the screen shows what the list knows.
 	Detail func(id int64) (proxy.FlowDetail, bool)
+	// MaxFlows bounds the flows listed, as the proxy bounds those it
+	// remembers (--max-flows; 0: proxy.DefaultMaxFlows).
+	MaxFlows int
 }
 
 // flowsMsg is a batch of flows from the proxy's subscription.
@@ -82,6 +85,9 @@ func NewFlowsApp(o FlowsOptions, cfg Config) *FlowsApp {
 		darkKnown: cfg.Dark != nil, clock: clock, send: func(tea.Msg) {}}
 	a.help.Styles = a.sty.Help
 	a.list = newFlows(a.sty, clock)
+	if o.MaxFlows > 0 {
+		a.list.max = o.MaxFlows
+	}
 	a.list.Focus()
 	return a
 }

@@ -488,7 +488,7 @@ func stopProxy(srv *http.Server, p *proxy.Proxy) {
 func runProxyScreen(p *proxy.Proxy, srv *http.Server, ln net.Listener, streams *store.FlowStreams,
 	opts proxy.Options, failing bool, failOn invariants.Severity, stdout io.Writer) error {
 	addr := ln.Addr().String()
-	fo := ui.FlowsOptions{Listen: addr, Streams: streams, Detail: p.Detail}
+	fo := ui.FlowsOptions{Listen: addr, Streams: streams, Detail: p.Detail, MaxFlows: opts.MaxFlows}
 	if opts.Upstream != nil {
 		fo.Target = sessions.RedactURL(opts.Upstream.String())
 		fo.Hint = "point the app's base URL at http://" + addr
