@@ -82,7 +82,9 @@ func (p *mapper) settle(m *invariants.Mapping, done bool) {
 	// The client read the end from the last finish_reason chunk (the
 	// completion's finish_reason is known once every choice has one):
 	// that chunk carried the terminal, [DONE] only settles it.
-	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: name, Carrier: last + 1})
+	// A provider that documents no [DONE] (noDone) ends here: Final, no
+	// done-missing.
+	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: name, Carrier: last + 1, Final: !done && noDone(p.flavor)})
 }
 
 // closeTools ends every open call when the completion ends incomplete at

@@ -26,7 +26,16 @@ const (
 	flavorOllama     = "ollama"
 	flavorLMStudio   = "lmstudio"
 	flavorMoonshot   = "moonshot"
+	flavorWriter     = "writer"
 )
+
+// noDone: the flavors whose provider documents no data: [DONE] and whose
+// own SDK ends at the end of the body. Writer: its chat streaming docs show
+// none, and writerai's Stream.__stream__ (src/writerai/_streaming.py)
+// parses every data event as JSON with no sentinel check. A completed
+// stream that ends without [DONE] is then what the provider promises: no
+// done-missing.
+func noDone(flavor string) bool { return flavor == flavorWriter }
 
 // flavors is Spec.FlavorList: what names each flavor, and what it changes.
 var flavors = []invariants.Flavor{
@@ -50,6 +59,8 @@ var flavors = []invariants.Flavor{
 	{Name: flavorOllama, Provider: "Ollama (OpenAI endpoint)", Recognised: "system_fingerprint fp_ollama"},
 	{Name: flavorLMStudio, Provider: "LM Studio", Recognised: "system_fingerprint equal to the model id"},
 	{Name: flavorMoonshot, Provider: "Moonshot AI (Kimi)", Recognised: "a system_fingerprint fpv0_…, or usage inside a choice"},
+	{Name: flavorWriter, Provider: "Writer", Recognised: "a bare palmyra- model id (Writer's own model names: palmyra-x5, palmyra-x-004; hosts name them writer/… or writer.…)",
+		Changes: "no done-missing: Writer sends no data: [DONE] and its SDK ends at the end of the body (writer/writer-python src/writerai/_streaming.py Stream.__stream__: no sentinel check)"},
 }
 
 // recogniseChunk names the flavor the chunk's own members say. It runs
@@ -101,6 +112,8 @@ func recogniseModel(k *chunkMarks) string {
 		return flavorXAI
 	case hex32(k.id) && mistralModel(k.model): // the cheap test first: it runs on every chunk of an unnamed stream
 		return flavorMistral
+	case bytes.HasPrefix(k.model, []byte(`"palmyra-`)):
+		return flavorWriter
 	}
 	return ""
 }
