@@ -37,6 +37,16 @@ const (
 // done-missing.
 func noDone(flavor string) bool { return flavor == flavorWriter }
 
+// openAIHelperError: the flavors read as OpenAI's own (its API or Azure
+// OpenAI, or no provider mark at all), where openai-node's
+// ChatCompletionStream is the client to satisfy. Under any other flavor the
+// provider's own SDK and the common clients (openai-python, the AI SDK)
+// read the stream; a defect only that helper throws on is a warn naming
+// it.
+func openAIHelperError(flavor string) bool {
+	return flavor == "" || flavor == flavorOpenAI || flavor == flavorAzure
+}
+
 // flavors is Spec.FlavorList: what names each flavor, and what it changes.
 var flavors = []invariants.Flavor{
 	{Name: flavorOpenAI, Provider: "OpenAI", Recognised: "an obfuscation member on a chunk (OpenAI's stream obfuscation, on by default since 2025)"},

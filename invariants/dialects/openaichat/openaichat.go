@@ -42,7 +42,7 @@ var Dialect = &invariants.Spec{
 		"tool-malformed", "tool-mismatch", "tool-duplicate", "tool-unfinished"),
 	Own: []invariants.Rule{
 		{Name: "role-missing", Severity: invariants.SevError, Clause: "openai-node ChatCompletionStream (\"missing role for choice N\"); reference ChoiceDelta.role",
-			Summary: "a choice ended and none of its deltas carried a role: openai-node's ChatCompletionStream throws when it builds the completion"},
+			Summary: "a choice ended and none of its deltas carried a role: openai-node's ChatCompletionStream throws when it builds the completion (error read as OpenAI's: openai, azure or no flavor; warn under another provider's flavor, whose own SDK reads it)"},
 	},
 	Sources: map[string]string{
 		"frame-size":         "OpenAI SDK",
