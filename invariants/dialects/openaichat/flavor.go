@@ -2,6 +2,7 @@ package openaichat
 
 import (
 	"bytes"
+	"strings"
 
 	"framescope/decode"
 	"framescope/invariants"
@@ -27,6 +28,7 @@ const (
 	flavorLMStudio   = "lmstudio"
 	flavorMoonshot   = "moonshot"
 	flavorWriter     = "writer"
+	flavorTGI        = "tgi"
 )
 
 // noDone: the flavors whose provider documents no data: [DONE] and whose
@@ -35,7 +37,11 @@ const (
 // parses every data event as JSON with no sentinel check. A completed
 // stream that ends without [DONE] is then what the provider promises: no
 // done-missing.
-func noDone(flavor string) bool { return flavor == flavorWriter }
+//
+// TGI: its chat stream sent no [DONE] before 2.2.0
+// (huggingface/text-generation-inference router/src/server.rs, added by
+// #2221); a 2.2+ stream sends one and raises nothing either way.
+func noDone(flavor string) bool { return flavor == flavorWriter || flavor == flavorTGI }
 
 // openAIHelperError: the flavors read as OpenAI's own (its API or Azure
 // OpenAI, or no provider mark at all), where openai-node's
@@ -69,6 +75,8 @@ var flavors = []invariants.Flavor{
 	{Name: flavorOllama, Provider: "Ollama (OpenAI endpoint)", Recognised: "system_fingerprint fp_ollama"},
 	{Name: flavorLMStudio, Provider: "LM Studio", Recognised: "system_fingerprint equal to the model id"},
 	{Name: flavorMoonshot, Provider: "Moonshot AI (Kimi)", Recognised: "a system_fingerprint fpv0_…, or usage inside a choice"},
+	{Name: flavorTGI, Provider: "Hugging Face Text Generation Inference", Recognised: "object text_completion on a chunk with choices[].delta (TGI 1.4 to 2.0.x), or a system_fingerprint VERSION-native / VERSION-sha-HEX (TGI's router/src/server.rs: version and docker label)",
+		Changes: "object text_completion is read as a chunk (the OpenAI SDKs never read object); no done-missing (no [DONE] before TGI 2.2.0, #2221). TGI also sends id \"\" on every chunk, role on every delta, and finish_reason eos_token / stop_sequence (read as a stop)"},
 	{Name: flavorWriter, Provider: "Writer", Recognised: "a bare palmyra- model id (Writer's own model names: palmyra-x5, palmyra-x-004; hosts name them writer/… or writer.…)",
 		Changes: "no done-missing: Writer sends no data: [DONE] and its SDK ends at the end of the body (writer/writer-python src/writerai/_streaming.py Stream.__stream__: no sentinel check)"},
 }
@@ -86,6 +94,8 @@ func recogniseChunk(k *chunkMarks) string {
 		return flavorAzure
 	case k.citations != nil || k.object.StrEq("chat.completion.done"):
 		return flavorPerplexity
+	case k.object.StrEq("text_completion"):
+		return flavorTGI // only a chunk with choices[].delta gets here (Map)
 	case k.xVLLM != nil:
 		return flavorVLLM
 	case k.obfuscation != nil:
@@ -101,6 +111,8 @@ func recogniseChunk(k *chunkMarks) string {
 		return flavorMoonshot
 	case fp.IsNonEmptyStr() && bytes.Equal(fp, model):
 		return flavorLMStudio
+	case tgiFingerprint(fp):
+		return flavorTGI
 	}
 	if u := k.usage; u.Kind() == decode.KindObject {
 		switch {
@@ -242,4 +254,24 @@ func hex32(id decode.Raw) bool {
 		}
 	}
 	return true
+}
+
+// tgiFingerprint: TGI's system_fingerprint, "VERSION-LABEL" with LABEL the
+// docker label ("sha-" and hex) or "native" (router/src/server.rs,
+// format!("{}-{}", info.version, docker_label.unwrap_or("native"))):
+// "2.0.4-sha-f426a33", "1.4.5-native".
+func tgiFingerprint(fp decode.Raw) bool {
+	s, ok := fp.NonEmptyStr()
+	if !ok {
+		return false
+	}
+	ver, label, ok := strings.Cut(s, "-")
+	if !ok || strings.Count(ver, ".") != 2 || strings.Trim(ver, "0123456789.") != "" {
+		return false
+	}
+	if label == "native" {
+		return true
+	}
+	hex, ok := strings.CutPrefix(label, "sha-")
+	return ok && len(hex) >= 7 && strings.Trim(hex, "0123456789abcdef") == ""
 }

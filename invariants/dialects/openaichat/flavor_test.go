@@ -41,6 +41,11 @@ func TestFlavors(t *testing.T) {
 		{"ollama", `{"id":"chatcmpl-123","object":"chat.completion.chunk","created":1735000000,"model":"llama3.2","system_fingerprint":"fp_ollama","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}`},
 		{"lmstudio", `{"id":"chatcmpl-q4r7n2x9k1m5p8s3t6v0","object":"chat.completion.chunk","created":1735000000,"model":"qwen2.5-7b-instruct","system_fingerprint":"qwen2.5-7b-instruct","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"logprobs":null,"finish_reason":null}]}`},
 		{"moonshot", `{"id":"chatcmpl-6a8de8b0aa0c275363b2fc8a","object":"chat.completion.chunk","created":1787685040,"model":"kimi-k2.5","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"system_fingerprint":"fpv0_1c3effa9"}`},
+		{"tgi", `{"id":"","object":"text_completion","created":1718000000,"model":"tgi","system_fingerprint":"2.0.4-sha-f426a33","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"logprobs":null,"finish_reason":null}]}`},
+		{"tgi", `{"id":"","object":"chat.completion.chunk","created":1718000000,"model":"tgi","system_fingerprint":"2.1.1-native","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"logprobs":null,"finish_reason":null}]}`},
+		{"", `{"id":"chatcmpl-T2","object":"chat.completion.chunk","created":1735000000,"model":"m","system_fingerprint":"2.1-native","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}`},
+		{"writer", `{"id":"3f6c2a1e-8b4d-4c7a-9e21-5d0b7a9c4e13","object":"chat.completion.chunk","created":1764201600,"model":"palmyra-x5","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}`},
+		{"", `{"id":"gen-1","object":"chat.completion.chunk","created":1764201600,"model":"writer/palmyra-x5","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}`},
 	} {
 		if got := flavorOf(t, invariants.Options{}, tc.chunk); got != tc.want {
 			t.Errorf("%s: flavor %q from %.90s", tc.want, got, tc.chunk)
@@ -53,7 +58,7 @@ func TestFlavors(t *testing.T) {
 			t.Errorf("flavor %s: provider or recognition undocumented", f.Name)
 		}
 	}
-	for _, want := range []string{"openai", "azure", "groq", "xai", "mistral", "openrouter", "perplexity", "deepseek", "together", "fireworks", "vllm", "ollama", "lmstudio", "moonshot"} {
+	for _, want := range []string{"openai", "azure", "groq", "xai", "mistral", "openrouter", "perplexity", "deepseek", "together", "fireworks", "vllm", "ollama", "lmstudio", "moonshot", "writer", "tgi"} {
 		if !names[want] {
 			t.Errorf("flavor %s is not listed", want)
 		}

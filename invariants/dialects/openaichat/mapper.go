@@ -83,8 +83,10 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	// A chunk says so in object (Perplexity's last chunk says
 	// chat.completion.done); Azure's filter chunks leave object empty, and
 	// some servers omit it but still send choices.
+	// TGI before 2.1 says text_completion on its chat chunks (sniff).
 	chunk := obj.StrEq("chat.completion.chunk") || obj.StrEq("chat.completion.done") ||
-		((obj == nil || obj.StrEq("")) && choices != nil)
+		((obj == nil || obj.StrEq("")) && choices != nil) ||
+		(obj.StrEq("text_completion") && firstDelta(choices))
 	if !chunk {
 		m.Unknown = true
 		return
