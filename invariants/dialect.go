@@ -203,6 +203,13 @@ type Ender interface {
 	EndStream(m *Mapping)
 }
 
+// TruncationNoter is a Mapper whose clients differ on an event the stream
+// ended in before its blank line: TruncationNote says which of them lose
+// it (for sse-truncated), "" for the common reading (a client discards it).
+type TruncationNoter interface {
+	TruncationNote(ev *decode.Event) string
+}
+
 // TextMapper is a Mapper that also reads frames whose data is not a JSON
 // object (its Shape.NotJSON set): MCP's legacy endpoint event. It raises
 // frame-json itself for text it does not expect.

@@ -212,8 +212,14 @@ func (e *Engine) HTTP(status int, contentType string) []Alarm {
 
 func (e *Engine) Truncated(ev *decode.Event) []Alarm {
 	e.out = e.out[:0]
+	who := "a client discards it"
+	if tn, ok := e.mapper.(TruncationNoter); ok {
+		if s := tn.TruncationNote(ev); s != "" {
+			who = s
+		}
+	}
 	e.raise("sse-truncated", SevWarn, NoFrame, e.cur,
-		"the stream ended inside an SSE event at byte %d (%d bytes without the closing blank line); a client discards it", ev.Offset, ev.Size)
+		"the stream ended inside an SSE event at byte %d (%d bytes without the closing blank line); %s", ev.Offset, ev.Size, who)
 	return e.out
 }
 

@@ -21,6 +21,8 @@ var twoSeverities = map[string]bool{
 	"after-terminal": true, "start-duplicate": true, "span-orphan": true, "span-duplicate": true,
 	// openai-responses: a fresh stream counted from 1 (warn).
 	"seq-gap": true,
+	// openai-chat: a missing role under a non-OpenAI flavor (warn).
+	"role-missing": true,
 }
 
 // TestListedSeverityIsRaised: every alarm a dialect raises on its captures

@@ -29,7 +29,9 @@ type mapper struct {
 	ended     bool
 	mixed     bool // shape-mixed raised (once per stream)
 	framing   bool // sse-field-unexpected raised (once per stream)
-	late      bool // a chunk after the finish raised after-terminal (warn, once)
+	late      bool // a chunk after an error or a blocked prompt raised after-terminal (warn, once)
+	finUsage  bool // a chunk from the latest finishing one on carried usageMetadata
+	unknownFR bool // event-unknown raised for a finishReason (once per stream)
 	respID    []byte
 	model     []byte
 	drifted   [2]bool
@@ -178,17 +180,18 @@ func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {
 		return
 	}
 	if p.ended && t.err == nil {
-		// More after the finishing chunk (text, a repeated finishReason as
-		// older models sent on every chunk, late metadata): both SDKs
-		// yield it as one more response and the caller's loop renders its
-		// text, nothing throws. One after-terminal warn for the stream,
-		// the chunks belong to the stream. An error chunk there still
-		// throws in python (APIError after a finished answer): the
-		// Engine's after-terminal error says it.
+		// More after the chunk that ended the turn: an error object or a
+		// blocked prompt (promptFeedback.blockReason). A finishReason
+		// does not end it (EndStream). Both SDKs yield a chunk after a
+		// blocked prompt as one more response and the caller's loop
+		// renders its text, nothing throws: one after-terminal warn for
+		// the stream, the chunks belong to the stream. An error chunk
+		// there still throws in python (APIError after the turn ended):
+		// the Engine's after-terminal error says it.
 		m.Stream = true
 		if !p.late {
 			p.late = true
-			m.Raise("after-terminal", invariants.SevWarn, "a chunk after the finishing chunk: the SDKs yield it as one more response (its text still renders), but the finishReason chunk should be the stream's last (said once per stream)")
+			m.Raise("after-terminal", invariants.SevWarn, "a chunk after the chunk that ended the turn (an error or a blocked prompt): the SDKs yield it as one more response (its text still renders), but nothing should follow it (said once per stream)")
 		}
 		return
 	}
@@ -250,17 +253,37 @@ func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {
 		}
 		pos++
 	}
-	if finishing && !p.ended && p.finished&p.seen == p.seen {
-		if t.usage == nil {
-			m.Raise("usage-missing", invariants.SevInfo, "the finishing chunk carries no usageMetadata: the turn's token usage is unknown")
-		}
-		mv := invariants.Move{Kind: invariants.MoveTerminal, Outcome: p.outcome, Name: litFinish}
-		if p.outcome != invariants.TurnCompleted {
-			mv.Code = p.code
-		}
-		m.Add(mv)
-		p.ended = true
+	if finishing {
+		p.finUsage = false
 	}
+	if p.finished != 0 && t.usage != nil {
+		p.finUsage = true
+	}
+}
+
+// EndStream ends a streamGenerateContent turn: a finishReason is the
+// candidate's state on that chunk, not the stream's end. The API keeps
+// answering after it by design (server-side tools run by the API: MCP,
+// code execution, search put STOP on the functionCall chunk and go on;
+// older models put STOP on every chunk), and both SDKs read on to the end
+// of the body (python-genai _api_client.py _iter_response_stream,
+// go-genai api_client.go iterateResponseStream (Scan to EOF),
+// js-genai processStreamResponse: each yields every chunk until EOF). So
+// the turn ends when the stream does, once every candidate seen has had a
+// finishReason; without one terminal-missing says so.
+func (p *mapper) EndStream(m *invariants.Mapping) {
+	if p.shape != shapeGC || p.ended || p.finished == 0 || p.finished&p.seen != p.seen {
+		return
+	}
+	if !p.finUsage {
+		m.Raise("usage-missing", invariants.SevInfo, "no chunk from the finishing one on carries usageMetadata: the turn's token usage is unknown")
+	}
+	mv := invariants.Move{Kind: invariants.MoveTerminal, Outcome: p.outcome, Name: litFinish}
+	if p.outcome != invariants.TurnCompleted {
+		mv.Code = p.code
+	}
+	m.Add(mv)
+	p.ended = true
 }
 
 // envelope holds responseId and modelVersion fixed (envelope-drift, warn:
@@ -336,7 +359,8 @@ func (p *mapper) candidate(m *invariants.Mapping, cf *candFields, pos int64) dec
 	outcome, known := finishReasons[s]
 	if !known {
 		outcome = invariants.TurnCompleted
-		if !p.ended {
+		if !p.ended && !p.unknownFR {
+			p.unknownFR = true
 			m.Raise("event-unknown", invariants.SevInfo, "finishReason %q is not one the reference lists; the turn is read as completed", decode.Clip(s, 60))
 		}
 	}

@@ -137,6 +137,19 @@ func (p *mapper) terminal(m *invariants.Mapping, mv invariants.Move) {
 	m.Add(mv)
 }
 
+// TruncationNote: the two SDKs differ on an event the stream ends in
+// before its blank line. @langchain/langgraph-sdk's SSEDecoder
+// (libs/sdk/src/utils/sse.ts) flushes it at the end of the body when it
+// has an event: line; langgraph-sdk's Python SSEDecoder
+// (libs/sdk-py/langgraph_sdk/sse.py) has no flush: only a blank line
+// dispatches, the last event is lost.
+func (p *mapper) TruncationNote(ev *decode.Event) string {
+	if ev.HasType && ev.Type != "" {
+		return "the JS SDK (@langchain/langgraph-sdk, SSEDecoder.flush in src/utils/sse.ts) still delivers it; the Python SDK (langgraph_sdk/sse.py, no flush) drops it"
+	}
+	return "both SDKs drop it: the JS SDK's SSEDecoder.flush delivers only an event with an event: line, the Python SDK (langgraph_sdk/sse.py) has no flush"
+}
+
 // EndStream: the SDKs read the server closing the stream as the end of the
 // run (langgraph-sdk HttpClient.stream returns at EOF; `end` is optional),
 // so a clean EOF is the completed terminal. A stream cut by an error or

@@ -28,9 +28,12 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping, recog
 		delta.TrustedGetAll(d[:], deltaKeys...)
 	}
 	if recognise {
-		fl := choiceFlavor(f[3], f[4], f[5], d[dTokenID], d[dContent])
+		fl := choiceFlavor(f[5], d[dTokenID], d[dContent])
 		if fl == "" {
 			fl = recogniseModel(marks)
+		}
+		if fl == "" {
+			p.guessFlavor(guessChoice(f[3], f[4]), m)
 		}
 		p.settleFlavor(fl, m)
 	}

@@ -82,7 +82,9 @@ func (p *mapper) settle(m *invariants.Mapping, done bool) {
 	// The client read the end from the last finish_reason chunk (the
 	// completion's finish_reason is known once every choice has one):
 	// that chunk carried the terminal, [DONE] only settles it.
-	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: name, Carrier: last + 1})
+	// A provider that documents no [DONE] (noDone) ends here: Final, no
+	// done-missing.
+	m.Add(invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: name, Carrier: last + 1, Final: !done && noDone(p.flavor)})
 }
 
 // closeTools ends every open call when the completion ends incomplete at
@@ -115,20 +117,26 @@ func (p *mapper) idBefore(i int) bool {
 // (src/lib/ChatCompletionStream.ts). The reference's ChoiceDelta.role is
 // optional and openai-python and the AI SDK do without, but the stream
 // helper of the Node SDK does not. An unfinished choice has its
-// terminal-missing, which openai-node throws first. Not under the mistral
-// flavor (Mistral's clients need no role).
+// terminal-missing, which openai-node throws first.
+//
+// The severity follows the flavor: read as OpenAI's (openai, azure, or no
+// provider mark) the helper is the client to satisfy, an error. Under
+// another provider's flavor (Groq's compound models, Mistral-served models
+// send no role in any delta) the provider's own SDK and the common clients
+// read it and only that helper throws: a warn naming it.
 func (p *mapper) checkRoles(m *invariants.Mapping, done bool) {
-	if p.flavor == flavorMistral {
-		return
+	sev, who := invariants.SevError, ""
+	if !openAIHelperError(p.flavor) {
+		sev, who = invariants.SevWarn, " (the "+p.flavor+" flavor: its own SDK, openai-python and the AI SDK read it; only that helper breaks)"
 	}
 	for _, c := range p.choices {
 		if c.role || c.finish == finishNone {
 			continue
 		}
 		if done {
-			m.Raise("role-missing", invariants.SevError, "choice %d ended and none of its deltas carried a role; openai-node's ChatCompletionStream throws \"missing role for choice %d\"", c.index, c.index)
+			m.Raise("role-missing", sev, "choice %d ended and none of its deltas carried a role; openai-node's ChatCompletionStream throws \"missing role for choice %d\"%s", c.index, c.index, who)
 		} else {
-			m.RaiseNoFrame("role-missing", invariants.SevError, "choice %d ended and none of its deltas carried a role; openai-node's ChatCompletionStream throws \"missing role for choice %d\"", c.index, c.index)
+			m.RaiseNoFrame("role-missing", sev, "choice %d ended and none of its deltas carried a role; openai-node's ChatCompletionStream throws \"missing role for choice %d\"%s", c.index, c.index, who)
 		}
 	}
 }

@@ -21,7 +21,23 @@ func recognise(f *decode.Frame, choices decode.Raw) string {
 	if fl := recogniseChoiceByGet(choices); fl != "" {
 		return fl
 	}
-	return recogniseModel(&k)
+	if fl := recogniseModel(&k); fl != "" {
+		return fl
+	}
+	if guessChunk(&k) != "" || guessChoiceByGet(choices) {
+		return flavorCompatible
+	}
+	return ""
+}
+
+// guessChoiceByGet: the first choice carries a copied mark (guessChoice).
+func guessChoiceByGet(choices decode.Raw) bool {
+	var c decode.Raw
+	choices.Elements(func(v decode.Raw) bool {
+		c = v
+		return false
+	})
+	return c.Kind() == decode.KindObject && (c.Get("content_filter_results") != nil || c.Get("stop_reason") != nil)
 }
 
 // recogniseChoiceByGet reads the first choice's marks.
@@ -35,10 +51,6 @@ func recogniseChoiceByGet(choices decode.Raw) string {
 		return ""
 	}
 	switch {
-	case c.Get("content_filter_results") != nil:
-		return flavorAzure
-	case c.Get("stop_reason") != nil:
-		return flavorVLLM
 	case c.Get("usage").Kind() == decode.KindObject:
 		return flavorMoonshot
 	}

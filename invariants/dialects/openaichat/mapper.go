@@ -30,6 +30,7 @@ type mapper struct {
 	// one, else the one its marks named (flavored: settled, stop looking).
 	flavor   string
 	flavored bool
+	guess    string // the first copied mark seen (flavor-guess), "" none
 	// ended: the completion is over (an error object, or settled at
 	// [DONE] or at the end of the stream); later chunks are the engine's
 	// after-terminal, not the choices' business.
@@ -83,8 +84,10 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 	// A chunk says so in object (Perplexity's last chunk says
 	// chat.completion.done); Azure's filter chunks leave object empty, and
 	// some servers omit it but still send choices.
+	// TGI before 2.1 says text_completion on its chat chunks (sniff).
 	chunk := obj.StrEq("chat.completion.chunk") || obj.StrEq("chat.completion.done") ||
-		((obj == nil || obj.StrEq("")) && choices != nil)
+		((obj == nil || obj.StrEq("")) && choices != nil) ||
+		(obj.StrEq("text_completion") && firstDelta(choices))
 	if !chunk {
 		m.Unknown = true
 		return
@@ -191,8 +194,28 @@ func (p *mapper) readFlavor(k *chunkMarks, m *invariants.Mapping) (pending bool)
 		p.flavor, p.flavored = fl, true
 		return false
 	}
-	p.settleFlavor(recogniseChunk(k), m)
+	fl := recogniseChunk(k)
+	if fl == "" {
+		p.guessFlavor(guessChunk(k), m)
+	}
+	p.settleFlavor(fl, m)
 	return !p.flavored
+}
+
+// guessFlavor: a mark other providers copy (hint, "" none) names no
+// provider. The stream is openai-compatible until a mark names one (the
+// flavor stays open), and the evidence is shown once as flavor-guess
+// (info), never as the flavor.
+func (p *mapper) guessFlavor(hint string, m *invariants.Mapping) {
+	if hint == "" || p.flavored {
+		return
+	}
+	if p.guess == "" {
+		p.guess = hint
+		m.Raise("flavor-guess", invariants.SevInfo, "the stream carries %s: that names no provider, read as %s (an unknown provider); --flavor NAME forces one", hint, flavorCompatible)
+	}
+	p.flavor = flavorCompatible
+	m.SetFlavor(flavorCompatible)
 }
 
 // settleFlavor makes fl the stream's flavor ("" settles nothing).

@@ -41,8 +41,10 @@ var Dialect = &invariants.Spec{
 		"terminal-missing", "terminal-duplicate", "after-terminal", "done-early", "done-missing",
 		"tool-malformed", "tool-mismatch", "tool-duplicate", "tool-unfinished"),
 	Own: []invariants.Rule{
+		{Name: "flavor-guess", Severity: invariants.SevInfo, Clause: "framescope (docs/dialects/openai-chat.md Flavors)",
+			Summary: "a mark other providers copy (content_filter_results or stop_reason on a choice, DeepSeek's usage field without its fingerprint) names no provider: the stream is openai-compatible and the mark is shown here"},
 		{Name: "role-missing", Severity: invariants.SevError, Clause: "openai-node ChatCompletionStream (\"missing role for choice N\"); reference ChoiceDelta.role",
-			Summary: "a choice ended and none of its deltas carried a role: openai-node's ChatCompletionStream throws when it builds the completion"},
+			Summary: "a choice ended and none of its deltas carried a role: openai-node's ChatCompletionStream throws when it builds the completion (error read as OpenAI's: openai, azure or no flavor; warn under another provider's flavor, whose own SDK reads it)"},
 	},
 	Sources: map[string]string{
 		"frame-size":         "OpenAI SDK",

@@ -13,6 +13,11 @@ import (
 // is how OpenAI reports a mid-stream failure (vLLM: object "error"), but
 // it is no signature. A chunk without object whose choices[0] has an
 // object delta is one too (some OpenAI-compatible servers omit object).
+// Hugging Face TGI 1.4 to 2.0.x stamps its chat chunks object
+// "text_completion" (router/src/lib.rs ChatCompletionChunk::new, fixed to
+// chat.completion.chunk in 2.1.0, #2089); the OpenAI SDKs never read
+// object, so a text_completion with choices[].delta is a chat chunk too
+// (a legacy completion's choices carry text, not delta).
 func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 	obj := f.Get("object")
 	if obj.StrEq("chat.completion.chunk") || obj.StrEq("chat.completion.done") {
@@ -25,6 +30,8 @@ func sniff(f *decode.Frame, foreign invariants.Keys) invariants.Verdict {
 		return invariants.No
 	}
 	switch {
+	case obj.StrEq("text_completion") && firstDelta(f.Get("choices")):
+		return invariants.Yes
 	case obj.StrEq("") && f.Get("choices").Kind() == decode.KindArray:
 		if f.Get("prompt_filter_results") != nil || f.Get("prompt_annotations") != nil {
 			return invariants.Yes
