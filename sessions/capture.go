@@ -22,6 +22,8 @@ const (
 	// many lines as it takes: an NDJSON stream saved through `jq .`, or an
 	// RFC 7464 JSON text sequence. Each value is one frame.
 	KindJSONSeq Kind = "json-seq"
+	// KindWebSocket is a live WebSocket connection (its recording is JSONL).
+	KindWebSocket Kind = "websocket"
 )
 
 // Meta describes where a capture's bytes came from.
@@ -64,6 +66,10 @@ type Meta struct {
 	// the body arrived in when the chunks are its decoded bytes ("" when
 	// they are the bytes as received).
 	DecodedFrom string
+	// Transport is how the frames travelled: TransportHTTP ("", a
+	// response body) or TransportWebSocket (frames both ways, each chunk
+	// one message: frames.go).
+	Transport string
 }
 
 // Chunk is a run of bytes as read from the source, with its arrival time
@@ -75,6 +81,17 @@ type Chunk struct {
 	// Line is the 1-based line of the capture file the chunk came from
 	// (0 when the format has no lines worth naming, e.g. raw SSE).
 	Line int
+	// From says who sent the frame, Op what kind it is, and a close frame's
+	// CloseCode (0: none) and CloseReason (frames.go). An HTTP body's
+	// chunks are all server data: the zero values.
+	From        Direction
+	Op          FrameOp
+	CloseCode   int
+	CloseReason string
+	// Payload is a two-way transport's message as it travelled (Data
+	// holds it as an SSE block for the framer: MessageBlock); nil for an
+	// HTTP body's chunk. Valid as long as Data.
+	Payload []byte
 }
 
 // Problem is a defect found while reading a capture (a broken JSONL line,

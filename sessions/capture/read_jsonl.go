@@ -100,9 +100,10 @@ func (c *jsonlCapture) parseHeader(ln int, line []byte) bool {
 	m := &c.meta
 
 	v := h["framescope_capture"]
-	if f, err := strconv.ParseFloat(string(v), 64); err != nil || f != 1 {
-		c.probs.Add(ln, "capture header: unknown capture version %s (this framescope reads version 1); reading it as version 1", sessions.CleanShort(string(v), 40))
+	if f, err := strconv.ParseFloat(string(v), 64); err != nil || (f != 1 && f != 2) {
+		c.probs.Add(ln, "capture header: unknown capture version %s (this framescope reads versions 1 and 2); reading it as version 1", sessions.CleanShort(string(v), 40))
 	}
+	c.parseTransport(ln, h)
 	m.URL = c.headerString(ln, h, "url")
 	m.Method = c.headerString(ln, h, "method")
 	if raw, ok := h["status"]; ok && string(raw) != "null" {
@@ -140,6 +141,9 @@ func (c *jsonlCapture) parseHeader(ln int, line []byte) bool {
 		} else {
 			m.StartedAt = t
 		}
+	}
+	if m.Transport == sessions.TransportWebSocket {
+		m.HTTP = false // the upgrade's 101 is no body's status: the frames are the stream
 	}
 	return true
 }
@@ -271,6 +275,11 @@ type jsonlLine struct {
 	hasData, hasB64, hasEnd bool
 	dataOK, b64OK, endOK    bool   // the value is a string
 	data, b64, end          []byte // the strings' contents
+	// A WebSocket capture's frame fields (version 2: read_jsonl_ws.go).
+	hasFrom, hasOp, hasReason bool
+	fromOK, opOK, reasonOK    bool
+	from, op, reason          []byte
+	code                      []byte // the raw JSON of "code"; nil when absent
 }
 
 // parseLine decodes one chunk or end line; ok says whether it yields bytes.
@@ -308,6 +317,9 @@ func (c *jsonlCapture) parseLine(ln int, line []byte) (sessions.Chunk, bool) {
 
 	if c.sawEnd {
 		c.probs.Add(ln, "line after the end line (line %d)", c.endLine)
+	}
+	if c.meta.Transport == sessions.TransportWebSocket && !l.hasEnd {
+		return c.wsChunk(ln, &l, t, hasT)
 	}
 
 	if l.hasEnd {
@@ -391,7 +403,11 @@ func (c *jsonlCapture) slowJSONLLine(ln int, line []byte) (l jsonlLine, ok bool)
 	l.hasData, l.dataOK, l.data = str("data")
 	l.hasB64, l.b64OK, l.b64 = str("b64")
 	l.hasEnd, l.endOK, l.end = str("end")
-	if !l.hasData && !l.hasB64 && !l.hasEnd {
+	l.hasFrom, l.fromOK, l.from = str("from")
+	l.hasOp, l.opOK, l.op = str("op")
+	l.hasReason, l.reasonOK, l.reason = str("reason")
+	l.code = obj["code"]
+	if !l.hasData && !l.hasB64 && !l.hasEnd && !(l.hasOp && c.meta.Transport == sessions.TransportWebSocket) {
 		c.probs.Add(ln, "unknown line shape: expected \"data\", \"b64\" or \"end\" (has %s); line skipped", keyList(obj))
 		return l, false
 	}
@@ -443,7 +459,16 @@ func fastJSONLLine(line, buf []byte) (l jsonlLine, _ []byte, ok bool) {
 				return l, buf, false
 			}
 			l.t, p = line[p:n], n
-		case "data", "b64", "end":
+		case "code":
+			if l.code != nil {
+				return l, buf, false
+			}
+			n := decode.ScanNumber(line, p)
+			if n == p {
+				return l, buf, false
+			}
+			l.code, p = line[p:n], n
+		case "data", "b64", "end", "from", "op", "reason":
 			var np int
 			var sok bool
 			val, buf, np, sok = scanJSONString(line, p, buf)
@@ -456,6 +481,12 @@ func fastJSONLLine(line, buf []byte) (l jsonlLine, _ []byte, ok bool) {
 				has, l.data, l.dataOK = &l.hasData, val, true
 			case "b64":
 				has, l.b64, l.b64OK = &l.hasB64, val, true
+			case "from":
+				has, l.from, l.fromOK = &l.hasFrom, val, true
+			case "op":
+				has, l.op, l.opOK = &l.hasOp, val, true
+			case "reason":
+				has, l.reason, l.reasonOK = &l.hasReason, val, true
 			default:
 				has, l.end, l.endOK = &l.hasEnd, val, true
 			}

@@ -31,6 +31,8 @@ type LiveOptions struct {
 	// Stop ends the session deliberately at a size or frame count
 	// (--max-bytes, --max-frames): recorded and reported as a cancel.
 	Stop StopLimits
+	// WS is what a WebSocket session (a ws:// or wss:// URL) sends.
+	WS WSOptions
 }
 
 // LiveResult is what a finished live session produced.
@@ -86,7 +88,7 @@ func RunLive(ctx context.Context, opts LiveOptions, h pipeline.Handler) (*LiveRe
 		}
 		libID, libFile = id, f
 	}
-	live, err := Connect(ctx, opts.Connect)
+	live, err := connectLive(ctx, opts) // HTTP, or WebSocket: live_ws.go
 	if err == nil && target != nil {
 		if err = target.Start(); err != nil {
 			live.Close()

@@ -184,6 +184,9 @@ func AppendItemText(b []byte, it *Item) []byte {
 			fields = " event=" + decode.Sanitize(f.Event.Type) + fields
 		}
 	}
+	if it.From == sessions.FromClient {
+		fields += " from=client" // a two-way transport's client frame
+	}
 	b = fmt.Appendf(b, "%6d %s  %-16s%s  ", f.Index, arrival, event, fields)
 	if f.Oversized {
 		return fmt.Appendf(b, "<oversized event: %d bytes not kept>\n", f.Size)

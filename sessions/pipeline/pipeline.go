@@ -44,6 +44,9 @@ type Item struct {
 	// TurnKey that turn's id so far (its response id, run id, turn id…).
 	Turn    int
 	TurnKey string
+	// From says who sent the frame: the server, or on a two-way transport
+	// (WebSocket) the client too. Only a TwoWay checker checks client frames.
+	From sessions.Direction
 	// Arrival time of the chunk that completed the block.
 	Arrival    time.Duration
 	HasArrival bool

@@ -26,6 +26,7 @@ type heldItem struct {
 	frame      *decode.Frame // the block's frame, when dispatched
 	arrival    time.Duration
 	hasArrival bool
+	from       sessions.Direction
 	problem    *sessions.Problem
 }
 
@@ -52,12 +53,12 @@ func (r *run) hold(e *pipeEntry) {
 	if ev.Dispatched() {
 		f := e.frame.Clone()
 		f.Arrival, f.HasArrival = e.arrival, e.hasArrival
-		r.held = append(r.held, heldItem{frame: f, arrival: e.arrival, hasArrival: e.hasArrival})
+		r.held = append(r.held, heldItem{frame: f, arrival: e.arrival, hasArrival: e.hasArrival, from: e.from})
 	} else {
-		r.held = append(r.held, heldItem{ev: ev.Clone(), arrival: e.arrival, hasArrival: e.hasArrival})
+		r.held = append(r.held, heldItem{ev: ev.Clone(), arrival: e.arrival, hasArrival: e.hasArrival, from: e.from})
 	}
 	r.heldB += len(ev.Raw)
-	if ev.Dispatched() {
+	if ev.Dispatched() && e.from == sessions.FromServer { // the dialect is the server's
 		r.heldN++
 		if chosen, ok := r.detector.Feed(&e.frame); ok {
 			r.choose(chosen)
@@ -82,10 +83,10 @@ func (r *run) release() {
 			continue
 		}
 		if f := it.frame; f != nil {
-			r.process(&f.Event, f, it.arrival, it.hasArrival)
+			r.process(&f.Event, f, it.arrival, it.hasArrival, it.from)
 			continue
 		}
-		r.process(&it.ev, nil, it.arrival, it.hasArrival)
+		r.process(&it.ev, nil, it.arrival, it.hasArrival, it.from)
 	}
 	r.held = nil
 }

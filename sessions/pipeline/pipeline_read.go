@@ -34,7 +34,8 @@ type pipeEntry struct {
 	frame      decode.Frame
 	arrival    time.Duration
 	hasArrival bool
-	problem    *sessions.Problem // set: the entry is a capture problem, not a block
+	from       sessions.Direction // who sent the block (a two-way transport's client frames)
+	problem    *sessions.Problem  // set: the entry is a capture problem, not a block
 
 	// Where ev's bytes sit in the batch's arena until the batch is sealed.
 	rawAt, dataAt int
@@ -89,6 +90,7 @@ func (b *pipeBatch) add(ev *decode.Event, arrival time.Duration, hasArrival bool
 	commentsAt := e.commentsAt[:0]
 	e.frame.Event.CopyFrom(ev)
 	e.arrival, e.hasArrival, e.problem, e.rawAt, e.dataAt = arrival, hasArrival, nil, -1, -1
+	e.from = sessions.FromServer
 	e.frame.Members = members
 	if ev.Raw != nil {
 		e.rawAt = len(b.arena)
@@ -239,7 +241,7 @@ func (r *reader) run(emit func(*decode.Event, *sessions.Chunk), problem func(ses
 			if live {
 				r.framer.Release(feed) // a lone CR ended it: dispatched now
 			} else {
-				r.held = sessions.Chunk{T: r.chunk.T, HasTime: r.chunk.HasTime}
+				r.held = sessions.Chunk{T: r.chunk.T, HasTime: r.chunk.HasTime, From: r.chunk.From}
 			}
 		}
 		chunkDone()
@@ -348,9 +350,20 @@ func readStage(r *reader, dec *decode.Decoder, get func() *pipeBatch, sink func(
 		winBytes += ev.Size
 		if !b.tinyMode {
 			b.add(ev, chunk.T, chunk.HasTime)
+			b.entries[len(b.entries)-1].from = chunk.From
 			if len(b.entries) >= pipeMaxEntries || len(b.arena) >= pipeMaxArena {
 				send()
 			}
+			return
+		}
+		if chunk.From != sessions.FromServer { // a client frame travels in a full entry, with its direction
+			index := -1
+			if ev.Dispatched() {
+				index = dec.Number()
+			}
+			b.addTinyFull(ev, index, chunk.T, chunk.HasTime)
+			b.entries[len(b.entries)-1].from = chunk.From
+			winFull++
 			return
 		}
 		full := b.tinyFull
@@ -379,7 +392,7 @@ func readInline(r *reader, dec *decode.Decoder, handle func(*pipeEntry)) {
 		if ev != &e.frame.Event {
 			e.frame.Event.CopyFrom(ev)
 		}
-		e.arrival, e.hasArrival = chunk.T, chunk.HasTime
+		e.arrival, e.hasArrival, e.from = chunk.T, chunk.HasTime, chunk.From
 		if ev.Dispatched() {
 			dec.DecodeInto(&e.frame, &e.frame.Event, e.arrival, e.hasArrival) // in place: no second copy
 		}

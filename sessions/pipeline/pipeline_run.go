@@ -29,6 +29,8 @@ type run struct {
 	flavored  invariants.Flavored
 	stamped   invariants.Stamped
 	counter   invariants.ContentCounter
+	// twoWay is the checker when it reads the client's frames too.
+	twoWay invariants.TwoWay
 
 	detection
 
@@ -64,6 +66,7 @@ func (r *run) choose(chosen invariants.Dialect) {
 	r.chk = chosen.NewChecker(r.opts)
 	r.wantMoves = r.h.WantMoves
 	r.flavored, _ = r.chk.(invariants.Flavored)
+	r.twoWay, _ = r.chk.(invariants.TwoWay)
 	r.stamped, r.counter = nil, nil
 	if r.h.WantMoves {
 		r.stamped, _ = r.chk.(invariants.Stamped)
@@ -89,21 +92,36 @@ func (r *run) handle(e *pipeEntry) {
 	case e.problem != nil:
 		handProblem(&r.h, r.chk, r.meta.Name, e.problem)
 	default:
-		r.process(&e.frame.Event, &e.frame, e.arrival, e.hasArrival)
-		if r.late != nil && e.frame.Decoded() {
+		r.process(&e.frame.Event, &e.frame, e.arrival, e.hasArrival, e.from)
+		if r.late != nil && e.frame.Decoded() && e.from == sessions.FromServer {
 			r.lateFeed(&e.frame)
 		}
 	}
 }
 
 // process checks one block and hands it to h.OnItem.
-func (r *run) process(ev *decode.Event, f *decode.Frame, arrival time.Duration, hasArrival bool) {
+//
+// A client frame (a two-way transport's) is checked only by a TwoWay
+// checker: this is the one place that decides it. Any other dialect reads
+// the server's frames alone, as it reads an HTTP body.
+func (r *run) process(ev *decode.Event, f *decode.Frame, arrival time.Duration, hasArrival bool, from sessions.Direction) {
 	it := &r.item
 	it.Event, it.Frame, it.Alarms, it.Moves = ev, nil, nil, nil
 	it.Dialect, it.Turn, it.TurnKey = r.d, -1, ""
 	it.Arrival, it.HasArrival = arrival, hasArrival
 	it.HasStamp = false
+	it.From = from
 	switch {
+	case from == sessions.FromClient:
+		if ev.Dispatched() {
+			it.Frame = f
+			if r.twoWay != nil {
+				it.Alarms = r.twoWay.ObserveClient(f)
+				if t := r.chk.Turn(); t >= 0 {
+					it.Turn = t
+				}
+			}
+		}
 	case ev.Dispatched():
 		it.Frame = f
 		r.observe(f, hasArrival)

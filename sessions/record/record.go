@@ -79,13 +79,18 @@ type Recorder struct {
 
 func (r *Recorder) writeHeader(opts Options) {
 	m := r.meta
-	reqH, reqRed := sessions.RedactHeaders(m.RequestHeaders, opts.Redact, opts.KeepSecrets)
-	respH, respRed := sessions.RedactHeaders(m.ResponseHeaders, opts.Redact, opts.KeepSecrets)
+	redactHeaders := sessions.RedactHeaders
+	b := []byte(`{"framescope_capture":1`)
+	if m.Transport == sessions.TransportWebSocket {
+		redactHeaders = sessions.RedactWSHeaders
+		b = wsHeaderStart(b) // version 2: record_ws.go
+	}
+	reqH, reqRed := redactHeaders(m.RequestHeaders, opts.Redact, opts.KeepSecrets)
+	respH, respRed := redactHeaders(m.ResponseHeaders, opts.Redact, opts.KeepSecrets)
 	started := m.StartedAt
 	if started.IsZero() {
 		started = r.start
 	}
-	b := []byte(`{"framescope_capture":1`)
 	if m.URL != "" {
 		b = append(b, `,"url":`...)
 		b = appendJSONText(b, []byte(sessions.RedactURLIf(m.URL, opts.KeepSecrets)))
@@ -94,7 +99,7 @@ func (r *Recorder) writeHeader(opts Options) {
 		b = append(b, `,"method":`...)
 		b = appendJSONText(b, []byte(m.Method))
 	}
-	if m.HTTP {
+	if m.HTTP || m.Transport == sessions.TransportWebSocket && m.Status != 0 {
 		b = append(b, `,"status":`...)
 		b = strconv.AppendInt(b, int64(m.Status), 10)
 	}
@@ -311,7 +316,9 @@ func (r *Recorder) writeChunk(ch sessions.Chunk) {
 	t := r.arrival(ch.T, ch.HasTime)
 	b := append(r.line[:0], `{"t":`...)
 	b = appendMicros(b, t)
-	if utf8.Valid(ch.Data) {
+	if r.meta.Transport == sessions.TransportWebSocket {
+		b = appendWSFrame(b, &ch) // record_ws.go
+	} else if utf8.Valid(ch.Data) {
 		b = append(b, `,"data":`...)
 		b = appendJSONString(b, ch.Data)
 	} else {

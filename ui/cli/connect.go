@@ -16,6 +16,7 @@ type connectOptions struct {
 	name string // connect or record
 	url  string // URL
 	live liveOptions
+	ws   wsOptions // a ws:// or wss:// URL's messages (live_ws.go)
 }
 
 // newConnectCmd is connect, or with name "record" the command record.go
@@ -46,6 +47,7 @@ framescope sessions) unless --no-save.`,
 		},
 	}
 	o.live.register(cmd, name == "record")
+	o.ws.register(cmd)
 	return cmd
 }
 
@@ -54,6 +56,9 @@ func connectRun(o *connectOptions) error {
 	fl := &o.live
 	opts, err := fl.session(o.url, o.stdin)
 	if err != nil {
+		return err
+	}
+	if err := o.ws.apply(&opts); err != nil {
 		return err
 	}
 	opts.Source = o.name
