@@ -273,7 +273,11 @@ type Spec struct {
 	// a frame when Label names every frame alike (openai-chat's
 	// chat.completion.chunk): what this one carries. "" keeps Label.
 	RowLabelOf func(f *decode.Frame) string
-	NewMapper  func() Mapper
+	// SummaryOf (optional) is what dumps and listings show instead of a
+	// frame's data when it must not be printed whole (audio: its size and
+	// length); "" shows the data.
+	SummaryOf func(f *decode.Frame) string
+	NewMapper func() Mapper
 	// DemoFiles are the dialect's demo streams (optional).
 	DemoFiles DemoFiles
 }
@@ -337,7 +341,7 @@ func (s *Spec) Rules() []Rule {
 	return append(out, s.Own...)
 }
 
-func (s *Spec) NewChecker(opts Options) Checker { return NewEngine(s, opts) }
+func (s *Spec) NewChecker(opts Options) Checker { return newChecker(s, opts) } // twoway.go
 
 // TurnMode says how a dialect's frames group into turns.
 type TurnMode uint8

@@ -20,6 +20,7 @@ import (
 	"framescope/invariants/dialects/mcp"
 	"framescope/invariants/dialects/ollama"
 	"framescope/invariants/dialects/openaichat"
+	"framescope/invariants/dialects/openairealtime"
 	"framescope/invariants/dialects/openairesponses"
 	"framescope/invariants/dialects/pc3"
 	"framescope/invariants/dialects/publicsse"
@@ -36,6 +37,7 @@ var All = []invariants.Dialect{
 	openaichat.Dialect,
 	aisdkui.Dialect,
 	openairesponses.Dialect,
+	openairealtime.Dialect,
 	agui.Dialect,
 	chunkframed.Dialect,
 	anthropic.Dialect,

@@ -191,6 +191,12 @@ func AppendItemText(b []byte, it *Item) []byte {
 	if f.Oversized {
 		return fmt.Appendf(b, "<oversized event: %d bytes not kept>\n", f.Size)
 	}
+	if sm, ok := it.Dialect.(invariants.Summarizer); ok {
+		if s := sm.Summary(f); s != "" {
+			b = decode.AppendSanitized(b, s) // audio: its size, never its bytes
+			return append(b, '\n')
+		}
+	}
 	b = decode.AppendSanitized(b, string(f.Data))
 	return append(b, '\n')
 }
