@@ -359,6 +359,10 @@ const (
 // Shape is what the generic rules need to know about a dialect.
 type Shape struct {
 	Turns TurnMode
+	// Session: the stream is a two-way session whose turns the client
+	// asks for (a WebSocket API): one that ends with none is complete
+	// (the dialect says what was asked and not answered).
+	Session bool
 	// StartRequired: a turn whose first frame is no MoveTurnStart is
 	// start-missing.
 	StartRequired bool

@@ -473,7 +473,7 @@ func (e *Engine) End(end End) []Alarm {
 	if e.base+len(e.turns) == 0 {
 		// A [DONE] before any turn already said it (done-early): one
 		// defect, one alarm.
-		if !e.shape.NoTerminal && !e.doneBeforeTurn {
+		if !e.shape.NoTerminal && !e.doneBeforeTurn && !e.shape.Session {
 			sev := SevError
 			if end.Kind == EndCancelled {
 				sev = SevInfo

@@ -19,6 +19,7 @@ var Dialect = &invariants.Spec{
 	About: "OpenAI Realtime API over WebSocket: JSON events with type and event_id both ways; each response.create → response.created … items, parts, deltas … response.done is one turn",
 	Shape: invariants.Shape{
 		Turns:         invariants.TurnKeyed,
+		Session:       true,
 		StartRequired: true,
 		// A voice session waits on the user for minutes: no idle or
 		// first-event bound on the session as a whole.
@@ -49,7 +50,7 @@ var Dialect = &invariants.Spec{
 		"tool-malformed": "OpenAI Realtime", "tool-orphan": "OpenAI Realtime", "tool-unfinished": "OpenAI Realtime",
 		"tool-duplicate": "OpenAI Realtime", "payload-malformed": "OpenAI Realtime", "legacy-shape": "OpenAI Realtime",
 	},
-	Keys:       []string{"type", "event_id"},
+	Keys:       []string{"type"},
 	SniffFrame: sniff,
 	LabelOf:    invariants.TypeLabel,
 	RowLabelOf: rowLabel,
