@@ -124,11 +124,14 @@ type harEntry struct {
 			Encoding string  `json:"encoding"`
 		} `json:"content"`
 	} `json:"response"`
+	// A WebSocket connection as Chrome exports it (read_har_ws.go).
+	ResourceType      string         `json:"_resourceType"`
+	WebSocketMessages []harWSMessage `json:"_webSocketMessages"`
 }
 
 // isSSE: a text/event-stream response, or a request that asked for one.
 func (e *harEntry) isSSE() bool {
-	if isEventStream(e.Response.Content.MimeType) {
+	if isEventStream(e.Response.Content.MimeType) || e.isWebSocket() {
 		return true
 	}
 	for _, h := range e.Response.Headers {
@@ -279,6 +282,7 @@ type harCapture struct {
 	what   string    // "entry N (METHOD URL)", for stream errors
 	base64 bool      // the stream is base64
 	closer io.Closer // the file the stream reads
+	ws     *harWS    // a WebSocket entry's messages (nil: an HTTP body)
 }
 
 // newHARCapture reads the HAR in br. at is the same input readable by
@@ -336,6 +340,13 @@ func newHARCapture(name string, br *bufio.Reader, at io.ReaderAt, closer io.Clos
 		}
 	}
 
+	if e.isWebSocket() {
+		c.startWebSocket(e, spans, what)
+		if !spans.none() {
+			c.closer = closer // long messages are read from the file as they come
+		}
+		return c, nil
+	}
 	ct := e.Response.Content
 	isBase64 := strings.EqualFold(strings.TrimSpace(ct.Encoding), "base64")
 	var long harSpan
@@ -401,6 +412,9 @@ func (c *harCapture) Meta() sessions.Meta { return c.meta }
 func (c *harCapture) Entries() []HAREntry { return c.entries }
 
 func (c *harCapture) Next() (sessions.Chunk, error) {
+	if c.ws != nil {
+		return c.ws.nextChunk()
+	}
 	if c.stream != nil {
 		return c.nextStreamed()
 	}
