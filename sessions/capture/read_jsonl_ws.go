@@ -79,7 +79,7 @@ func (c *jsonlCapture) wsChunk(ln int, l *jsonlLine, t float64, hasT bool) (sess
 		return ch, false
 	}
 	if ch.Op == sessions.OpText && !utf8.Valid(msg) {
-		c.probs.Add(ln, "%s text frame is not valid UTF-8 (RFC 6455 §8.1: a client fails the connection); its text is shown with the bad bytes escaped", ch.From)
+		c.probs.Note("line %d: %s text frame is not valid UTF-8 (RFC 6455 §8.1: a client fails the connection); its text is shown with the bad bytes escaped", ln, ch.From)
 	}
 	if ch.Op == sessions.OpClose {
 		if l.code != nil {

@@ -186,6 +186,13 @@ func (c *Conn) control(op sessions.FrameOp, p []byte) {
 	c.put(frame{chunk: sessions.Chunk{Op: op, Payload: append([]byte(nil), p...), T: c.since(), HasTime: true}})
 }
 
+// note is a remark, not damage (frame-utf8 raises the alarm).
+func (c *Conn) note(format string, args ...any) {
+	c.mu.Lock()
+	c.probs.Note(format, args...)
+	c.mu.Unlock()
+}
+
 func (c *Conn) problem(format string, args ...any) {
 	c.mu.Lock()
 	c.probs.Add(0, format, args...)
@@ -222,7 +229,7 @@ func (c *Conn) readLoop() {
 				sessions.FormatSize(size), sessions.FormatSize(max), sessions.FormatSize(int64(len(msg))))
 		}
 		if op == sessions.OpText && !utf8.Valid(msg) {
-			c.problem("server text message %d is not valid UTF-8 (RFC 6455 §8.1: a client fails the connection); its text is shown with the bad bytes escaped", n)
+			c.note("server text message %d is not valid UTF-8 (RFC 6455 §8.1: a client fails the connection); its text is shown with the bad bytes escaped", n)
 		}
 		if !c.put(frame{chunk: sessions.Chunk{Op: op, Payload: msg, T: c.since(), HasTime: true}}) {
 			end = sessions.End{Kind: sessions.EndCancelled, Detail: "stopped by the user"}
