@@ -269,6 +269,9 @@ func (r *reader) run(emit func(*decode.Event, *sessions.Chunk), problem func(ses
 // checking stage, which reads on inline, on one core.
 const tinyMean = 32
 
+// wsBatch is how many frames of a WebSocket capture file a batch takes.
+const wsBatch = 256
+
 // tinyWindow is a variable for the fuzz target, which needs short windows.
 var tinyWindow int64 = 16384
 
@@ -345,6 +348,19 @@ func readStage(r *reader, dec *decode.Decoder, get func() *pipeBatch, sink func(
 		return false
 	}
 	defer r.framer.EmitInto(nil)
+	// A batch goes after every chunk (a live stream's frames are shown as
+	// they come), but a WebSocket capture read from a file has one frame
+	// per chunk: its batches go by the wsBatch frames, or the stages would
+	// cross frame by frame.
+	chunkDone := send
+	if m := r.c.Meta(); !m.Live && m.Transport == sessions.TransportWebSocket {
+		chunkDone = func() {
+			if len(b.entries)+len(b.tiny) >= wsBatch {
+				send()
+			}
+		}
+	}
+	defer send()
 	return r.run(func(ev *decode.Event, chunk *sessions.Chunk) {
 		winBlocks++
 		winBytes += ev.Size
@@ -378,7 +394,7 @@ func readStage(r *reader, dec *decode.Decoder, get func() *pipeBatch, sink func(
 		} else {
 			b.addProblem(p)
 		}
-	}, send, stop)
+	}, chunkDone, stop)
 }
 
 // readInline is the pipeline on one core: each block is decoded and

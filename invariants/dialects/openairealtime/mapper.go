@@ -21,6 +21,7 @@ type mapper struct {
 	orphaned               map[string]bool // parts a delta went into unopened (said once)
 	done                   map[string]bool // responses past their response.done (after-terminal says the rest)
 	legacy                 bool
+	kbuf, lbuf             []byte
 }
 
 func newMapper() invariants.Mapper {
@@ -29,51 +30,64 @@ func newMapper() invariants.Mapper {
 
 // eventID checks an event_id's uniqueness within its direction.
 func eventID(f *decode.Frame, m *invariants.Mapping, seen map[string]bool, who string) {
-	id, ok := f.Get("event_id").Str()
-	if !ok || id == "" {
+	id, ok := f.Get("event_id").StrBytes()
+	if !ok || len(id) == 0 {
 		return
 	}
-	if seen[id] {
-		m.Raise("event-id-duplicate", invariants.SevWarn, "%s event_id %s was already used by an earlier %s event", who, strconv.Quote(decode.Clip(id, 60)), who)
+	if seen[string(id)] {
+		m.Raise("event-id-duplicate", invariants.SevWarn, "%s event_id %s was already used by an earlier %s event", who, strconv.Quote(decode.Clip(string(id), 60)), who)
 		return
 	}
 	if len(seen) < maxIDs {
-		seen[id] = true
+		seen[string(id)] = true
 	}
 }
 
 // MapClient reads a client event: what it asks for.
 func (p *mapper) MapClient(f *decode.Frame, m *invariants.Mapping) {
-	typ, _ := f.Get("type").Str()
+	typ, _ := f.Get("type").StrBytes()
 	eventID(f, m, p.clientIDs, "client")
 	switch {
-	case typ == "response.create":
+	case string(typ) == "response.create":
 		p.asked++
-	case !clientEvents[typ]:
+	case !clientEvents[string(typ)]:
 		m.Unknown = true
 	}
 }
 
-func partKey(f *decode.Frame) string {
-	item, _ := f.Get("item_id").Str()
+// partKey is a part's key, item_id/content_index, in the mapper's buffer
+// (valid until the next call).
+func (p *mapper) partKey(f *decode.Frame) []byte {
+	item, _ := f.Get("item_id").StrBytes()
 	ci, _ := f.Get("content_index").Int()
-	return item + "/" + strconv.FormatInt(ci, 10)
+	p.kbuf = strconv.AppendInt(append(append(p.kbuf[:0], item...), '/'), ci, 10)
+	return p.kbuf
+}
+
+// partLit is the part's key as a JSON string for a move (the mapper's
+// buffer, valid while the frame is).
+func (p *mapper) partLit(k []byte) decode.Raw {
+	p.lbuf = decode.AppendJSONString(p.lbuf[:0], string(k))
+	return decode.Raw(p.lbuf)
 }
 
 func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
-	typ, ok := f.Get("type").Str()
+	tb, ok := f.Get("type").StrBytes()
 	if !ok {
 		m.Malformed("type", "is not a string")
 		m.Stream = true
 		return
 	}
 	eventID(f, m, p.serverIDs, "server")
-	if ga, old := legacyNames[typ]; old {
-		if !p.legacy {
-			p.legacy = true
-			m.Legacy("the Realtime beta event names (" + typ + " for " + ga + "); the GA SDKs do not read them")
+	typ := event(tb)
+	if typ == "" {
+		if ga, old := legacyNames[string(tb)]; old {
+			if !p.legacy {
+				p.legacy = true
+				m.Legacy("the Realtime beta event names (" + string(tb) + " for " + ga + "); the GA SDKs do not read them")
+			}
+			typ = ga
 		}
-		typ = ga
 	}
 	m.Type = f.Get("type")
 	rid := f.Get("response_id")
@@ -103,19 +117,19 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		}
 	case "response.content_part.added", "response.content_part.done":
 		m.Turn = rid
-		k := partKey(f)
+		k := p.partKey(f)
 		kind := invariants.MoveSpanOpen
 		if typ == "response.content_part.done" {
 			kind = invariants.MoveSpanClose
-			delete(p.openParts, k)
-		} else {
-			p.openParts[k] = true
+			delete(p.openParts, string(k))
+		} else if len(p.openParts) < maxIDs {
+			p.openParts[string(k)] = true
 		}
-		m.Add(invariants.Move{Kind: kind, Span: invariants.SpanPart, Key: invariants.Lit(k)})
+		m.Add(invariants.Move{Kind: kind, Span: invariants.SpanPart, Key: p.partLit(k)})
 	case "response.output_text.delta", "response.output_audio_transcript.delta":
 		m.Turn = rid
-		p.orphan(f, m)
-		m.Add(invariants.Move{Kind: invariants.MoveText, Key: invariants.Lit(partKey(f)), Text: f.Get("delta")})
+		k := p.orphan(f, m)
+		m.Add(invariants.Move{Kind: invariants.MoveText, Key: p.partLit(k), Text: f.Get("delta")})
 	case "response.output_audio.delta":
 		m.Turn = rid
 		p.orphan(f, m)
@@ -139,6 +153,9 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 			m.Raise("error-ref-unknown", invariants.SevWarn, "error names client event %s, which the client never sent", strconv.Quote(decode.Clip(ref, 60)))
 		}
 	default:
+		if typ == "" {
+			typ = string(tb) // outside the vocabulary: said below
+		}
 		if rid != nil && serverEvents[typ] {
 			m.Turn = rid // output_text.done, output_audio.done, mcp_call …
 			return
@@ -152,16 +169,34 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 
 // orphan raises span-orphan, once a part, for a delta into a part that
 // is not open.
-func (p *mapper) orphan(f *decode.Frame, m *invariants.Mapping) {
-	k := partKey(f)
-	if rid, _ := f.Get("response_id").Str(); p.openParts[k] || p.orphaned[k] || p.done[rid] {
-		return
+func (p *mapper) orphan(f *decode.Frame, m *invariants.Mapping) []byte {
+	k := p.partKey(f)
+	if rid, _ := f.Get("response_id").StrBytes(); p.openParts[string(k)] || p.orphaned[string(k)] || p.done[string(rid)] {
+		return k
 	}
 	if len(p.orphaned) < maxIDs {
-		p.orphaned[k] = true
+		p.orphaned[string(k)] = true
 	}
-	m.Raise("span-orphan", invariants.SevError, "delta into content part %s, which is not open (no response.content_part.added): the SDK has no part to put it in", strconv.Quote(decode.Clip(k, 80)))
+	m.Raise("span-orphan", invariants.SevError, "delta into content part %s, which is not open (no response.content_part.added): the SDK has no part to put it in", strconv.Quote(decode.Clip(string(k), 80)))
+	return k
 }
+
+// event interns a GA server event type (no allocation); "" when the type
+// is none of them.
+func event(t []byte) string {
+	if s, ok := internedServer[string(t)]; ok {
+		return s
+	}
+	return ""
+}
+
+var internedServer = func() map[string]string {
+	m := make(map[string]string, len(serverEvents))
+	for k := range serverEvents {
+		m[k] = k
+	}
+	return m
+}()
 
 // EndStream: every response the client asked for was answered.
 func (p *mapper) EndStream(m *invariants.Mapping) {
