@@ -2,6 +2,7 @@ package openairealtime
 
 import (
 	"encoding/json"
+	"hash/maphash"
 	"strconv"
 
 	"framescope/decode"
@@ -16,7 +17,7 @@ const maxIDs = 1 << 16
 // seen each way, the audio parts open.
 type mapper struct {
 	asked, started, errors int
-	clientIDs, serverIDs   map[string]bool
+	clientIDs, serverIDs   map[uint64]bool // event_ids, by their hash (no string kept)
 	openParts              map[string]bool // item_id/content_index of the open parts
 	orphaned               map[string]bool // parts a delta went into unopened (said once)
 	done                   map[string]bool // responses past their response.done (after-terminal says the rest)
@@ -25,21 +26,26 @@ type mapper struct {
 }
 
 func newMapper() invariants.Mapper {
-	return &mapper{clientIDs: map[string]bool{}, serverIDs: map[string]bool{}, openParts: map[string]bool{}, orphaned: map[string]bool{}, done: map[string]bool{}}
+	return &mapper{clientIDs: map[uint64]bool{}, serverIDs: map[uint64]bool{}, openParts: map[string]bool{}, orphaned: map[string]bool{}, done: map[string]bool{}}
 }
 
+// idSeed hashes event_ids (a 64-bit hash: a collision, one in 2^64 per
+// pair, would read as a repeat).
+var idSeed = maphash.MakeSeed()
+
 // eventID checks an event_id's uniqueness within its direction.
-func eventID(f *decode.Frame, m *invariants.Mapping, seen map[string]bool, who string) {
+func eventID(f *decode.Frame, m *invariants.Mapping, seen map[uint64]bool, who string) {
 	id, ok := f.Get("event_id").StrBytes()
 	if !ok || len(id) == 0 {
 		return
 	}
-	if seen[string(id)] {
+	h := maphash.Bytes(idSeed, id)
+	if seen[h] {
 		m.Raise("event-id-duplicate", invariants.SevWarn, "%s event_id %s was already used by an earlier %s event", who, strconv.Quote(decode.Clip(string(id), 60)), who)
 		return
 	}
 	if len(seen) < maxIDs {
-		seen[string(id)] = true
+		seen[h] = true
 	}
 }
 
@@ -149,8 +155,8 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		p.errors++
 		e := f.Get("error")
 		m.Add(invariants.Move{Kind: invariants.MoveError, Code: e.Get("code"), Text: e.Get("message")})
-		if ref, ok := e.Get("event_id").Str(); ok && ref != "" && !p.clientIDs[ref] && len(p.clientIDs) < maxIDs {
-			m.Raise("error-ref-unknown", invariants.SevWarn, "error names client event %s, which the client never sent", strconv.Quote(decode.Clip(ref, 60)))
+		if ref, ok := e.Get("event_id").StrBytes(); ok && len(ref) > 0 && !p.clientIDs[maphash.Bytes(idSeed, ref)] && len(p.clientIDs) < maxIDs {
+			m.Raise("error-ref-unknown", invariants.SevWarn, "error names client event %s, which the client never sent", strconv.Quote(decode.Clip(string(ref), 60)))
 		}
 	default:
 		if typ == "" {
