@@ -147,7 +147,7 @@ func TestJSONLHeaderDefects(t *testing.T) {
 		name, header, want string
 		http               bool
 	}{
-		{"unknown version", `{"framescope_capture":2,"status":200}`, "unknown capture version 2", true},
+		{"unknown version", `{"framescope_capture":3,"status":200}`, "unknown capture version 3", true},
 		{"string status", `{"framescope_capture":1,"status":"503"}`, `"status" is a string`, true},
 		{"bad status", `{"framescope_capture":1,"status":true}`, `"status" true is not an HTTP status code`, false},
 		{"bad started_at", `{"framescope_capture":1,"started_at":"yesterday"}`, `"started_at" "yesterday" is not an RFC 3339 time`, false},

@@ -22,6 +22,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"framescope/invariants"
 	"framescope/sessions"
 )
 
@@ -53,7 +54,7 @@ type Options struct {
 // frame is one thing the connection saw, in order.
 type frame struct {
 	chunk sessions.Chunk
-	end   *sessions.End
+	end   *invariants.End
 }
 
 // Conn is a live WebSocket connection read as a Capture. Next, End and
@@ -72,7 +73,7 @@ type Conn struct {
 	mu    sync.Mutex
 	probs sessions.ProblemList
 
-	end       sessions.End
+	end       invariants.End
 	ended     bool
 	cancelled atomic.Bool
 	served    atomic.Int64  // server messages so far
@@ -206,7 +207,7 @@ func (c *Conn) readLoop() {
 	if max <= 0 {
 		max = DefaultMaxMessage
 	}
-	var end sessions.End
+	var end invariants.End
 	for {
 		typ, r, err := c.ws.Reader(c.ctx)
 		if err != nil {
@@ -232,7 +233,7 @@ func (c *Conn) readLoop() {
 			c.note("server text message %d is not valid UTF-8 (RFC 6455 §8.1: a client fails the connection); its text is shown with the bad bytes escaped", n)
 		}
 		if !c.put(frame{chunk: sessions.Chunk{Op: op, Payload: msg, T: c.since(), HasTime: true}}) {
-			end = sessions.End{Kind: sessions.EndCancelled, Detail: "stopped by the user"}
+			end = invariants.End{Kind: invariants.EndCancelled, Detail: "stopped by the user"}
 			break
 		}
 		c.served.Add(1)
@@ -243,7 +244,7 @@ func (c *Conn) readLoop() {
 	}
 	c.cancel() // the sender stops
 	<-c.sendDone
-	end.T, end.HasTime = c.since(), true
+	end.At, end.HasTime = c.since(), true
 	c.frames <- frame{end: &end}
 	close(c.frames)
 }
@@ -262,9 +263,9 @@ func readMessage(r io.Reader, max int64) (msg []byte, size int64, err error) {
 
 // endOf says how a read error ended the connection, handing on the
 // close frame when one came.
-func (c *Conn) endOf(err error) sessions.End {
+func (c *Conn) endOf(err error) invariants.End {
 	if c.cancelled.Load() {
-		return sessions.End{Kind: sessions.EndCancelled, Detail: "stopped by the user"}
+		return invariants.End{Kind: invariants.EndCancelled, Detail: "stopped by the user"}
 	}
 	var ce websocket.CloseError
 	if errors.As(err, &ce) {
@@ -275,12 +276,12 @@ func (c *Conn) endOf(err error) sessions.End {
 		c.put(frame{chunk: sessions.Chunk{Op: sessions.OpClose, CloseCode: code, CloseReason: ce.Reason, T: c.since(), HasTime: true}})
 		switch ce.Code {
 		case websocket.StatusNormalClosure, websocket.StatusGoingAway, websocket.StatusNoStatusRcvd:
-			return sessions.End{Kind: sessions.EndEOF}
+			return invariants.End{Kind: invariants.EndEOF}
 		}
-		return sessions.End{Kind: sessions.EndError, Detail: fmt.Sprintf("the server closed the WebSocket with status %d %s",
+		return invariants.End{Kind: invariants.EndError, Detail: fmt.Sprintf("the server closed the WebSocket with status %d %s",
 			code, sessions.CleanShort(ce.Reason, 120))}
 	}
-	return sessions.End{Kind: sessions.EndError, Detail: "the connection ended without a close frame (abnormal closure, 1006): the session is truncated (" +
+	return invariants.End{Kind: invariants.EndError, Detail: "the connection ended without a close frame (abnormal closure, 1006): the session is truncated (" +
 		sessions.CleanShort(sessions.RedactMessage(err.Error()), 160) + ")"}
 }
 
@@ -361,7 +362,7 @@ func (c *Conn) Next() (sessions.Chunk, error) {
 	return ch, nil
 }
 
-func (c *Conn) End() sessions.End { return c.end }
+func (c *Conn) End() invariants.End { return c.end }
 
 func (c *Conn) TakeProblems() []sessions.Problem {
 	c.mu.Lock()

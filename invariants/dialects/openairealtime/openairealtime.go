@@ -24,10 +24,6 @@ var Dialect = &invariants.Spec{
 		// A voice session waits on the user for minutes: no idle or
 		// first-event bound on the session as a whole.
 		Subscription: true,
-		// response.done repeats the whole response; a client's
-		// session.update its tools and instructions.
-		FrameWarn: 2 << 20,
-		FrameMax:  16 << 20,
 	},
 	Generic: invariants.Rules("frame-json", "event-unknown", "start-missing", "terminal-missing", "terminal-duplicate",
 		"after-terminal", "span-orphan", "span-unclosed", "span-duplicate", "tool-malformed", "tool-orphan",

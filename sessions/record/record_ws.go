@@ -1,4 +1,4 @@
-package live
+package record
 
 import (
 	"encoding/base64"
