@@ -262,6 +262,8 @@ func (t *Timeline) cols(i int) rowCols {
 	c.typ = st.TypeOf(i)
 	if r.Kind != store.RowFrame {
 		c.typ = ""
+	} else if r.FromClient {
+		c.typ = "→ " + c.typ // the client's frame (WebSocket)
 	}
 	c.summary = st.Summary(i)
 	if r.Kind == store.RowFrame && r.Turn > 0 && r.Turn < len(st.Turns) && st.Turns[r.Turn].FirstRow == i {

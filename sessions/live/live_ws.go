@@ -35,6 +35,7 @@ type liveConn interface {
 	Cancel()
 	Response() ResponseInfo
 	DecodeFailed() string
+	Probe()
 }
 
 // connectLive opens the session's connection.
@@ -58,6 +59,7 @@ type wsLive struct {
 
 func (w *wsLive) Response() ResponseInfo { return w.info }
 func (w *wsLive) DecodeFailed() string   { return "" }
+func (w *wsLive) Probe()                 {} // frames are not a body: nothing to decode
 func (w *wsLive) Meta() sessions.Meta    { return w.meta }
 
 func connectWS(ctx context.Context, opts LiveOptions) (liveConn, error) {

@@ -3,6 +3,7 @@ package store
 import (
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/sessions"
 	"framescope/sessions/pipeline"
 )
 
@@ -33,6 +34,7 @@ func (f *Feeder) movesRow(it *pipeline.Item) Ingest {
 		Kind: RowFrame, Offset: fr.Offset, Size: fr.Size, HasRaw: fr.Raw != nil,
 		Done: fr.Done, Decoded: fr.Decoded(),
 		Problem: fr.Problem, InvalidUTF8: fr.InvalidUTF8, Oversized: fr.Oversized,
+		FromClient: it.From == sessions.FromClient,
 	}
 	x := rowExt{arrival: fr.Arrival, hasArrival: fr.HasArrival, turn: it.Turn}
 	x.count(it.Content)

@@ -41,6 +41,7 @@ const (
 	flagDecoded
 	flagInvalidUTF8
 	flagOversized
+	flagFromClient // a two-way transport's client frame
 )
 
 const sevAlarmed = 0x80
@@ -66,7 +67,7 @@ func pack(r *Row) rowRec {
 		on   bool
 		flag rowFlags
 	}{{r.HasRaw, flagRaw}, {r.HasAt, flagHasAt}, {r.Done, flagDone}, {r.Decoded, flagDecoded},
-		{r.InvalidUTF8, flagInvalidUTF8}, {r.Oversized, flagOversized}} {
+		{r.InvalidUTF8, flagInvalidUTF8}, {r.Oversized, flagOversized}, {r.FromClient, flagFromClient}} {
 		if b.on {
 			f |= b.flag
 		}
@@ -88,7 +89,8 @@ func (t *rowTables) unpack(rc *rowRec, r *Row) {
 	*r = Row{Offset: rc.off, Size: rc.size, At: rc.at, Frame: int(rc.frame), Turn: int(rc.turn),
 		Kind: rc.kind, Terminal: rc.term, Problem: rc.prob,
 		HasRaw: rc.flags.has(flagRaw), HasAt: rc.flags.has(flagHasAt), Done: rc.flags.has(flagDone),
-		Decoded: rc.flags.has(flagDecoded), InvalidUTF8: rc.flags.has(flagInvalidUTF8), Oversized: rc.flags.has(flagOversized)}
+		Decoded: rc.flags.has(flagDecoded), InvalidUTF8: rc.flags.has(flagInvalidUTF8), Oversized: rc.flags.has(flagOversized),
+		FromClient: rc.flags.has(flagFromClient)}
 	if rc.kind == RowFrame {
 		r.Type = t.types[rc.typ]
 	} else {

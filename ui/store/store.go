@@ -27,6 +27,7 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/invariants/dialects"
+	"framescope/sessions/pipeline"
 )
 
 // RowKind says what a timeline row stands for.
@@ -82,6 +83,9 @@ type Row struct {
 	Decoded     bool
 	InvalidUTF8 bool
 	Oversized   bool
+	// FromClient: the frame is the client's (a two-way transport's:
+	// pipeline.Item.From).
+	FromClient bool
 }
 
 // AlarmRec is an alarm and the row it belongs to (-1: the stream).
@@ -686,10 +690,18 @@ func (s *Store) Summary(i int) string {
 	if r.Kind != RowFrame {
 		return r.Summary
 	}
-	if w := s.Wording(); w.Summary != nil {
-		return w.Summary(s.RowFrame(i))
+	fr := s.RowFrame(i)
+	if d, err := pipeline.ResolveDialect(s.Dialect); err == nil && d != nil && fr != nil {
+		if sm, ok := d.(invariants.Summarizer); ok {
+			if t := sm.Summary(fr); t != "" {
+				return decode.Sanitize(t) // audio: its size, never its bytes
+			}
+		}
 	}
-	return movesSummary(s.RowFrame(i))
+	if w := s.Wording(); w.Summary != nil {
+		return w.Summary(fr)
+	}
+	return movesSummary(fr)
 }
 
 // TypeOf is what the timeline's type column shows for row i: the row's
