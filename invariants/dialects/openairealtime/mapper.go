@@ -22,6 +22,7 @@ type mapper struct {
 	orphaned               map[string]bool // parts a delta went into unopened (said once)
 	done                   map[string]bool // responses past their response.done (after-terminal says the rest)
 	legacy                 bool
+	sawClient              bool // client frames are read (a two-way capture, not a server-only body)
 	kbuf, lbuf             []byte
 }
 
@@ -51,6 +52,7 @@ func eventID(f *decode.Frame, m *invariants.Mapping, seen map[uint64]bool, who s
 
 // MapClient reads a client event: what it asks for.
 func (p *mapper) MapClient(f *decode.Frame, m *invariants.Mapping) {
+	p.sawClient = true
 	typ, _ := f.Get("type").StrBytes()
 	eventID(f, m, p.clientIDs, "client")
 	switch {
@@ -155,7 +157,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		p.errors++
 		e := f.Get("error")
 		m.Add(invariants.Move{Kind: invariants.MoveError, Code: e.Get("code"), Text: e.Get("message")})
-		if ref, ok := e.Get("event_id").StrBytes(); ok && len(ref) > 0 && !p.clientIDs[maphash.Bytes(idSeed, ref)] && len(p.clientIDs) < maxIDs {
+		if ref, ok := e.Get("event_id").StrBytes(); ok && len(ref) > 0 && p.sawClient && !p.clientIDs[maphash.Bytes(idSeed, ref)] && len(p.clientIDs) < maxIDs {
 			m.Raise("error-ref-unknown", invariants.SevWarn, "error names client event %s, which the client never sent", strconv.Quote(decode.Clip(string(ref), 60)))
 		}
 	default:

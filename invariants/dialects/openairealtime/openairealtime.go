@@ -9,9 +9,17 @@
 package openairealtime
 
 import (
+	"embed"
+
 	"framescope/decode"
 	"framescope/invariants"
 )
+
+// demoFiles are the dialect's demos: the server's side of a session, as
+// SSE (serve and demo replay HTTP bodies; a WebSocket replay is not done).
+//
+//go:embed demo_happy.sse demo_broken.sse
+var demoFiles embed.FS
 
 // Dialect is openai-realtime.
 var Dialect = &invariants.Spec{
@@ -52,6 +60,11 @@ var Dialect = &invariants.Spec{
 	RowLabelOf: rowLabel,
 	SummaryOf:  summary,
 	NewMapper:  newMapper,
+	DemoFiles: invariants.DemoFiles{
+		FS:          demoFiles,
+		HappyAbout:  "the server's side of a voice turn: session.created, response.created, an audio answer with its transcript, a function call with complete arguments, response.done",
+		BrokenAbout: "the server's side: a delta into a part never added, function arguments that are not JSON, a delta after response.done, a repeated event_id",
+	},
 }
 
 // sniff: a string type in the Realtime families with a string event_id.

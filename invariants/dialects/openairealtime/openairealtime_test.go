@@ -61,6 +61,7 @@ func TestRules(t *testing.T) {
 ` + done, ""},
 		{"error names no client event", `> {"type":"session.update","event_id":"c1"}
 {"type":"error","event_id":"s1","error":{"code":"x","event_id":"c7"}}`, "error-ref-unknown warn"},
+		{"server frames only: no client event to name", `{"type":"error","event_id":"s1","error":{"code":"x","event_id":"c7"}}`, ""},
 		{"client event_id repeated", `> {"type":"session.update","event_id":"c1"}
 > {"type":"session.update","event_id":"c1"}`, "event-id-duplicate warn"},
 		{"the same id both ways is no repeat", `> {"type":"session.update","event_id":"e1"}
