@@ -324,18 +324,20 @@ func (c *Conn) sendLoop() {
 			return
 		}
 		servedAtSend = c.served.Load()
-		if err := c.ws.Write(c.ctx, websocket.MessageText, m); err != nil {
-			if c.ctx.Err() == nil {
-				c.problem("client message %d could not be sent: %s", i+1, sessions.Clean(err.Error()))
-			}
-			return
-		}
 		c.count[sessions.FromClient]++
 		rec := m
 		if c.opts.RedactClient != nil {
 			rec = c.opts.RedactClient(m)
 		}
+		// Handed on before it is written: the server's answer cannot come
+		// before it in the capture.
 		if !c.put(frame{chunk: sessions.Chunk{From: sessions.FromClient, Op: sessions.OpText, Payload: rec, T: c.since(), HasTime: true}}) {
+			return
+		}
+		if err := c.ws.Write(c.ctx, websocket.MessageText, m); err != nil {
+			if c.ctx.Err() == nil {
+				c.problem("client message %d could not be sent: %s", i+1, sessions.Clean(err.Error()))
+			}
 			return
 		}
 	}
