@@ -307,9 +307,13 @@ func sniff(name string, br *bufio.Reader) (sessions.Kind, error) {
 		return k, nil
 	}
 	if syntaxOK && !finished {
-		// Well-formed so far but longer than the window: decide on the
-		// whole input (a HAR whose "log" comes after a long first key).
-		return sessions.KindHAR, nil
+		if aerr == io.EOF {
+			// Cut off by the input's end: the HAR reader says what is
+			// wrong, as it does with any truncated object.
+			return sessions.KindHAR, nil
+		}
+		// Well-formed so far but longer than the window.
+		return longFirstValue(keys, complete), nil
 	}
 	return sniffSSEScan(name, br)
 }
