@@ -61,3 +61,49 @@ func TestCheckLongFirstValue(t *testing.T) {
 		t.Errorf("pretty-printed 70 KiB value: exit %d, %s %s", res.code, res.stdout, res.stderr)
 	}
 }
+
+// TestCheckJSONLHeaderTooLong: a JSONL capture whose header line is over
+// the 64 MiB line bound loses what the header recorded (an MCP request the
+// dialect checks the stream against): a capture-corrupt error, exit 1,
+// never a warning and exit 0. The file is sparse: its long line is a hole
+// of zero bytes that costs no disk.
+func TestCheckJSONLHeaderTooLong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads a 64 MiB line")
+	}
+	path := filepath.Join(t.TempDir(), "mcp.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := `{"framescope_capture":1,"url":"http://127.0.0.1:8000/mcp","method":"POST","status":200,"response_headers":{"Content-Type":"text/event-stream"},"request_body":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"w\"}}","pad":"`
+	rest := `"}` + "\n" +
+		`{"t":0.05,"data":"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"ok\"}],\"isError\":false}}\n\n"}` + "\n" +
+		`{"t":0.1,"end":"eof"}` + "\n"
+	if _, err := f.WriteString(head); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Seek(64<<20, 1); err != nil { // the hole
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(rest); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	res := runCLI(t, "", "check", "--format", "json", path)
+	reps := parseReports(t, res.stdout)
+	if res.code != 1 || len(reps) != 1 {
+		t.Fatalf("exit %d, want 1: %s %s", res.code, res.stdout, res.stderr)
+	}
+	found := false
+	for _, a := range reps[0].Alarms {
+		if a.Rule == "capture-corrupt" && a.Severity == "error" && strings.Contains(a.Message, ":1: capture header line is longer than 64 MiB") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no capture-corrupt error naming the header line: %+v", reps[0].Alarms)
+	}
+}

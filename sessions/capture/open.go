@@ -35,10 +35,12 @@ const (
 	// sniffSize is how much of the input sniffing may look at (and the size
 	// of the buffered reader every format reads through).
 	sniffSize = 64 << 10
-	// maxLineSize bounds one line of a JSONL or NDJSON capture; longer lines
-	// are reported and skipped so memory stays bounded.
-	maxLineSize = 64 << 20
 )
+
+// maxLineSize bounds one line of a JSONL or NDJSON capture; longer lines
+// are reported and skipped so memory stays bounded. (A variable so that a
+// test can lower it rather than write 64 MiB lines.)
+var maxLineSize = 64 << 20
 
 // Open sniffs the content (never the file extension) and returns a reader.
 // "-" reads opts.Stdin. Unreadable or unrecognisable input gives an error
