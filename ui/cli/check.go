@@ -48,7 +48,7 @@ func newCheckCmd(env Env, runF func(*checkOptions) error) *cobra.Command {
 		Short: "Check captures against the rule catalog (exit 0 clean, 1 alarms, 2 unreadable)",
 		Long: `Check one or more captures (raw SSE, framescope JSONL, HAR, NDJSON frames, JSON
 values as jq prints them; - for stdin; gzip-compressed too) and report every alarm. A FOLDER is every capture below
-it (.sse, .jsonl, .har, .ndjson, .jsonlines, .events, and those .gz), sorted. With
+it (.sse, .jsonl, .har, .ndjson, .jsonlines, .json, .events, and those .gz), sorted. With
 --format json, one JSON object per input, one per line (an unreadable input gets
 one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
 2 when an input cannot be read or the command line is wrong.`,

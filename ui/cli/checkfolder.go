@@ -12,10 +12,11 @@ import (
 )
 
 // captureExts are the file names `check FOLDER` reads: the formats
-// capture.Open sniffs, plain or gzip-compressed. Inside a folder the
-// extension decides (a folder of tickets holds notes and screenshots too);
-// a file named on the command line is sniffed whatever its name.
-var captureExts = []string{".sse", ".jsonl", ".har", ".ndjson", ".jsonlines", ".events"}
+// capture.Open sniffs, plain or gzip-compressed (.json: JSON values, as a
+// single .json file named on the command line is read). Inside a folder
+// the extension decides (a folder of tickets holds notes and screenshots
+// too); a file named on the command line is sniffed whatever its name.
+var captureExts = []string{".sse", ".jsonl", ".har", ".ndjson", ".jsonlines", ".json", ".events"}
 
 // isCaptureName reports whether a file name inside a folder is a capture.
 func isCaptureName(name string) bool {
