@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,5 +106,71 @@ func TestCheckJSONLHeaderTooLong(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no capture-corrupt error naming the header line: %+v", reps[0].Alarms)
+	}
+}
+
+// TestCheckFolderUnreadableSubfolder: a subfolder check cannot list is an
+// unreadable input named in the report (exit 2), not skipped in silence
+// with exit 0. Root lists a mode-000 folder: as root the binary runs as
+// nobody through setpriv, and without setpriv the test skips (ui/cli's
+// TestExpandFoldersUnreadable injects the error instead).
+func TestCheckFolderUnreadableSubfolder(t *testing.T) {
+	dir := t.TempDir()
+	bin := builtBinary
+	var prefix []string
+	if os.Geteuid() == 0 {
+		setpriv, err := exec.LookPath("setpriv")
+		if err != nil {
+			t.Skip("root reads a mode-000 folder, and there is no setpriv to drop root")
+		}
+		// A copy nobody can run, in folders nobody can enter.
+		for _, d := range []string{filepath.Dir(dir), dir} {
+			if err := os.Chmod(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		raw, err := os.ReadFile(builtBinary)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin = filepath.Join(dir, "framescope")
+		if err := os.WriteFile(bin, raw, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		prefix = []string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"}
+	}
+	caps := filepath.Join(dir, "caps")
+	locked := filepath.Join(caps, "locked")
+	if err := os.MkdirAll(locked, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	broken, err := os.ReadFile(repoPath("testdata/examples/example-broken.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(locked, "broken.sse"), broken, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(caps, "ok.sse"), []byte("data: {}\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(locked, 0o755) // for t.TempDir's cleanup
+	args := append(append(prefix, bin), "check", caps)
+	cmd := exec.Command(args[0], args[1:]...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if code != 2 || !strings.Contains(errb.String(), "caps/locked: a folder that cannot be read: permission denied") ||
+		!strings.Contains(out.String(), "caps/ok.sse: ") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }

@@ -222,6 +222,7 @@ type checkInput struct {
 	name  string // as reported: FILE, or FILE#N for entry N of a HAR
 	path  string // as opened
 	entry int    // -1: not chosen
+	err   error  // why it cannot be read before it is opened (a subfolder)
 }
 
 // checkInputs expands each folder into the captures below it
@@ -230,9 +231,10 @@ type checkInput struct {
 // sessions are read once, as given.
 func checkInputs(args []string, stdin io.Reader, entry int) []checkInput {
 	var out []checkInput
-	for _, a := range expandFolders(args) {
-		in := checkInput{name: a, path: a, entry: entry}
-		if entry != -1 || a == "-" || strings.HasPrefix(a, "@") {
+	for _, fi := range expandFolders(args) {
+		a := fi.path
+		in := checkInput{name: a, path: a, entry: entry, err: fi.err}
+		if fi.err != nil || entry != -1 || a == "-" || strings.HasPrefix(a, "@") {
 			out = append(out, in)
 			continue
 		}
@@ -283,7 +285,7 @@ func checkAll(names []checkInput, stdin io.Reader, opts invariants.Options) []ch
 	for w := 0; w < workers; w++ {
 		go func() {
 			for i := range next {
-				rep, err := checkOne(names[i].path, stdin, names[i].entry, opts, len(names) > 1)
+				rep, err := checkOne(names[i], stdin, opts, len(names) > 1)
 				out[i] <- checked{rep, err}
 			}
 		}()
@@ -293,7 +295,11 @@ func checkAll(names []checkInput, stdin io.Reader, opts invariants.Options) []ch
 
 // checkOne checks one input; oneStage keeps its pipeline on one goroutine
 // (checkAll's workers already keep the cores busy).
-func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options, oneStage bool) (*report.Report, error) {
+func checkOne(in checkInput, stdin io.Reader, opts invariants.Options, oneStage bool) (*report.Report, error) {
+	name, entry := in.path, in.entry
+	if in.err != nil {
+		return nil, in.err
+	}
 	if err := emptyFolder(name); err != nil {
 		return nil, err
 	}

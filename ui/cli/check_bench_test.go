@@ -48,7 +48,7 @@ func BenchmarkCheckInputs(b *testing.B) {
 			b.SetBytes(total)
 			for b.Loop() {
 				for _, n := range names {
-					if rep, err := checkOne(n, nil, -1, invariants.Options{}, seq.oneStage); err != nil || rep.Counts.Error != 0 {
+					if rep, err := checkOne(checkInput{name: n, path: n, entry: -1}, nil, invariants.Options{}, seq.oneStage); err != nil || rep.Counts.Error != 0 {
 						b.Fatal(err, rep.Counts)
 					}
 				}
