@@ -92,6 +92,23 @@ func openError(name string, err error) error {
 }
 
 func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (sessions.Capture, error) {
+	in, err := sniffInput(name, r, closer)
+	if err != nil {
+		return nil, err
+	}
+	return in.open(name, opts)
+}
+
+// sniffedInput is an input read up to its sniff: br reads its
+// (decompressed) bytes from the start, kind is its format.
+type sniffedInput struct {
+	br     *bufio.Reader
+	closer io.Closer // struct-wrapped when compressed: no longer the file
+	kind   sessions.Kind
+}
+
+// sniffInput buffers r, decompresses it when it is gzip, and sniffs it.
+func sniffInput(name string, r io.Reader, closer io.Closer) (*sniffedInput, error) {
 	br := bufio.NewReaderSize(r, sniffSize)
 	plain, compressed, err := uncompressed(name, br)
 	if err != nil {
@@ -110,6 +127,12 @@ func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (s
 	if err != nil {
 		return nil, err
 	}
+	return &sniffedInput{br: br, closer: closer, kind: kind}, nil
+}
+
+// open makes the capture of a sniffed input.
+func (in *sniffedInput) open(name string, opts OpenOptions) (sessions.Capture, error) {
+	br, closer, kind := in.br, in.closer, in.kind
 	if opts.EntryGiven && kind != sessions.KindHAR {
 		return nil, fmt.Errorf("%s: --entry %d picks one of a HAR's SSE entries, but this is a %s capture, not a HAR", sessions.Clean(name), opts.Entry, kindName(kind))
 	}

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -118,7 +117,8 @@ func checkRun(o *checkOptions) error {
 	}
 	out := startOutput(o)
 	inputs := checkInputs(o.inputs, o.stdin, o.entry)
-	for i, res := range checkAll(inputs, o.stdin, opts) {
+	defer closeInputs(inputs)
+	for i, res := range checkAll(inputs, opts) {
 		c, err := checkWrite(o, inputs[i], <-res, failOn, textOpts, out)
 		if err != nil {
 			return err
@@ -223,31 +223,45 @@ type checkInput struct {
 	path  string // as opened
 	entry int    // -1: not chosen
 	err   error  // why it cannot be read before it is opened (a subfolder)
+	// src is the input opened once (capture.Input): a stream's bytes
+	// are read by its one report, a file is opened again by each.
+	src *capture.Input
 }
 
 // checkInputs expands each folder into the captures below it
 // (checkfolder.go), and each HAR of several SSE entries into one input per
-// entry (FILE#0, FILE#1, …), unless --entry picks one. Stdin and library
-// sessions are read once, as given.
+// entry (FILE#0, FILE#1, …), unless --entry picks one. Each argument is
+// opened once (capture.OpenInput): stdin, a pipe or a FIFO is read once,
+// by its report, from the bytes its sniff read.
 func checkInputs(args []string, stdin io.Reader, entry int) []checkInput {
 	var out []checkInput
 	for _, fi := range expandFolders(args) {
 		a := fi.path
 		in := checkInput{name: a, path: a, entry: entry, err: fi.err}
-		if fi.err != nil || entry != -1 || a == "-" || strings.HasPrefix(a, "@") {
+		if fi.err != nil {
 			out = append(out, in)
 			continue
 		}
-		es, err := capture.HAREntries(a, capture.OpenOptions{Stdin: stdin})
-		if err != nil || len(es) < 2 {
-			out = append(out, in) // not a HAR, or one entry: as before
+		in.src = capture.OpenInput(a, capture.OpenOptions{Stdin: stdin})
+		es := in.src.Entries()
+		if entry != -1 || len(es) < 2 {
+			out = append(out, in) // not a HAR, or one entry: as given
 			continue
 		}
 		for _, e := range es {
-			out = append(out, checkInput{name: fmt.Sprintf("%s#%d", a, e.Index), path: a, entry: e.Index})
+			out = append(out, checkInput{name: fmt.Sprintf("%s#%d", a, e.Index), path: a, entry: e.Index, src: in.src})
 		}
 	}
 	return out
+}
+
+// closeInputs closes the streams no report read.
+func closeInputs(inputs []checkInput) {
+	for _, in := range inputs {
+		if in.src != nil {
+			_ = in.src.Close()
+		}
+	}
 }
 
 // checked is one input's report, or why it could not be read.
@@ -260,7 +274,7 @@ type checked struct {
 // one channel per input, in argument order: the caller prints each report
 // as its turn comes, so the output is byte for byte what checking them
 // one after another gives.
-func checkAll(names []checkInput, stdin io.Reader, opts invariants.Options) []chan checked {
+func checkAll(names []checkInput, opts invariants.Options) []chan checked {
 	// check's live heap is small and bounded (the open turn, the batches
 	// in flight): at Go's default the collector runs every few MB, with
 	// its write barriers on for a tenth of the run. Collecting at three
@@ -285,7 +299,7 @@ func checkAll(names []checkInput, stdin io.Reader, opts invariants.Options) []ch
 	for w := 0; w < workers; w++ {
 		go func() {
 			for i := range next {
-				rep, err := checkOne(names[i], stdin, opts, len(names) > 1)
+				rep, err := checkOne(names[i], opts, len(names) > 1)
 				out[i] <- checked{rep, err}
 			}
 		}()
@@ -295,15 +309,18 @@ func checkAll(names []checkInput, stdin io.Reader, opts invariants.Options) []ch
 
 // checkOne checks one input; oneStage keeps its pipeline on one goroutine
 // (checkAll's workers already keep the cores busy).
-func checkOne(in checkInput, stdin io.Reader, opts invariants.Options, oneStage bool) (*report.Report, error) {
-	name, entry := in.path, in.entry
+func checkOne(in checkInput, opts invariants.Options, oneStage bool) (*report.Report, error) {
 	if in.err != nil {
 		return nil, in.err
 	}
-	if err := emptyFolder(name); err != nil {
+	if err := emptyFolder(in.path); err != nil {
 		return nil, err
 	}
-	c, err := capture.Open(name, capture.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
+	src := in.src
+	if src == nil {
+		src = capture.OpenInput(in.path, capture.OpenOptions{})
+	}
+	c, err := src.Open(in.entry)
 	if err != nil {
 		return nil, err
 	}

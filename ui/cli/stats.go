@@ -71,7 +71,8 @@ func statsRun(o *statsOptions) error {
 	var st report.Stats
 	code := 0
 	inputs := checkInputs(o.inputs, o.stdin, o.entry)
-	for i, res := range checkAll(inputs, o.stdin, opts) {
+	defer closeInputs(inputs)
+	for i, res := range checkAll(inputs, opts) {
 		readable, err := statsAdd(&st, inputs[i].name, <-res, o.stderr)
 		if err != nil {
 			return err
