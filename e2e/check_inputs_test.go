@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,5 +174,60 @@ func TestCheckFolderUnreadableSubfolder(t *testing.T) {
 	if code != 2 || !strings.Contains(errb.String(), "caps/locked: a folder that cannot be read: permission denied") ||
 		!strings.Contains(out.String(), "caps/ok.sse: ") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
+
+// twoEntryHAR is a HAR of a clean SSE entry, a text/html one, and a PC3
+// turn without its terminal (an error).
+const twoEntryHAR = `{"log": {"version": "1.2", "entries": [
+  {"startedDateTime": "2026-05-15T18:00:00.000Z",
+   "request": {"method": "POST", "url": "http://x/a", "headers": []},
+   "response": {"status": 200, "headers": [],
+     "content": {"mimeType": "text/event-stream", "text": "data: hello\n\n"}}},
+  {"startedDateTime": "2026-05-15T18:00:00.000Z",
+   "request": {"method": "GET", "url": "http://x/page", "headers": []},
+   "response": {"status": 200, "headers": [],
+     "content": {"mimeType": "text/html", "text": "<p>"}}},
+  {"startedDateTime": "2026-05-15T18:00:00.000Z",
+   "request": {"method": "POST", "url": "http://x/b", "headers": []},
+   "response": {"status": 200, "headers": [],
+     "content": {"mimeType": "text/event-stream", "text": "data: {\"event_type\":\"response_id\",\"version\":\"0.5\",\"timestamp\":\"2026-05-15T18:00:00.000Z\",\"response_id\":\"r1\"}\n\n"}}}
+]}}
+`
+
+// TestCheckHARWhateverItCameThrough: a HAR is checked entry by entry, its
+// failing entry failing the run, whether it is a plain file, a .har.gz or
+// on stdin (gzip or not): it was entry 0 only, exit 0, tests="1"
+// failures="0", unless it was a plain file.
+func TestCheckHARWhateverItCameThrough(t *testing.T) {
+	dir := t.TempDir()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(twoEntryHAR))
+	zw.Close()
+	plain, packed := filepath.Join(dir, "s.har"), filepath.Join(dir, "s.har.gz")
+	if err := os.WriteFile(plain, []byte(twoEntryHAR), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(packed, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, stdin, arg string
+	}{
+		{"file", "", plain},
+		{"gzip file", "", packed},
+		{"stdin", twoEntryHAR, "-"},
+		{"gzip stdin", gz.String(), "-"},
+	} {
+		res := runCLI(t, tc.stdin, "check", "--format", "junit", tc.arg)
+		suites := strings.Count(res.stdout, "<testsuite ")
+		if res.code != 1 || suites != 2 || !strings.Contains(res.stdout, `tests="1" failures="1" `) {
+			t.Errorf("%s: exit %d (want 1), %d testsuites (want 2):\n%s%s", tc.name, res.code, suites, res.stdout, res.stderr)
+		}
+		res = runCLI(t, tc.stdin, "check", "--format", "json", tc.arg)
+		if reps := parseReports(t, res.stdout); res.code != 1 || len(reps) != 2 {
+			t.Errorf("%s: json: exit %d, %d reports", tc.name, res.code, len(reps))
+		}
 	}
 }

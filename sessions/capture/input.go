@@ -22,12 +22,18 @@ import (
 // and its report reads on from the bytes sniffed. Opening such a path a
 // second time lost what the first open read: a pipe was checked as 0
 // bytes, a FIFO whose writer had gone waited for ever.
+//
+// A HAR is a document, not a stream: every entry is reported whatever
+// the HAR came through. From a stream (or gzip-compressed, from a file)
+// it is indexed once, in memory, as a pipe's HAR always was, and each
+// entry is opened from that index.
 type Input struct {
 	name string // as given ("-" for stdin)
 	path string // what Open opens: name, or a library session's file
 	file bool   // a regular file (or one that is not there: Open says so)
 
 	entries []HAREntry
+	har     *harIndex // a HAR read from a stream, whole
 
 	mu     sync.Mutex
 	stream *sniffedInput // a stream not yet read (nil once taken)
@@ -47,6 +53,7 @@ func OpenInput(name string, opts OpenOptions) *Input {
 			return in
 		}
 		in.stream, in.err = sniffInput(name, opts.Stdin, nil)
+		in.readHAR()
 		return in
 	case strings.HasPrefix(name, "@"):
 		path, err := library.ResolveRef(name)
@@ -70,7 +77,25 @@ func OpenInput(name string, opts OpenOptions) *Input {
 	if in.err != nil {
 		f.Close()
 	}
+	in.readHAR()
 	return in
+}
+
+// readHAR indexes a stream that is a HAR: its entries are then opened
+// from the index, as many times as asked.
+func (in *Input) readHAR() {
+	s := in.stream
+	if in.err != nil || s.kind != sessions.KindHAR {
+		return
+	}
+	in.stream = nil
+	in.har, in.err = s.harIndex(in.name)
+	if s.closer != nil {
+		s.closer.Close() // everything needed is in memory
+	}
+	if in.har != nil {
+		in.entries = in.har.sse
+	}
 }
 
 // IsStream reports whether name is an input that can be read only once:
@@ -87,7 +112,7 @@ func IsStream(name string) bool {
 // Name is the input as given.
 func (in *Input) Name() string { return in.name }
 
-// Entries lists the SSE entries of a HAR file (nil for any other input).
+// Entries lists the SSE entries of a HAR (nil for any other input).
 func (in *Input) Entries() []HAREntry { return in.entries }
 
 // Open returns the capture of the input, or of the HAR entry given
@@ -97,6 +122,9 @@ func (in *Input) Open(entry int) (sessions.Capture, error) {
 	opts := OpenOptions{Entry: entry, EntryGiven: entry != -1}
 	if in.file {
 		return Open(in.path, opts)
+	}
+	if in.har != nil {
+		return newHARCapture(in.name, in.har, nil, nil, entry)
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()

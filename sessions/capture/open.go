@@ -102,13 +102,38 @@ func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (s
 // sniffedInput is an input read up to its sniff: br reads its
 // (decompressed) bytes from the start, kind is its format.
 type sniffedInput struct {
-	br     *bufio.Reader
-	closer io.Closer // struct-wrapped when compressed: no longer the file
-	kind   sessions.Kind
+	br         *bufio.Reader
+	closer     io.Closer // struct-wrapped when compressed: no longer the file
+	kind       sessions.Kind
+	file       *os.File // the file read, when it is one (closer unwrapped)
+	compressed bool
+}
+
+// readerAt is the input by offset: its file, when that is regular and not
+// compressed (a HAR's long bodies are then read from their offsets).
+func (in *sniffedInput) readerAt() io.ReaderAt {
+	if in.compressed || in.file == nil {
+		return nil
+	}
+	if _, ok := fileKeyOf(in.file); !ok {
+		return nil
+	}
+	return in.file
+}
+
+// harIndex indexes the sniffed HAR, from the cache when its file (a
+// regular file, compressed or not) was indexed unchanged before.
+func (in *sniffedInput) harIndex(name string) (*harIndex, error) {
+	key, cacheable := harFileKey{}, false
+	if in.file != nil {
+		key, cacheable = fileKeyOf(in.file)
+	}
+	return loadHARIndex(name, in.br, in.readerAt(), key, cacheable)
 }
 
 // sniffInput buffers r, decompresses it when it is gzip, and sniffs it.
 func sniffInput(name string, r io.Reader, closer io.Closer) (*sniffedInput, error) {
+	file, _ := closer.(*os.File)
 	br := bufio.NewReaderSize(r, sniffSize)
 	plain, compressed, err := uncompressed(name, br)
 	if err != nil {
@@ -123,11 +148,11 @@ func sniffInput(name string, r io.Reader, closer io.Closer) (*sniffedInput, erro
 			closer = struct{ io.Closer }{closer}
 		}
 	}
-	kind, err := sniffOrIndexed(name, br, closer)
+	kind, err := sniffOrIndexed(name, br, file)
 	if err != nil {
 		return nil, err
 	}
-	return &sniffedInput{br: br, closer: closer, kind: kind}, nil
+	return &sniffedInput{br: br, closer: closer, kind: kind, file: file, compressed: compressed}, nil
 }
 
 // open makes the capture of a sniffed input.
@@ -150,13 +175,11 @@ func (in *sniffedInput) open(name string, opts OpenOptions) (sessions.Capture, e
 	case sessions.KindHAR:
 		// A regular file is read twice: its structure first, then the
 		// chosen body from its offset (a pipe's long strings are kept).
-		var at io.ReaderAt
-		if f, ok := closer.(*os.File); ok {
-			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-				at = f
-			}
+		idx, err := in.harIndex(name)
+		if err != nil {
+			return nil, err
 		}
-		c, err := newHARCapture(name, br, at, closer, opts.Entry)
+		c, err := newHARCapture(name, idx, in.readerAt(), closer, opts.Entry)
 		if err != nil {
 			return nil, err
 		}

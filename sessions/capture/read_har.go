@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -66,31 +65,27 @@ func HAREntries(name string, opts OpenOptions) ([]HAREntry, error) {
 			return nil, openError(name, err)
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			return harEntriesAt(name, f, f) // indexed once for the opens that follow
-		}
-		r = f
+		return harEntriesOf(name, f, f) // a regular file is indexed once for the opens that follow
 	}
 	return HAREntriesReader(name, r)
 }
 
 // HAREntriesReader is HAREntries on an already-open stream.
 func HAREntriesReader(name string, r io.Reader) ([]HAREntry, error) {
-	return harEntriesAt(name, r, nil)
+	return harEntriesOf(name, r, nil)
 }
 
-// harEntriesAt lists the SSE entries of the HAR in r; at is r by offset
-// (a regular file, at its start) or nil.
-func harEntriesAt(name string, r io.Reader, at io.ReaderAt) ([]HAREntry, error) {
-	br := bufio.NewReaderSize(r, sniffSize)
-	kind, err := sniff(name, br)
+// harEntriesOf lists the SSE entries of the HAR in r, decompressed when it
+// is gzip; closer is r's file, or nil.
+func harEntriesOf(name string, r io.Reader, closer io.Closer) ([]HAREntry, error) {
+	in, err := sniffInput(name, r, closer)
 	if err != nil {
 		return nil, err
 	}
-	if kind != sessions.KindHAR {
-		return nil, fmt.Errorf("%s: not a HAR file (it looks like a %s capture)", sessions.Clean(name), kind)
+	if in.kind != sessions.KindHAR {
+		return nil, fmt.Errorf("%s: not a HAR file (it looks like a %s capture)", sessions.Clean(name), in.kind)
 	}
-	idx, err := loadHARIndex(name, br, at)
+	idx, err := in.harIndex(name)
 	if err != nil {
 		return nil, err
 	}
@@ -281,14 +276,10 @@ type harCapture struct {
 	closer io.Closer // the file the stream reads
 }
 
-// newHARCapture reads the HAR in br. at is the same input readable by
-// offset (an open regular file, br at its start) or nil; the capture then
+// newHARCapture reads an entry of the HAR idx indexes. at is the input
+// readable by offset (an open regular file) or nil; the capture then
 // streams a long body from it and closes closer when done.
-func newHARCapture(name string, br *bufio.Reader, at io.ReaderAt, closer io.Closer, entry int) (*harCapture, error) {
-	idx, err := loadHARIndex(name, br, at)
-	if err != nil {
-		return nil, err
-	}
+func newHARCapture(name string, idx *harIndex, at io.ReaderAt, closer io.Closer, entry int) (*harCapture, error) {
 	c := &harCapture{entries: idx.sse}
 	if entry < -1 || entry >= len(idx.sse) {
 		return nil, &EntryError{Name: name, Entry: entry, Entries: idx.sse}
