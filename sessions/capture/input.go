@@ -33,6 +33,7 @@ type Input struct {
 	file bool   // a regular file (or one that is not there: Open says so)
 
 	entries []HAREntry
+	notHAR  error     // why entries is nil
 	har     *harIndex // a HAR read from a stream, whole
 
 	mu     sync.Mutex
@@ -65,7 +66,7 @@ func OpenInput(name string, opts OpenOptions) *Input {
 	}
 	if !IsStream(in.path) {
 		in.file = true
-		in.entries, _ = HAREntries(in.path, OpenOptions{}) // nil: not a HAR (Open says what it is)
+		in.entries, in.notHAR = HAREntries(in.path, OpenOptions{}) // nil: not a HAR (Open says what it is)
 		return in
 	}
 	f, err := os.Open(in.path)
@@ -85,7 +86,12 @@ func OpenInput(name string, opts OpenOptions) *Input {
 // from the index, as many times as asked.
 func (in *Input) readHAR() {
 	s := in.stream
-	if in.err != nil || s.kind != sessions.KindHAR {
+	if in.err != nil {
+		in.notHAR = in.err
+		return
+	}
+	if s.kind != sessions.KindHAR {
+		in.notHAR = fmt.Errorf("%s: not a HAR file (it looks like a %s capture)", sessions.Clean(in.name), s.kind)
 		return
 	}
 	in.stream = nil
@@ -96,6 +102,7 @@ func (in *Input) readHAR() {
 	if in.har != nil {
 		in.entries = in.har.sse
 	}
+	in.notHAR = in.err
 }
 
 // IsStream reports whether name is an input that can be read only once:
@@ -114,6 +121,15 @@ func (in *Input) Name() string { return in.name }
 
 // Entries lists the SSE entries of a HAR (nil for any other input).
 func (in *Input) Entries() []HAREntry { return in.entries }
+
+// NotHAR says why Entries is nil: the input is no HAR, or could not be
+// read as one.
+func (in *Input) NotHAR() error {
+	if in.notHAR == nil {
+		return in.err
+	}
+	return in.notHAR
+}
 
 // Open returns the capture of the input, or of the HAR entry given
 // (entry -1: automatic, as OpenOptions.Entry). A stream is read once: a

@@ -45,9 +45,9 @@ func TestInputHARWhateverItCameThrough(t *testing.T) {
 		}
 		read := harSkeletonBytes.Load()
 		for i := len(es) - 1; i >= 0; i-- { // any order, as check's workers take them
-			c, err := in.Open(es[i].Index)
+			c, err := in.Open(es[i].Position)
 			if err != nil {
-				t.Fatalf("%s: entry %d: %v", tc.name, es[i].Index, err)
+				t.Fatalf("%s: entry %d: %v", tc.name, es[i].Position, err)
 			}
 			if d := sessiontest.Drain(t, c); !bytes.Equal(d.Data, bodies[i]) {
 				t.Errorf("%s: entry %d: body %.60q, want %.60q", tc.name, i, d.Data, bodies[i])

@@ -18,9 +18,10 @@ import (
 
 // OpenOptions tunes Open and OpenReader.
 type OpenOptions struct {
-	// Entry picks the HAR entry to read: a 0-based index among the HAR's SSE
-	// entries. -1 means automatic: the first SSE entry (a Problem notes
-	// when there were several).
+	// Entry picks the HAR entry to read by its place in the HAR:
+	// log.entries[Entry], 0-based, as check names it FILE#N; it must be
+	// an SSE entry. -1 means automatic: the first SSE entry (a Problem
+	// notes when there were several).
 	Entry int
 	// Stdin is read when the name is "-".
 	Stdin io.Reader
@@ -159,7 +160,7 @@ func sniffInput(name string, r io.Reader, closer io.Closer) (*sniffedInput, erro
 func (in *sniffedInput) open(name string, opts OpenOptions) (sessions.Capture, error) {
 	br, closer, kind := in.br, in.closer, in.kind
 	if opts.EntryGiven && kind != sessions.KindHAR {
-		return nil, fmt.Errorf("%s: --entry %d picks one of a HAR's SSE entries, but this is a %s capture, not a HAR", sessions.Clean(name), opts.Entry, kindName(kind))
+		return nil, fmt.Errorf("%s: --entry %d picks one of a HAR's entries, but this is a %s capture, not a HAR", sessions.Clean(name), opts.Entry, kindName(kind))
 	}
 	switch kind {
 	case sessions.KindSSE:

@@ -16,8 +16,8 @@ import (
 
 // HAREntry describes one SSE entry of a HAR.
 type HAREntry struct {
-	Index    int // 0-based among the HAR's SSE entries (OpenOptions.Entry)
-	Position int // 0-based position in log.entries
+	Index    int // 0-based among the HAR's SSE entries
+	Position int // 0-based position in log.entries (OpenOptions.Entry, FILE#N)
 	Method   string
 	URL      string
 	Status   int
@@ -25,24 +25,30 @@ type HAREntry struct {
 
 // String is a one-line description, safe to print.
 func (e HAREntry) String() string {
-	return fmt.Sprintf("%d  %s %s  %d", e.Index, sessions.Clean(e.Method), sessions.Clean(sessions.RedactURL(e.URL)), e.Status)
+	return fmt.Sprintf("entries[%d]  %s %s  %d", e.Position, sessions.Clean(e.Method), sessions.Clean(sessions.RedactURL(e.URL)), e.Status)
 }
 
 // EntryError is returned when OpenOptions.Entry names no SSE entry of a HAR.
 type EntryError struct {
 	Name    string
 	Entry   int
+	Total   int // the entries of log.entries, SSE or not
 	Entries []HAREntry
 }
 
 func (e *EntryError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: entry %d is out of range: the HAR has %d SSE entr", sessions.Clean(e.Name), e.Entry, len(e.Entries))
-	if len(e.Entries) == 1 {
-		b.WriteString("y:")
+	if e.Entry < 0 || e.Entry >= e.Total {
+		fmt.Fprintf(&b, "%s: entry %d is out of range: the HAR has %s (log.entries[0] to [%d]), %d of them SSE", sessions.Clean(e.Name), e.Entry, entriesText(e.Total), e.Total-1, len(e.Entries))
 	} else {
-		b.WriteString("ies:")
+		fmt.Fprintf(&b, "%s: entries[%d] is not an SSE entry (no text/event-stream response, no Accept: text/event-stream request); the HAR's %d SSE entr", sessions.Clean(e.Name), e.Entry, len(e.Entries))
+		if len(e.Entries) == 1 {
+			b.WriteString("y is")
+		} else {
+			b.WriteString("ies are")
+		}
 	}
+	b.WriteString(":")
 	for _, en := range e.Entries {
 		b.WriteString("\n  ")
 		b.WriteString(en.String())
@@ -271,7 +277,7 @@ type harCapture struct {
 
 	stream io.Reader // a long body, decoded on the fly (nil: body)
 	buf    []byte
-	what   string    // "entry N (METHOD URL)", for stream errors
+	what   string    // "entries[N] (METHOD URL)", for stream errors
 	base64 bool      // the stream is base64
 	closer io.Closer // the file the stream reads
 }
@@ -281,21 +287,28 @@ type harCapture struct {
 // streams a long body from it and closes closer when done.
 func newHARCapture(name string, idx *harIndex, at io.ReaderAt, closer io.Closer, entry int) (*harCapture, error) {
 	c := &harCapture{entries: idx.sse}
-	if entry < -1 || entry >= len(idx.sse) {
-		return nil, &EntryError{Name: name, Entry: entry, Entries: idx.sse}
-	}
+	sse := -1 // the entry's place among the SSE entries
 	if entry == -1 {
-		entry = 0
+		sse = 0
 		if len(idx.sse) > 1 {
-			c.probs.Note("the HAR has %d SSE entries; showing entry 0 (%s %s); choose another with --entry",
-				len(idx.sse), sessions.CleanShort(idx.sse[0].Method, 20), sessions.CleanShort(sessions.RedactURL(idx.sse[0].URL), 200))
+			c.probs.Note("the HAR has %d SSE entries; showing entries[%d] (%s %s); choose another with --entry N (as log.entries numbers them), or check them all",
+				len(idx.sse), idx.sse[0].Position, sessions.CleanShort(idx.sse[0].Method, 20), sessions.CleanShort(sessions.RedactURL(idx.sse[0].URL), 200))
 		}
 	}
-	e, fieldErr, spans, err := idx.entry(name, entry, at)
+	for i, e := range idx.sse {
+		if entry != -1 && e.Position == entry {
+			sse = i
+		}
+	}
+	if sse < 0 {
+		return nil, &EntryError{Name: name, Entry: entry, Total: idx.total, Entries: idx.sse}
+	}
+	pos := idx.sse[sse].Position
+	e, fieldErr, spans, err := idx.entry(name, sse, at)
 	if err != nil {
 		return nil, err
 	}
-	what := fmt.Sprintf("entry %d (%s %s)", entry, sessions.CleanShort(e.Request.Method, 20), sessions.CleanShort(sessions.RedactURL(e.Request.URL), 200))
+	what := fmt.Sprintf("entries[%d] (%s %s)", pos, sessions.CleanShort(e.Request.Method, 20), sessions.CleanShort(sessions.RedactURL(e.Request.URL), 200))
 	if err := fieldErr; err != nil {
 		c.probs.Add(0, "%s: a field has an unexpected type (%s); it was ignored", what, sessions.Clean(err.Error()))
 	}
@@ -304,6 +317,7 @@ func newHARCapture(name string, idx *harIndex, at io.ReaderAt, closer io.Closer,
 	*m = sessions.Meta{
 		Name:            name,
 		Kind:            sessions.KindHAR,
+		HAREntry:        pos,
 		URL:             e.Request.URL,
 		Method:          e.Request.Method,
 		HTTP:            true,
@@ -438,4 +452,12 @@ func (c *harCapture) Close() error {
 		return err
 	}
 	return nil
+}
+
+// entriesText says "1 entry", "3 entries".
+func entriesText(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
 }

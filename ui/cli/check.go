@@ -28,6 +28,7 @@ type checkOptions struct {
 	idle     time.Duration
 	ttfe     time.Duration
 	entry    int
+	entryURL string
 	dialect  string
 	flavor   string
 	minSev   string
@@ -49,14 +50,17 @@ func newCheckCmd(env Env, runF func(*checkOptions) error) *cobra.Command {
 values as jq prints them; - for stdin; gzip-compressed too) and report every alarm. A FOLDER is every capture below
 it (.sse, .jsonl, .har, .ndjson, .jsonlines, .json, .events, and those .gz), sorted. With
 --format json, one JSON object per input, one per line (an unreadable input gets
-one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
-2 when an input cannot be read or the command line is wrong.`,
+one too, with "error"). A HAR is checked entry by entry, each SSE entry reported as
+FILE#N with its request (method and URL), N its place in log.entries. Exit status: 0
+when no alarm reaches --fail-on, 1 when one does, 2 when an input cannot be read or the
+command line is wrong.`,
 		Example: `  framescope check capture.sse                          # text report; exit 0 clean, 1 alarms, 2 unreadable
   framescope check captures/*.sse --format junit > framescope.xml   # CI: one testsuite per input
   framescope check captures/                            # every capture below the folder, sorted
   framescope check bug-123.sse.gz                       # gzip is read as it is
-  framescope check bug-123.har                          # every SSE entry of the HAR (bug-123.har#0, #1, …)
-  framescope check bug-123.har --entry 1                # only its SSE entry 1
+  framescope check bug-123.har                          # every SSE entry of the HAR (bug-123.har#N: log.entries[N])
+  framescope check bug-123.har --entry 2                # only log.entries[2]
+  framescope check bug-123.har --entry-url /v1/messages # only the entries whose URL holds /v1/messages
   framescope check turn.jsonl --format json --fail-on warn   # NDJSON report; warnings fail too
   framescope check turn.jsonl --max-first-content 2s --max-gap 3s --min-rate 20/s   # latency budgets for CI
   curl -sN localhost:8080/api/chat | framescope check -`,
@@ -80,7 +84,8 @@ one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when o
 	nonNegativeDuration(f, &o.idle, "idle", 0, idleZero, idleHelp)
 	ttfeDuration(f, &o.ttfe, 0, ttfeHelp)
 	addTimingFlags(f, &o.timing)
-	entryVar(f, &o.entry, "HAR: check only this SSE entry (0-based; default every SSE entry, each reported as FILE#N)")
+	entryVar(f, &o.entry, "HAR: check only log.entries[`N`], an SSE entry (N counts every entry of the HAR, SSE or not, as reports name it FILE#N; default every SSE entry)")
+	entryURLVar(cmd, &o.entryURL, "HAR: check only the SSE entries whose URL holds `PATTERN` (* for any characters), each reported as FILE#N")
 	addDialectFlag(cmd, &o.dialect)
 	addFlavorFlag(cmd, &o.flavor)
 	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
@@ -116,7 +121,7 @@ func checkRun(o *checkOptions) error {
 		return err
 	}
 	out := startOutput(o)
-	inputs := checkInputs(o.inputs, o.stdin, o.entry)
+	inputs := checkInputs(o.inputs, o.stdin, o.entry, o.entryURL)
 	defer closeInputs(inputs)
 	for i, res := range checkAll(inputs, opts) {
 		c, err := checkWrite(o, inputs[i], <-res, failOn, textOpts, out)
@@ -230,10 +235,11 @@ type checkInput struct {
 
 // checkInputs expands each folder into the captures below it
 // (checkfolder.go), and each HAR of several SSE entries into one input per
-// entry (FILE#0, FILE#1, …), unless --entry picks one. Each argument is
-// opened once (capture.OpenInput): stdin, a pipe or a FIFO is read once,
-// by its report, from the bytes its sniff read.
-func checkInputs(args []string, stdin io.Reader, entry int) []checkInput {
+// entry (FILE#N, N its place in log.entries), unless --entry picks one, or
+// those --entry-url matches (check_entries.go). Each argument is opened
+// once (capture.OpenInput): stdin, a pipe or a FIFO is read once, by its
+// report, from the bytes its sniff read.
+func checkInputs(args []string, stdin io.Reader, entry int, entryURL string) []checkInput {
 	var out []checkInput
 	for _, fi := range expandFolders(args) {
 		a := fi.path
@@ -243,14 +249,7 @@ func checkInputs(args []string, stdin io.Reader, entry int) []checkInput {
 			continue
 		}
 		in.src = capture.OpenInput(a, capture.OpenOptions{Stdin: stdin})
-		es := in.src.Entries()
-		if entry != -1 || len(es) < 2 {
-			out = append(out, in) // not a HAR, or one entry: as given
-			continue
-		}
-		for _, e := range es {
-			out = append(out, checkInput{name: fmt.Sprintf("%s#%d", a, e.Index), path: a, entry: e.Index, src: in.src})
-		}
+		out = append(out, harInputs(in, entry, entryURL)...)
 	}
 	return out
 }

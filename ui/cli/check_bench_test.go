@@ -58,7 +58,7 @@ func BenchmarkCheckInputs(b *testing.B) {
 	b.Run("parallel", func(b *testing.B) {
 		b.SetBytes(total)
 		for b.Loop() {
-			for _, res := range checkAll(checkInputs(names, nil, -1), invariants.Options{}) {
+			for _, res := range checkAll(checkInputs(names, nil, -1, ""), invariants.Options{}) {
 				if r := <-res; r.err != nil || r.rep.Counts.Error != 0 {
 					b.Fatal(r.err)
 				}

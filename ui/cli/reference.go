@@ -98,7 +98,7 @@ is ever written through a link.`,
 	f.StringVar(&o.profile, "profile", "", "client profile: v0.5, v0.4 or both (replay default both; diagrams and kit default v0.5)")
 	f.StringVar(&o.dialect, "dialect", "", "replay: the stream's `NAME`d dialect instead of detecting it; pc3 runs the PC3 machine, any other the generic client view (list: show them)")
 	_ = cmd.RegisterFlagCompletionFunc("dialect", cobra.FixedCompletions(append(dialects.Names(), "list"), cobra.ShellCompDirectiveNoFileComp))
-	entryVar(f, &o.entry, "HAR: which SSE entry to replay (0-based; default the first)")
+	entryVar(f, &o.entry, "HAR: replay log.entries[`N`], an SSE entry (N counts every entry of the HAR, as check names it FILE#N; default the first SSE entry)")
 	m := refMachine()
 	nonNegativeDuration(f, &o.clientIdle, "client-idle", m.IdleTimer(), "0 = off", "replay: the client's idle timer, fired after this long without a frame on timed captures (0 = off)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(m.Formats(), cobra.ShellCompDirectiveNoFileComp))
