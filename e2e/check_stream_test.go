@@ -74,11 +74,15 @@ func runStream(t *testing.T, data []byte, fifo bool, args ...string) cliResult {
 }
 
 // TestCheckStreamReadOnce: a pipe or a FIFO named on the command line is
-// read once, as stdin is: check, stats, dump and reference --replay see
-// every frame (check read a pipe as 0 bytes, and waited for ever on a
+// read once, as stdin is: check (in every format), stats, dump and
+// reference --replay see every frame (check read a pipe as 0 bytes, and waited for ever on a
 // FIFO whose writer had gone, when it opened the path a second time).
 func TestCheckStreamReadOnce(t *testing.T) {
 	happy, err := os.ReadFile(repoPath("testdata/examples/example-happy.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken, err := os.ReadFile(repoPath("testdata/examples/example-broken.sse"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,6 +93,12 @@ func TestCheckStreamReadOnce(t *testing.T) {
 		res := runStream(t, happy, fifo, "check", "--format", "json", "STREAM")
 		if reps := parseReports(t, res.stdout); res.code != 0 || len(reps) != 1 || reps[0].Frames != 13 || reps[0].Dialect != "pc3" {
 			t.Errorf("%s: check: exit %d, %s %s", kind, res.code, res.stdout, res.stderr)
+		}
+		for _, format := range []string{"github", "sarif"} { // their alarms' lines are not read again from a stream
+			res := runStream(t, broken, fifo, "check", "--format", format, "STREAM")
+			if res.code != 1 || !strings.Contains(res.stdout, "tool-unfinished") {
+				t.Errorf("%s: check --format %s: exit %d, %s %s", kind, format, res.code, res.stdout, res.stderr)
+			}
 		}
 		res = runStream(t, happy, fifo, "dump", "STREAM")
 		if res.code != 0 || strings.Count(res.stdout, "\n") != 14 {
