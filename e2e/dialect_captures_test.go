@@ -84,7 +84,7 @@ func TestDialectCaptures(t *testing.T) {
 // transportRule: the rules every dialect shares unchanged, exercised once
 // by testdata/rules and testdata/dialects/sse.
 var transportRule = map[string]bool{"frame-utf8": true, "frame-size": true, "sse-truncated": true, "capture-corrupt": true,
-	"capture-empty": true, "http-status": true, "content-type": true, "idle-gap": true, "ttfe": true,
+	"capture-empty": true, "not-a-stream": true, "http-status": true, "content-type": true, "idle-gap": true, "ttfe": true,
 	"id-limit": true, // the engine's bound, tested in invariants and sessions/report
 	// public-sse-v1's 128 MiB cap: a capture over it is no file to keep in
 	// the repository; publicsse.TestStreamSize checks both sides of the cap.

@@ -17,6 +17,7 @@ var Generic = []Rule{
 	{Name: "stream-error", Severity: SevError, Clause: "framescope", Summary: "a stream without turns (sse) ended by a transport or decoding error (a reset, a body that could not be read): the client saw a failure"},
 	{Name: "capture-corrupt", Severity: SevError, Clause: "framescope", Summary: "the capture file itself is damaged: warn when bytes may be missing, error when recorded bytes were dropped (a line too long to read)"},
 	{Name: "capture-empty", Severity: SevWarn, Clause: "framescope", Summary: "the capture holds no frame at all (0 bytes, or only comments and blank lines) and nothing else was raised: a recording that captured nothing"},
+	{Name: "not-a-stream", Severity: SevError, Clause: "framescope", Summary: "the capture is no stream: a file of JSON values holding a single value that made no turn (a request body, a config, a whole response saved by mistake); the message says what it looks like"},
 	{Name: "http-status", Severity: SevError, Clause: "RFC 9110", Summary: "the HTTP response status is not 2xx"},
 	{Name: "content-type", Severity: SevWarn, Clause: "WHATWG SSE", Summary: "the HTTP Content-Type is not text/event-stream"},
 	{Name: "idle-gap", Severity: SevWarn, Clause: "framescope", Summary: "no frame (or heartbeat) for longer than the idle window while a turn was open"},
@@ -64,7 +65,7 @@ var genericIndex = func() map[string]Rule {
 
 // Transport lists the rules that apply to every stream, whatever its
 // dialect (the whole rule set of the sse dialect).
-var Transport = []string{"frame-utf8", "frame-size", "sse-truncated", "capture-corrupt", "capture-empty", "http-status", "content-type", "idle-gap", "ttfe"}
+var Transport = []string{"frame-utf8", "frame-size", "sse-truncated", "capture-corrupt", "capture-empty", "not-a-stream", "http-status", "content-type", "idle-gap", "ttfe"}
 
 // Delivery lists the timing rules every dialect with turns shares: they
 // read the turn's moves (docs/timing.md).

@@ -33,6 +33,9 @@ type Meta struct {
 
 	URL    string
 	Method string
+	// HAREntry is the entry's place in log.entries (0-based) when Kind is
+	// KindHAR: the N of FILE#N and of --entry N.
+	HAREntry int
 	// HTTP is true when the source knows the HTTP response (live, JSONL
 	// capture with a status, HAR): Status and ContentType are then meaningful
 	// for the http-status / content-type rules.

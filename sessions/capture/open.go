@@ -18,9 +18,10 @@ import (
 
 // OpenOptions tunes Open and OpenReader.
 type OpenOptions struct {
-	// Entry picks the HAR entry to read: a 0-based index among the HAR's SSE
-	// entries. -1 means automatic: the first SSE entry (a Problem notes
-	// when there were several).
+	// Entry picks the HAR entry to read by its place in the HAR:
+	// log.entries[Entry], 0-based, as check names it FILE#N; it must be
+	// an SSE entry. -1 means automatic: the first SSE entry (a Problem
+	// notes when there were several).
 	Entry int
 	// Stdin is read when the name is "-".
 	Stdin io.Reader
@@ -35,10 +36,12 @@ const (
 	// sniffSize is how much of the input sniffing may look at (and the size
 	// of the buffered reader every format reads through).
 	sniffSize = 64 << 10
-	// maxLineSize bounds one line of a JSONL or NDJSON capture; longer lines
-	// are reported and skipped so memory stays bounded.
-	maxLineSize = 64 << 20
 )
+
+// maxLineSize bounds one line of a JSONL or NDJSON capture; longer lines
+// are reported and skipped so memory stays bounded. (A variable so that a
+// test can lower it rather than write 64 MiB lines.)
+var maxLineSize = 64 << 20
 
 // Open sniffs the content (never the file extension) and returns a reader.
 // "-" reads opts.Stdin. Unreadable or unrecognisable input gives an error
@@ -90,6 +93,48 @@ func openError(name string, err error) error {
 }
 
 func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (sessions.Capture, error) {
+	in, err := sniffInput(name, r, closer)
+	if err != nil {
+		return nil, err
+	}
+	return in.open(name, opts)
+}
+
+// sniffedInput is an input read up to its sniff: br reads its
+// (decompressed) bytes from the start, kind is its format.
+type sniffedInput struct {
+	br         *bufio.Reader
+	closer     io.Closer // struct-wrapped when compressed: no longer the file
+	kind       sessions.Kind
+	file       *os.File // the file read, when it is one (closer unwrapped)
+	compressed bool
+}
+
+// readerAt is the input by offset: its file, when that is regular and not
+// compressed (a HAR's long bodies are then read from their offsets).
+func (in *sniffedInput) readerAt() io.ReaderAt {
+	if in.compressed || in.file == nil {
+		return nil
+	}
+	if _, ok := fileKeyOf(in.file); !ok {
+		return nil
+	}
+	return in.file
+}
+
+// harIndex indexes the sniffed HAR, from the cache when its file (a
+// regular file, compressed or not) was indexed unchanged before.
+func (in *sniffedInput) harIndex(name string) (*harIndex, error) {
+	key, cacheable := harFileKey{}, false
+	if in.file != nil {
+		key, cacheable = fileKeyOf(in.file)
+	}
+	return loadHARIndex(name, in.br, in.readerAt(), key, cacheable)
+}
+
+// sniffInput buffers r, decompresses it when it is gzip, and sniffs it.
+func sniffInput(name string, r io.Reader, closer io.Closer) (*sniffedInput, error) {
+	file, _ := closer.(*os.File)
 	br := bufio.NewReaderSize(r, sniffSize)
 	plain, compressed, err := uncompressed(name, br)
 	if err != nil {
@@ -104,12 +149,18 @@ func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (s
 			closer = struct{ io.Closer }{closer}
 		}
 	}
-	kind, err := sniffOrIndexed(name, br, closer)
+	kind, err := sniffOrIndexed(name, br, file)
 	if err != nil {
 		return nil, err
 	}
+	return &sniffedInput{br: br, closer: closer, kind: kind, file: file, compressed: compressed}, nil
+}
+
+// open makes the capture of a sniffed input.
+func (in *sniffedInput) open(name string, opts OpenOptions) (sessions.Capture, error) {
+	br, closer, kind := in.br, in.closer, in.kind
 	if opts.EntryGiven && kind != sessions.KindHAR {
-		return nil, fmt.Errorf("%s: --entry %d picks one of a HAR's SSE entries, but this is a %s capture, not a HAR", sessions.Clean(name), opts.Entry, kindName(kind))
+		return nil, fmt.Errorf("%s: --entry %d picks one of a HAR's entries, but this is a %s capture, not a HAR", sessions.Clean(name), opts.Entry, kindName(kind))
 	}
 	switch kind {
 	case sessions.KindSSE:
@@ -125,13 +176,11 @@ func openReader(name string, r io.Reader, closer io.Closer, opts OpenOptions) (s
 	case sessions.KindHAR:
 		// A regular file is read twice: its structure first, then the
 		// chosen body from its offset (a pipe's long strings are kept).
-		var at io.ReaderAt
-		if f, ok := closer.(*os.File); ok {
-			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-				at = f
-			}
+		idx, err := in.harIndex(name)
+		if err != nil {
+			return nil, err
 		}
-		c, err := newHARCapture(name, br, at, closer, opts.Entry)
+		c, err := newHARCapture(name, idx, in.readerAt(), closer, opts.Entry)
 		if err != nil {
 			return nil, err
 		}
@@ -307,9 +356,13 @@ func sniff(name string, br *bufio.Reader) (sessions.Kind, error) {
 		return k, nil
 	}
 	if syntaxOK && !finished {
-		// Well-formed so far but longer than the window: decide on the
-		// whole input (a HAR whose "log" comes after a long first key).
-		return sessions.KindHAR, nil
+		if aerr == io.EOF {
+			// Cut off by the input's end: the HAR reader says what is
+			// wrong, as it does with any truncated object.
+			return sessions.KindHAR, nil
+		}
+		// Well-formed so far but longer than the window.
+		return longFirstValue(keys, complete), nil
 	}
 	return sniffSSEScan(name, br)
 }

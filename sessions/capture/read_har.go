@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -17,8 +16,8 @@ import (
 
 // HAREntry describes one SSE entry of a HAR.
 type HAREntry struct {
-	Index    int // 0-based among the HAR's SSE entries (OpenOptions.Entry)
-	Position int // 0-based position in log.entries
+	Index    int // 0-based among the HAR's SSE entries
+	Position int // 0-based position in log.entries (OpenOptions.Entry, FILE#N)
 	Method   string
 	URL      string
 	Status   int
@@ -26,24 +25,30 @@ type HAREntry struct {
 
 // String is a one-line description, safe to print.
 func (e HAREntry) String() string {
-	return fmt.Sprintf("%d  %s %s  %d", e.Index, sessions.Clean(e.Method), sessions.Clean(sessions.RedactURL(e.URL)), e.Status)
+	return fmt.Sprintf("entries[%d]  %s %s  %d", e.Position, sessions.Clean(e.Method), sessions.Clean(sessions.RedactURL(e.URL)), e.Status)
 }
 
 // EntryError is returned when OpenOptions.Entry names no SSE entry of a HAR.
 type EntryError struct {
 	Name    string
 	Entry   int
+	Total   int // the entries of log.entries, SSE or not
 	Entries []HAREntry
 }
 
 func (e *EntryError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: entry %d is out of range: the HAR has %d SSE entr", sessions.Clean(e.Name), e.Entry, len(e.Entries))
-	if len(e.Entries) == 1 {
-		b.WriteString("y:")
+	if e.Entry < 0 || e.Entry >= e.Total {
+		fmt.Fprintf(&b, "%s: entry %d is out of range: the HAR has %s (log.entries[0] to [%d]), %d of them SSE", sessions.Clean(e.Name), e.Entry, entriesText(e.Total), e.Total-1, len(e.Entries))
 	} else {
-		b.WriteString("ies:")
+		fmt.Fprintf(&b, "%s: entries[%d] is not an SSE entry (no text/event-stream response, no Accept: text/event-stream request); the HAR's %d SSE entr", sessions.Clean(e.Name), e.Entry, len(e.Entries))
+		if len(e.Entries) == 1 {
+			b.WriteString("y is")
+		} else {
+			b.WriteString("ies are")
+		}
 	}
+	b.WriteString(":")
 	for _, en := range e.Entries {
 		b.WriteString("\n  ")
 		b.WriteString(en.String())
@@ -66,31 +71,27 @@ func HAREntries(name string, opts OpenOptions) ([]HAREntry, error) {
 			return nil, openError(name, err)
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			return harEntriesAt(name, f, f) // indexed once for the opens that follow
-		}
-		r = f
+		return harEntriesOf(name, f, f) // a regular file is indexed once for the opens that follow
 	}
 	return HAREntriesReader(name, r)
 }
 
 // HAREntriesReader is HAREntries on an already-open stream.
 func HAREntriesReader(name string, r io.Reader) ([]HAREntry, error) {
-	return harEntriesAt(name, r, nil)
+	return harEntriesOf(name, r, nil)
 }
 
-// harEntriesAt lists the SSE entries of the HAR in r; at is r by offset
-// (a regular file, at its start) or nil.
-func harEntriesAt(name string, r io.Reader, at io.ReaderAt) ([]HAREntry, error) {
-	br := bufio.NewReaderSize(r, sniffSize)
-	kind, err := sniff(name, br)
+// harEntriesOf lists the SSE entries of the HAR in r, decompressed when it
+// is gzip; closer is r's file, or nil.
+func harEntriesOf(name string, r io.Reader, closer io.Closer) ([]HAREntry, error) {
+	in, err := sniffInput(name, r, closer)
 	if err != nil {
 		return nil, err
 	}
-	if kind != sessions.KindHAR {
-		return nil, fmt.Errorf("%s: not a HAR file (it looks like a %s capture)", sessions.Clean(name), kind)
+	if in.kind != sessions.KindHAR {
+		return nil, fmt.Errorf("%s: not a HAR file (it looks like a %s capture)", sessions.Clean(name), in.kind)
 	}
-	idx, err := loadHARIndex(name, br, at)
+	idx, err := in.harIndex(name)
 	if err != nil {
 		return nil, err
 	}
@@ -279,36 +280,39 @@ type harCapture struct {
 
 	stream io.Reader // a long body, decoded on the fly (nil: body)
 	buf    []byte
-	what   string    // "entry N (METHOD URL)", for stream errors
+	what   string    // "entries[N] (METHOD URL)", for stream errors
 	base64 bool      // the stream is base64
 	closer io.Closer // the file the stream reads
 	ws     *harWS    // a WebSocket entry's messages (nil: an HTTP body)
 }
 
-// newHARCapture reads the HAR in br. at is the same input readable by
-// offset (an open regular file, br at its start) or nil; the capture then
+// newHARCapture reads an entry of the HAR idx indexes. at is the input
+// readable by offset (an open regular file) or nil; the capture then
 // streams a long body from it and closes closer when done.
-func newHARCapture(name string, br *bufio.Reader, at io.ReaderAt, closer io.Closer, entry int) (*harCapture, error) {
-	idx, err := loadHARIndex(name, br, at)
-	if err != nil {
-		return nil, err
-	}
+func newHARCapture(name string, idx *harIndex, at io.ReaderAt, closer io.Closer, entry int) (*harCapture, error) {
 	c := &harCapture{entries: idx.sse}
-	if entry < -1 || entry >= len(idx.sse) {
-		return nil, &EntryError{Name: name, Entry: entry, Entries: idx.sse}
-	}
+	sse := -1 // the entry's place among the SSE entries
 	if entry == -1 {
-		entry = 0
+		sse = 0
 		if len(idx.sse) > 1 {
-			c.probs.Note("the HAR has %d SSE entries; showing entry 0 (%s %s); choose another with --entry",
-				len(idx.sse), sessions.CleanShort(idx.sse[0].Method, 20), sessions.CleanShort(sessions.RedactURL(idx.sse[0].URL), 200))
+			c.probs.Note("the HAR has %d SSE entries; showing entries[%d] (%s %s); choose another with --entry N (as log.entries numbers them), or check them all",
+				len(idx.sse), idx.sse[0].Position, sessions.CleanShort(idx.sse[0].Method, 20), sessions.CleanShort(sessions.RedactURL(idx.sse[0].URL), 200))
 		}
 	}
-	e, fieldErr, spans, err := idx.entry(name, entry, at)
+	for i, e := range idx.sse {
+		if entry != -1 && e.Position == entry {
+			sse = i
+		}
+	}
+	if sse < 0 {
+		return nil, &EntryError{Name: name, Entry: entry, Total: idx.total, Entries: idx.sse}
+	}
+	pos := idx.sse[sse].Position
+	e, fieldErr, spans, err := idx.entry(name, sse, at)
 	if err != nil {
 		return nil, err
 	}
-	what := fmt.Sprintf("entry %d (%s %s)", entry, sessions.CleanShort(e.Request.Method, 20), sessions.CleanShort(sessions.RedactURL(e.Request.URL), 200))
+	what := fmt.Sprintf("entries[%d] (%s %s)", pos, sessions.CleanShort(e.Request.Method, 20), sessions.CleanShort(sessions.RedactURL(e.Request.URL), 200))
 	if err := fieldErr; err != nil {
 		c.probs.Add(0, "%s: a field has an unexpected type (%s); it was ignored", what, sessions.Clean(err.Error()))
 	}
@@ -317,6 +321,7 @@ func newHARCapture(name string, br *bufio.Reader, at io.ReaderAt, closer io.Clos
 	*m = sessions.Meta{
 		Name:            name,
 		Kind:            sessions.KindHAR,
+		HAREntry:        pos,
 		URL:             e.Request.URL,
 		Method:          e.Request.Method,
 		HTTP:            true,
@@ -461,4 +466,12 @@ func (c *harCapture) Close() error {
 		return err
 	}
 	return nil
+}
+
+// entriesText says "1 entry", "3 entries".
+func entriesText(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
 }

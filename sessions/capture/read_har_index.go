@@ -311,9 +311,10 @@ func fileKeyOf(at io.ReaderAt) (harFileKey, bool) {
 }
 
 // loadHARIndex indexes the HAR in br (at: the same input by offset, or
-// nil), reusing the cached index of the same unchanged file.
-func loadHARIndex(name string, br *bufio.Reader, at io.ReaderAt) (*harIndex, error) {
-	key, cacheable := fileKeyOf(at)
+// nil), reusing the cached index of the same unchanged file (key, when
+// cacheable: the regular file br reads, compressed or not; the index of
+// a compressed one holds its skeleton and long strings in memory).
+func loadHARIndex(name string, br *bufio.Reader, at io.ReaderAt, key harFileKey, cacheable bool) (*harIndex, error) {
 	if cacheable {
 		harIndexCache.Lock()
 		defer harIndexCache.Unlock()
@@ -345,8 +346,8 @@ func loadHARIndex(name string, br *bufio.Reader, at io.ReaderAt) (*harIndex, err
 // (unchanged since): that one is a HAR without reading it. check opens a
 // HAR once per entry, and the sniff of a one-line HAR scans a 64 KiB
 // window each time.
-func sniffOrIndexed(name string, br *bufio.Reader, closer io.Closer) (sessions.Kind, error) {
-	if f, ok := closer.(*os.File); ok {
+func sniffOrIndexed(name string, br *bufio.Reader, f *os.File) (sessions.Kind, error) {
+	if f != nil {
 		if key, ok := fileKeyOf(f); ok {
 			harIndexCache.Lock()
 			hit := harIndexCache.idx != nil && harIndexCache.key.same(key)

@@ -66,7 +66,7 @@ func openAllEntries(tb testing.TB, path string, bodies [][]byte) int64 {
 	}
 	var total int64
 	for _, e := range es {
-		c, err := Open(path, OpenOptions{Entry: e.Index, EntryGiven: true})
+		c, err := Open(path, OpenOptions{Entry: e.Position, EntryGiven: true})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -100,8 +100,12 @@ func TestHARManyEntriesReadOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	es, err := HAREntries(path, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, i := range []int{0, 5, 999} {
-		c := mustOpen(t, path, OpenOptions{Entry: i, EntryGiven: true})
+		c := mustOpen(t, path, OpenOptions{Entry: es[i].Position, EntryGiven: true})
 		d := sessiontest.Drain(t, c)
 		if !bytes.Equal(d.Data, bodies[i]) {
 			t.Fatalf("entry %d: body %q, want %q", i, d.Data, bodies[i])

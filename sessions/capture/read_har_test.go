@@ -19,7 +19,7 @@ func TestHARAutomaticEntry(t *testing.T) {
 	if m.Kind != sessions.KindHAR || !m.HTTP || m.Timed || m.Synthetic {
 		t.Errorf("meta flags %+v", m)
 	}
-	if m.Method != "POST" || m.URL != "https://app.example.test/api/turn" || m.Status != 200 || m.ContentType != "text/event-stream" {
+	if m.Method != "POST" || m.URL != "https://app.example.test/api/turn" || m.Status != 200 || m.ContentType != "text/event-stream" || m.HAREntry != 1 {
 		t.Errorf("meta %+v", m)
 	}
 	if want := time.Date(2026, 3, 2, 9, 15, 0, 250e6, time.UTC); !m.StartedAt.Equal(want) {
@@ -35,7 +35,7 @@ func TestHARAutomaticEntry(t *testing.T) {
 	if d.Chunks[0].HasTime {
 		t.Error("HAR chunks have no arrival time")
 	}
-	if len(d.Probs) != 1 || !strings.Contains(d.Probs[0].Message, "3 SSE entries; showing entry 0") {
+	if len(d.Probs) != 1 || !strings.Contains(d.Probs[0].Message, "3 SSE entries; showing entries[1] (POST https://app.example.test/api/turn); choose another with --entry N") {
 		t.Errorf("problems %v", d.Probs)
 	}
 	if d.End.Kind != invariants.EndEOF {
@@ -44,10 +44,11 @@ func TestHARAutomaticEntry(t *testing.T) {
 }
 
 func TestHARChosenEntries(t *testing.T) {
-	// Entry 1: a failed SSE request (500, HTML body), found by its Accept header.
-	c := mustOpen(t, "../testdata/multi.har", OpenOptions{Entry: 1})
+	// Entry 3 (log.entries[3], the HAR's second SSE entry): a failed SSE
+	// request (500, HTML body), found by its Accept header.
+	c := mustOpen(t, "../testdata/multi.har", OpenOptions{Entry: 3})
 	m := c.Meta()
-	if m.Status != 500 || m.ContentType != "text/html; charset=utf-8" || !m.HTTP {
+	if m.Status != 500 || m.ContentType != "text/html; charset=utf-8" || !m.HTTP || m.HAREntry != 3 {
 		t.Errorf("meta %+v", m)
 	}
 	d := sessiontest.Drain(t, c)
@@ -55,9 +56,9 @@ func TestHARChosenEntries(t *testing.T) {
 		t.Errorf("data %q problems %v", d.Data, d.Probs)
 	}
 
-	// Entry 2: base64 body, mixed-case mime type.
-	c = mustOpen(t, "../testdata/multi.har", OpenOptions{Entry: 2})
-	if c.Meta().URL != "https://relay.example.test/api/turn" {
+	// Entry 4: base64 body, mixed-case mime type.
+	c = mustOpen(t, "../testdata/multi.har", OpenOptions{Entry: 4})
+	if c.Meta().URL != "https://relay.example.test/api/turn" || c.Meta().HAREntry != 4 {
 		t.Errorf("meta %+v", c.Meta())
 	}
 	d = sessiontest.Drain(t, c)
@@ -69,23 +70,31 @@ func TestHARChosenEntries(t *testing.T) {
 	}
 }
 
+// TestHAREntryOutOfRange: an entry the HAR does not have, or one that is
+// no SSE entry, is an error listing the SSE entries by their place in
+// log.entries.
 func TestHAREntryOutOfRange(t *testing.T) {
-	for _, entry := range []int{3, 17, -2} {
+	for entry, head := range map[int]string{
+		5:  "../testdata/multi.har: entry 5 is out of range: the HAR has 5 entries (log.entries[0] to [4]), 3 of them SSE:",
+		17: "../testdata/multi.har: entry 17 is out of range",
+		-2: "../testdata/multi.har: entry -2 is out of range",
+		0:  "../testdata/multi.har: entries[0] is not an SSE entry (no text/event-stream response, no Accept: text/event-stream request); the HAR's 3 SSE entries are:",
+		2:  "../testdata/multi.har: entries[2] is not an SSE entry",
+	} {
 		_, err := Open("../testdata/multi.har", OpenOptions{Entry: entry})
 		var ee *EntryError
 		if !errors.As(err, &ee) {
 			t.Fatalf("entry %d: %v", entry, err)
 		}
-		if len(ee.Entries) != 3 || ee.Entry != entry {
+		if len(ee.Entries) != 3 || ee.Entry != entry || ee.Total != 5 {
 			t.Errorf("%+v", ee)
 		}
 		msg := err.Error()
 		for _, want := range []string{
-			"../testdata/multi.har: entry ",
-			"the HAR has 3 SSE entries:",
-			"\n  0  POST https://app.example.test/api/turn  200",
-			"\n  1  POST https://app.example.test/api/turn  500",
-			"\n  2  POST https://relay.example.test/api/turn  200",
+			head,
+			"\n  entries[1]  POST https://app.example.test/api/turn  200",
+			"\n  entries[3]  POST https://app.example.test/api/turn  500",
+			"\n  entries[4]  POST https://relay.example.test/api/turn  200",
 		} {
 			if !strings.Contains(msg, want) {
 				t.Errorf("message %q lacks %q", msg, want)
@@ -139,9 +148,9 @@ func TestHARDefects(t *testing.T) {
 		data    string
 	}{
 		{name: "bad base64", in: harWith(strings.Replace(sse, "%s", `,"text":"***","encoding":"base64"`, 1)),
-			errWant: "in: entry 0 (GET http://h/ev): response body is not valid base64"},
+			errWant: "in: entries[0] (GET http://h/ev): response body is not valid base64"},
 		{name: "no body", in: harWith(strings.Replace(sse, "%s", ``, 1)),
-			probs: []string{"entry 0 (GET http://h/ev) has no response body in the HAR"}},
+			probs: []string{"entries[0] (GET http://h/ev) has no response body in the HAR"}},
 		{name: "empty body", in: harWith(strings.Replace(sse, "%s", `,"text":""`, 1))},
 		{name: "odd encoding", in: harWith(strings.Replace(sse, "%s", `,"text":"data: 1\n\n","encoding":"gzip"`, 1)),
 			probs: []string{"unknown content encoding gzip"}, data: "data: 1\n\n"},

@@ -57,7 +57,10 @@ func newJSONLCapture(name string, br *bufio.Reader, closer io.Closer) (*jsonlCap
 	for {
 		line, err := c.lr.next()
 		if err == errLineTooLong {
-			c.probs.Add(c.lr.line, "header line is longer than %d MiB; header ignored", maxLineSize>>20)
+			// Skipped: what it recorded (the URL, status, headers and
+			// request body a request-aware dialect checks against) is
+			// lost, so the capture is damaged, not merely odd.
+			c.probs.AddLost(c.lr.line, "capture header line is longer than %d MiB; skipped, so the request and response it recorded (URL, status, headers, request body) are missing", maxLineSize>>20)
 			break
 		}
 		if err != nil {

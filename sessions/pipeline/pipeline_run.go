@@ -34,6 +34,10 @@ type run struct {
 
 	detection
 
+	// lone is what the first value of a capture of JSON values looks
+	// like, for not-a-stream (pipeline_notstream.go).
+	lone string
+
 	// One Item, reused: set field by field, and handed by pointer (copying
 	// a struct just built stalls the CPU on every frame of a flood).
 	item Item
@@ -123,6 +127,9 @@ func (r *run) process(ev *decode.Event, f *decode.Frame, arrival time.Duration, 
 			}
 		}
 	case ev.Dispatched():
+		if f.Index == 0 && isJSONValues(r.meta.Kind) {
+			r.lone = describeValue(f.Event.Data)
+		}
 		it.Frame = f
 		r.observe(f, hasArrival)
 	case ev.Truncated && ev.HasData:
@@ -184,6 +191,9 @@ func (r *run) finish(rr readResult) (*Result, error) {
 	r.alarmsOut(chk.End(ie))
 	if rr.frames == 0 && ie.Kind != invariants.EndCancelled {
 		r.alarmsOut(remarkEmpty(chk, rr.bytes))
+	}
+	if isJSONValues(r.meta.Kind) && rr.frames == 1 && r.handed == 0 && len(chk.Turns()) == 0 && ie.Kind == invariants.EndEOF {
+		r.alarmsOut(remarkNotStream(chk, r.lone))
 	}
 	res.End = end
 	res.Frames = rr.frames

@@ -23,7 +23,7 @@ func (r *Report) WriteGitHub(w io.Writer, file string, lines map[int64]int) erro
 		if r.BudgetsFail() && strings.HasPrefix(n, "the latency budgets") {
 			level = "error"
 		}
-		writeWorkflowCommand(b, level, file, 0, "framescope", n)
+		writeWorkflowCommand(b, level, file, 0, "framescope", r.labelled(n))
 	}
 	err := r.eachAlarm(func(_ int, a *ReportAlarm) error {
 		line := 0
@@ -37,7 +37,7 @@ func (r *Report) WriteGitHub(w io.Writer, file string, lines map[int64]int) erro
 		if a.ResponseID != "" {
 			msg += " (" + decode.Sanitize(a.ResponseID) + ")"
 		}
-		writeWorkflowCommand(b, githubLevel(a.Severity), file, line, "framescope "+a.Rule, msg)
+		writeWorkflowCommand(b, githubLevel(a.Severity), file, line, "framescope "+a.Rule, r.labelled(msg))
 		return nil
 	})
 	if err != nil {

@@ -31,6 +31,9 @@ type Report struct {
 	End     invariants.End
 	Notes   []string // remarks about the capture that are not alarms
 	Bytes   int64    // stream bytes read
+	// Request is the HTTP request of a HAR entry (nil for any other
+	// capture): report_request.go.
+	Request *Request
 	// Suppressed counts, by rule, the alarms not listed: past the first
 	// MaxListed of one rule in one turn, an alarm is counted (in Counts
 	// too) but not kept, so a stream of a million broken frames costs
@@ -93,6 +96,7 @@ func CheckWith(c sessions.Capture, opts invariants.Options, h pipeline.Handler) 
 // (Listed): its Unlisted is final.
 func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipeline.Handler) (*Report, error) {
 	rep.Source, rep.Format = c.Meta().Name, c.Meta().Kind
+	rep.Request = requestOf(c.Meta())
 	// Suppressed alarms are counted here and added to rep.Suppressed at
 	// the end; the counters of the last two rules are at hand (a flood is
 	// one or two rules a million times: no map update per alarm).
@@ -239,13 +243,16 @@ func (r *Report) DialectLabel() string {
 }
 
 // WriteJSON writes the report as one line of JSON (docs/rules.md shape; extra
-// keys: format, end).
+// keys: format, end; har_entry, method and url for a HAR entry).
 func (r *Report) WriteJSON(w io.Writer) error {
 	var b []byte
 	b = append(b, `{"source":`...)
 	b = decode.AppendJSONString(b, r.Source)
 	b = append(b, `,"format":`...)
 	b = decode.AppendJSONString(b, string(r.Format))
+	if r.Request != nil {
+		b = r.Request.appendJSON(b)
+	}
 	b = append(b, `,"dialect":`...)
 	b = appendNullableString(b, r.Dialect)
 	if r.Flavor != "" {
@@ -396,6 +403,9 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 	fmt.Fprintf(b, "%s: %s, dialect %s, %s, %s, ended %s — %d error, %d warn, %d info\n",
 		s(r.Source), r.Format, r.DialectLabel(), plural(r.Frames, "frame"), plural(r.NumTurns(), "turn"), s(sessions.EndText(r.End)),
 		r.Counts.Error, r.Counts.Warn, r.Counts.Info)
+	if r.Request != nil {
+		b.WriteString(r.Request.textLine())
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(b, "note: %s\n", s(n))
 	}
@@ -646,6 +656,9 @@ func (r *Report) WriteJUnit(w io.Writer, failOn invariants.Severity) error {
 	}
 	if r.budgetsUnchecked() && !r.BudgetsFail() {
 		b = append(b, ` skipped="1"`...)
+	}
+	if r.Request != nil {
+		b = r.Request.appendJUnitAttrs(b)
 	}
 	b = append(b, '>')
 	if stream {

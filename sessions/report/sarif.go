@@ -87,14 +87,14 @@ func (s *SARIF) Add(r *Report, file string, lines map[int64]int) error {
 		if r.BudgetsFail() {
 			level = "error"
 		}
-		s.notes = append(s.notes, sarifNote{file, decode.Sanitize(n), level})
+		s.notes = append(s.notes, sarifNote{file, r.labelled(decode.Sanitize(n)), level})
 	}
 	err := r.eachAlarm(func(_ int, a *ReportAlarm) error {
 		line := 0
 		if a.Offset >= 0 {
 			line = lines[a.Offset]
 		}
-		s.result(a, file, line)
+		s.result(a, file, line, r)
 		return nil
 	})
 	if err != nil {
@@ -109,7 +109,7 @@ func (s *SARIF) AddUnreadable(file string, err error) {
 	s.notes = append(s.notes, sarifNote{file, "cannot read the capture: " + decode.Sanitize(err.Error()), "error"})
 }
 
-func (s *SARIF) result(a *ReportAlarm, file string, line int) {
+func (s *SARIF) result(a *ReportAlarm, file string, line int, r *Report) {
 	if s.results > 0 {
 		s.w.WriteByte(',')
 	}
@@ -128,7 +128,7 @@ func (s *SARIF) result(a *ReportAlarm, file string, line int) {
 	if a.Frame != invariants.NoFrame {
 		msg = "frame " + strconv.Itoa(a.Frame) + ": " + msg
 	}
-	b = decode.AppendJSONString(b, msg)
+	b = decode.AppendJSONString(b, r.labelled(msg))
 	b = append(b, `},"locations":[{"physicalLocation":{"artifactLocation":{"uri":`...)
 	b = decode.AppendJSONString(b, sarifURI(file))
 	b = append(b, '}')
@@ -145,6 +145,9 @@ func (s *SARIF) result(a *ReportAlarm, file string, line int) {
 	}
 	b = append(b, `,"response_id":`...)
 	b = appendNullableString(b, a.ResponseID)
+	if r.Request != nil {
+		b = r.Request.appendJSON(b) // har_entry, method, url
+	}
 	b = append(b, "}}"...)
 	s.w.Write(b)
 }

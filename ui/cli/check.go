@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -29,6 +28,7 @@ type checkOptions struct {
 	idle     time.Duration
 	ttfe     time.Duration
 	entry    int
+	entryURL string
 	dialect  string
 	flavor   string
 	minSev   string
@@ -48,16 +48,19 @@ func newCheckCmd(env Env, runF func(*checkOptions) error) *cobra.Command {
 		Short: "Check captures against the rule catalog (exit 0 clean, 1 alarms, 2 unreadable)",
 		Long: `Check one or more captures (raw SSE, framescope JSONL, HAR, NDJSON frames, JSON
 values as jq prints them; - for stdin; gzip-compressed too) and report every alarm. A FOLDER is every capture below
-it (.sse, .jsonl, .har, .ndjson, .jsonlines, .events, and those .gz), sorted. With
+it (.sse, .jsonl, .har, .ndjson, .jsonlines, .json, .events, and those .gz), sorted. With
 --format json, one JSON object per input, one per line (an unreadable input gets
-one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when one does,
-2 when an input cannot be read or the command line is wrong.`,
+one too, with "error"). A HAR is checked entry by entry, each SSE entry reported as
+FILE#N with its request (method and URL), N its place in log.entries. Exit status: 0
+when no alarm reaches --fail-on, 1 when one does, 2 when an input cannot be read or the
+command line is wrong.`,
 		Example: `  framescope check capture.sse                          # text report; exit 0 clean, 1 alarms, 2 unreadable
   framescope check captures/*.sse --format junit > framescope.xml   # CI: one testsuite per input
   framescope check captures/                            # every capture below the folder, sorted
   framescope check bug-123.sse.gz                       # gzip is read as it is
-  framescope check bug-123.har                          # every SSE entry of the HAR (bug-123.har#0, #1, …)
-  framescope check bug-123.har --entry 1                # only its SSE entry 1
+  framescope check bug-123.har                          # every SSE entry of the HAR (bug-123.har#N: log.entries[N])
+  framescope check bug-123.har --entry 2                # only log.entries[2]
+  framescope check bug-123.har --entry-url /v1/messages # only the entries whose URL holds /v1/messages
   framescope check turn.jsonl --format json --fail-on warn   # NDJSON report; warnings fail too
   framescope check turn.jsonl --max-first-content 2s --max-gap 3s --min-rate 20/s   # latency budgets for CI
   curl -sN localhost:8080/api/chat | framescope check -`,
@@ -81,7 +84,8 @@ one too, with "error"). Exit status: 0 when no alarm reaches --fail-on, 1 when o
 	nonNegativeDuration(f, &o.idle, "idle", 0, idleZero, idleHelp)
 	ttfeDuration(f, &o.ttfe, 0, ttfeHelp)
 	addTimingFlags(f, &o.timing)
-	entryVar(f, &o.entry, "HAR: check only this SSE entry (0-based; default every SSE entry, each reported as FILE#N)")
+	entryVar(f, &o.entry, "HAR: check only log.entries[`N`], an SSE entry (N counts every entry of the HAR, SSE or not, as reports name it FILE#N; default every SSE entry)")
+	entryURLVar(cmd, &o.entryURL, "HAR: check only the SSE entries whose URL holds `PATTERN` (* for any characters), each reported as FILE#N")
 	addDialectFlag(cmd, &o.dialect)
 	addFlavorFlag(cmd, &o.flavor)
 	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
@@ -117,8 +121,9 @@ func checkRun(o *checkOptions) error {
 		return err
 	}
 	out := startOutput(o)
-	inputs := checkInputs(o.inputs, o.stdin, o.entry)
-	for i, res := range checkAll(inputs, o.stdin, opts) {
+	inputs := checkInputs(o.inputs, o.stdin, o.entry, o.entryURL)
+	defer closeInputs(inputs)
+	for i, res := range checkAll(inputs, opts) {
 		c, err := checkWrite(o, inputs[i], <-res, failOn, textOpts, out)
 		if err != nil {
 			return err
@@ -222,30 +227,40 @@ type checkInput struct {
 	name  string // as reported: FILE, or FILE#N for entry N of a HAR
 	path  string // as opened
 	entry int    // -1: not chosen
+	err   error  // why it cannot be read before it is opened (a subfolder)
+	// src is the input opened once (capture.Input): a stream's bytes
+	// are read by its one report, a file is opened again by each.
+	src *capture.Input
 }
 
 // checkInputs expands each folder into the captures below it
 // (checkfolder.go), and each HAR of several SSE entries into one input per
-// entry (FILE#0, FILE#1, …), unless --entry picks one. Stdin and library
-// sessions are read once, as given.
-func checkInputs(args []string, stdin io.Reader, entry int) []checkInput {
+// entry (FILE#N, N its place in log.entries), unless --entry picks one, or
+// those --entry-url matches (check_entries.go). Each argument is opened
+// once (capture.OpenInput): stdin, a pipe or a FIFO is read once, by its
+// report, from the bytes its sniff read.
+func checkInputs(args []string, stdin io.Reader, entry int, entryURL string) []checkInput {
 	var out []checkInput
-	for _, a := range expandFolders(args) {
-		in := checkInput{name: a, path: a, entry: entry}
-		if entry != -1 || a == "-" || strings.HasPrefix(a, "@") {
+	for _, fi := range expandFolders(args) {
+		a := fi.path
+		in := checkInput{name: a, path: a, entry: entry, err: fi.err}
+		if fi.err != nil {
 			out = append(out, in)
 			continue
 		}
-		es, err := capture.HAREntries(a, capture.OpenOptions{Stdin: stdin})
-		if err != nil || len(es) < 2 {
-			out = append(out, in) // not a HAR, or one entry: as before
-			continue
-		}
-		for _, e := range es {
-			out = append(out, checkInput{name: fmt.Sprintf("%s#%d", a, e.Index), path: a, entry: e.Index})
-		}
+		in.src = capture.OpenInput(a, capture.OpenOptions{Stdin: stdin})
+		out = append(out, harInputs(in, entry, entryURL)...)
 	}
 	return out
+}
+
+// closeInputs closes the streams no report read.
+func closeInputs(inputs []checkInput) {
+	for _, in := range inputs {
+		if in.src != nil {
+			_ = in.src.Close()
+		}
+	}
 }
 
 // checked is one input's report, or why it could not be read.
@@ -258,7 +273,7 @@ type checked struct {
 // one channel per input, in argument order: the caller prints each report
 // as its turn comes, so the output is byte for byte what checking them
 // one after another gives.
-func checkAll(names []checkInput, stdin io.Reader, opts invariants.Options) []chan checked {
+func checkAll(names []checkInput, opts invariants.Options) []chan checked {
 	// check's live heap is small and bounded (the open turn, the batches
 	// in flight): at Go's default the collector runs every few MB, with
 	// its write barriers on for a tenth of the run. Collecting at three
@@ -283,7 +298,7 @@ func checkAll(names []checkInput, stdin io.Reader, opts invariants.Options) []ch
 	for w := 0; w < workers; w++ {
 		go func() {
 			for i := range next {
-				rep, err := checkOne(names[i].path, stdin, names[i].entry, opts, len(names) > 1)
+				rep, err := checkOne(names[i], opts, len(names) > 1)
 				out[i] <- checked{rep, err}
 			}
 		}()
@@ -293,11 +308,18 @@ func checkAll(names []checkInput, stdin io.Reader, opts invariants.Options) []ch
 
 // checkOne checks one input; oneStage keeps its pipeline on one goroutine
 // (checkAll's workers already keep the cores busy).
-func checkOne(name string, stdin io.Reader, entry int, opts invariants.Options, oneStage bool) (*report.Report, error) {
-	if err := emptyFolder(name); err != nil {
+func checkOne(in checkInput, opts invariants.Options, oneStage bool) (*report.Report, error) {
+	if in.err != nil {
+		return nil, in.err
+	}
+	if err := emptyFolder(in.path); err != nil {
 		return nil, err
 	}
-	c, err := capture.Open(name, capture.OpenOptions{Entry: entry, EntryGiven: entry != -1, Stdin: stdin})
+	src := in.src
+	if src == nil {
+		src = capture.OpenInput(in.path, capture.OpenOptions{})
+	}
+	c, err := src.Open(in.entry)
 	if err != nil {
 		return nil, err
 	}

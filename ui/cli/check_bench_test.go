@@ -48,7 +48,7 @@ func BenchmarkCheckInputs(b *testing.B) {
 			b.SetBytes(total)
 			for b.Loop() {
 				for _, n := range names {
-					if rep, err := checkOne(n, nil, -1, invariants.Options{}, seq.oneStage); err != nil || rep.Counts.Error != 0 {
+					if rep, err := checkOne(checkInput{name: n, path: n, entry: -1}, invariants.Options{}, seq.oneStage); err != nil || rep.Counts.Error != 0 {
 						b.Fatal(err, rep.Counts)
 					}
 				}
@@ -58,7 +58,7 @@ func BenchmarkCheckInputs(b *testing.B) {
 	b.Run("parallel", func(b *testing.B) {
 		b.SetBytes(total)
 		for b.Loop() {
-			for _, res := range checkAll(checkInputs(names, nil, -1), nil, invariants.Options{}) {
+			for _, res := range checkAll(checkInputs(names, nil, -1, ""), invariants.Options{}) {
 				if r := <-res; r.err != nil || r.rep.Counts.Error != 0 {
 					b.Fatal(r.err)
 				}

@@ -87,10 +87,11 @@ func (out *checkOutput) finish(o *checkOptions, inputs int) error {
 }
 
 // captureLines finds the capture line of each listed alarm's frame,
-// reading the capture again (a file or a session: stdin is read once).
+// reading the capture again (a file or a session: stdin, a pipe or a FIFO
+// is read once, and reopening a FIFO would wait for a writer).
 func captureLines(o *checkOptions, in checkInput, rep *report.Report) map[int64]int {
 	offs := rep.Offsets()
-	if len(offs) == 0 || in.path == "-" {
+	if len(offs) == 0 || capture.IsStream(in.path) {
 		return nil
 	}
 	c, err := capture.Open(in.path, capture.OpenOptions{Entry: in.entry, EntryGiven: in.entry != -1})

@@ -39,7 +39,7 @@ truncated tail; the ndjson format is read back by check and open.`,
 		},
 	}
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or ndjson")
-	entryVar(cmd.Flags(), &o.entry, "HAR: which SSE entry to dump (0-based; default the first)")
+	entryVar(cmd.Flags(), &o.entry, "HAR: dump log.entries[`N`], an SSE entry (N counts every entry of the HAR, as check names it FILE#N; default the first SSE entry)")
 	addDialectFlag(cmd, &o.dialect)
 	cmd.ValidArgsFunction = completeSessionIDs(true) // FILE or @ID
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "ndjson"}, cobra.ShellCompDirectiveNoFileComp))

@@ -146,8 +146,9 @@ func (fl relaySpeedFlag) String() string {
 
 func (fl relaySpeedFlag) Type() string { return "float" }
 
-// entryVar registers --entry: a HAR's 0-based SSE entry; unset (or -1
-// given) is automatic, shown as no default in help.
+// entryVar registers --entry: a HAR entry's 0-based place in log.entries
+// (every entry counted, SSE or not: the N of FILE#N); unset (or -1 given)
+// is automatic, shown as no default in help.
 func entryVar(f *pflag.FlagSet, p *int, usage string) {
 	*p = -1
 	f.Var(entryFlag{p}, "entry", usage)
@@ -158,7 +159,7 @@ type entryFlag struct{ p *int }
 func (fl entryFlag) Set(s string) error {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < -1 {
-		return errors.New("want a HAR's SSE entry index (0, 1, 2, …; -1 = automatic)")
+		return errors.New("want a HAR entry's place in log.entries (0, 1, 2, …, as check names it FILE#N; -1 = automatic)")
 	}
 	*fl.p = n
 	return nil
@@ -410,3 +411,10 @@ func (c countFlag) String() string {
 }
 
 func (c countFlag) Type() string { return "int" }
+
+// entryURLVar registers --entry-url, which picks HAR entries by URL; it
+// and --entry exclude each other.
+func entryURLVar(cmd *cobra.Command, p *string, usage string) {
+	cmd.Flags().StringVar(p, "entry-url", "", usage)
+	cmd.MarkFlagsMutuallyExclusive("entry", "entry-url")
+}

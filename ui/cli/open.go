@@ -48,7 +48,7 @@ error alarm, 1 when one had, 2 when the capture cannot be opened.`,
 		},
 	}
 	f := cmd.Flags()
-	entryVar(f, &o.entry, "HAR: which SSE entry to open (0-based; default the first)")
+	entryVar(f, &o.entry, "HAR: open log.entries[`N`], an SSE entry (N counts every entry of the HAR, as check names it FILE#N; default the first SSE entry)")
 	f.StringVar(&o.registry, "registry", "", "status-event registry `DIR`")
 	nonNegativeDuration(f, &o.idle, "idle", 0, idleZero, idleHelp)
 	ttfeDuration(f, &o.ttfe, 0, ttfeHelp)

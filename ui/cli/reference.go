@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"framescope/invariants"
 	"framescope/invariants/dialects"
 	"framescope/invariants/machine"
+	"framescope/sessions"
 	"framescope/sessions/capture"
 	"framescope/sessions/pipeline"
 	"framescope/sessions/reference"
@@ -96,7 +98,7 @@ is ever written through a link.`,
 	f.StringVar(&o.profile, "profile", "", "client profile: v0.5, v0.4 or both (replay default both; diagrams and kit default v0.5)")
 	f.StringVar(&o.dialect, "dialect", "", "replay: the stream's `NAME`d dialect instead of detecting it; pc3 runs the PC3 machine, any other the generic client view (list: show them)")
 	_ = cmd.RegisterFlagCompletionFunc("dialect", cobra.FixedCompletions(append(dialects.Names(), "list"), cobra.ShellCompDirectiveNoFileComp))
-	entryVar(f, &o.entry, "HAR: which SSE entry to replay (0-based; default the first)")
+	entryVar(f, &o.entry, "HAR: replay log.entries[`N`], an SSE entry (N counts every entry of the HAR, as check names it FILE#N; default the first SSE entry)")
 	m := refMachine()
 	nonNegativeDuration(f, &o.clientIdle, "client-idle", m.IdleTimer(), "0 = off", "replay: the client's idle timer, fired after this long without a frame on timed captures (0 = off)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(m.Formats(), cobra.ShellCompDirectiveNoFileComp))
@@ -203,8 +205,22 @@ func referenceReplay(o *referenceOptions) error {
 		return err
 	}
 	stdin := o.stdin
+	if o.replay != "-" && capture.IsStream(o.replay) {
+		// A pipe or a FIFO is read once, as stdin is (its bytes kept
+		// for the machine when the generic view hands it on).
+		f, err := os.Open(o.replay)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return fmt.Errorf("%s: %w", decode.Sanitize(o.replay), err)
+		}
+		defer f.Close()
+		stdin = f
+	}
 	if machine.Of(forced) == nil {
-		kept, done, err := referenceGeneric(o)
+		kept, done, err := referenceGeneric(o, stdin)
 		if done {
 			return err
 		}
@@ -213,17 +229,28 @@ func referenceReplay(o *referenceOptions) error {
 	return referenceMachineReplay(o, stdin, profiles)
 }
 
+// openReplay opens the capture to replay; a stream (stdin, a pipe, a
+// FIFO) is read from r, never opened again by its name.
+func openReplay(name string, r io.Reader, opts capture.OpenOptions) (sessions.Capture, error) {
+	if name != "-" && r != nil && capture.IsStream(name) {
+		return capture.OpenReader(name, r, opts)
+	}
+	opts.Stdin = r
+	return capture.Open(name, opts)
+}
+
 // referenceGeneric replays the generic client view for a dialect that
 // ships no machine (reference_generic.go); done is false when the
 // capture's dialect ships one after all, and kept is then what to replay
-// through it (stdin is kept while it is read).
-func referenceGeneric(o *referenceOptions) (kept io.Reader, done bool, err error) {
+// through it (a stream, stdin, is kept while it is read).
+func referenceGeneric(o *referenceOptions, stdin io.Reader) (kept io.Reader, done bool, err error) {
 	var buf bytes.Buffer
-	in := o.stdin
-	if o.replay == "-" {
-		in = io.TeeReader(o.stdin, &buf)
+	in := stdin
+	stream := capture.IsStream(o.replay)
+	if stream {
+		in = io.TeeReader(stdin, &buf)
 	}
-	c, err := capture.Open(o.replay, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1, Stdin: in})
+	c, err := openReplay(o.replay, in, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1})
 	if err != nil {
 		return nil, true, err
 	}
@@ -241,10 +268,10 @@ func referenceGeneric(o *referenceOptions) (kept io.Reader, done bool, err error
 		}
 		return nil, true, nil
 	}
-	if e := st.End; o.replay == "-" && e != nil && e.Kind == invariants.EndError {
+	if e := st.End; stream && e != nil && e.Kind == invariants.EndError {
 		// The kept bytes end where the read failed: replaying them would
 		// hide the failure.
-		fmt.Fprintf(o.stderr, "framescope: -: %s\n", decode.Sanitize(e.Detail))
+		fmt.Fprintf(o.stderr, "framescope: %s: %s\n", decode.Sanitize(o.replay), decode.Sanitize(e.Detail))
 		return nil, true, exitError{2}
 	}
 	return &buf, false, nil
@@ -259,7 +286,7 @@ func refDialect() string {
 // referenceMachineReplay runs the client machine over the capture, read
 // from stdin when it is -.
 func referenceMachineReplay(o *referenceOptions, stdin io.Reader, profiles []machine.Profile) error {
-	c, err := capture.Open(o.replay, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1, Stdin: stdin})
+	c, err := openReplay(o.replay, stdin, capture.OpenOptions{Entry: o.entry, EntryGiven: o.entry != -1})
 	if err != nil {
 		return err
 	}

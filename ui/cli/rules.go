@@ -181,9 +181,17 @@ func explainRule(w io.Writer, name, dialectName string) error {
 	fmt.Fprintf(w, "  clause:     %s (%s; docs/sources.md#%s says where it comes from)\n", r.Clause, main.dialect, main.dialect)
 	fmt.Fprintf(w, "  dialects:   %s\n", strings.Join(in, ", "))
 	if main.native {
-		fmt.Fprintf(w, "  example:    testdata/rules/%s.fires.sse in the framescope repository (near miss: %s.ok.sse); docs/rules.md\n", r.Name, r.Name)
+		fires, ok := ".fires.sse", ".ok.sse"
+		if e, has := ruleExampleExt[r.Name]; has {
+			fires, ok = e[0], e[1]
+		}
+		fmt.Fprintf(w, "  example:    testdata/rules/%s%s in the framescope repository (near miss: %s%s); docs/rules.md\n", r.Name, fires, r.Name, ok)
 	} else {
 		fmt.Fprintf(w, "  example:    testdata/dialects/%s/%s.fires.sse in the framescope repository; docs/dialects/%s.md\n", main.dialect, r.Name, main.dialect)
 	}
 	return nil
 }
+
+// ruleExampleExt names the example captures of testdata/rules that are
+// not raw SSE (the fires and near-miss suffixes).
+var ruleExampleExt = map[string][2]string{"not-a-stream": {".fires.json", ".ok.ndjson"}}

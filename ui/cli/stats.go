@@ -13,11 +13,12 @@ import (
 // statsOptions are stats' streams, arguments and flags.
 type statsOptions struct {
 	ioStreams
-	inputs  []string // FILE..., FOLDER or @SESSION
-	format  string
-	dialect string
-	flavor  string
-	entry   int
+	inputs   []string // FILE..., FOLDER or @SESSION
+	format   string
+	dialect  string
+	flavor   string
+	entry    int
+	entryURL string
 }
 
 // newStatsCmd is `framescope stats`: the distribution of the turns'
@@ -49,7 +50,8 @@ when an input cannot be read (the others are still reported).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
-	entryVar(f, &o.entry, "HAR: read only this SSE entry (0-based; default every SSE entry)")
+	entryVar(f, &o.entry, "HAR: read only log.entries[`N`], an SSE entry (N counts every entry of the HAR, as check names it FILE#N; default every SSE entry)")
+	entryURLVar(cmd, &o.entryURL, "HAR: read only the SSE entries whose URL holds `PATTERN` (* for any characters)")
 	addDialectFlag(cmd, &o.dialect)
 	addFlavorFlag(cmd, &o.flavor)
 	cmd.ValidArgsFunction = completeSessionIDs(true)
@@ -70,8 +72,9 @@ func statsRun(o *statsOptions) error {
 	}
 	var st report.Stats
 	code := 0
-	inputs := checkInputs(o.inputs, o.stdin, o.entry)
-	for i, res := range checkAll(inputs, o.stdin, opts) {
+	inputs := checkInputs(o.inputs, o.stdin, o.entry, o.entryURL)
+	defer closeInputs(inputs)
+	for i, res := range checkAll(inputs, opts) {
 		readable, err := statsAdd(&st, inputs[i].name, <-res, o.stderr)
 		if err != nil {
 			return err

@@ -33,6 +33,9 @@ func sseFile(m sessions.Meta) store.ByteSource {
 	if m.Kind != sessions.KindSSE || m.Name == "" || m.Name == "-" {
 		return nil
 	}
+	if fi, err := os.Stat(m.Name); err != nil || !fi.Mode().IsRegular() {
+		return nil // opening a FIFO again would wait for a writer, or take its bytes
+	}
 	fh, err := os.Open(m.Name)
 	if err != nil {
 		return nil

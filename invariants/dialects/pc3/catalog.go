@@ -15,6 +15,7 @@ var Catalog = []invariants.Rule{
 	{Name: "content-type", Severity: invariants.SevWarn, Clause: "—", Summary: "the HTTP Content-Type is not text/event-stream"},
 	{Name: "capture-corrupt", Severity: invariants.SevError, Clause: "—", Summary: "the capture file itself is damaged (a line could not be read): warn when bytes may be missing, error when recorded bytes were dropped"},
 	{Name: "capture-empty", Severity: invariants.SevWarn, Clause: "—", Summary: "the capture holds no frame at all (0 bytes, or only comments and blank lines) and nothing else was raised: a recording that captured nothing"},
+	{Name: "not-a-stream", Severity: invariants.SevError, Clause: "—", Summary: "the capture is no stream: a file of JSON values holding a single value that made no turn (a request body, a config, a whole response saved by mistake); the message says what it looks like"},
 	// Envelope and vocabulary
 	{Name: "envelope-missing", Severity: invariants.SevError, Clause: "FR-2", Summary: "event_type, version, timestamp or response_id is absent, empty, or not a string"},
 	{Name: "envelope-timestamp", Severity: invariants.SevError, Clause: "FR-2", Summary: "timestamp is not an ISO-8601 / RFC 3339 date-time"},
