@@ -15,9 +15,11 @@ const (
 
 // Options configure a Checker.
 type Options struct {
-	// Registry, when set, enables the status-unregistered/-deprecated/
-	// -suppressed rules.
-	Registry *Registry
+	// Registry, when set, is a table the dialect checks the names a
+	// stream uses against, loaded by that dialect: PC3's status-event
+	// registry (pc3.LoadRegistry) enables its status-unregistered,
+	// -deprecated and -suppressed rules. A dialect without one ignores it.
+	Registry Registry
 	// Idle is the idle-gap window (0 = DefaultIdle, negative = off).
 	Idle time.Duration
 	// TTFE is the time-to-first-event bound (0 = DefaultTTFE, negative = off).
@@ -63,6 +65,10 @@ type Options struct {
 	// through Mapping.Exchange.
 	Exchange *Exchange
 }
+
+// Registry is what Options.Registry holds: a dialect's own table, opaque
+// to the rest (the dialect that loaded it reads it back by its type).
+type Registry interface{ Len() int }
 
 // Exchange is what the source knows of the HTTP exchange around a stream.
 // Header names are as recorded; Header looks one up case-insensitively.

@@ -20,7 +20,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
-	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
 	"framescope/ui/store"
 )
 
@@ -109,7 +109,7 @@ type Config struct {
 	Now func() time.Time
 	// Registry is the status-event registry the session is checked
 	// against (--registry): the Status pane shows its verdict per frame.
-	Registry *invariants.Registry
+	Registry *pc3.Registry
 	// MaxTime (connect --max-time) cancels each live session after this
 	// long, as the cancel key does (0: no limit).
 	MaxTime time.Duration

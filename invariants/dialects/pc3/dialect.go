@@ -1,6 +1,7 @@
 // Package pc3 is the PC3 wire (v0.5 and v0.4), framescope's first dialect,
 // in one room: its rule catalog (catalog.go) and the Checker that raises
-// it (checker.go, payload.go, leak.go, timestamp.go), the reference client
+// it (checker.go, payload.go, leak.go, timestamp.go) with the status-event
+// registry it checks status ids against (registry.go), the reference client
 // state machine (client*.go) and its document (reference*.go), and the
 // dialect face the registry lists (dialect.go: detection, labels, moves).
 // PC3 keeps a checker of its own rather than the Engine (a golden test

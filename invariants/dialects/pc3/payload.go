@@ -197,7 +197,7 @@ func (c *Checker) checkStatus(f *decode.Frame) {
 	if !isStatusID(id) {
 		c.raise("status-prose", invariants.SevError, f.Index, "data.event_id %q is prose, not a registry identifier", decode.Clip(string(id), 60))
 	}
-	if reg := c.opts.Registry; reg != nil {
+	if reg, _ := c.opts.Registry.(*Registry); reg != nil {
 		eventID := string(id)
 		e, ok := reg.Lookup(eventID)
 		switch {
@@ -214,7 +214,7 @@ func (c *Checker) checkStatus(f *decode.Frame) {
 	}
 }
 
-// isStatusID matches invariants.StatusIDPattern — dot-separated segments of a
+// isStatusID matches StatusIDPattern — dot-separated segments of a
 // lowercase letter then lowercase letters, digits and underscores —
 // without the regexp engine (one status frame in a few of every turn).
 func isStatusID(b []byte) bool {
