@@ -144,6 +144,23 @@ func IsNative(d Dialect) bool {
 	return ok
 }
 
+// KeyIndexer is a dialect that declares the top-level keys it reads from
+// nearly every frame (decode.Keys): a decoder given the set indexes them
+// as it scans, so reading one is a slot, not a compare of every member.
+// The set changes what a lookup costs, never what it finds.
+type KeyIndexer interface {
+	Dialect
+	IndexKeys() *decode.Keys
+}
+
+// IndexKeysOf is the key set d declares (nil: none).
+func IndexKeysOf(d Dialect) *decode.Keys {
+	if k, ok := d.(KeyIndexer); ok {
+		return k.IndexKeys()
+	}
+	return nil
+}
+
 // Demo is a built-in stream of a dialect that `framescope demo` and
 // `serve --scenario` play live: Body is its SSE text, played one block at a
 // time, Pace apart.

@@ -3,8 +3,6 @@ package invariants
 import (
 	"strings"
 	"time"
-
-	"framescope/decode"
 )
 
 // Default timing bounds (docs/rules.md "Timing").
@@ -131,7 +129,7 @@ type Turn struct {
 	ResponseID    string
 	FirstFrame    int
 	LastFrame     int
-	Terminal      decode.Terminality
+	Terminal      Terminality
 	TerminalFrame int
 	Done          bool
 	Frames        int
@@ -159,14 +157,37 @@ const (
 
 // TerminalOf is the report's "terminal" value for an outcome: the PC3 catalog keeps
 // completed and cancelled and calls every other end an error.
-func TerminalOf(outcome string) decode.Terminality {
+func TerminalOf(outcome string) Terminality {
 	switch outcome {
 	case "":
-		return decode.NotTerminal
+		return NotTerminal
 	case TurnCompleted:
-		return decode.TerminalCompleted
+		return TerminalCompleted
 	case TurnCancelled:
-		return decode.TerminalCancelled
+		return TerminalCancelled
 	}
-	return decode.TerminalError
+	return TerminalError
+}
+
+// Terminality says whether a frame ends its turn, and how: the report's
+// "terminal" value.
+type Terminality uint8
+
+const (
+	NotTerminal Terminality = iota
+	TerminalCompleted
+	TerminalError
+	TerminalCancelled
+)
+
+func (t Terminality) String() string {
+	switch t {
+	case TerminalCompleted:
+		return "completed"
+	case TerminalError:
+		return "error"
+	case TerminalCancelled:
+		return "cancelled"
+	}
+	return ""
 }

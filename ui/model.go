@@ -20,6 +20,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"framescope/decode"
+	"framescope/invariants"
 	"framescope/invariants/dialects/pc3"
 	"framescope/ui/store"
 )
@@ -1022,13 +1023,13 @@ func (m *Model) turnText(t int) string {
 	term := "open"
 	tsty := sty.SevWarn
 	switch {
-	case tr.Terminal != decode.NotTerminal:
+	case tr.Terminal != invariants.NotTerminal:
 		term = tr.Terminal.String()
 		if tr.Outcome != "" && tr.TerminalEvent != "" && !st.Wording().BareTerminal {
 			term = tr.Outcome + " (" + decode.Sanitize(tr.TerminalEvent) + ")"
 		}
 		tsty = sty.TypeLifecycle
-		if tr.Terminal != decode.TerminalCompleted {
+		if tr.Terminal != invariants.TerminalCompleted {
 			tsty = sty.TypeError
 		}
 		if tr.Done {
