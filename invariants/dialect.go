@@ -127,11 +127,11 @@ type Dialect interface {
 }
 
 // Native is a dialect checked by a checker of its own instead of the
-// Engine, whose frames carry the typed envelope decode reads (event_type,
-// version, response_id). PC3, framescope's first wire, is the one today.
-// The inspector reads it as it reads every dialect — from its moves — and
-// asks it what it offers besides: its Wording, its reference client
-// machine (invariants/machine).
+// Engine, whose frames carry a typed envelope its room reads (PC3's
+// event_type, version, response_id: pc3.Type, pc3.RID). PC3, framescope's
+// first wire, is the one today. The inspector reads it as it reads every
+// dialect — from its moves — and asks it what it offers besides: its
+// Wording, its reference client machine (invariants/machine).
 type Native interface {
 	Dialect
 	// NativeEnvelope marks the dialect; it does nothing.
