@@ -55,9 +55,9 @@ func Default() invariants.Dialect { return All[0] }
 
 // IndexKeys is the key set every stream's decoder indexes: the one Default
 // declares. Frames are decoded before their stream's dialect is known, and
-// read as Default's until then; the inspector reads every frame through
-// Default's views besides. Another dialect's lookups scan the members (the
-// same answers).
+// read as Default's until then. Another dialect's lookups scan the members
+// (the same answers; its keys, when it declares some, are indexed where its
+// own frames are decoded again: the inspector's client machine).
 func IndexKeys() *decode.Keys { return invariants.IndexKeysOf(Default()) }
 
 // Native reports whether the named dialect is an invariants.Native one; ""

@@ -114,9 +114,9 @@ var Keys = decode.NewKeys(
 
 // Excerpt is how an alarm's excerpt shortens a frame: its event_type
 // first, the envelope left out (what differs from frame to frame stays).
-// The report and the inspector excerpt every dialect's frames so: another
-// dialect's top-level timestamp or version is left out of its excerpts
-// too.
+// The report excerpts every dialect's frames so (another dialect's
+// top-level timestamp or version is left out of its excerpts too), and
+// the inspector PC3's rows (Wording.Summary).
 var Excerpt = decode.Excerpt{Lead: "event_type", Omit: []string{"event_type", "version", "timestamp", "response_id"}}
 
 // EventType is the frame's event_type member (nil when absent).
