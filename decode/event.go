@@ -1,8 +1,10 @@
 // Package decode turns the bytes of an SSE stream into events and frames:
-// the WHATWG framer, the JSON scanner that indexes a frame's members for
-// every dialect (with typed views of PC3's envelope and payloads), and the
-// sanitizer for terminal output. It is pure: bytes in, values out — no
-// terminal, no network.
+// the WHATWG framer, the JSON scanner that finds a frame's members and
+// indexes the keys a dialect declares (Keys), and the sanitizer for
+// terminal output. It is framing, JSON and text safety only: no dialect's
+// vocabulary is here (PC3's envelope and payload views are in
+// invariants/dialects/pc3, every other dialect's in its own room). It is
+// pure: bytes in, values out — no terminal, no network.
 package decode
 
 // DefaultMaxEventSize is the largest SSE event (in bytes, as on the wire)

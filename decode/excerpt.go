@@ -1,31 +1,41 @@
 package decode
 
-// PayloadExcerpt returns the frame's data without its envelope members —
-// what differs from frame to frame — as compact raw JSON text:
-// `status {"data":{"event_id":"x","message":"y"}}`. Undecoded frames give
-// their raw data. The result is NOT sanitized.
-func (f *Frame) PayloadExcerpt(max int) string {
-	return string(f.AppendPayloadExcerpt(nil, max))
+// Excerpt says how a frame is shortened to what differs from frame to
+// frame (a dialect's envelope repeats in every frame): the string value
+// of the member Lead names goes first, and the members Omit names are
+// left out. The excerpt's reader supplies it; decode knows no dialect's
+// keys.
+type Excerpt struct {
+	Lead string
+	// Omit lists keys as they are written in the frame (an escaped
+	// spelling of one is kept).
+	Omit []string
 }
 
-// AppendPayloadExcerpt appends PayloadExcerpt(max) to dst: a report making
-// an excerpt for each listed alarm reuses one buffer.
-func (f *Frame) AppendPayloadExcerpt(dst []byte, max int) []byte {
+// PayloadExcerpt returns the frame's data shortened as x says, as compact
+// raw JSON text, the lead's value first: `status {"data":{"event_id":"x"}}`.
+// Undecoded frames give their raw data. The result is NOT sanitized.
+func (f *Frame) PayloadExcerpt(max int, x *Excerpt) string {
+	return string(f.AppendPayloadExcerpt(nil, max, x))
+}
+
+// AppendPayloadExcerpt appends PayloadExcerpt(max, x) to dst: a report
+// making an excerpt for each listed alarm reuses one buffer.
+func (f *Frame) AppendPayloadExcerpt(dst []byte, max int, x *Excerpt) []byte {
 	if !f.Decoded() {
 		return appendClipped(dst, f.Data, max)
 	}
 	start := len(dst)
 	b := dst
-	if et, ok := f.EventType.Str(); ok {
-		b = append(b, et...)
+	if lead, ok := f.Get(x.Lead).Str(); ok && x.Lead != "" {
+		b = append(b, lead...)
 		b = append(b, ' ')
 	}
 	b = append(b, '{')
 	n := 0
 	for i := range f.Members {
 		m := &f.Members[i]
-		switch string(m.Key) {
-		case "event_type", "version", "timestamp", "response_id":
+		if x.omits(m.Key) {
 			continue
 		}
 		if n > 0 {
@@ -58,4 +68,13 @@ func appendClipped(dst, b []byte, max int) []byte {
 		cut--
 	}
 	return append(append(dst, b[:cut]...), "…"...)
+}
+
+func (x *Excerpt) omits(k []byte) bool {
+	for _, o := range x.Omit {
+		if o == string(k) {
+			return true
+		}
+	}
+	return false
 }

@@ -9,7 +9,7 @@ import (
 // DoneSentinel is the data of the transport-level end-of-stream frame.
 const DoneSentinel = "[DONE]"
 
-// Problem is why a frame's data could not be decoded as a PC3 frame.
+// Problem is why a frame's data could not be decoded as a JSON object.
 type Problem uint8
 
 const (
@@ -31,7 +31,9 @@ func (p Problem) String() string {
 	return ""
 }
 
-// Frame is one dispatched SSE event decoded as a PC3 frame.
+// Frame is one dispatched SSE event decoded as a JSON object: its
+// top-level members, found once, for any dialect to read. What the members
+// mean is the dialect's (invariants/dialects); decode knows no dialect.
 //
 // A Frame handed out by a Decoder aliases the framer's buffers and is reused
 // for the next frame; Clone it to keep it.
@@ -64,80 +66,27 @@ type Frame struct {
 	// Members are the top-level members of the data object, in order.
 	Members []Member
 
-	// The envelope (FR-2). A field is nil when absent.
-	EventType  Raw
-	Version    Raw
-	Timestamp  Raw
-	ResponseID Raw
-
-	// idx locates the keys the accessors read (frame_index.go).
-	idx frameIndex
-	// scanned: the JSON scan ran, so Members, the envelope and idx may be
-	// set (DecodeAt resets them only then).
+	// keys is the key set the frame was decoded with (nil: none); idx
+	// locates its keys among the members (frame_index.go).
+	keys *Keys
+	idx  frameIndex
+	// scanned: the JSON scan ran, so Members and idx may be set (DecodeAt
+	// resets them only then).
 	scanned bool
 }
 
 // Get returns the top-level member key of the frame's object (the last one
 // when it repeats), or nil.
+//
+// A key of the frame's key set is read from its slot; any other is looked
+// up member by member (Value reads a key of a set by its position).
 func (f *Frame) Get(key string) Raw {
-	if f.idx.ok {
-		switch key {
-		case "event_type":
-			return f.EventType
-		case "version":
-			return f.Version
-		case "timestamp":
-			return f.Timestamp
-		case "response_id":
-			return f.ResponseID
-		}
-		if s := keySlotString(key); s >= 0 {
+	if f.keys != nil {
+		if s := f.keys.slotString(key); s >= 0 {
 			return f.slotValue(s)
 		}
 	}
 	return f.scanGet(key)
-}
-
-// Type returns the frame's event_type when it is a string ("" otherwise).
-func (f *Frame) Type() string {
-	if f.idx.typ != 0 {
-		return typeNames[f.idx.typ-1]
-	}
-	r := f.EventType
-	if len(r) < 2 || r[0] != '"' {
-		return ""
-	}
-	if !f.idx.ok {
-		if t := internType(r); t != 0 {
-			return typeNames[t-1]
-		}
-	}
-	s, _ := r.Str()
-	return s
-}
-
-// VersionString returns the frame's version when it is a string.
-func (f *Frame) VersionString() string {
-	s, _ := f.Version.Str()
-	return s
-}
-
-// RID returns the frame's response_id when it is a string.
-func (f *Frame) RID() string {
-	s, _ := f.ResponseID.Str()
-	return s
-}
-
-// IsV04 reports whether the frame is labelled version "0.4"; every other
-// frame follows v0.5 rules (v0.5 is the additive superset).
-//
-// The label is compared as a JSON string, escapes decoded ("0\u002e4" is
-// "0.4" too), as every other string of the frame is.
-func (f *Frame) IsV04() bool {
-	if f.idx.ok {
-		return f.idx.ver == verV04
-	}
-	return f.Version.StrEq("0.4")
 }
 
 // ProblemDetail says where and why the frame's data could not be decoded
@@ -158,9 +107,9 @@ func (f *Frame) ProblemDetail() string {
 func (f *Frame) Decoded() bool { return f.Problem == ProblemNone && !f.Done }
 
 // Clone returns a deep copy that does not alias any buffer. The members
-// and the envelope are re-pointed into the copy's data (the index holds
-// offsets, so it stays as it is): the frame is not scanned again. Should a
-// view not lie in the data (it always does), the copy is decoded afresh.
+// are re-pointed into the copy's data (the index holds offsets, so it
+// stays as it is): the frame is not scanned again. Should a view not lie
+// in the data (it always does), the copy is decoded afresh.
 func (f *Frame) Clone() *Frame {
 	c := *f
 	c.Event = f.Event.Clone()
@@ -168,7 +117,6 @@ func (f *Frame) Clone() *Frame {
 		return &c
 	}
 	c.Members = nil
-	c.EventType, c.Version, c.Timestamp, c.ResponseID = nil, nil, nil, nil
 	c.idx = frameIndex{}
 	if c.Decoded() {
 		c.decodeMembers()
@@ -176,8 +124,8 @@ func (f *Frame) Clone() *Frame {
 	return &c
 }
 
-// repoint makes c's members and envelope views of c.Data where f's are
-// views of f.Data; false when one is not.
+// repoint makes c's members views of c.Data where f's are views of
+// f.Data; false when one is not.
 func (c *Frame) repoint(f *Frame) bool {
 	ok := true
 	at := func(v []byte) []byte {
@@ -195,13 +143,14 @@ func (c *Frame) repoint(f *Frame) bool {
 	for i, m := range f.Members {
 		c.Members[i] = Member{Key: at(m.Key), KeyEsc: m.KeyEsc, Value: at(m.Value)}
 	}
-	c.EventType, c.Version = at(f.EventType), at(f.Version)
-	c.Timestamp, c.ResponseID = at(f.Timestamp), at(f.ResponseID)
 	return ok
 }
 
 // Decoder turns dispatched SSE events into frames, numbering them.
 type Decoder struct {
+	// Keys is the key set its frames are indexed with (nil: none; every
+	// lookup then scans the members).
+	Keys  *Keys
 	next  int
 	frame Frame
 }
@@ -214,7 +163,7 @@ func (d *Decoder) NextIndex() int { return d.next }
 func (d *Decoder) Decode(ev *Event, arrival time.Duration, hasArrival bool) *Frame {
 	f := &d.frame
 	members := f.Members[:0]
-	*f = Frame{Event: *ev, Index: d.next, Arrival: arrival, HasArrival: hasArrival, Members: members}
+	*f = Frame{Event: *ev, Index: d.next, Arrival: arrival, HasArrival: hasArrival, Members: members, keys: d.Keys}
 	d.next++
 	f.decode()
 	return f
@@ -224,7 +173,7 @@ func (d *Decoder) Decode(ev *Event, arrival time.Duration, hasArrival bool) *Fra
 // Decode, but into a frame the caller owns (a pipeline stage hands frames
 // to the next one in batches); dst's Members capacity is reused.
 func (d *Decoder) DecodeInto(dst *Frame, ev *Event, arrival time.Duration, hasArrival bool) {
-	DecodeAt(dst, ev, d.next, arrival, hasArrival)
+	DecodeAt(dst, ev, d.Keys, d.next, arrival, hasArrival)
 	d.next++
 }
 
@@ -235,27 +184,27 @@ func (d *Decoder) Number() int {
 	return d.next - 1
 }
 
-// DecodeAt decodes a dispatched event into dst as frame index, reusing
-// dst's Members capacity.
-func DecodeAt(dst *Frame, ev *Event, index int, arrival time.Duration, hasArrival bool) {
+// DecodeAt decodes a dispatched event into dst as frame index, indexed
+// with the key set ks (nil: none), reusing dst's Members capacity.
+func DecodeAt(dst *Frame, ev *Event, ks *Keys, index int, arrival time.Duration, hasArrival bool) {
 	if ev != &dst.Event { // a pipeline batch decodes its frames in place
 		dst.Event.CopyFrom(ev)
 	}
 	// Every field but Event is reset one by one: a whole-struct literal
 	// would copy the event onto itself, a tenth of a flood's time.
 	// TestDecodeAtResetsEveryField trips when a field is added.
-	dst.Index, dst.Arrival, dst.HasArrival = index, arrival, hasArrival
+	dst.Index, dst.Arrival, dst.HasArrival, dst.keys = index, arrival, hasArrival, ks
 	dst.Done, dst.InvalidUTF8, dst.ASCII, dst.Problem, dst.problemErr = false, false, false, ProblemNone, JSONError{}
 	if dst.scanned { // what only the JSON scan sets (a flood of broken frames never gets there)
 		dst.Members = dst.Members[:0]
-		dst.EventType, dst.Version, dst.Timestamp, dst.ResponseID = nil, nil, nil, nil
 		dst.idx = frameIndex{}
 		dst.scanned = false
 	}
 	dst.decode()
 }
 
-// DecodeFrame decodes a single event outside a stream (tests, tools).
+// DecodeFrame decodes a single event outside a stream (tests, tools),
+// without a key set.
 func DecodeFrame(ev *Event, index int) *Frame {
 	f := &Frame{Event: *ev, Index: index}
 	f.decode()
@@ -312,10 +261,13 @@ func (f *Frame) decodeMembers() {
 		return
 	}
 	f.scanned = true
-	members, isObj, err := scanObject(f.Data, f.Members[:0], f)
+	noter := f // the scan notes the set's keys as it meets them
+	if f.keys == nil {
+		noter = nil
+	}
+	members, isObj, err := scanObject(f.Data, f.Members[:0], noter)
 	f.Members = members
 	if err != nil || !isObj { // what the scan noted goes with the members
-		f.EventType, f.Version, f.Timestamp, f.ResponseID = nil, nil, nil, nil
 		f.idx = frameIndex{}
 	}
 	switch {
@@ -332,7 +284,9 @@ func (f *Frame) decodeMembers() {
 		f.Problem = ProblemNotObject
 		return
 	}
-	f.finishIndex()
+	if f.keys != nil {
+		f.finishIndex()
+	}
 }
 
 func trimWS(b []byte) []byte {

@@ -3,9 +3,9 @@ package decode
 import "time"
 
 // BareFrame is what decoding added to an event whose data holds no
-// members — data that cannot start a JSON value, `{}`, [DONE] — in 24
+// members — data that cannot start a JSON value, `{}`, [DONE] — in 16
 // bytes and no pointer. A pipeline handing an alarm flood from one core to
-// another sends it instead of the 480-byte frame: the bytes crossing
+// another sends it instead of the 448-byte frame: the bytes crossing
 // between the cores, not the work on them, were the cost.
 type BareFrame struct {
 	index   int
@@ -14,8 +14,6 @@ type BareFrame struct {
 	errChar byte
 	problem Problem
 	flags   bareFlags
-	// The index of an object without members holds no slot, only these.
-	typ, ver uint8
 }
 
 type bareFlags uint8
@@ -23,7 +21,6 @@ type bareFlags uint8
 const (
 	bareDone bareFlags = 1 << iota
 	bareInvalidUTF8
-	bareIndexed // idx.ok: the scan indexed an object without members
 	bareScanned
 	bareASCII
 )
@@ -46,12 +43,12 @@ const (
 // Bare returns f's decoding as a BareFrame, and false when f has members
 // or an error a BareFrame cannot hold.
 func (f *Frame) Bare() (BareFrame, bool) {
-	// Without members the scan found no key: no envelope, no slot.
+	// Without members the scan found no key: no slot, no tag.
 	if len(f.Members) > 0 || f.idx.escKeys {
 		return BareFrame{}, false
 	}
 	e := &f.problemErr
-	b := BareFrame{index: f.Index, problem: f.Problem, typ: f.idx.typ, ver: f.idx.ver}
+	b := BareFrame{index: f.Index, problem: f.Problem}
 	switch {
 	case *e == JSONError{}:
 	case e.Offset < 0 || e.Offset > 1<<31:
@@ -72,9 +69,6 @@ func (f *Frame) Bare() (BareFrame, bool) {
 	if f.ASCII {
 		b.flags |= bareASCII
 	}
-	if f.idx.ok {
-		b.flags |= bareIndexed
-	}
 	if f.scanned {
 		b.flags |= bareScanned
 	}
@@ -84,7 +78,9 @@ func (f *Frame) Bare() (BareFrame, bool) {
 // SetBare makes f the frame b was taken from, over f's Event (which the
 // caller has set to the same event), as DecodeAt would have decoded it;
 // later > 0: the frame that many after it in a run of identical events
-// (the same decoding, the index moved on).
+// (the same decoding, the index moved on). f keeps its key set (a
+// BareFrame holds no pointer): a frame without members reads alike
+// through any.
 //
 // Every field is stored on its own: a struct built on the stack and then
 // copied is read back 16 bytes at a time, which the CPU cannot forward
@@ -105,9 +101,7 @@ func (f *Frame) SetBare(b *BareFrame, later int, arrival time.Duration, hasArriv
 	}
 	if f.scanned || len(f.Members) > 0 {
 		f.Members = f.Members[:0]
-		f.EventType, f.Version, f.Timestamp, f.ResponseID = nil, nil, nil, nil
 		f.idx = frameIndex{}
 	}
-	f.idx.ok, f.idx.typ, f.idx.ver = b.flags&bareIndexed != 0, b.typ, b.ver
 	f.scanned = b.flags&bareScanned != 0
 }

@@ -26,7 +26,7 @@ func TestBareFrameRoundTrips(t *testing.T) {
 		{"data: [1,2]\n\n", true},
 		{"data: 7\n\n", true},
 		{"data: \"s\"\n\n", true},
-		{`data: {"event_type":"text","version":"0.5","chunk":"hi"}` + "\n\n", false},
+		{`data: {"kind":"text","rev":"1","body":"hi"}` + "\n\n", false},
 		{`data: {"a":1}` + "\n\n", false},
 		{"data: {\"a\":tru}\n\n", false}, // the scanner's own message
 		{"data: {\n\n", false},
@@ -45,7 +45,8 @@ func TestBareFrameRoundTrips(t *testing.T) {
 		t.Fatalf("%d events from %d blocks", len(evs), len(blocks))
 	}
 	for i, b := range blocks {
-		fresh := DecodeFrame(&evs[i], 5)
+		fresh := &Frame{}
+		DecodeAt(fresh, &evs[i], testKeys, 5, 0, false)
 		bare, ok := fresh.Bare()
 		if ok != b.bare {
 			t.Errorf("%q: Bare ok = %v, want %v", b.block, ok, b.bare)
@@ -57,10 +58,11 @@ func TestBareFrameRoundTrips(t *testing.T) {
 		for j := range evs {
 			for _, later := range []int{0, 3} {
 				var reused Frame
-				DecodeAt(&reused, &evs[j], 9, time.Second, true)
+				DecodeAt(&reused, &evs[j], testKeys, 9, time.Second, true)
 				reused.Event = evs[i]
 				reused.SetBare(&bare, later, 2*time.Second, true)
-				want := DecodeFrame(&evs[i], 5+later)
+				want := &Frame{Event: evs[i], Index: 5 + later, keys: testKeys} // as DecodeFrame builds one
+				want.decode()
 				want.Arrival, want.HasArrival = 2*time.Second, true
 				if len(reused.Members) == 0 {
 					reused.Members = nil

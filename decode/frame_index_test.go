@@ -6,107 +6,156 @@ import (
 	"testing"
 )
 
-// unindexed is f as a frame built by hand: the same members, no index, so
-// every lookup scans the members one by one (the reference).
-func unindexed(f *Frame) *Frame {
-	c := *f
-	c.idx = frameIndex{}
-	return &c
+// testKeys is a key set as a dialect would declare one: two keys whose
+// values are interned, and plain ones, some of the same length.
+var testKeys = NewKeys(
+	Key{Name: "kind", Values: []string{"text", "tool", "end"}},
+	Key{Name: "rev", Values: []string{"1", "2"}},
+	Key{Name: "at"},
+	Key{Name: "id"},
+	Key{Name: "body"},
+	Key{Name: "data"},
+	Key{Name: "call"},
+	Key{Name: "final"},
+	Key{Name: "count_in"},
+	Key{Name: "count_out"},
+)
+
+// frameOf decodes data indexed with testKeys.
+func frameOf(data string) *Frame {
+	ev := &Event{Raw: []byte("data: " + data + "\n\n"), Data: []byte(data), HasData: true}
+	f := &Frame{}
+	DecodeAt(f, ev, testKeys, 0, 0, false)
+	return f
 }
 
-// TestFrameIndexMatchesScan: what the index answers — Get, Type, TypeIs,
-// IsV04/IsV05 and the payload accessors — equals the member-by-member scan,
-// with repeated keys (the last wins), escaped keys and values, keys of
-// the same length as the known ones, and frames too wide to index.
+// TestFrameIndexMatchesScan: what the index answers — Get, Value and Tag
+// — equals the member-by-member scan of the same frame decoded without a
+// key set, with repeated keys (the last wins), escaped keys and values,
+// keys of the same length as the declared ones, and frames too wide to
+// index; and a frame asked about another set's keys scans for them.
 func TestFrameIndexMatchesScan(t *testing.T) {
 	wide := make([]string, 0, 300)
 	for i := range 300 {
 		wide = append(wide, fmt.Sprintf(`"k%d":%d`, i, i))
 	}
 	datas := []string{
-		`{"event_type":"text","version":"0.5","timestamp":"2026-01-01T00:00:00Z","response_id":"r","chunk":"hi"}`,
-		`{"event_type":"text","chunk":"a","chunk":"b","chunkx":1,"chunq":2}`,
-		`{"event_type":"t\u0065xt","version":"0\u002e4","ch\u0075nk":"x","chunk ":"no"}`,
-		`{"event_type":"tool_call","tool_call":{"id":"c1","name":"n","type":"mcp","id":"c2"}}`,
-		`{"event_type":"tool_completed","tool_call":{"i\u0064":"c\u0031","name":"","type":"x"}}`,
-		`{"event_type":"tool_call","tool_call":[1]}`,
-		`{"event_type":"data_loaded","data":{"id":"d","type":"t","key":{"a":1},"items":[1,2,3]}}`,
-		`{"event_type":"data_loading","data":{"id":"","type":7}}`,
-		`{"event_type":"status","data":{"event_id":"a.b","message":"m","event_id":"c"}}`,
-		`{"event_type":"status","data":"x"}`,
-		`{"event_type":"error","error":{"code":"X"},"is_final":false,"is_final":true}`,
-		`{"event_type":"usage","input_tokens":1,"output_tokens":2,"total_tokens":3,"reasoning_tokens":0,"cached_tokens":4,"input_tokens":9}`,
-		`{"event_type":"episode","episode_id":"ep"}`,
-		`{"event_type":"weird","version":"0.6"}`,
-		`{"event_type":7,"version":4}`,
-		`{"event_type":"support_content","version":"0.5"}`,
-		`{"event_type":"text",` + strings.Join(wide, ",") + `,"chunk":"late"}`,
+		`{"kind":"text","rev":"2","at":"2026-01-01T00:00:00Z","id":"r","body":"hi"}`,
+		`{"kind":"text","body":"a","body":"b","bodyx":1,"bodq":2}`,
+		`{"kind":"t\u0065xt","rev":"\u0031","b\u006fdy":"x","body ":"no"}`,
+		`{"kind":"tool","call":{"id":"c1","name":"n","id":"c2"}}`,
+		`{"kind":"end","final":false,"final":true,"count_in":1,"count_out":2,"count_in":9}`,
+		`{"kind":"weird","rev":"3"}`,
+		`{"kind":7,"rev":4}`,
+		`{"kind":"text",` + strings.Join(wide, ",") + `,"body":"late"}`,
+		`{"\u006bind":"end","data":{"a":[1]}}`,
 		`{}`,
 	}
-	keys := []string{"event_type", "version", "timestamp", "response_id", "chunk", "tool_call", "data",
-		"error", "is_final", "episode_id", "input_tokens", "output_tokens", "total_tokens",
-		"reasoning_tokens", "cached_tokens", "chunkx", "k299", "absent"}
-	names := append(typeNames[:], "weird", "", "txt")
+	other := NewKeys(Key{Name: "body"}, Key{Name: "k299"}, Key{Name: "kind", Values: []string{"end", "text"}})
+	names := []string{"kind", "rev", "at", "id", "body", "data", "call", "final", "count_in", "count_out", "bodyx", "k299", "absent"}
 	for _, data := range datas {
-		f := DecodeFrame(&Event{Data: []byte(data), Raw: []byte("data: " + data + "\n\n"), HasData: true}, 0)
+		f := frameOf(data)
 		if !f.Decoded() {
 			t.Fatalf("%.60s: not decoded: %s", data, f.ProblemDetail())
 		}
-		ref := unindexed(f)
-		for _, k := range keys {
+		ref := DecodeFrame(&f.Event, 0) // no key set: every lookup scans
+		if ref.keys != nil {
+			t.Fatalf("%.60s: a frame decoded without a key set is indexed", data)
+		}
+		for _, k := range names {
 			if got, want := string(f.Get(k)), string(ref.Get(k)); got != want {
 				t.Errorf("%.60s: Get(%q) = %q, scan gives %q", data, k, got, want)
 			}
 		}
-		check := func(what string, got, want any) {
-			t.Helper()
-			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("%.60s: %s = %v, scan gives %v", data, what, got, want)
+		for _, ks := range []*Keys{testKeys, other} {
+			for i := range ks.Len() {
+				if got, want := string(f.Value(ks, i)), string(ref.Get(ks.Name(i))); got != want {
+					t.Errorf("%.60s: Value(%s) = %q, scan gives %q", data, ks.Name(i), got, want)
+				}
+				if got, want := f.Tag(ks, i), ref.Tag(ks, i); got != want {
+					t.Errorf("%.60s: Tag(%s) = %d, scan gives %d", data, ks.Name(i), got, want)
+				}
+				// A tag names the value it interned.
+				if tag := f.Tag(ks, i); tag != 0 && !f.Value(ks, i).StrEq(valueOf(ks, i, tag)) {
+					t.Errorf("%.60s: Tag(%s) = %d, the value is %s", data, ks.Name(i), tag, f.Value(ks, i))
+				}
 			}
 		}
-		check("Type", f.Type(), ref.Type())
-		check("IsV04", f.IsV04(), ref.IsV04())
-		check("IsV05", f.IsV05(), ref.IsV05())
-		for _, n := range names {
-			check("TypeIs("+n+")", f.TypeIs(n), f.EventType.StrEq(n))
-		}
-		check("ToolCall", f.ToolCall(), ref.ToolCall())
-		check("DataRef", f.DataRef(), ref.DataRef())
-		check("Status", f.Status(), ref.Status())
-		check("ErrorInfo", f.ErrorInfo(), ref.ErrorInfo())
-		check("Usage", f.Usage(), ref.Usage())
-		check("Chunk", string(f.Chunk()), string(ref.Chunk()))
-		check("Terminal", f.Terminal(), ref.Terminal())
-		// The views agree with the copying accessors.
-		tc, v := f.ToolCall(), f.ToolCallView()
-		id, _ := v.ID.NonEmptyStr()
-		check("ToolCallView", fmt.Sprint(id, v.Valid, v.Present), fmt.Sprint(tc.ID, tc.Valid, tc.Present))
-		st := f.Status()
-		eid, msg := f.StatusView()
-		check("StatusView", fmt.Sprint(eid.IsNonEmptyStr(), msg.IsNonEmptyStr()), fmt.Sprint(st.HasEventID, st.HasMessage))
 		// A clone is indexed on its own bytes.
 		cl := f.Clone()
-		check("Clone Chunk", string(cl.Chunk()), string(ref.Chunk()))
-		check("Clone Type", cl.Type(), ref.Type())
+		if got, want := string(cl.Value(testKeys, 4)), string(ref.Get("body")); got != want || cl.Tag(testKeys, 0) != f.Tag(testKeys, 0) {
+			t.Errorf("%.60s: clone reads body %q (want %q), kind tag %d (want %d)", data, got, want, cl.Tag(testKeys, 0), f.Tag(testKeys, 0))
+		}
 	}
+}
+
+// valueOf is the value key i of ks interns as tag.
+func valueOf(ks *Keys, i int, tag uint8) string {
+	for _, w := range ks.vocab[i].words {
+		if int(w.id) == int(tag)-1 {
+			return w.s
+		}
+	}
+	return ""
 }
 
 // TestFrameIndexReference: the reference scan itself reads what the
 // frames say (so the comparison above cannot pass on two wrong answers).
 func TestFrameIndexReference(t *testing.T) {
 	tests := []struct {
-		data, typ, chunk string
-		v04              bool
+		data, body string
+		kind, rev  uint8
 	}{
-		{`{"event_type":"text","chunk":"a","chunk":"b"}`, "text", `"b"`, false},
-		{`{"event_type":"t\u0065xt","version":"0\u002e4","ch\u0075nk":"x"}`, "text", `"x"`, true},
-		{`{"event_type":"weird","version":"0.4"}`, "weird", ``, true},
+		{`{"kind":"text","body":"a","body":"b"}`, `"b"`, 1, 0},
+		{`{"kind":"t\u006fol","rev":"\u0032","b\u006fdy":"x"}`, `"x"`, 2, 2},
+		{`{"kind":"weird","rev":"1"}`, ``, 0, 1},
 	}
 	for _, tt := range tests {
-		f := DecodeFrame(&Event{Data: []byte(tt.data), HasData: true}, 0)
-		if f.Type() != tt.typ || string(f.Chunk()) != tt.chunk || f.IsV04() != tt.v04 {
-			t.Errorf("%s: type %q chunk %q v04 %v, want %q %q %v", tt.data, f.Type(), f.Chunk(), f.IsV04(), tt.typ, tt.chunk, tt.v04)
+		for _, f := range []*Frame{frameOf(tt.data), DecodeFrame(&Event{Data: []byte(tt.data), HasData: true}, 0)} {
+			if b := f.Value(testKeys, 4); string(b) != tt.body || f.Tag(testKeys, 0) != tt.kind || f.Tag(testKeys, 1) != tt.rev {
+				t.Errorf("%s (indexed %v): body %q kind %d rev %d, want %q %d %d", tt.data, f.keys != nil, b,
+					f.Tag(testKeys, 0), f.Tag(testKeys, 1), tt.body, tt.kind, tt.rev)
+			}
 		}
+	}
+}
+
+// TestNewKeysRefuses: a set the index cannot hold panics when declared.
+func TestNewKeysRefuses(t *testing.T) {
+	many := make([]Key, MaxKeys+1)
+	for i := range many {
+		many[i] = Key{Name: fmt.Sprint("k", i)}
+	}
+	vocab := make([]string, maxValues+1)
+	for i := range vocab {
+		vocab[i] = fmt.Sprint("v", i)
+	}
+	for name, keys := range map[string][]Key{
+		"too many keys":   many,
+		"twice":           {{Name: "a"}, {Name: "b"}, {Name: "a"}},
+		"empty":           {{Name: ""}},
+		"too long":        {{Name: strings.Repeat("k", maxKeyLen+1)}},
+		"too many values": {{Name: "a", Values: vocab}},
+		"value twice":     {{Name: "a", Values: []string{"x", "y", "x"}}},
+		"escaped value":   {{Name: "a", Values: []string{`say "hi"`}}},
+		"empty value":     {{Name: "a", Values: []string{""}}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: NewKeys did not panic", name)
+				}
+			}()
+			NewKeys(keys...)
+		}()
+	}
+	if ks := NewKeys(many[:MaxKeys]...); ks.Len() != MaxKeys {
+		t.Errorf("a full set has %d keys", ks.Len())
+	}
+	full := NewKeys(Key{Name: "a", Values: vocab[:maxValues]})
+	last := `{"a":"` + vocab[maxValues-1] + `"}`
+	if f := DecodeFrame(&Event{Data: []byte(last), HasData: true}, 0); f.Tag(full, 0) != maxValues {
+		t.Errorf("the last of %d values interns as %d", maxValues, f.Tag(full, 0))
 	}
 }
 

@@ -18,13 +18,13 @@ func TestDecodeAtResetsEveryField(t *testing.T) {
 		fields = append(fields, ft.Field(i).Name)
 	}
 	want := []string{"Event", "Index", "Arrival", "HasArrival", "Done", "InvalidUTF8", "ASCII", "Problem", "problemErr",
-		"Members", "EventType", "Version", "Timestamp", "ResponseID", "idx", "scanned"}
+		"Members", "keys", "idx", "scanned"}
 	if !reflect.DeepEqual(fields, want) {
 		t.Fatalf("Frame fields are %v; DecodeAt resets %v: reset the new field there, then update this list", fields, want)
 	}
 	blocks := []string{
 		"data: x\n\n",
-		`data: {"event_type":"text","version":"0.5","timestamp":"t","response_id":"r","chunk":"hi"}` + "\n\n",
+		`data: {"kind":"text","rev":"1","at":"t","id":"r","body":"hi"}` + "\n\n",
 		"data: [DONE]\n\n",
 		"data: [1,2]\n\n",
 		"data: \xff{}\n\n",
@@ -46,9 +46,10 @@ func TestDecodeAtResetsEveryField(t *testing.T) {
 	for i := range evs {
 		for j := range evs {
 			var reused Frame
-			DecodeAt(&reused, &evs[i], 7, time.Second, true)
-			DecodeAt(&reused, &evs[j], 3, 0, false)
-			fresh := DecodeFrame(&evs[j], 3)
+			DecodeAt(&reused, &evs[i], testKeys, 7, time.Second, true)
+			DecodeAt(&reused, &evs[j], testKeys, 3, 0, false)
+			fresh := &Frame{Event: evs[j], Index: 3, keys: testKeys} // as DecodeFrame builds one
+			fresh.decode()
 			if len(reused.Members) == 0 {
 				reused.Members = nil
 			}

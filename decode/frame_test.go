@@ -7,20 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-func frameOf(data string) *Frame {
-	ev := &Event{Raw: []byte("data: " + data + "\n\n"), Data: []byte(data), HasData: true}
-	return DecodeFrame(ev, 0)
-}
-
 func TestDecodeFrame(t *testing.T) {
-	f := frameOf(`{"event_type":"tool_call","version":"0.5","timestamp":"2026-05-15T18:00:00.400Z","response_id":"resp_abc","tool_call":{"id":"call_1","name":"search_offers","type":"mcp"}}`)
-	if !f.Decoded() || f.Type() != "tool_call" || f.VersionString() != "0.5" || f.RID() != "resp_abc" || f.IsV04() {
-		t.Fatalf("envelope: %+v", f)
-	}
-	if tc := f.ToolCall(); !tc.Valid || tc.ID != "call_1" || tc.Name != "search_offers" || tc.Type != "mcp" {
-		t.Fatalf("tool_call %+v", tc)
-	}
-
 	tests := []struct {
 		name    string
 		data    string
@@ -34,7 +21,7 @@ func TestDecodeFrame(t *testing.T) {
 		{"array", `[1]`, ProblemNotObject, false, false},
 		{"string", `"x"`, ProblemNotObject, false, false},
 		{"empty", ``, ProblemNotJSON, false, false},
-		{"invalid utf8 in object", "{\"event_type\":\"text\",\"chunk\":\"\xff\"}", ProblemNone, false, true},
+		{"invalid utf8 in object", "{\"kind\":\"text\",\"body\":\"\xff\"}", ProblemNone, false, true},
 	}
 	for _, tt := range tests {
 		f := frameOf(tt.data)
@@ -47,65 +34,34 @@ func TestDecodeFrame(t *testing.T) {
 	}
 }
 
-func TestPayloads(t *testing.T) {
-	d := frameOf(`{"event_type":"data_loaded","data":{"id":"p1","type":"offer_list","key":{"ids":[1]},"items":[{"a":1},{"b":2}]}}`).DataRef()
-	if !d.HasID || d.ID != "p1" || !d.HasType || d.ItemCount != 2 || string(d.Key) != `{"ids":[1]}` {
-		t.Errorf("data ref %+v", d)
-	}
-	s := frameOf(`{"event_type":"status","data":{"event_id":"searching_offers","message":"Searching..."}}`).Status()
-	if !s.HasEventID || !s.HasMessage || s.EventID != "searching_offers" {
-		t.Errorf("status %+v", s)
-	}
-	e := frameOf(`{"event_type":"error","error":{"code":"CCS_ENVELOPE_ERROR"},"is_final":false}`)
-	if ei := e.ErrorInfo(); !ei.HasCode || ei.Code != "CCS_ENVELOPE_ERROR" || !ei.HasIsFinal || ei.IsFinal {
-		t.Errorf("error info %+v", ei)
-	}
-	terminal := map[string]Terminality{
-		`{"event_type":"completed"}`:                                 TerminalCompleted,
-		`{"event_type":"cancelled","error":{"code":"IDLE_TIMEOUT"}}`: TerminalCancelled,
-		`{"event_type":"error","is_final":true}`:                     TerminalError,
-		`{"event_type":"error","is_final":false}`:                    NotTerminal,
-		`{"event_type":"error"}`:                                     TerminalError,
-		`{"event_type":"error","is_final":"false"}`:                  TerminalError,
-		`{"event_type":"error","version":"0.4","is_final":false}`:    TerminalError,
-		`{"event_type":"text","chunk":"x"}`:                          NotTerminal,
-		`[DONE]`:                                                     NotTerminal,
-	}
-	for data, want := range terminal {
-		if got := frameOf(data).Terminal(); got != want {
-			t.Errorf("%s: terminal %v, want %v", data, got, want)
-		}
-	}
-	if u := frameOf(`{"input_tokens":1,"output_tokens":2,"total_tokens":3}`).Usage(); string(u.Total) != "3" || u.Cached != nil {
-		t.Errorf("usage %+v", u)
-	}
-}
-
+// TestFrameClone: a clone reads its members and its index from its own
+// bytes.
 func TestFrameClone(t *testing.T) {
-	buf := []byte(`{"event_type":"text","version":"0.5","timestamp":"t","response_id":"r","chunk":"hello"}`)
+	buf := []byte(`{"kind":"text","rev":"1","at":"t","id":"r","body":"hello"}`)
 	ev := &Event{Raw: buf, Data: buf, HasData: true}
-	var dec Decoder
+	dec := Decoder{Keys: testKeys}
 	f := dec.Decode(ev, 0, false)
 	c := f.Clone()
 	for i := range buf {
 		buf[i] = 'x'
 	}
-	if c.Type() != "text" || string(c.Chunk()) != `"hello"` || c.RID() != "r" {
-		t.Fatalf("clone aliases the buffer: %q %q", c.Type(), c.Chunk())
+	if c.Tag(testKeys, 0) != 1 || string(c.Value(testKeys, 4)) != `"hello"` || string(c.Get("id")) != `"r"` {
+		t.Fatalf("clone aliases the buffer: %d %q", c.Tag(testKeys, 0), c.Value(testKeys, 4))
 	}
 }
 
 // checkClone: a clone reads exactly as the frame decoded afresh from its
-// bytes (members, envelope, accessors), and shares none of the frame's.
+// bytes (members, index, lookups), and shares none of the frame's.
 func checkClone(t *testing.T, fr *Frame) {
 	t.Helper()
 	c := fr.Clone()
-	fresh := DecodeFrame(&c.Event, fr.Index)
-	same := len(c.Members) == len(fresh.Members) &&
-		bytes.Equal(c.EventType, fresh.EventType) && bytes.Equal(c.Version, fresh.Version) &&
-		bytes.Equal(c.Timestamp, fresh.Timestamp) && bytes.Equal(c.ResponseID, fresh.ResponseID) &&
-		c.Type() == fresh.Type() && c.RID() == fresh.RID() && bytes.Equal(c.Chunk(), fresh.Chunk()) &&
-		c.Terminal() == fresh.Terminal() && c.Problem == fresh.Problem
+	fresh := &Frame{}
+	DecodeAt(fresh, &c.Event, fr.keys, fr.Index, 0, false)
+	same := len(c.Members) == len(fresh.Members) && c.Problem == fresh.Problem && c.keys == fresh.keys
+	for i := 0; same && i < testKeys.Len(); i++ {
+		same = bytes.Equal(c.Value(testKeys, i), fresh.Value(testKeys, i)) && c.Tag(testKeys, i) == fresh.Tag(testKeys, i) &&
+			bytes.Equal(c.Get(testKeys.Name(i)), fresh.Get(testKeys.Name(i)))
+	}
 	for i := 0; same && i < len(c.Members); i++ {
 		same = bytes.Equal(c.Members[i].Key, fresh.Members[i].Key) && bytes.Equal(c.Members[i].Value, fresh.Members[i].Value) &&
 			c.Members[i].KeyEsc == fresh.Members[i].KeyEsc
@@ -133,29 +89,29 @@ func checkClone(t *testing.T, fr *Frame) {
 
 func TestFrameCloneRepoints(t *testing.T) {
 	for _, s := range []string{
-		`{"event_type":"text","version":"0.5","timestamp":"t","response_id":"r","data":{"chunk":"hi"}}`,
+		`{"kind":"text","rev":"1","at":"t","id":"r","data":{"body":"hi"}}`,
 		`{"a":1,"a":2,"":"empty key","k\u0065y":"esc"}`, `{}`, `[DONE]`, `{"a":`, `{"type":"x"} `,
 	} {
 		checkClone(t, frameOf(s))
+		checkClone(t, DecodeFrame(&Event{Raw: []byte(s), Data: []byte(s), HasData: true}, 0))
 	}
 }
 
 func FuzzDecodeFrame(f *testing.F) {
-	for _, s := range []string{`[DONE]`, `{"event_type":"text","chunk":"x"}`, `{"event_type":"error","error":{"code":1},"is_final":null}`,
-		`{"event_type":"data_loaded","data":{"id":1,"items":{}}}`, `{"tool_call":[]}`, `{"a":`, "\xff{}", `{"event\u005ftype":"status","data":{"event_id":7}}`} {
+	for _, s := range []string{`[DONE]`, `{"kind":"text","body":"x"}`, `{"kind":"end","data":{"code":1},"final":null}`,
+		`{"kind":"tool","data":{"id":1,"items":{}}}`, `{"call":[]}`, `{"a":`, "\xff{}", `{"k\u0069nd":"end","data":{"id":7}}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		data = data[:min(len(data), fuzzMaxInput)] // see fuzzMaxInput
 		fr := frameOf(string(data))
-		_ = fr.Type()
-		_ = fr.RID()
-		_ = fr.Terminal()
-		_ = fr.ToolCall()
-		_ = fr.DataRef()
-		_ = fr.Status()
-		_ = fr.ErrorInfo()
-		_ = fr.Usage()
+		ref := DecodeFrame(&fr.Event, 0)
+		for i := range testKeys.Len() {
+			if !bytes.Equal(fr.Value(testKeys, i), ref.Value(testKeys, i)) || fr.Tag(testKeys, i) != ref.Tag(testKeys, i) {
+				t.Fatalf("key %s: the index reads %q (tag %d), the scan %q (tag %d)", testKeys.Name(i),
+					fr.Value(testKeys, i), fr.Tag(testKeys, i), ref.Value(testKeys, i), ref.Tag(testKeys, i))
+			}
+		}
 		checkClone(t, fr)
 		if fr.Problem == ProblemNone && !fr.Done && len(fr.Members) == 0 && len(trimWS(data)) > 2 {
 			// a decoded non-empty object has members
@@ -175,19 +131,24 @@ func FuzzDecodeFrame(f *testing.F) {
 
 // TestAppendPayloadExcerpt: appending the excerpt after other bytes gives
 // those bytes and then PayloadExcerpt, for frames short and long, decoded
-// or not, cut at a rune boundary.
+// or not, cut at a rune boundary; the lead goes first and the omitted
+// members are left out.
 func TestAppendPayloadExcerpt(t *testing.T) {
+	x := &Excerpt{Lead: "kind", Omit: []string{"kind", "rev"}}
+	if got, want := frameOf(`{"k\u0069nd":1,"kind":"text","rev":"1","body":"hi"}`).PayloadExcerpt(400, x), `text {"k\u0069nd":1,"body":"hi"}`; got != want {
+		t.Errorf("excerpt %q, want %q", got, want)
+	}
 	for _, data := range []string{
-		`{"event_type":"text","chunk":"hi"}`,
-		`{"event_type":"text","version":"0.5","chunk":"` + strings.Repeat("é", 300) + `"}`,
+		`{"kind":"text","body":"hi"}`,
+		`{"kind":"text","rev":"1","body":"` + strings.Repeat("é", 300) + `"}`,
 		`not json ` + strings.Repeat("✓", 200),
 		`[DONE]`,
 		`{}`,
 	} {
 		f := DecodeFrame(&Event{Raw: []byte("data: " + data + "\n\n"), Data: []byte(data), HasData: true}, 0)
 		for _, max := range []int{5, 40, 400} {
-			want := f.PayloadExcerpt(max)
-			if got := string(f.AppendPayloadExcerpt([]byte("pre"), max)); got != "pre"+want {
+			want := f.PayloadExcerpt(max, x)
+			if got := string(f.AppendPayloadExcerpt([]byte("pre"), max, x)); got != "pre"+want {
 				t.Errorf("%.20q max %d: %q, want %q", data, max, got, "pre"+want)
 			}
 			if !utf8.ValidString(want) || len(want) > max+len("…") {

@@ -257,7 +257,7 @@ func ScanObject(data []byte, dst []Member) ([]Member, bool, error) {
 }
 
 // scanObject is ScanObject; with a frame, each member is also noted in
-// the frame's envelope fields and index as it is scanned (frame_index.go).
+// the frame's index as it is scanned (frame_index.go).
 func scanObject(data []byte, dst []Member, f *Frame) ([]Member, bool, error) {
 	i := skipWS(data, 0)
 	if i >= len(data) {

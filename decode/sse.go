@@ -78,7 +78,7 @@ type Framer struct {
 	// types holds the event types seen (at most maxTypes, each at most
 	// 64 bytes), so that a repeated type does not allocate. A fixed ring
 	// of recent ones thrashed when a stream used one type more than it
-	// had slots (PC3 uses nine).
+	// had slots (a dialect may name nine or more).
 	types     map[string]string
 	typeCache [16]string
 }

@@ -15,7 +15,7 @@ func benchStream(n int, crlf bool) []byte {
 		nl = "\r\n"
 	}
 	for i := range n {
-		fmt.Fprintf(&b, "event: text%sdata: {\"seq\":%d,\"kind\":\"text\",\"delta\":\"%s\",\"meta\":{\"model\":\"pc3\",\"ts\":%d}}%s%s",
+		fmt.Fprintf(&b, "event: text%sdata: {\"seq\":%d,\"kind\":\"text\",\"delta\":\"%s\",\"meta\":{\"model\":\"m-1\",\"ts\":%d}}%s%s",
 			nl, i, "The quick brown fox jumps over the lazy dog; the five boxing wizards jump quickly. Sphinx of black quartz, judge my vow!! Pack my box with five dozen jugs.",
 			1700000000000+i, nl, nl)
 	}

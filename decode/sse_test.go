@@ -505,7 +505,7 @@ func TestReadEvents(t *testing.T) {
 func TestFramerZeroAllocs(t *testing.T) {
 	var b bytes.Buffer
 	// Twelve event types in turn: more than a small ring of recent types
-	// holds (PC3 alone uses nine).
+	// holds (a dialect may name nine or more).
 	for i := range 200 {
 		fmt.Fprintf(&b, "event: type%d\ndata: {\"n\":%d}\n\n: ping\n\ndata: a\ndata: b\n\n", i%12, i)
 	}

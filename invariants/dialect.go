@@ -127,11 +127,11 @@ type Dialect interface {
 }
 
 // Native is a dialect checked by a checker of its own instead of the
-// Engine, whose frames carry the typed envelope decode reads (event_type,
-// version, response_id). PC3, framescope's first wire, is the one today.
-// The inspector reads it as it reads every dialect — from its moves — and
-// asks it what it offers besides: its Wording, its reference client
-// machine (invariants/machine).
+// Engine, whose frames carry a typed envelope its room reads (PC3's
+// event_type, version, response_id: pc3.Type, pc3.RID). PC3, framescope's
+// first wire, is the one today. The inspector reads it as it reads every
+// dialect — from its moves — and asks it what it offers besides: its
+// Wording, its reference client machine (invariants/machine).
 type Native interface {
 	Dialect
 	// NativeEnvelope marks the dialect; it does nothing.
@@ -142,6 +142,23 @@ type Native interface {
 func IsNative(d Dialect) bool {
 	_, ok := d.(Native)
 	return ok
+}
+
+// KeyIndexer is a dialect that declares the top-level keys it reads from
+// nearly every frame (decode.Keys): a decoder given the set indexes them
+// as it scans, so reading one is a slot, not a compare of every member.
+// The set changes what a lookup costs, never what it finds.
+type KeyIndexer interface {
+	Dialect
+	IndexKeys() *decode.Keys
+}
+
+// IndexKeysOf is the key set d declares (nil: none).
+func IndexKeysOf(d Dialect) *decode.Keys {
+	if k, ok := d.(KeyIndexer); ok {
+		return k.IndexKeys()
+	}
+	return nil
 }
 
 // Demo is a built-in stream of a dialect that `framescope demo` and

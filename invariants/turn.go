@@ -3,8 +3,6 @@ package invariants
 import (
 	"strings"
 	"time"
-
-	"framescope/decode"
 )
 
 // Default timing bounds (docs/rules.md "Timing").
@@ -15,9 +13,11 @@ const (
 
 // Options configure a Checker.
 type Options struct {
-	// Registry, when set, enables the status-unregistered/-deprecated/
-	// -suppressed rules.
-	Registry *Registry
+	// Registry, when set, is a table the dialect checks the names a
+	// stream uses against, loaded by that dialect: PC3's status-event
+	// registry (pc3.LoadRegistry) enables its status-unregistered,
+	// -deprecated and -suppressed rules. A dialect without one ignores it.
+	Registry Registry
 	// Idle is the idle-gap window (0 = DefaultIdle, negative = off).
 	Idle time.Duration
 	// TTFE is the time-to-first-event bound (0 = DefaultTTFE, negative = off).
@@ -63,6 +63,10 @@ type Options struct {
 	// through Mapping.Exchange.
 	Exchange *Exchange
 }
+
+// Registry is what Options.Registry holds: a dialect's own table, opaque
+// to the rest (the dialect that loaded it reads it back by its type).
+type Registry interface{ Len() int }
 
 // Exchange is what the source knows of the HTTP exchange around a stream.
 // Header names are as recorded; Header looks one up case-insensitively.
@@ -125,7 +129,7 @@ type Turn struct {
 	ResponseID    string
 	FirstFrame    int
 	LastFrame     int
-	Terminal      decode.Terminality
+	Terminal      Terminality
 	TerminalFrame int
 	Done          bool
 	Frames        int
@@ -153,14 +157,37 @@ const (
 
 // TerminalOf is the report's "terminal" value for an outcome: the PC3 catalog keeps
 // completed and cancelled and calls every other end an error.
-func TerminalOf(outcome string) decode.Terminality {
+func TerminalOf(outcome string) Terminality {
 	switch outcome {
 	case "":
-		return decode.NotTerminal
+		return NotTerminal
 	case TurnCompleted:
-		return decode.TerminalCompleted
+		return TerminalCompleted
 	case TurnCancelled:
-		return decode.TerminalCancelled
+		return TerminalCancelled
 	}
-	return decode.TerminalError
+	return TerminalError
+}
+
+// Terminality says whether a frame ends its turn, and how: the report's
+// "terminal" value.
+type Terminality uint8
+
+const (
+	NotTerminal Terminality = iota
+	TerminalCompleted
+	TerminalError
+	TerminalCancelled
+)
+
+func (t Terminality) String() string {
+	switch t {
+	case TerminalCompleted:
+		return "completed"
+	case TerminalError:
+		return "error"
+	case TerminalCancelled:
+		return "cancelled"
+	}
+	return ""
 }

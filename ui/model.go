@@ -21,6 +21,7 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
 	"framescope/ui/store"
 )
 
@@ -109,7 +110,7 @@ type Config struct {
 	Now func() time.Time
 	// Registry is the status-event registry the session is checked
 	// against (--registry): the Status pane shows its verdict per frame.
-	Registry *invariants.Registry
+	Registry *pc3.Registry
 	// MaxTime (connect --max-time) cancels each live session after this
 	// long, as the cancel key does (0: no limit).
 	MaxTime time.Duration
@@ -1022,13 +1023,13 @@ func (m *Model) turnText(t int) string {
 	term := "open"
 	tsty := sty.SevWarn
 	switch {
-	case tr.Terminal != decode.NotTerminal:
+	case tr.Terminal != invariants.NotTerminal:
 		term = tr.Terminal.String()
 		if tr.Outcome != "" && tr.TerminalEvent != "" && !st.Wording().BareTerminal {
 			term = tr.Outcome + " (" + decode.Sanitize(tr.TerminalEvent) + ")"
 		}
 		tsty = sty.TypeLifecycle
-		if tr.Terminal != decode.TerminalCompleted {
+		if tr.Terminal != invariants.TerminalCompleted {
 			tsty = sty.TypeError
 		}
 		if tr.Done {

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
 	"framescope/ui/store"
 )
 
@@ -59,7 +59,7 @@ type shared struct {
 	follow bool
 	// registry is the status-event registry given with --registry (nil:
 	// none); the Status pane shows its verdicts.
-	registry *invariants.Registry
+	registry *pc3.Registry
 	// liveNow is the time since the response started while a live stream
 	// is open (ok false otherwise): the "now" of open calls at the bottom.
 	liveNow func() (time.Duration, bool)

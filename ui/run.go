@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
 	"framescope/sessions"
 	"framescope/sessions/library"
 	"framescope/sessions/live"
@@ -48,7 +49,7 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 		name = "(stdin)"
 	}
 	if o.Registry == nil {
-		o.Registry = check.Registry
+		o.Registry, _ = check.Registry.(*pc3.Registry)
 	}
 	m, err := runSource(source.Capture(name, c, check), o)
 	if m == nil {
@@ -66,7 +67,7 @@ func OpenCapture(name string, c sessions.Capture, check invariants.Options, o Ru
 func ConnectLive(name string, opts live.LiveOptions, o RunOptions) ([]*source.LiveOutcome, error) {
 	var outs outcomes
 	if o.Registry == nil {
-		o.Registry = opts.Check.Registry
+		o.Registry, _ = opts.Check.Registry.(*pc3.Registry)
 	}
 	src := func(gen int, _ string) (store.Source, error) {
 		session := opts

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"framescope/invariants/dialects/pc3"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -8,8 +9,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"framescope/invariants"
 )
 
 // TestStatusRegistryAndBatch: with --registry the Status pane gives each
@@ -17,7 +16,7 @@ import (
 // judge), and a status frame sent while two calls run is marked as the
 // batch of AC-2; each line carries the frame's time.
 func TestStatusRegistryAndBatch(t *testing.T) {
-	reg, err := invariants.LoadRegistry(filepath.Join("..", "testdata", "rules", "registry"))
+	reg, err := pc3.LoadRegistry(filepath.Join("..", "testdata", "rules", "registry"))
 	if err != nil {
 		t.Fatal(err)
 	}

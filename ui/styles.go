@@ -6,8 +6,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 
-	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects/pc3"
 	"framescope/ui/store"
 )
 
@@ -196,17 +196,17 @@ func (s *Styles) EventType(r *store.Row) lipgloss.Style {
 		return s.TypeError
 	}
 	switch r.Type {
-	case decode.TypeResponseID, decode.TypeEpisode, decode.TypeCompleted, "[DONE]":
+	case pc3.TypeResponseID, pc3.TypeEpisode, pc3.TypeCompleted, "[DONE]":
 		return s.TypeLifecycle
-	case decode.TypeText, decode.TypeReasoning, decode.TypeThinking:
+	case pc3.TypeText, pc3.TypeReasoning, pc3.TypeThinking:
 		return s.TypeContent
-	case decode.TypeToolCall, decode.TypeToolCompleted:
+	case pc3.TypeToolCall, pc3.TypeToolCompleted:
 		return s.TypeTool
-	case decode.TypeDataLoading, decode.TypeDataLoaded, decode.TypeComponent:
+	case pc3.TypeDataLoading, pc3.TypeDataLoaded, pc3.TypeComponent:
 		return s.TypeData
-	case decode.TypeStatus:
+	case pc3.TypeStatus:
 		return s.TypeStatus
-	case decode.TypeError, decode.TypeCancelled:
+	case pc3.TypeError, pc3.TypeCancelled:
 		return s.TypeError
 	}
 	return s.TypeOther

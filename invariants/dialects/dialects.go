@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"framescope/decode"
 	"framescope/invariants"
 	"framescope/invariants/dialects/a2a"
 	"framescope/invariants/dialects/agui"
@@ -53,6 +54,13 @@ var All = []invariants.Dialect{
 // Default is the dialect a stream is read as before its dialect is known
 // (and the one `rules` lists without --dialect): the first of All.
 func Default() invariants.Dialect { return All[0] }
+
+// IndexKeys is the key set every stream's decoder indexes: the one Default
+// declares. Frames are decoded before their stream's dialect is known, and
+// read as Default's until then. Another dialect's lookups scan the members
+// (the same answers; its keys, when it declares some, are indexed where its
+// own frames are decoded again: the inspector's client machine).
+func IndexKeys() *decode.Keys { return invariants.IndexKeysOf(Default()) }
 
 // Native reports whether the named dialect is an invariants.Native one; ""
 // (not known yet) is read as Default.

@@ -146,7 +146,7 @@ func itemWriter(out *strings.Builder, oneStage bool) pipeline.Handler {
 			fmt.Fprintf(out, "%d %d %d %q %q %q %q %v %v %q %v %d %v|", ev.Offset, it.Turn, ev.Size, it.TurnKey,
 				ev.Raw, ev.Data, ev.LastEventID, ev.Data == nil, ev.HasData, ev.Type, ev.HasID, len(ev.Comments), it.Arrival)
 			if f := it.Frame; f != nil {
-				fmt.Fprintf(out, "f%d %v %q %v %v %d %q|", f.Index, f.Problem, f.ProblemDetail(), f.Done, f.InvalidUTF8, len(f.Members), f.EventType)
+				fmt.Fprintf(out, "f%d %v %q %v %v %d %q|", f.Index, f.Problem, f.ProblemDetail(), f.Done, f.InvalidUTF8, len(f.Members), f.Get("event_type"))
 			}
 			for _, a := range it.Alarms {
 				fmt.Fprintf(out, "%s %d %d %s|", a.Rule, a.Frame, a.Turn, a.Message)

@@ -9,8 +9,13 @@ import (
 
 	"framescope/decode"
 	"framescope/invariants"
+	"framescope/invariants/dialects"
 	"framescope/sessions"
 )
+
+// frameKeys is the key set every frame is indexed with, on whichever
+// stage decodes it (dialects.IndexKeys).
+var frameKeys = dialects.IndexKeys()
 
 // The pipeline runs in two stages when a second core is there: a reader
 // stage reads the capture, frames it and decodes every frame into a batch
@@ -172,7 +177,7 @@ func (b *pipeBatch) seal(dec *decode.Decoder, rawFrom int) {
 
 // decode decodes a sealed, numbered entry's frame.
 func (b *pipeBatch) decode(e *pipeEntry) {
-	decode.DecodeAt(&e.frame, &e.frame.Event, e.frame.Index, e.arrival, e.hasArrival)
+	decode.DecodeAt(&e.frame, &e.frame.Event, frameKeys, e.frame.Index, e.arrival, e.hasArrival)
 }
 
 // readResult is how the reader stage ended.
@@ -421,7 +426,7 @@ func readInline(r *reader, dec *decode.Decoder, handle func(*pipeEntry)) {
 // runs a goroutine ahead, in batches; on one core everything runs inline.
 func runStages(c sessions.Capture, oneStage bool, handle func(*pipeEntry)) readResult {
 	r := newReader(c)
-	var dec decode.Decoder
+	dec := decode.Decoder{Keys: frameKeys}
 	if oneStage || runtime.GOMAXPROCS(0) < 2 {
 		readInline(r, &dec, handle)
 		r.rr.frames = dec.NextIndex()

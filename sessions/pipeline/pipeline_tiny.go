@@ -9,7 +9,7 @@ import (
 )
 
 // Tiny batches carry a flood of tiny blocks (`data: x` ten million times)
-// from the reader stage to the checking stage. A full entry is 544 bytes
+// from the reader stage to the checking stage. A full entry is 512 bytes
 // for a block of nine: writing it on one core and reading it on the other
 // cost more than the block's whole check, so such a flood used to run on
 // one core. In a tiny batch the reader decodes each block itself and, when

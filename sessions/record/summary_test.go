@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"testing"
 
-	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions/library"
 	"framescope/sessions/report"
@@ -14,8 +13,8 @@ func TestSummarize(t *testing.T) {
 	rep := &report.Report{
 		Frames: 12,
 		Turns: []invariants.Turn{
-			{ResponseID: "r1", Terminal: decode.TerminalCompleted, Done: true},
-			{ResponseID: "r2", Terminal: decode.NotTerminal},
+			{ResponseID: "r1", Terminal: invariants.TerminalCompleted, Done: true},
+			{ResponseID: "r2", Terminal: invariants.NotTerminal},
 		},
 		Counts: invariants.Counts{Error: 1, Warn: 2},
 		End:    invariants.End{Kind: invariants.EndError, Detail: "connection reset"},

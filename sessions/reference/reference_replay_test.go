@@ -108,7 +108,7 @@ func TestReferenceAgreesWithChecker(t *testing.T) {
 		n++
 		opts := ReferenceOptions{Profiles: []pc3.Profile{pc3.ProfileV05}}
 		if strings.HasPrefix(base, "status-") {
-			reg, err := invariants.LoadRegistry("../../testdata/rules/registry")
+			reg, err := pc3.LoadRegistry("../../testdata/rules/registry")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,7 @@ import (
 	"framescope/decode"
 	"framescope/invariants"
 	"framescope/invariants/dialects"
+	"framescope/invariants/dialects/pc3"
 	"framescope/sessions"
 	"framescope/sessions/pipeline"
 )
@@ -186,7 +187,7 @@ func checkInto(rep *Report, c sessions.Capture, opts invariants.Options, h pipel
 			ex, made := "", false
 			excerpt := func() string {
 				if !made && it.Frame != nil {
-					exBuf = it.Frame.AppendPayloadExcerpt(exBuf[:0], 400)
+					exBuf = it.Frame.AppendPayloadExcerpt(exBuf[:0], 400, &pc3.Excerpt)
 					ex, made = sessions.Excerpt(exBuf, 100), true
 				}
 				return ex

@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 
-	"framescope/decode"
 	"framescope/invariants"
 	"framescope/sessions"
 	"framescope/sessions/pipeline"
@@ -116,7 +115,7 @@ func (l *turnLog) each(fn func(i int, t *invariants.Turn) error) error {
 		if _, err := io.ReadFull(r, flags[:]); err != nil {
 			return spillReadErr(err)
 		}
-		t.Terminal, t.Done = decode.Terminality(flags[0]), flags[1] == 1
+		t.Terminal, t.Done = invariants.Terminality(flags[0]), flags[1] == 1
 		for k, dst := range [...]*string{&t.ResponseID, &t.Outcome, &t.TerminalEvent} {
 			n, err := binary.ReadUvarint(r)
 			if err != nil || n > 1<<30 {

@@ -15,6 +15,7 @@ import (
 
 	"framescope/invariants"
 	"framescope/invariants/dialects"
+	"framescope/invariants/dialects/pc3"
 	"framescope/sessions"
 	"framescope/sessions/live"
 	"framescope/sessions/replay"
@@ -241,7 +242,7 @@ func checkerOptions(dialect, flavor, registry string, idle, ttfe time.Duration) 
 		return opts, err
 	}
 	if registry != "" {
-		reg, err := invariants.LoadRegistry(registry)
+		reg, err := pc3.LoadRegistry(registry)
 		if err != nil {
 			return opts, err
 		}

@@ -44,7 +44,7 @@ func (w *clientWork) reset() {
 // clientRunner is the machines' goroutine and the work it is handed.
 type clientRunner struct {
 	feed  clientFeed
-	dec   decode.Decoder // numbers the frames as the pipeline's decoder did
+	dec   decode.Decoder // numbers the frames as the pipeline's decoder did, with the dialect's keys
 	work  clientWork     // under feeder.mu: filled by the pipeline
 	spare clientWork     // the runner's: the list it works on
 	wake  chan struct{}
@@ -67,7 +67,7 @@ const clientQueueMax = 16 << 10
 func (f *Feeder) queueClient(fr *decode.Frame, ends bool) bool {
 	r := f.clients
 	if r == nil {
-		r = &clientRunner{feed: clientFeed{m: f.machine}, wake: make(chan struct{}, 1), room: make(chan struct{}, 1), end: make(chan struct{}), done: make(chan struct{})}
+		r = &clientRunner{feed: clientFeed{m: f.machine}, dec: decode.Decoder{Keys: f.keys}, wake: make(chan struct{}, 1), room: make(chan struct{}, 1), end: make(chan struct{}), done: make(chan struct{})}
 		f.clients = r
 		go f.runClients(r)
 	}

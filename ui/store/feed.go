@@ -57,6 +57,9 @@ type Feeder struct {
 	// known, the default dialect's (dialects.Default).
 	wording *invariants.Wording
 	machine machine.Machine
+	// keys is the key set the dialect declares (invariants.KeyIndexer):
+	// the frames its machine steps are decoded again indexed with it.
+	keys *decode.Keys
 	// bubbles: a pane shows the client's bubbles (ClientViewAsOf): the
 	// Client pane of a dialect without a machine, or the Status pane of one
 	// that words no turn text. Else no delta is kept but the turn's text:
@@ -66,7 +69,7 @@ type Feeder struct {
 
 // setDialect takes what the dialect offers the panes (under f.mu).
 func (f *Feeder) setDialect(d invariants.Dialect) {
-	f.wording, f.machine = invariants.WordingOf(d), machine.Of(d)
+	f.wording, f.machine, f.keys = invariants.WordingOf(d), machine.Of(d), invariants.IndexKeysOf(d)
 	f.bubbles = f.machine == nil || !f.wording.TurnText
 }
 

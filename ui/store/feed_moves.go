@@ -66,7 +66,7 @@ func (f *Feeder) movesRow(it *pipeline.Item) Ingest {
 	for _, mv := range it.Moves {
 		switch mv.Kind {
 		case invariants.MoveTerminal:
-			if r.Terminal == decode.NotTerminal {
+			if r.Terminal == invariants.NotTerminal {
 				r.Terminal = invariants.TerminalOf(mv.Outcome)
 			}
 			x.add(moveFact{kind: mv.Kind, name: rawStr(mv.Name), outcome: mv.Outcome, text: rawStr(mv.Code), carrier: mv.Carrier, late: mv.Late})

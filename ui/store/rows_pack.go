@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"framescope/decode"
+	"framescope/invariants"
 )
 
 // Rows are stored in chunks of chunkRows. The newest chunk is a []rowRec
@@ -52,7 +53,7 @@ func (rc *rowRec) bits() uint32 {
 }
 
 func (rc *rowRec) setBits(b uint32) {
-	rc.kind, rc.term, rc.prob, rc.flags = RowKind(b), decode.Terminality(b>>8), decode.Problem(b>>16), rowFlags(b>>24)
+	rc.kind, rc.term, rc.prob, rc.flags = RowKind(b), invariants.Terminality(b>>8), decode.Problem(b>>16), rowFlags(b>>24)
 }
 
 // predict is the row that follows p when nothing changes.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"framescope/decode"
+	"framescope/invariants"
 )
 
 // TestRowPackRoundTrip: a frozen chunk decodes to the rows it was made of,
@@ -19,7 +20,7 @@ func TestRowPackRoundTrip(t *testing.T) {
 	mixed := func(i int) rowRec {
 		rc := rowRec{off: rng.Int64N(1 << 40), size: rng.Int64N(1 << 20), at: time.Duration(rng.Int64() - math.MaxInt64/2),
 			frame: rng.Int32() - math.MaxInt32/2, turn: rng.Int32N(1000) - 1, typ: rng.Uint32(),
-			kind: RowKind(rng.IntN(5)), term: decode.Terminality(rng.IntN(4)), prob: decode.Problem(rng.IntN(4)),
+			kind: RowKind(rng.IntN(5)), term: invariants.Terminality(rng.IntN(4)), prob: decode.Problem(rng.IntN(4)),
 			flags: rowFlags(rng.IntN(64)), sev: uint8(rng.IntN(256))}
 		if rng.IntN(3) == 0 {
 			rc.at = 0

@@ -22,7 +22,7 @@ type rowRec struct {
 	turn  int32
 	typ   uint32 // frames: index into types; other rows: into summaries
 	kind  RowKind
-	term  decode.Terminality
+	term  invariants.Terminality
 	prob  decode.Problem
 	flags rowFlags // immutable once appended
 	// sev is the only field that changes after append (an alarm raised

@@ -73,7 +73,7 @@ type Row struct {
 	Turn int
 
 	Kind     RowKind
-	Terminal decode.Terminality
+	Terminal invariants.Terminality
 	Problem  decode.Problem
 	// HasRaw: the block's bytes can be read back at Offset (not for
 	// oversized events, comments and notes).
@@ -103,7 +103,7 @@ type TurnRec struct {
 	FirstFrame    int
 	LastFrame     int
 	Frames        int
-	Terminal      decode.Terminality
+	Terminal      invariants.Terminality
 	TerminalFrame int // -1 until the terminal arrives
 	// CarrierFrame is the frame that carried the terminal: TerminalFrame,
 	// or an earlier frame when the dialect settles the turn later

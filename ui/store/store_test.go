@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"framescope/decode"
 	"framescope/invariants"
 )
 
@@ -19,7 +18,7 @@ func TestStoreHappyTimeTravel(t *testing.T) {
 		t.Fatalf("frames %d rows %d turns %d", st.Frames, st.Len(), len(st.Turns))
 	}
 	tr := st.Turns[0]
-	if tr.RID != "resp_tc1" || tr.Terminal != decode.TerminalCompleted || tr.TerminalFrame != 11 || !tr.Done {
+	if tr.RID != "resp_tc1" || tr.Terminal != invariants.TerminalCompleted || tr.TerminalFrame != 11 || !tr.Done {
 		t.Errorf("turn %+v", tr)
 	}
 	if st.End == nil || st.End.Kind != "eof" || st.Conn != ConnEnded || st.HTTPStatus != 200 {
@@ -141,7 +140,7 @@ func TestStoreTurnsAndNonFrameRows(t *testing.T) {
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("rows (kind:frame:turn)\n got %s\nwant %s", got, want)
 	}
-	if len(st.Turns) != 2 || st.Turns[1].FirstFrame != 5 || st.Turns[1].RID != "r2" || st.Turns[1].Terminal != decode.NotTerminal {
+	if len(st.Turns) != 2 || st.Turns[1].FirstFrame != 5 || st.Turns[1].RID != "r2" || st.Turns[1].Terminal != invariants.NotTerminal {
 		t.Fatalf("turns %+v", st.Turns)
 	}
 	// Turn 1 reuses id c1: its own span, still open; zz is an orphan.

@@ -91,7 +91,7 @@ func label(f *decode.Frame) string { return invariants.TypeLabel(f) }
 // event (the drafts' META), so it keeps ag-ui in the running.
 func sniff(f *decode.Frame, _ invariants.Keys) invariants.Verdict {
 	typ := f.Get("type")
-	if typ.Kind() != decode.KindString || f.EventType != nil || f.Get("schema") != nil ||
+	if typ.Kind() != decode.KindString || f.Get("event_type") != nil || f.Get("schema") != nil ||
 		f.Get("object") != nil || f.Get("sequence_number") != nil || f.Get("eventSeq") != nil {
 		return invariants.No
 	}

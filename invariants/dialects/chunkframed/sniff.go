@@ -17,7 +17,7 @@ func sniff(f *decode.Frame, _ invariants.Keys) invariants.Verdict {
 	if eventOf(f) < evBegin {
 		return invariants.No
 	}
-	if f.EventType != nil || f.Get("type") != nil || f.Get("schema") != nil || f.Get("object") != nil {
+	if f.Get("event_type") != nil || f.Get("type") != nil || f.Get("schema") != nil || f.Get("object") != nil {
 		// Another dialect's envelope under a stream.* SSE name: not ours
 		// to claim on this frame alone.
 		return invariants.Maybe

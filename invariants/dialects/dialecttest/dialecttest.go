@@ -34,7 +34,7 @@ func Run(d invariants.Dialect, body string) Result {
 func RunOpts(d invariants.Dialect, body string, opts invariants.Options) Result {
 	chk := d.NewChecker(opts)
 	var res Result
-	var dec decode.Decoder
+	dec := decode.Decoder{Keys: invariants.IndexKeysOf(d)}
 	fr := decode.NewFramer()
 	emit := func(ev *decode.Event) {
 		switch {
@@ -161,7 +161,7 @@ func Fuzz(f *testing.F, d invariants.Dialect, seeds ...string) {
 		// Run's work without rendering every move (Run's tables need it,
 		// a fuzz execution does not).
 		chk := d.NewChecker(invariants.Options{})
-		var dec decode.Decoder
+		dec := decode.Decoder{Keys: invariants.IndexKeysOf(d)}
 		fr := decode.NewFramer()
 		emit := func(ev *decode.Event) {
 			switch {
@@ -241,7 +241,7 @@ func TerminalMutations(body string, term int) map[string]string {
 func HotPathAllocs(t *testing.T, d invariants.Dialect, prefix, hot string) {
 	t.Helper()
 	chk := d.NewChecker(invariants.Options{})
-	var dec decode.Decoder
+	dec := decode.Decoder{Keys: invariants.IndexKeysOf(d)}
 	fr := decode.NewFramer()
 	var hotEv *decode.Event
 	fr.Feed([]byte(prefix), func(ev *decode.Event) {

@@ -15,7 +15,7 @@ import (
 // the time other processes ran.
 func ObserveBench(b *testing.B, d invariants.Dialect, prefix, hot string) {
 	chk := d.NewChecker(invariants.Options{})
-	var dec decode.Decoder
+	dec := decode.Decoder{Keys: invariants.IndexKeysOf(d)}
 	decode.NewFramer().Feed([]byte(prefix), func(ev *decode.Event) {
 		if ev.Dispatched() {
 			chk.Observe(dec.Decode(ev, 0, false))

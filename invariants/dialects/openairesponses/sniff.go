@@ -14,7 +14,7 @@ import (
 // Realtime API's event_id (Realtime also names its events response.*).
 func sniff(f *decode.Frame, _ invariants.Keys) invariants.Verdict {
 	typ := f.Get("type")
-	if typ.Kind() != decode.KindString || f.EventType != nil || f.Get("event_id") != nil {
+	if typ.Kind() != decode.KindString || f.Get("event_type") != nil || f.Get("event_id") != nil {
 		return invariants.No
 	}
 	numbered := f.Get("sequence_number").Kind() == decode.KindNumber

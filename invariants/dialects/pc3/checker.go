@@ -275,7 +275,8 @@ func (c *Checker) Observe(f *decode.Frame) []invariants.Alarm {
 		if f.Done {
 			newTurn = c.cur.doneJustNow
 		} else {
-			newTurn = !f.Decoded() || f.ResponseID.Kind() != decode.KindString || !c.cur.haveRID || !f.ResponseID.StrEq(c.cur.rid)
+			rid := ResponseID(f)
+			newTurn = !f.Decoded() || rid.Kind() != decode.KindString || !c.cur.haveRID || !rid.StrEq(c.cur.rid)
 		}
 	}
 	if newTurn {
@@ -289,7 +290,7 @@ func (c *Checker) Observe(f *decode.Frame) []invariants.Alarm {
 
 	c.checkTiming(f, newTurn, terminalBefore)
 	t.doneJustNow = f.Done
-	timed := f.HasArrival && !c.opts.NoTiming && terminalBefore == decode.NotTerminal && !t.closed
+	timed := f.HasArrival && !c.opts.NoTiming && terminalBefore == invariants.NotTerminal && !t.closed
 	c.timedNow = timed
 
 	if f.Done {
@@ -299,8 +300,8 @@ func (c *Checker) Observe(f *decode.Frame) []invariants.Alarm {
 		c.observeDone(f)
 		return c.out
 	}
-	if terminalBefore != decode.NotTerminal || t.closed {
-		if terminalBefore != decode.NotTerminal {
+	if terminalBefore != invariants.NotTerminal || t.closed {
+		if terminalBefore != invariants.NotTerminal {
 			c.raise("after-terminal", invariants.SevError, f.Index, "%s frame after the turn's terminal %s at frame %d",
 				frameLabel(f), terminalBefore, turn.TerminalFrame)
 		} else {
@@ -313,7 +314,7 @@ func (c *Checker) Observe(f *decode.Frame) []invariants.Alarm {
 		}
 		return c.out
 	}
-	open := terminalBefore == decode.NotTerminal && !t.closed
+	open := terminalBefore == invariants.NotTerminal && !t.closed
 
 	c.checkEnvelope(f, t, open)
 	if timed {
@@ -322,14 +323,14 @@ func (c *Checker) Observe(f *decode.Frame) []invariants.Alarm {
 	c.checkVocabulary(f)
 	c.checkPayload(f, t, open)
 
-	if term := f.Terminal(); term != decode.NotTerminal {
-		if terminalBefore != decode.NotTerminal {
+	if term := Terminal(f); term != invariants.NotTerminal {
+		if terminalBefore != invariants.NotTerminal {
 			c.raise("terminal-duplicate", invariants.SevError, f.Index, "second terminal frame (%s) after %s at frame %d",
 				term, terminalBefore, turn.TerminalFrame)
 		} else if !t.closed {
 			turn.Terminal = term
 			turn.TerminalFrame = f.Index
-			turn.TerminalEvent = f.Type()
+			turn.TerminalEvent = Type(f)
 			turn.Outcome = pc3Outcome(term)
 			c.settleAtTerminal(f, t, term)
 			if timed {
@@ -360,13 +361,13 @@ func (c *Checker) End(e invariants.End) []invariants.Alarm {
 	t := c.cur
 	turn := c.turn(t)
 	if !t.closed {
-		if turn.Terminal == decode.NotTerminal && e.HasTime && c.haveArrival && c.opts.Idle > 0 {
+		if turn.Terminal == invariants.NotTerminal && e.HasTime && c.haveArrival && c.opts.Idle > 0 {
 			if gap := e.At - c.lastArrival; gap > c.opts.Idle {
 				c.raise("idle-gap", invariants.SevWarn, invariants.NoFrame, "no frame for %s before the stream ended (%s) while the turn was open (idle window %s)",
 					invariants.FormatDur(gap), e.Label(), c.opts.Idle)
 			}
 		}
-		if turn.Terminal != decode.NotTerminal {
+		if turn.Terminal != invariants.NotTerminal {
 			c.raise("done-missing", invariants.SevWarn, invariants.NoFrame, "the stream ended (%s) after the terminal %s at frame %d without [DONE]",
 				e.Label(), turn.Terminal, turn.TerminalFrame)
 		}
@@ -431,7 +432,7 @@ func (c *Checker) observeDone(f *decode.Frame) {
 		return // a repeated sentinel of a turn already closed
 	}
 	turn.Done = true
-	if turn.Terminal == decode.NotTerminal {
+	if turn.Terminal == invariants.NotTerminal {
 		c.raise("done-early", invariants.SevError, f.Index, "[DONE] arrived but the turn has no terminal frame")
 	}
 	c.closeTurn(t, false, "", f.Index)
@@ -444,7 +445,7 @@ func (c *Checker) observeDone(f *decode.Frame) {
 func (c *Checker) closeTurn(t *turnState, clientEnded bool, how string, doneAt int) {
 	t.closed = true
 	turn := c.turn(t)
-	if turn.Terminal == decode.NotTerminal {
+	if turn.Terminal == invariants.NotTerminal {
 		sev := invariants.SevError
 		msg := "the turn ended (%s) without a terminal frame (completed, error with is_final: true, or cancelled)"
 		if clientEnded {
@@ -492,14 +493,14 @@ func (c *Checker) checkFraming(f *decode.Frame) {
 	}
 }
 
-func (c *Checker) checkTiming(f *decode.Frame, newTurn bool, terminalBefore decode.Terminality) {
+func (c *Checker) checkTiming(f *decode.Frame, newTurn bool, terminalBefore invariants.Terminality) {
 	if !f.HasArrival {
 		return
 	}
 	if f.Index == 0 && c.opts.TTFE > 0 && f.Arrival > c.opts.TTFE {
 		c.raise("ttfe", invariants.SevWarn, f.Index, "first frame arrived %s after the response started (bound %s)", invariants.FormatDur(f.Arrival), c.opts.TTFE)
 	}
-	if c.haveArrival && !newTurn && !c.cur.closed && terminalBefore == decode.NotTerminal && c.opts.Idle > 0 {
+	if c.haveArrival && !newTurn && !c.cur.closed && terminalBefore == invariants.NotTerminal && c.opts.Idle > 0 {
 		if gap := f.Arrival - c.lastArrival; gap > c.opts.Idle && !isIdleTimeoutCancel(f) {
 			c.raise("idle-gap", invariants.SevWarn, f.Index, "no frame for %s while the turn was open (idle window %s)", invariants.FormatDur(gap), c.opts.Idle)
 			c.idleAt = f.Index
@@ -513,20 +514,27 @@ func (c *Checker) checkTiming(f *decode.Frame, newTurn bool, terminalBefore deco
 // after a silent window by design (NFR-6) — that gap is the relay doing its
 // job, not a missing idle timeout.
 func isIdleTimeoutCancel(f *decode.Frame) bool {
-	if !f.Decoded() || f.Type() != decode.TypeCancelled {
+	if !f.Decoded() || Type(f) != TypeCancelled {
 		return false
 	}
-	return f.ErrorInfo().Code == "IDLE_TIMEOUT"
+	return ErrorInfoOf(f).Code == "IDLE_TIMEOUT"
 }
 
+// envelope is a frame's four envelope members (nil when absent), by their
+// positions in Keys (they come first), read in one call for the envelope
+// checks.
+type envelope [keyResponseID + 1]decode.Raw
+
 func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
-	if !envelopeComplete(f) && !c.opts.EveryMessage && !c.list.Listed("envelope-missing", c.turnIdx()) {
+	var env envelope
+	f.Values(Keys, env[:])
+	if !env.complete() && !c.opts.EveryMessage && !c.list.Listed("envelope-missing", c.turnIdx()) {
 		// Counted, not listed (a flood of `data: {}`): no message made.
 		c.newAlarm("envelope-missing", invariants.SevError, f.Index).Unlisted = true
 	} else {
-		c.checkEnvelopeFields(f)
+		c.checkEnvelopeFields(f, &env)
 	}
-	c.checkEnvelopeValues(f, t, open)
+	c.checkEnvelopeValues(f, &env, t, open)
 }
 
 // sameVersion: the frame's version string is v (the index answers the
@@ -534,19 +542,24 @@ func (c *Checker) checkEnvelope(f *decode.Frame, t *turnState, open bool) {
 func sameVersion(f *decode.Frame, v string) bool {
 	switch v {
 	case "0.5":
-		return f.IsV05()
+		return IsV05(f)
 	case "0.4":
-		return f.IsV04()
+		return IsV04(f)
 	}
-	return f.Version.StrEq(v)
+	return Version(f).StrEq(v)
 }
 
-// envelopeComplete: the four envelope members are non-empty strings.
-func envelopeComplete(f *decode.Frame) bool {
-	return f.EventType.IsNonEmptyStr() && f.Version.IsNonEmptyStr() && f.Timestamp.IsNonEmptyStr() && f.ResponseID.IsNonEmptyStr()
+// complete: the four envelope members are non-empty strings.
+func (e *envelope) complete() bool {
+	for _, v := range e {
+		if !v.IsNonEmptyStr() {
+			return false
+		}
+	}
+	return true
 }
 
-func (c *Checker) checkEnvelopeFields(f *decode.Frame) {
+func (c *Checker) checkEnvelopeFields(f *decode.Frame, env *envelope) {
 	var missing []string
 	check := func(name string, v decode.Raw) {
 		switch {
@@ -558,26 +571,26 @@ func (c *Checker) checkEnvelopeFields(f *decode.Frame) {
 			missing = append(missing, name+" empty")
 		}
 	}
-	check("event_type", f.EventType)
-	check("version", f.Version)
-	check("timestamp", f.Timestamp)
-	check("response_id", f.ResponseID)
+	check("event_type", env[keyEventType])
+	check("version", env[keyVersion])
+	check("timestamp", env[keyTimestamp])
+	check("response_id", env[keyResponseID])
 	if len(missing) > 0 {
 		c.raise("envelope-missing", invariants.SevError, f.Index, "envelope incomplete: %s", strings.Join(missing, ", "))
 	}
 }
 
-func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) {
-	if f.Timestamp.IsNonEmptyStr() {
+func (c *Checker) checkEnvelopeValues(f *decode.Frame, env *envelope, t *turnState, open bool) {
+	if stamp := env[keyTimestamp]; stamp.IsNonEmptyStr() {
 		var when instant
 		var ok bool
-		if bytes.IndexByte(f.Timestamp, '\\') < 0 {
-			when.sec, when.nsec, ok = parseUnix([]byte(f.Timestamp[1 : len(f.Timestamp)-1]))
+		if bytes.IndexByte(stamp, '\\') < 0 {
+			when.sec, when.nsec, ok = parseUnix([]byte(stamp[1 : len(stamp)-1]))
 		} else {
-			s, _ := f.Timestamp.Str()
+			s, _ := stamp.Str()
 			when.sec, when.nsec, ok = parseUnix(s)
 		}
-		ts := func() string { s, _ := f.Timestamp.Str(); return s }
+		ts := func() string { s, _ := stamp.Str(); return s }
 		if !ok {
 			c.raise("envelope-timestamp", invariants.SevError, f.Index, "timestamp %q is not an ISO-8601 date-time", decode.Clip(ts(), 60))
 		} else {
@@ -589,14 +602,15 @@ func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) 
 			c.stamp, c.hasStamp = when, true
 		}
 	}
-	if f.Version.IsNonEmptyStr() && !f.IsV04() && !f.IsV05() {
-		v, _ := f.Version.Str()
+	version := env[keyVersion]
+	if version.IsNonEmptyStr() && !IsV04(f) && !IsV05(f) {
+		v, _ := version.Str()
 		c.raise("version-unknown", invariants.SevWarn, f.Index, "version %q is neither \"0.4\" nor \"0.5\"", decode.Clip(v, 40))
 	}
 
 	turn := c.turn(t)
-	if f.ResponseID.IsNonEmptyStr() && !(t.haveRID && f.ResponseID.StrEq(t.rid)) {
-		rid, _ := f.ResponseID.Str()
+	if ridRaw := env[keyResponseID]; ridRaw.IsNonEmptyStr() && !(t.haveRID && ridRaw.StrEq(t.rid)) {
+		rid, _ := ridRaw.Str()
 		switch {
 		case !t.haveRID:
 			t.rid, t.haveRID = rid, true
@@ -611,13 +625,13 @@ func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) 
 			c.raise("envelope-drift", invariants.SevError, f.Index, "response_id %q differs from the turn's %q", decode.Clip(rid, 60), decode.Clip(t.rid, 60))
 		}
 	}
-	if f.Version.IsNonEmptyStr() && !(t.haveVersion && sameVersion(f, t.version)) {
+	if version.IsNonEmptyStr() && !(t.haveVersion && sameVersion(f, t.version)) {
 		v := "0.5"
 		switch {
-		case f.IsV04():
+		case IsV04(f):
 			v = "0.4"
-		case !f.IsV05():
-			v, _ = f.Version.Str()
+		case !IsV05(f):
+			v, _ = version.Str()
 		}
 		switch {
 		case !t.haveVersion:
@@ -628,27 +642,27 @@ func (c *Checker) checkEnvelopeValues(f *decode.Frame, t *turnState, open bool) 
 	}
 
 	if f.HasType {
-		if f.EventType.Kind() == decode.KindString && !f.TypeIs(f.Event.Type) {
-			et, _ := f.EventType.Str()
+		if et := env[keyEventType]; et.Kind() == decode.KindString && !TypeIs(f, f.Event.Type) {
+			et, _ := et.Str()
 			c.raise("sse-event-mismatch", invariants.SevError, f.Index, "SSE event: %q but event_type %q", decode.Clip(f.Event.Type, 40), decode.Clip(et, 40))
 		}
-	} else if !f.IsV04() && !c.opts.SyntheticFraming {
+	} else if !IsV04(f) && !c.opts.SyntheticFraming {
 		c.raise("sse-event-missing", invariants.SevInfo, f.Index, "v0.5 frame without an SSE event: line (data-only framing)")
 	}
 }
 
 func (c *Checker) checkVocabulary(f *decode.Frame) {
-	et := f.Type()
+	et := Type(f)
 	if et == "" {
 		return
 	}
-	if et == decode.TypeSupportContent {
+	if et == TypeSupportContent {
 		c.raise("internal-leak", invariants.SevError, f.Index, "internal-only event type support_content reached the wire (R-6)")
 	}
-	if !decode.KnownType(et) {
+	if !KnownType(et) {
 		c.raise("event-unknown", invariants.SevInfo, f.Index, "event_type %q is not in the v0.5 vocabulary; clients ignore it", decode.Clip(et, 60))
 	}
-	if decode.IsMCPLifecycle(et) {
+	if IsMCPLifecycle(et) {
 		c.raise("event-deprecated", invariants.SevInfo, f.Index, "%s is a legacy MCP lifecycle frame, deprecating in Phase 6", decode.Clip(et, 60))
 	}
 }
@@ -659,7 +673,7 @@ func (c *Checker) checkVocabulary(f *decode.Frame) {
 // or actions. Frames labelled "0.4" are out of the rule's scope (docs/rules.md):
 // a v0.4 server's frames mean the same to both clients.
 func (c *Checker) checkClientDivergence(f *decode.Frame) {
-	if f.IsV04() {
+	if IsV04(f) {
 		return
 	}
 	if d, ok := ClientDivergence(f); ok {
@@ -674,9 +688,9 @@ func (c *Checker) checkClientDivergence(f *decode.Frame) {
 
 // settleAtTerminal raises what the terminal frame makes certain: tools
 // still open and placeholders never filled.
-func (c *Checker) settleAtTerminal(f *decode.Frame, t *turnState, term decode.Terminality) {
+func (c *Checker) settleAtTerminal(f *decode.Frame, t *turnState, term invariants.Terminality) {
 	sev := invariants.SevError
-	if term != decode.TerminalCompleted {
+	if term != invariants.TerminalCompleted {
 		sev = invariants.SevWarn
 	}
 	for i := range t.toolList {
@@ -693,11 +707,11 @@ func (c *Checker) settleAtTerminal(f *decode.Frame, t *turnState, term decode.Te
 	}
 }
 
-func pc3Outcome(t decode.Terminality) string {
+func pc3Outcome(t invariants.Terminality) string {
 	switch t {
-	case decode.TerminalCompleted:
+	case invariants.TerminalCompleted:
 		return invariants.TurnCompleted
-	case decode.TerminalCancelled:
+	case invariants.TerminalCancelled:
 		return invariants.TurnCancelled
 	}
 	return invariants.TurnFailed
@@ -707,7 +721,7 @@ func frameLabel(f *decode.Frame) string {
 	if !f.Decoded() {
 		return "undecodable"
 	}
-	if et, ok := f.EventType.NonEmptyStr(); ok {
+	if et, ok := EventType(f).NonEmptyStr(); ok {
 		return decode.Clip(et, 40)
 	}
 	return "untyped"

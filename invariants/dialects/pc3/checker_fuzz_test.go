@@ -18,7 +18,7 @@ func FuzzChecker(f *testing.F) {
 		// see decode's fuzzMaxInput).
 		stream = stream[:min(len(stream), 2<<10)]
 		c := New(invariants.Options{})
-		var dec decode.Decoder
+		dec := decode.Decoder{Keys: Keys}
 		check := func(as []invariants.Alarm) {
 			for _, a := range as {
 				if _, ok := LookupRule(a.Rule); !ok {

@@ -53,7 +53,7 @@ func (t *turnBuilder) completed() *turnBuilder { return t.f("completed", "") }
 func check(t *testing.T, stream string, opts invariants.Options, end invariants.End) []string {
 	t.Helper()
 	c := New(opts)
-	var dec decode.Decoder
+	dec := decode.Decoder{Keys: Keys}
 	var got []string
 	add := func(as []invariants.Alarm) {
 		for _, a := range as {
@@ -242,7 +242,7 @@ func TestCheckerClientCancelledIsInfo(t *testing.T) {
 
 func TestCheckerTiming(t *testing.T) {
 	c := New(invariants.Options{Idle: 5 * time.Second, TTFE: time.Second})
-	var dec decode.Decoder
+	dec := decode.Decoder{Keys: Keys}
 	var got []string
 	feed := func(block string, at time.Duration) {
 		fm := decode.NewFramer()
@@ -272,7 +272,7 @@ func TestCheckerTiming(t *testing.T) {
 
 func TestCheckerIdleAtEnd(t *testing.T) {
 	c := New(invariants.Options{Idle: 5 * time.Second})
-	var dec decode.Decoder
+	dec := decode.Decoder{Keys: Keys}
 	fm := decode.NewFramer()
 	fm.Feed([]byte(newTurn("r1").open().String()), func(ev *decode.Event) { c.Observe(dec.Decode(ev, 0, true)) })
 	var rules []string
@@ -300,7 +300,7 @@ func TestCheckerHTTP(t *testing.T) {
 
 func TestCheckerTurnsSummary(t *testing.T) {
 	c := New(invariants.Options{})
-	var dec decode.Decoder
+	dec := decode.Decoder{Keys: Keys}
 	fm := decode.NewFramer()
 	stream := newTurn("a").open().completed().done().String() + newTurn("b").open().f("error", `"error":{"code":"INTERNAL_ERROR"},"is_final":true`).String()
 	fm.Feed([]byte(stream), func(ev *decode.Event) { c.Observe(dec.Decode(ev, 0, false)) })
@@ -309,10 +309,10 @@ func TestCheckerTurnsSummary(t *testing.T) {
 	if len(turns) != 2 {
 		t.Fatalf("turns %+v", turns)
 	}
-	if turns[0].ResponseID != "a" || turns[0].FirstFrame != 0 || turns[0].LastFrame != 2 || turns[0].Terminal != decode.TerminalCompleted || !turns[0].Done {
+	if turns[0].ResponseID != "a" || turns[0].FirstFrame != 0 || turns[0].LastFrame != 2 || turns[0].Terminal != invariants.TerminalCompleted || !turns[0].Done {
 		t.Errorf("turn 0 %+v", turns[0])
 	}
-	if turns[1].ResponseID != "b" || turns[1].FirstFrame != 3 || turns[1].LastFrame != 4 || turns[1].Terminal != decode.TerminalError || turns[1].Done {
+	if turns[1].ResponseID != "b" || turns[1].FirstFrame != 3 || turns[1].LastFrame != 4 || turns[1].Terminal != invariants.TerminalError || turns[1].Done {
 		t.Errorf("turn 1 %+v", turns[1])
 	}
 }

@@ -353,39 +353,39 @@ func ClassifyFrame(f *decode.Frame) Input {
 	if !f.Decoded() {
 		return InUndecodable
 	}
-	switch t := f.Type(); t {
-	case decode.TypeResponseID:
+	switch t := Type(f); t {
+	case TypeResponseID:
 		return InResponseID
-	case decode.TypeEpisode:
+	case TypeEpisode:
 		return InEpisode
-	case decode.TypeThinking:
+	case TypeThinking:
 		return InThinking
-	case decode.TypeReasoning:
+	case TypeReasoning:
 		return InReasoning
-	case decode.TypeText:
+	case TypeText:
 		return InText
-	case decode.TypeToolCall:
+	case TypeToolCall:
 		return InToolCall
-	case decode.TypeToolCompleted:
+	case TypeToolCompleted:
 		return InToolCompleted
-	case decode.TypeDataLoading:
+	case TypeDataLoading:
 		return InDataLoading
-	case decode.TypeDataLoaded:
+	case TypeDataLoaded:
 		return InDataLoaded
-	case decode.TypeComponent:
+	case TypeComponent:
 		return InComponent
-	case decode.TypeUsage:
+	case TypeUsage:
 		return InUsage
-	case decode.TypeStatus:
+	case TypeStatus:
 		return InStatus
-	case decode.TypeError:
+	case TypeError:
 		return InError
-	case decode.TypeCompleted:
+	case TypeCompleted:
 		return InCompleted
-	case decode.TypeCancelled:
+	case TypeCancelled:
 		return InCancelled
 	default:
-		if decode.IsMCPLifecycle(t) {
+		if IsMCPLifecycle(t) {
 			return InMCP
 		}
 		return InUnknown
@@ -1061,7 +1061,7 @@ func (r *ClientRun) Step(f *decode.Frame) Step {
 		}
 	}
 	if f.Decoded() && !r.haveRID {
-		if rid, ok := f.ResponseID.NonEmptyStr(); ok {
+		if rid, ok := ResponseID(f).NonEmptyStr(); ok {
 			r.rid, r.haveRID = rid, true
 			if r.view.ResponseID == "" && openBefore {
 				r.view.ResponseID = validText(f, rid)
@@ -1220,13 +1220,13 @@ func (reg *Region) matchIndex(r *ClientRun, sub State, in Input, f *decode.Frame
 func (r *ClientRun) regionPosition(reg *Region, f *decode.Frame) (string, State, bool) {
 	switch reg.Name {
 	case "tools":
-		id := f.ToolCall().ID
+		id := ToolCallOf(f).ID
 		if id == "" {
 			return "", "", false
 		}
 		return id, r.KeyState("tools", id), true
 	case "components":
-		d := f.DataRef()
+		d := DataRefOf(f)
 		if !d.HasID {
 			return "", "", false
 		}
@@ -1269,9 +1269,9 @@ func (r *ClientRun) guardHolds(g Guard, f *decode.Frame) bool {
 		_, ok := f.Get("is_final").Bool()
 		return !ok
 	case GuardV04Frame:
-		return f.IsV04()
+		return IsV04(f)
 	case GuardV04CancelCode:
-		return f.IsV04() && isCancelCode(f)
+		return IsV04(f) && isCancelCode(f)
 	case GuardCancelCode:
 		return isCancelCode(f)
 	case GuardCodeIdleTimeout:
@@ -1279,22 +1279,22 @@ func (r *ClientRun) guardHolds(g Guard, f *decode.Frame) bool {
 	case GuardCodeReqCancelled:
 		return errorCodeIs(f, "REQUEST_CANCELLED")
 	case GuardForeignRID:
-		return hasRID(f) && r.haveRID && !f.ResponseID.StrEq(r.rid)
+		return hasRID(f) && r.haveRID && !ResponseID(f).StrEq(r.rid)
 	case GuardNoRID:
 		return !hasRID(f)
 	case GuardNewTurn:
-		return r.doneSeen && hasRID(f) && (!r.haveRID || !f.ResponseID.StrEq(r.rid))
+		return r.doneSeen && hasRID(f) && (!r.haveRID || !ResponseID(f).StrEq(r.rid))
 	case GuardChunkString:
-		return f.Chunk().Kind() == decode.KindString
+		return Chunk(f).Kind() == decode.KindString
 	case GuardChunkPresent:
-		k := f.Chunk().Kind()
+		k := Chunk(f).Kind()
 		return k != decode.KindNone && k != decode.KindNull
 	case GuardChunkNull:
-		return f.Chunk().Kind() == decode.KindNull
+		return Chunk(f).Kind() == decode.KindNull
 	case GuardItemsArray:
-		return f.DataRef().ItemCount >= 0
+		return DataRefOf(f).ItemCount >= 0
 	case GuardToolOthers, GuardToolLast, GuardToolNotRunning:
-		id := f.ToolCall().ID
+		id := ToolCallOf(f).ID
 		t := r.tools[id]
 		isRunning := id != "" && t != nil && t.sub == SubRunning
 		switch g {
@@ -1312,7 +1312,7 @@ func (r *ClientRun) guardHolds(g Guard, f *decode.Frame) bool {
 // hasRID reports rid(f) ≠ none: the frame is a JSON object and its
 // response_id a non-empty string (compared without decoding it).
 func hasRID(f *decode.Frame) bool {
-	return f != nil && f.Decoded() && f.ResponseID.IsNonEmptyStr()
+	return f != nil && f.Decoded() && ResponseID(f).IsNonEmptyStr()
 }
 
 const causeClient = "client"
@@ -1333,7 +1333,7 @@ func (r *ClientRun) applyTop(s *Step, f *decode.Frame, detail string) {
 		v.Pending = true
 		v.Rev++
 	case ActBindTurn:
-		if rid, ok := f.ResponseID.NonEmptyStr(); ok {
+		if rid, ok := ResponseID(f).NonEmptyStr(); ok {
 			v.ResponseID = validText(f, rid)
 		}
 		v.Rev++
@@ -1342,13 +1342,13 @@ func (r *ClientRun) applyTop(s *Step, f *decode.Frame, detail string) {
 	case ActEndCompleted:
 		v.finish(OutcomeCompleted, "")
 	case ActEndFailed:
-		code, _ := f.ErrorInfo().Error.Get("code").NonEmptyStr()
+		code, _ := ErrorInfoOf(f).Error.Get("code").NonEmptyStr()
 		v.record(telemetryOf(InError, f))
 		v.finish(OutcomeFailed, code)
 	case ActEndCancelled:
 		cause := causeClient
 		if f != nil {
-			cause = f.ErrorInfo().Code
+			cause = ErrorInfoOf(f).Code
 			if cause == "" {
 				cause = "no code"
 			}
@@ -1384,8 +1384,8 @@ func (r *ClientRun) applyRegion(rs RegionStep, f *decode.Frame) {
 	switch rs.Region {
 	case "progress":
 		r.progress = t.To
-		if t.Action == ActShowStatus && f.Type() == decode.TypeStatus {
-			st := f.Status()
+		if t.Action == ActShowStatus && Type(f) == TypeStatus {
+			st := StatusOf(f)
 			msg, id := validText(f, st.Message), validText(f, st.EventID)
 			if v.StatusLine != msg || v.StatusID != id {
 				v.StatusLine, v.StatusID = msg, id
@@ -1413,7 +1413,7 @@ func (r *ClientRun) applyRegion(rs RegionStep, f *decode.Frame) {
 		tm.sub = t.To
 		switch t.Action {
 		case ActOpenTool:
-			tc := f.ToolCall()
+			tc := ToolCallOf(f)
 			v.Tools = append(v.Tools, ToolView{ID: validText(f, tc.ID), Name: validText(f, tc.Name), Type: validText(f, tc.Type), State: ToolRunning})
 			tm.view = len(v.Tools) - 1
 			v.Rev++
@@ -1433,7 +1433,7 @@ func (r *ClientRun) applyRegion(rs RegionStep, f *decode.Frame) {
 			r.comps[rs.Key] = cm
 		}
 		cm.sub = t.To
-		d := f.DataRef()
+		d := DataRefOf(f)
 		switch t.Action {
 		case ActRenderSkeleton:
 			v.Components = append(v.Components, ComponentView{ID: validText(f, d.ID), Type: validText(f, d.Type), State: CompLoading, Announced: true})
@@ -1456,7 +1456,7 @@ func (r *ClientRun) applyRegion(rs RegionStep, f *decode.Frame) {
 	switch t.Action {
 	case ActAppendText:
 		n := len(v.text)
-		v.text = appendChunk(v.text, f.Chunk())
+		v.text = appendChunk(v.text, Chunk(f))
 		if f.InvalidUTF8 {
 			v.text = append(v.text[:n], replaceInvalidUTF8(v.text[n:])...)
 		}
@@ -1464,8 +1464,8 @@ func (r *ClientRun) applyRegion(rs RegionStep, f *decode.Frame) {
 			v.Rev++
 		}
 	case ActRenderComponent:
-		tc := f.ToolCall()
-		v.Cards = append(v.Cards, CardView{Tool: validText(f, tc.Name), ToolID: validText(f, tc.ID), Kind: validText(f, componentKind(f.Chunk()))})
+		tc := ToolCallOf(f)
+		v.Cards = append(v.Cards, CardView{Tool: validText(f, tc.Name), ToolID: validText(f, tc.ID), Kind: validText(f, componentKind(Chunk(f)))})
 		v.Rev++
 	case ActMarkDegraded:
 		v.Degraded = true
@@ -1522,13 +1522,13 @@ func telemetryOf(in Input, f *decode.Frame) string {
 		}
 		return "usage"
 	case InError:
-		e := f.ErrorInfo()
+		e := ErrorInfoOf(f)
 		s := "error " + decode.Clip(e.Code, 40)
 		if e.Code == "" {
 			s = "error (no code)"
 		}
 		switch {
-		case f.IsV04():
+		case IsV04(f):
 			s += " (v0.4)"
 		case !e.HasIsFinal:
 			s += " (no is_final)"

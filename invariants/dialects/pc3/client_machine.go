@@ -26,7 +26,7 @@ func (clientMachine) Classify(f *decode.Frame) Input { return ClassifyFrame(f) }
 // InputLabel names an unknown frame by its event type.
 func (clientMachine) InputLabel(f *decode.Frame, in Input) string {
 	if in == InUnknown && f.Decoded() {
-		if et, ok := f.EventType.Str(); ok {
+		if et, ok := EventType(f).Str(); ok {
 			return "unknown " + decode.Sanitize(decode.Clip(et, 24))
 		}
 	}

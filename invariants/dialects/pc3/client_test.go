@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,12 +22,19 @@ func mkFrame(typ, version, rid, extra string) *decode.Frame {
 	}
 	data += "}"
 	e := decode.Event{Type: typ, HasType: true, Data: []byte(data), HasData: true}
-	return decode.DecodeFrame(&e, 0)
+	return indexedFrame(&e, 0)
+}
+
+// withRID is f decoded again with its response_id r1 replaced by rid.
+func withRID(f *decode.Frame, rid string) *decode.Frame {
+	e := f.Event.Clone()
+	e.Data = []byte(strings.Replace(string(e.Data), `"response_id":"r1"`, `"response_id":`+strconv.Quote(rid), 1))
+	return indexedFrame(&e, f.Index)
 }
 
 func rawFrame(data string) *decode.Frame {
 	e := decode.Event{Data: []byte(data), HasData: true}
-	return decode.DecodeFrame(&e, 0)
+	return indexedFrame(&e, 0)
 }
 
 const (
@@ -346,21 +354,21 @@ func TestForbidden(t *testing.T) {
 // legacyDivergence is checkClientDivergence as it was before the checker
 // consulted the machine: the oracle the new rule must match exactly.
 func legacyDivergence(f *decode.Frame) bool {
-	if f.IsV04() {
+	if IsV04(f) {
 		return false
 	}
-	switch f.Type() {
-	case decode.TypeStatus, decode.TypeCancelled:
+	switch Type(f) {
+	case TypeStatus, TypeCancelled:
 		return true
-	case decode.TypeError:
-		e := f.ErrorInfo()
+	case TypeError:
+		e := ErrorInfoOf(f)
 		return e.HasIsFinal && !e.IsFinal
 	}
 	return false
 }
 
 func machineDivergence(f *decode.Frame) bool {
-	if !f.Decoded() || f.IsV04() {
+	if !f.Decoded() || IsV04(f) {
 		return false
 	}
 	_, ok := ClientDivergence(f)
@@ -396,7 +404,7 @@ func TestDivergenceMatchesLegacy(t *testing.T) {
 		emit := func(ev *decode.Event) {
 			if ev.Dispatched() {
 				e := ev.Clone()
-				frames = append(frames, decode.DecodeFrame(&e, 0))
+				frames = append(frames, indexedFrame(&e, 0))
 			}
 		}
 		fm.Feed(b, emit)
@@ -450,7 +458,7 @@ func (w *walker) frame(typ, extra string) (*decode.Frame, string) {
 	data += "}"
 	sse := "event: " + typ + "\ndata: " + data + "\n\n"
 	e := decode.Event{Type: typ, HasType: true, Data: []byte(data), HasData: true}
-	return decode.DecodeFrame(&e, len(w.sse)), sse
+	return indexedFrame(&e, len(w.sse)), sse
 }
 
 type candidate struct {
@@ -601,7 +609,7 @@ func (w *walker) loading(r *ClientRun) bool {
 // checkStream runs a stream through the checker; alarms as "rule sev frame".
 func checkStream(stream string) []string {
 	c := New(invariants.Options{})
-	var dec decode.Decoder
+	dec := decode.Decoder{Keys: Keys}
 	var got []string
 	add := func(as []invariants.Alarm) {
 		for _, a := range as {
@@ -637,7 +645,7 @@ func replayStream(stream string) (*ClientRun, []Step) {
 	r.Transport(TransportEvent{Input: InConnect})
 	r.Transport(TransportEvent{Input: InFirstByte})
 	var steps []Step
-	var dec decode.Decoder
+	dec := decode.Decoder{Keys: Keys}
 	fm := decode.NewFramer()
 	emit := func(ev *decode.Event) {
 		if ev.Dispatched() {
@@ -1031,7 +1039,7 @@ func TestV04ClientReadings(t *testing.T) {
 		r := NewClientRun(tc.p)
 		r.Transport(TransportEvent{Input: InConnect})
 		r.Transport(TransportEvent{Input: InFirstByte})
-		var dec decode.Decoder
+		dec := decode.Decoder{Keys: Keys}
 		fm := decode.NewFramer()
 		emit := func(ev *decode.Event) {
 			if ev.Dispatched() {
@@ -1186,7 +1194,7 @@ func TestViewInvariantsOnWalks(t *testing.T) {
 			r := NewClientRun(p)
 			r.Transport(TransportEvent{Input: InConnect})
 			r.Transport(TransportEvent{Input: InFirstByte})
-			var dec decode.Decoder
+			dec := decode.Decoder{Keys: Keys}
 			fm := decode.NewFramer()
 			emit := func(ev *decode.Event) {
 				if ev.Dispatched() {
@@ -1235,8 +1243,7 @@ func TestNoPhantomTurns(t *testing.T) {
 func TestForeignResponseID(t *testing.T) {
 	for _, in := range []Input{InText, InToolCall, InDataLoading, InStatus, InCompleted, InCancelled, InError, InResponseID} {
 		for _, g := range []Guard{GuardNone, GuardIsFinalTrue, GuardCodeIdleTimeout} {
-			f := sampleFrame(in, g)
-			f.ResponseID = decode.Raw(`"someone-else"`)
+			f := withRID(sampleFrame(in, g), "someone-else")
 			r := NewClientRun(ProfileV05)
 			r.Transport(TransportEvent{Input: InConnect})
 			r.Transport(TransportEvent{Input: InFirstByte})

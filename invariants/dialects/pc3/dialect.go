@@ -1,6 +1,9 @@
 // Package pc3 is the PC3 wire (v0.5 and v0.4), framescope's first dialect,
-// in one room: its rule catalog (catalog.go) and the Checker that raises
-// it (checker.go, payload.go, leak.go, timestamp.go), the reference client
+// in one room: its vocabulary — the envelope and payload views of a decoded
+// frame, and the keys it declares for the decoder to index (envelope.go,
+// views.go) —, its rule catalog (catalog.go) and the Checker that raises
+// it (checker.go, payload.go, leak.go, timestamp.go) with the status-event
+// registry it checks status ids against (registry.go), the reference client
 // state machine (client*.go) and its document (reference*.go), and the
 // dialect face the registry lists (dialect.go: detection, labels, moves).
 // PC3 keeps a checker of its own rather than the Engine (a golden test
@@ -34,22 +37,26 @@ func (pc3) EnvelopeKeys() []string { return []string{"event_type"} }
 // PC3's): other wires use event_type too (Gemini's Interactions API sends
 // "interaction.created", "step.delta"), and they are not PC3.
 func (pc3) Sniff(f *decode.Frame, _ invariants.Keys) invariants.Verdict {
-	et := f.EventType.Kind() == decode.KindString
+	et := EventType(f).Kind() == decode.KindString
 	switch {
-	case et && f.Version != nil, f.Version != nil && f.ResponseID != nil:
+	case et && Version(f) != nil, Version(f) != nil && ResponseID(f) != nil:
 		return invariants.Yes
-	case et && decode.KnownType(f.Type()):
+	case et && KnownType(Type(f)):
 		return invariants.Maybe
 	}
 	return invariants.No
 }
 
-// NativeEnvelope: PC3 is checked by its own Checker, which reads decode's
-// typed envelope (invariants.Native).
+// NativeEnvelope: PC3 is checked by its own Checker, which reads its
+// typed envelope (envelope.go, views.go; invariants.Native).
 func (pc3) NativeEnvelope() {}
 
+// IndexKeys: the envelope and the payload keys the views read
+// (invariants.KeyIndexer).
+func (pc3) IndexKeys() *decode.Keys { return Keys }
+
 func (pc3) Label(f *decode.Frame) string {
-	if t := f.Type(); t != "" {
+	if t := Type(f); t != "" {
 		return t
 	}
 	if f.HasType {

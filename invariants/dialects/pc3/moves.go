@@ -16,63 +16,63 @@ func AppendMoves(dst []invariants.Move, f *decode.Frame) []invariants.Move {
 	if !f.Decoded() {
 		return dst
 	}
-	switch f.Type() {
-	case decode.TypeResponseID:
-		dst = append(dst, invariants.Move{Kind: invariants.MoveTurnKey, Key: f.ResponseID})
-	case decode.TypeText:
-		dst = append(dst, invariants.Move{Kind: invariants.MoveText, Text: f.Chunk()})
-	case decode.TypeReasoning:
-		dst = append(dst, invariants.Move{Kind: invariants.MoveReasoning, Text: f.Chunk()})
-	case decode.TypeThinking:
+	switch Type(f) {
+	case TypeResponseID:
+		dst = append(dst, invariants.Move{Kind: invariants.MoveTurnKey, Key: ResponseID(f)})
+	case TypeText:
+		dst = append(dst, invariants.Move{Kind: invariants.MoveText, Text: Chunk(f)})
+	case TypeReasoning:
+		dst = append(dst, invariants.Move{Kind: invariants.MoveReasoning, Text: Chunk(f)})
+	case TypeThinking:
 		// A pre-content indicator (clients MAY ignore it): reasoning only
 		// when it carries its optional content.
 		if c := thinkingContent(f); c != nil {
 			dst = append(dst, invariants.Move{Kind: invariants.MoveReasoning, Text: c})
 		}
-	case decode.TypeToolCall, decode.TypeToolCompleted:
-		tc := f.ToolCallView()
+	case TypeToolCall, TypeToolCompleted:
+		tc := ToolCallViewOf(f)
 		if !tc.ID.IsNonEmptyStr() {
 			break
 		}
 		mv := invariants.Move{Kind: invariants.MoveToolOpen, Key: tc.ID, Name: nonEmpty(tc.Name), Type: nonEmpty(tc.Type)}
-		if f.Type() == decode.TypeToolCompleted {
+		if Type(f) == TypeToolCompleted {
 			mv.Kind, mv.Outcome = invariants.MoveToolClose, invariants.TurnCompleted
 		}
 		dst = append(dst, mv)
-	case decode.TypeComponent:
+	case TypeComponent:
 		// Rendered whole from its frame: a span that opens closed.
-		tc := f.ToolCallView()
+		tc := ToolCallViewOf(f)
 		dst = append(dst, invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanComponent, Key: nonEmpty(tc.ID), Name: nonEmpty(tc.Name)})
-	case decode.TypeDataLoading, decode.TypeDataLoaded:
-		d := f.DataView()
+	case TypeDataLoading, TypeDataLoaded:
+		d := DataViewOf(f)
 		if !d.ID.IsNonEmptyStr() {
 			break
 		}
 		mv := invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanPlaceholder, Key: d.ID, Name: nonEmpty(d.Type)}
-		if f.Type() == decode.TypeDataLoaded {
+		if Type(f) == TypeDataLoaded {
 			mv.Kind, mv.Items = invariants.MoveSpanClose, d.ItemCount
 		}
 		dst = append(dst, mv)
-	case decode.TypeStatus:
-		id, msg := f.StatusView()
+	case TypeStatus:
+		id, msg := StatusViewOf(f)
 		if id, msg = nonEmpty(id), nonEmpty(msg); id != nil || msg != nil {
 			dst = append(dst, invariants.Move{Kind: invariants.MoveProgress, Text: msg, Name: id})
 		}
-	case decode.TypeError, decode.TypeCompleted, decode.TypeCancelled:
-		term := f.Terminal()
-		if term == decode.NotTerminal {
+	case TypeError, TypeCompleted, TypeCancelled:
+		term := Terminal(f)
+		if term == invariants.NotTerminal {
 			e := f.Get("error")
 			dst = append(dst, invariants.Move{Kind: invariants.MoveError, Code: e.Get("code"), Text: e.Get("message")})
 			break
 		}
 		outcome := invariants.TurnFailed
 		switch term {
-		case decode.TerminalCompleted:
+		case invariants.TerminalCompleted:
 			outcome = invariants.TurnCompleted
-		case decode.TerminalCancelled:
+		case invariants.TerminalCancelled:
 			outcome = invariants.TurnCancelled
 		}
-		dst = append(dst, invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: f.EventType,
+		dst = append(dst, invariants.Move{Kind: invariants.MoveTerminal, Outcome: outcome, Name: EventType(f),
 			Code: f.Get("error").Get("code")})
 	}
 	return dst

@@ -43,8 +43,8 @@ func knownErrorCode(code string) bool {
 
 func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 	idx := f.Index
-	switch f.Type() {
-	case decode.TypeResponseID:
+	switch Type(f) {
+	case TypeResponseID:
 		if open {
 			turn := c.turn(t)
 			switch {
@@ -56,8 +56,8 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 			t.sawRIDFrame = true
 		}
 
-	case decode.TypeText, decode.TypeReasoning:
-		chunk := f.Chunk()
+	case TypeText, TypeReasoning:
+		chunk := Chunk(f)
 		ok := chunk.Kind() == decode.KindString
 		// The chunk is searched as it is on the wire unless a \u escape
 		// could spell a code's letter or underscore: other escapes never
@@ -85,9 +85,9 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 			if chunk != nil {
 				what = "not a string"
 			}
-			c.raise("text-malformed", invariants.SevError, idx, "%s frame's chunk is %s", f.Type(), what)
+			c.raise("text-malformed", invariants.SevError, idx, "%s frame's chunk is %s", Type(f), what)
 		}
-		if f.Type() == decode.TypeText {
+		if Type(f) == TypeText {
 			if ok && bytes.IndexByte(s, '_') >= 0 { // every code has one
 				for i, code := range errorCodes {
 					if len(s) >= len(code) && bytes.Contains(s, errorCodeBytes[i]) {
@@ -101,26 +101,26 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 			}
 		}
 
-	case decode.TypeEpisode:
+	case TypeEpisode:
 		if _, ok := f.Get("episode_id").NonEmptyStr(); !ok {
 			c.raise("episode-malformed", invariants.SevWarn, idx, "episode frame without a non-empty episode_id")
 		}
 
-	case decode.TypeUsage:
+	case TypeUsage:
 		c.checkUsage(f)
 
-	case decode.TypeStatus:
+	case TypeStatus:
 		c.checkStatus(f)
 
-	case decode.TypeToolCall, decode.TypeToolCompleted:
+	case TypeToolCall, TypeToolCompleted:
 		c.checkTool(f, t, open)
 
-	case decode.TypeDataLoading, decode.TypeDataLoaded:
+	case TypeDataLoading, TypeDataLoaded:
 		c.checkData(f, t, open)
 
-	case decode.TypeComponent:
+	case TypeComponent:
 		var missing []string
-		if f.Chunk() == nil {
+		if Chunk(f) == nil {
 			missing = append(missing, "chunk")
 		}
 		if f.Get("tool_call") == nil {
@@ -129,15 +129,15 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 		if len(missing) > 0 {
 			c.raise("component-malformed", invariants.SevError, idx, "component frame without %s", strings.Join(missing, " and "))
 		}
-		if where := findEnvelope(f.Chunk()); where != "" {
+		if where := findEnvelope(Chunk(f)); where != "" {
 			c.raise("envelope-leak", invariants.SevError, idx, "component chunk carries PS6 envelope metadata: %s", where)
 		}
 
-	case decode.TypeError:
+	case TypeError:
 		c.checkError(f, t, open)
 
-	case decode.TypeCancelled:
-		e := f.ErrorInfo()
+	case TypeCancelled:
+		e := ErrorInfoOf(f)
 		switch {
 		case !e.HasCode:
 			c.raise("cancel-code", invariants.SevError, idx, "cancelled frame without an error.code string")
@@ -148,7 +148,7 @@ func (c *Checker) checkPayload(f *decode.Frame, t *turnState, open bool) {
 }
 
 func (c *Checker) checkUsage(f *decode.Frame) {
-	u := f.Usage()
+	u := UsageOf(f)
 	var bad []string
 	count := func(name string, v decode.Raw, required bool) (int64, bool) {
 		if v == nil {
@@ -178,7 +178,7 @@ func (c *Checker) checkUsage(f *decode.Frame) {
 }
 
 func (c *Checker) checkStatus(f *decode.Frame) {
-	idRaw, msgRaw := f.StatusView()
+	idRaw, msgRaw := StatusViewOf(f)
 	hasEventID, hasMessage := idRaw.IsNonEmptyStr(), msgRaw.IsNonEmptyStr()
 	if !hasEventID || !hasMessage {
 		var missing []string
@@ -197,7 +197,7 @@ func (c *Checker) checkStatus(f *decode.Frame) {
 	if !isStatusID(id) {
 		c.raise("status-prose", invariants.SevError, f.Index, "data.event_id %q is prose, not a registry identifier", decode.Clip(string(id), 60))
 	}
-	if reg := c.opts.Registry; reg != nil {
+	if reg, _ := c.opts.Registry.(*Registry); reg != nil {
 		eventID := string(id)
 		e, ok := reg.Lookup(eventID)
 		switch {
@@ -214,7 +214,7 @@ func (c *Checker) checkStatus(f *decode.Frame) {
 	}
 }
 
-// isStatusID matches invariants.StatusIDPattern — dot-separated segments of a
+// isStatusID matches StatusIDPattern — dot-separated segments of a
 // lowercase letter then lowercase letters, digits and underscores —
 // without the regexp engine (one status frame in a few of every turn).
 func isStatusID(b []byte) bool {
@@ -236,13 +236,13 @@ func isStatusID(b []byte) bool {
 }
 
 func (c *Checker) checkTool(f *decode.Frame, t *turnState, open bool) {
-	tc := f.ToolCallView()
+	tc := ToolCallViewOf(f)
 	if !tc.Valid {
 		what := "missing"
 		if tc.Present {
 			what = "lacks a non-empty string id, name or type"
 		}
-		c.raise("tool-malformed", invariants.SevError, f.Index, "%s frame's tool_call %s", f.Type(), what)
+		c.raise("tool-malformed", invariants.SevError, f.Index, "%s frame's tool_call %s", Type(f), what)
 	}
 	id, _ := tc.ID.StrBytes() // views of the frame: copied only when kept
 	if !open || len(id) == 0 || !tc.ID.IsNonEmptyStr() {
@@ -260,7 +260,7 @@ func (c *Checker) checkTool(f *decode.Frame, t *turnState, open bool) {
 		t.tools = make(map[string]int32)
 	}
 	at, seen := t.tools[string(id)]
-	if f.TypeIs(decode.TypeToolCall) {
+	if TypeIs(f, TypeToolCall) {
 		if seen {
 			c.raise("tool-duplicate", invariants.SevError, f.Index, "tool_call id %q already used at frame %d", decode.Clip(string(id), 60), t.toolList[at].frame)
 			return
@@ -300,8 +300,8 @@ func (c *Checker) checkTool(f *decode.Frame, t *turnState, open bool) {
 }
 
 func (c *Checker) checkData(f *decode.Frame, t *turnState, open bool) {
-	d := f.DataView()
-	loaded := f.TypeIs(decode.TypeDataLoaded)
+	d := DataViewOf(f)
+	loaded := TypeIs(f, TypeDataLoaded)
 	hasID, hasType := d.ID.IsNonEmptyStr(), d.Type.IsNonEmptyStr()
 	var bad []string
 	if d.Raw.Kind() != decode.KindObject {
@@ -318,10 +318,10 @@ func (c *Checker) checkData(f *decode.Frame, t *turnState, open bool) {
 		}
 	}
 	if len(bad) > 0 {
-		c.raise("component-malformed", invariants.SevError, f.Index, "%s: %s", f.Type(), strings.Join(bad, ", "))
+		c.raise("component-malformed", invariants.SevError, f.Index, "%s: %s", Type(f), strings.Join(bad, ", "))
 	}
 	if where := findEnvelope(d.Raw); where != "" {
-		c.raise("envelope-leak", invariants.SevError, f.Index, "%s carries PS6 envelope metadata: %s", f.Type(), where)
+		c.raise("envelope-leak", invariants.SevError, f.Index, "%s carries PS6 envelope metadata: %s", Type(f), where)
 	}
 	if !open || !hasID {
 		return
@@ -371,8 +371,8 @@ func (c *Checker) checkData(f *decode.Frame, t *turnState, open bool) {
 
 func (c *Checker) checkError(f *decode.Frame, t *turnState, open bool) {
 	idx := f.Index
-	e := f.ErrorInfo()
-	v05 := !f.IsV04()
+	e := ErrorInfoOf(f)
+	v05 := !IsV04(f)
 	switch {
 	case e.Error.Kind() != decode.KindObject:
 		c.raise("error-malformed", invariants.SevError, idx, "error frame without an error object")
@@ -402,12 +402,12 @@ func (c *Checker) checkError(f *decode.Frame, t *turnState, open bool) {
 	if where := findErrorLeak(f); where != "" {
 		c.raise("error-leak", invariants.SevError, idx, "error frame leaks %s", where)
 	}
-	if open && f.Terminal() == decode.NotTerminal && t.firstSoftError < 0 {
+	if open && Terminal(f) == invariants.NotTerminal && t.firstSoftError < 0 {
 		t.firstSoftError = idx
 	}
 }
 
-func (c *Checker) checkErrorPayload(f *decode.Frame, e decode.ErrorInfo) {
+func (c *Checker) checkErrorPayload(f *decode.Frame, e ErrorInfo) {
 	idx := f.Index
 	switch e.Code {
 	case "SUB_AGENT_FAILED":

@@ -205,7 +205,7 @@ func TestWireExamples(t *testing.T) {
 		emit := func(ev *decode.Event) {
 			if ev.Dispatched() {
 				e := ev.Clone()
-				frames = append(frames, decode.DecodeFrame(&e, 0))
+				frames = append(frames, indexedFrame(&e, 0))
 			}
 		}
 		fm.Feed([]byte(ex.SSE+"\n"), emit)

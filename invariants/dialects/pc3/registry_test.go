@@ -34,7 +34,7 @@ func TestLoadRegistryMerges(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "platform", "status_events.yaml"), platformYAML)
 	writeFile(t, filepath.Join(dir, "verticals", "shop", "status_events.yaml"), "- id: hidden_step\n  default_policy: suppress\n")
-	reg, err := invariants.LoadRegistry(dir)
+	reg, err := LoadRegistry(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestLoadRegistryErrors(t *testing.T) {
 			for name, content := range tt.files {
 				writeFile(t, filepath.Join(dir, name), content)
 			}
-			_, err := invariants.LoadRegistry(dir)
+			_, err := LoadRegistry(dir)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -103,7 +103,7 @@ func TestLoadRegistryErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := invariants.LoadRegistry(filepath.Join(t.TempDir(), "nope")); err == nil {
+	if _, err := LoadRegistry(filepath.Join(t.TempDir(), "nope")); err == nil {
 		t.Error("missing dir accepted")
 	}
 }

@@ -87,15 +87,15 @@ func contentOf(f *decode.Frame) (bool, int) {
 	if !f.Decoded() {
 		return false, 0
 	}
-	switch f.Type() {
-	case decode.TypeText, decode.TypeReasoning:
+	switch Type(f) {
+	case TypeText, TypeReasoning:
 		return true, 0 // checkPayload adds them (Timing.AddChars)
-	case decode.TypeThinking: // content only with its optional text (AppendMoves)
+	case TypeThinking: // content only with its optional text (AppendMoves)
 		if c := thinkingContent(f); c != nil {
 			return true, invariants.ContentChars(c)
 		}
 		return false, 0
-	case decode.TypeToolCall:
+	case TypeToolCall:
 		return true, 0
 	}
 	return false, 0
@@ -110,8 +110,8 @@ func (c *Checker) FrameContent(f *decode.Frame) invariants.FrameContent {
 		return c.counted
 	}
 	content, chars := contentOf(f)
-	if content && (f.Type() == decode.TypeText || f.Type() == decode.TypeReasoning) {
-		chars = invariants.ContentChars(f.Chunk())
+	if content && (Type(f) == TypeText || Type(f) == TypeReasoning) {
+		chars = invariants.ContentChars(Chunk(f))
 	}
 	return invariants.FrameContent{Content: content, Chars: chars, Resume: !content && resumesContent(f)}
 }
@@ -119,7 +119,7 @@ func (c *Checker) FrameContent(f *decode.Frame) invariants.FrameContent {
 // resumesContent is whether f ends a wait (a tool's result: the move
 // MoveToolClose AppendMoves maps it to), for Timing.Resume.
 func resumesContent(f *decode.Frame) bool {
-	return f.Decoded() && f.Type() == decode.TypeToolCompleted
+	return f.Decoded() && Type(f) == TypeToolCompleted
 }
 
 // judgeTiming settles turn t's timing once (at its terminal, or when it

@@ -15,7 +15,7 @@ import (
 func checkTimed(t *testing.T, stream string, opts invariants.Options, at func(i int) time.Duration) ([]string, []invariants.Turn) {
 	t.Helper()
 	c := New(opts)
-	var dec decode.Decoder
+	dec := decode.Decoder{Keys: Keys}
 	var got []string
 	add := func(as []invariants.Alarm) {
 		for _, a := range as {
@@ -164,7 +164,7 @@ func TestTimingContentOfMatchesMoves(t *testing.T) {
 		f("tool_call", `"tool_call":{"id":"c1","name":"search","type":"mcp"}`).
 		f("tool_completed", `"tool_call":{"id":"c1","name":"search","type":"mcp"}`).
 		f("usage", `"usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2}`).completed().done().String()
-	var dec decode.Decoder
+	dec := decode.Decoder{Keys: Keys}
 	fm := decode.NewFramer()
 	n, chars := 0, 0
 	fm.Feed([]byte(stream), func(ev *decode.Event) {
@@ -175,7 +175,7 @@ func TestTimingContentOfMatchesMoves(t *testing.T) {
 		wc, wn := invariants.ContentOf(AppendMoves(nil, f))
 		chars += wn
 		if gc, _ := contentOf(f); gc != wc {
-			t.Errorf("frame %d (%s): contentOf %v, moves say %v", f.Index, f.Type(), gc, wc)
+			t.Errorf("frame %d (%s): contentOf %v, moves say %v", f.Index, Type(f), gc, wc)
 		}
 		n++
 	})

@@ -10,10 +10,10 @@ import (
 // total_tokens, reasoning_tokens, cached_tokens"; docs/timing.md). A count
 // that is not an integer is usage-malformed's, not read.
 func readUsage(f *decode.Frame, t *turnState) {
-	if f.Type() != decode.TypeUsage {
+	if Type(f) != TypeUsage {
 		return
 	}
-	if n, ok := invariants.Int(f.Usage().Output); ok {
+	if n, ok := invariants.Int(UsageOf(f).Output); ok {
 		t.timing.Usage(n)
 	}
 }

@@ -37,16 +37,16 @@ func rowType(fr *decode.Frame) string {
 		}
 		return ""
 	}
-	t := fr.Type() // a constant for the known types: no copy
+	t := Type(fr) // a constant for the known types: no copy
 	switch {
-	case decode.KnownType(t):
+	case KnownType(t):
 		return t
 	case t != "":
 		return decode.Sanitize(t)
-	case fr.EventType == nil:
+	case EventType(fr) == nil:
 		return "(no event_type)"
 	}
-	return decode.Sanitize(string(fr.EventType))
+	return decode.Sanitize(string(EventType(fr)))
 }
 
 // rowSummary is the one-line description of a frame (sanitized).
@@ -93,33 +93,33 @@ func summarize(fr *decode.Frame) string {
 		}
 		return decode.Sanitize(cutString(s, 400))
 	}
-	switch fr.Type() {
-	case decode.TypeText, decode.TypeReasoning:
-		c := fr.Chunk()
+	switch Type(fr) {
+	case TypeText, TypeReasoning:
+		c := Chunk(fr)
 		if c == nil {
 			return "(no chunk)"
 		}
 		return str(c)
-	case decode.TypeToolCall, decode.TypeToolCompleted:
-		tc := fr.ToolCall()
+	case TypeToolCall, TypeToolCompleted:
+		tc := ToolCallOf(fr)
 		if !tc.Present {
 			return "(no tool_call)"
 		}
 		return decode.Sanitize(tc.Name) + "  " + decode.Sanitize(tc.ID)
-	case decode.TypeComponent:
-		tc := fr.ToolCall()
+	case TypeComponent:
+		tc := ToolCallOf(fr)
 		s := decode.Sanitize(tc.Name) + "  " + decode.Sanitize(tc.ID)
-		if c := fr.Chunk(); c != nil {
+		if c := Chunk(fr); c != nil {
 			s += "  " + excerpt(c, 120)
 		}
 		return s
-	case decode.TypeDataLoading, decode.TypeDataLoaded:
-		d := fr.DataRef()
+	case TypeDataLoading, TypeDataLoaded:
+		d := DataRefOf(fr)
 		if d.Raw == nil {
 			return "(no data)"
 		}
 		s := decode.Sanitize(d.ID) + "  " + decode.Sanitize(d.Type)
-		if fr.Type() == decode.TypeDataLoaded {
+		if Type(fr) == TypeDataLoaded {
 			if d.ItemCount >= 0 {
 				s += fmt.Sprintf("  %d items", d.ItemCount)
 			}
@@ -127,11 +127,11 @@ func summarize(fr *decode.Frame) string {
 			s += fmt.Sprintf("  %d ids", n)
 		}
 		return s
-	case decode.TypeStatus:
-		st := fr.Status()
+	case TypeStatus:
+		st := StatusOf(fr)
 		return decode.Sanitize(st.EventID) + "  " + decode.Sanitize(st.Message)
-	case decode.TypeError, decode.TypeCancelled:
-		e := fr.ErrorInfo()
+	case TypeError, TypeCancelled:
+		e := ErrorInfoOf(fr)
 		s := "(no error.code)"
 		if e.HasCode {
 			s = decode.Sanitize(e.Code)
@@ -143,20 +143,20 @@ func summarize(fr *decode.Frame) string {
 			s += "  reason=" + decode.Sanitize(r)
 		}
 		return s
-	case decode.TypeEpisode:
+	case TypeEpisode:
 		return str(fr.Get("episode_id"))
-	case decode.TypeResponseID:
-		return decode.Sanitize(fr.RID())
-	case decode.TypeUsage:
-		u := fr.Usage()
+	case TypeResponseID:
+		return decode.Sanitize(RID(fr))
+	case TypeUsage:
+		u := UsageOf(fr)
 		return "in " + excerpt(u.Input, 20) + "  out " + excerpt(u.Output, 20) + "  total " + excerpt(u.Total, 20)
-	case decode.TypeThinking:
+	case TypeThinking:
 		if c := fr.Get("content"); c != nil {
 			return str(c)
 		}
 		return ""
-	case decode.TypeCompleted:
+	case TypeCompleted:
 		return "terminal"
 	}
-	return excerpt([]byte(fr.PayloadExcerpt(400)), 200)
+	return excerpt([]byte(fr.PayloadExcerpt(400, &Excerpt)), 200)
 }

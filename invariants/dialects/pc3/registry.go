@@ -1,4 +1,11 @@
-package invariants
+package pc3
+
+// The status-event registry (§5.4): the YAML fragments PC3's platform
+// loads at boot, read here so that a status frame's event_id can be
+// checked against them (status-unregistered, -deprecated, -suppressed) and
+// the inspector's Status pane can show each id's verdict. It lives with
+// PC3, the only dialect that names status events by id: yaml.v3 stays out
+// of the floor every dialect imports.
 
 import (
 	"errors"
