@@ -171,9 +171,25 @@ func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && s[cut]&0xc0 == 0x80 {
-		cut--
+	return Cut(s, n) + "…"
+}
+
+// Cut cuts s to at most n bytes at a rune boundary, unmarked.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s[:cut] + "…"
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// SafePrefix is a sanitized one-line prefix of b of about n runes (never
+// sanitizing megabytes for one line).
+func SafePrefix(b []byte, n int) string {
+	if len(b) > 4*n+4 {
+		b = b[:4*n+4]
+	}
+	return SanitizeBytes(b)
 }

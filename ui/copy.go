@@ -50,6 +50,6 @@ func clipText(data []byte, raw bool) (text, how string, cut bool) {
 	if !raw {
 		s, how = decode.SanitizeMultiline(s), "sanitized"
 	}
-	text = store.CutString(s, copyMax)
+	text = decode.Cut(s, copyMax)
 	return text, how, len(data) > copyMax || len(text) < len(s)
 }

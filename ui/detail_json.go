@@ -7,7 +7,6 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"framescope/decode"
-	"framescope/ui/store"
 )
 
 // jline is one line of a rendered document: the plain text (for search and
@@ -142,7 +141,7 @@ func prettyJSONStop(data []byte, sty *Styles, expand bool, w int, stop func() bo
 		}
 		if len(s) > limit {
 			more := len(s) - limit
-			s = store.CutString(s, limit) + fmt.Sprintf(`…" (+%d bytes)`, more)
+			s = decode.Cut(s, limit) + fmt.Sprintf(`…" (+%d bytes)`, more)
 		}
 		return decode.Sanitize(s)
 	}

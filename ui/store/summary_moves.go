@@ -32,9 +32,9 @@ func movesSummary(fr *decode.Frame) string {
 		case len(fr.Data) == 0:
 			return "(empty data)"
 		case fr.Problem == decode.ProblemNotObject:
-			return excerpt(fr.Data, 200)
+			return decode.SafePrefix(fr.Data, 200)
 		}
-		return "text: " + excerpt(fr.Data, 200)
+		return "text: " + decode.SafePrefix(fr.Data, 200)
 	}
 	var texts, tools, names, rest []string
 	budget := 40
@@ -93,7 +93,7 @@ func movesSummary(fr *decode.Frame) string {
 	if s == "" {
 		return "{}"
 	}
-	return CutString(s, 400)
+	return decode.Cut(s, 400)
 }
 
 // leafText renders a scalar: strings quoted and sanitized, others as sent.
@@ -103,9 +103,9 @@ func movesSummary(fr *decode.Frame) string {
 // sees only what quoting leaves printable.
 func leafText(v decode.Raw) string {
 	if s, ok := v.Str(); ok {
-		return decode.Sanitize(strconv.Quote(CutString(s, 200)))
+		return decode.Sanitize(strconv.Quote(decode.Cut(s, 200)))
 	}
-	return decode.Sanitize(CutString(string(v), 40))
+	return decode.Sanitize(decode.Cut(string(v), 40))
 }
 
 // envelopeKey: top-level keys that say nothing about this one frame.
@@ -139,24 +139,4 @@ func setOf(keys ...string) map[string]bool {
 		m[k] = true
 	}
 	return m
-}
-
-// CutString cuts s to at most n bytes at a rune boundary.
-func CutString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xc0 == 0x80 {
-		n--
-	}
-	return s[:n]
-}
-
-// excerpt is a sanitized one-line prefix of b (never sanitizing megabytes
-// for one line).
-func excerpt(b []byte, n int) string {
-	if len(b) > 4*n+4 {
-		b = b[:4*n+4]
-	}
-	return decode.SanitizeBytes(b)
 }

@@ -59,29 +59,9 @@ func rowSummary(fr *decode.Frame) string {
 	case fr.Oversized:
 		return fmt.Sprintf("oversized event: %d bytes not kept", fr.Size)
 	case !fr.Decoded():
-		return fr.Problem.String() + ": " + excerpt(fr.Data, 200)
+		return fr.Problem.String() + ": " + decode.SafePrefix(fr.Data, 200)
 	}
 	return summarize(fr)
-}
-
-// cutString cuts s to at most n bytes at a rune boundary.
-func cutString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xc0 == 0x80 {
-		n--
-	}
-	return s[:n]
-}
-
-// excerpt is a sanitized one-line prefix of b (never sanitizing megabytes
-// for one line).
-func excerpt(b []byte, n int) string {
-	if len(b) > 4*n+4 {
-		b = b[:4*n+4]
-	}
-	return decode.SanitizeBytes(b)
 }
 
 // summarize returns a decoded frame's one-line summary (sanitized).
@@ -89,9 +69,9 @@ func summarize(fr *decode.Frame) string {
 	str := func(r decode.Raw) string {
 		s, ok := r.Str()
 		if !ok {
-			return excerpt(r, 80)
+			return decode.SafePrefix(r, 80)
 		}
-		return decode.Sanitize(cutString(s, 400))
+		return decode.Sanitize(decode.Cut(s, 400))
 	}
 	switch Type(fr) {
 	case TypeText, TypeReasoning:
@@ -110,7 +90,7 @@ func summarize(fr *decode.Frame) string {
 		tc := ToolCallOf(fr)
 		s := decode.Sanitize(tc.Name) + "  " + decode.Sanitize(tc.ID)
 		if c := Chunk(fr); c != nil {
-			s += "  " + excerpt(c, 120)
+			s += "  " + decode.SafePrefix(c, 120)
 		}
 		return s
 	case TypeDataLoading, TypeDataLoaded:
@@ -149,7 +129,7 @@ func summarize(fr *decode.Frame) string {
 		return decode.Sanitize(RID(fr))
 	case TypeUsage:
 		u := UsageOf(fr)
-		return "in " + excerpt(u.Input, 20) + "  out " + excerpt(u.Output, 20) + "  total " + excerpt(u.Total, 20)
+		return "in " + decode.SafePrefix(u.Input, 20) + "  out " + decode.SafePrefix(u.Output, 20) + "  total " + decode.SafePrefix(u.Total, 20)
 	case TypeThinking:
 		if c := fr.Get("content"); c != nil {
 			return str(c)
@@ -158,5 +138,5 @@ func summarize(fr *decode.Frame) string {
 	case TypeCompleted:
 		return "terminal"
 	}
-	return excerpt([]byte(fr.PayloadExcerpt(400, &Excerpt)), 200)
+	return decode.SafePrefix([]byte(fr.PayloadExcerpt(400, &Excerpt)), 200)
 }
