@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math/bits"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
 )
 
 // This file is a small validating JSON scanner. The check pipeline touches
@@ -690,23 +688,6 @@ func scanNumber(data []byte, i int) (int, error) {
 	return i, nil
 }
 
-// unquote decodes a validated JSON string literal (with its quotes).
-// Invalid surrogates become U+FFFD, as in encoding/json.
-func unquote(q []byte) string {
-	s := q[1 : len(q)-1]
-	hasEsc := false
-	for _, c := range s {
-		if c == '\\' {
-			hasEsc = true
-			break
-		}
-	}
-	if !hasEsc {
-		return string(s)
-	}
-	return string(appendUnquoted(make([]byte, 0, len(s)), q))
-}
-
 // AppendStr appends the decoded value of a JSON string to dst without an
 // intermediate string (a client appending text chunks to its bubble);
 // ok is false, and dst unchanged, when the value is not a string.
@@ -715,65 +696,4 @@ func (r Raw) AppendStr(dst []byte) ([]byte, bool) {
 		return dst, false
 	}
 	return appendUnquoted(dst, r), true
-}
-
-// appendUnquoted appends the decoded validated JSON string literal q.
-func appendUnquoted(out, q []byte) []byte {
-	s := q[1 : len(q)-1]
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c != '\\' {
-			out = append(out, c)
-			i++
-			continue
-		}
-		switch s[i+1] {
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r := rune(hex4(s[i+2 : i+6]))
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-					r2 := rune(hex4(s[i+2 : i+6]))
-					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-						i += 6
-						out = utf8.AppendRune(out, d)
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
-			continue
-		default: // '"', '\\', '/'
-			out = append(out, s[i+1])
-		}
-		i += 2
-	}
-	return out
-}
-
-func hex4(b []byte) uint16 {
-	var v uint16
-	for _, c := range b {
-		v <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			v |= uint16(c - '0')
-		case c >= 'a' && c <= 'f':
-			v |= uint16(c - 'a' + 10)
-		default:
-			v |= uint16(c - 'A' + 10)
-		}
-	}
-	return v
 }

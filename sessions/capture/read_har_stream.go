@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf16"
 	"unicode/utf8"
 
+	"framescope/decode"
 	"framescope/sessions"
 )
 
@@ -349,62 +349,29 @@ func decodeJSONString(dst, src []byte, final bool) ([]byte, int) {
 			i += size
 			continue
 		}
-		if i+1 >= len(src) {
-			if final {
-				i = len(src)
-			}
-			break
+		if !final && len(src)-i < 12 {
+			return dst, i // an escape, or a surrogate pair, may run on in the next input
 		}
-		switch c := src[i+1]; c {
-		case 'u':
-			rr, ok := hex4(src, i+2)
-			if !ok {
-				if !final && len(src)-i < 6 {
-					return dst, i
-				}
-				dst = append(dst, src[i:i+2]...)
-				i += 2
-				continue
-			}
-			if utf16.IsSurrogate(rr) {
-				if !final && len(src)-i < 12 {
-					return dst, i
-				}
-				if len(src)-i >= 12 && src[i+6] == '\\' && src[i+7] == 'u' {
-					if rr1, ok := hex4(src, i+8); ok {
-						if dec := utf16.DecodeRune(rr, rr1); dec != utf8.RuneError {
-							dst = utf8.AppendRune(dst, dec)
-							i += 12
-							continue
-						}
-					}
-				}
-				rr = utf8.RuneError
-			}
-			dst = utf8.AppendRune(dst, rr)
-			i += 6
+		var n int
+		if dst, n, _ = decode.AppendEscape(dst, src[i:]); n > 0 {
+			i += n
+			continue
+		}
+		// Not an escape JSON has (harSkeleton let none through): a
+		// backslash at the very end is dropped, \u without its digits
+		// kept as it is, another letter kept without its backslash.
+		switch {
+		case i+1 >= len(src):
+			i = len(src)
+		case src[i+1] == 'u':
+			dst = append(dst, src[i:i+2]...)
+			i += 2
 		default:
-			dst = append(dst, unescapeByte(c))
+			dst = append(dst, src[i+1])
 			i += 2
 		}
 	}
 	return dst, i
-}
-
-func unescapeByte(c byte) byte {
-	switch c {
-	case 'b':
-		return '\b'
-	case 'f':
-		return '\f'
-	case 'n':
-		return '\n'
-	case 'r':
-		return '\r'
-	case 't':
-		return '\t'
-	}
-	return c // " \ /
 }
 
 // base64Stream decodes standard base64 as a stream, as decodeBase64 does a

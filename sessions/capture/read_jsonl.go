@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"framescope/decode"
@@ -569,71 +568,16 @@ func scanJSONString(b []byte, p int, buf []byte) (val, _ []byte, next int, ok bo
 			i++
 			continue
 		}
-		if i+1 >= len(b) {
+		// An escape JSON does not have, or a surrogate without its
+		// pair: encoding/json decides (the slow path).
+		var n int
+		var lone bool
+		if buf, n, lone = decode.AppendEscape(buf, b[i:]); n == 0 || lone {
 			return nil, buf, p, false
 		}
-		switch e := b[i+1]; e {
-		case '"', '\\', '/':
-			buf = append(buf, e)
-		case 'b':
-			buf = append(buf, '\b')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'n':
-			buf = append(buf, '\n')
-		case 'r':
-			buf = append(buf, '\r')
-		case 't':
-			buf = append(buf, '\t')
-		case 'u':
-			r, ok := hex4(b, i+2)
-			if !ok {
-				return nil, buf, p, false
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if i+1 >= len(b) || b[i] != '\\' || b[i+1] != 'u' {
-					return nil, buf, p, false
-				}
-				r2, ok := hex4(b, i+2)
-				if !ok {
-					return nil, buf, p, false
-				}
-				r = utf16.DecodeRune(r, r2)
-				if r == utf8.RuneError {
-					return nil, buf, p, false
-				}
-				i += 6
-			}
-			buf = utf8.AppendRune(buf, r)
-			continue
-		default:
-			return nil, buf, p, false
-		}
-		i += 2
+		i += n
 	}
 	return nil, buf, p, false
-}
-
-func hex4(b []byte, p int) (rune, bool) {
-	if p+4 > len(b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[p : p+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }
 
 // parseEnd maps an end line's text to an End.
