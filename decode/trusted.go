@@ -102,13 +102,42 @@ func skipContainerTrusted(data []byte, i int) int {
 	return len(data)
 }
 
-// MemberIter reads an object's members in order (Raw.TrustedMembers).
-type MemberIter struct {
+// walk is what an iterator over an object's members or an array's
+// elements keeps between values.
+type walk struct {
 	data []byte
 	i    int
-	end  int // past the closing brace, once Next has reached it
+	end  int // past the closing bracket, once Next has reached it
 	open int // where the value NextOpen left open starts
 }
+
+// Resume continues after the value NextOpen left open, end bytes long
+// (the End of the iterator that read it; 0, a value not read to its end,
+// stops the iteration).
+func (w *walk) Resume(end int) {
+	if end <= 0 || w.open+end > len(w.data) {
+		w.i = len(w.data)
+		return
+	}
+	w.i = w.open + end
+}
+
+// End is the index in the value iterated just past its closing bracket,
+// once Next has returned its last member or element (0 before, or when
+// the bytes are not a valid object or array).
+func (w *walk) End() int { return w.end }
+
+// stop ends the iteration at data[i]: End is set when it is the closing
+// bracket c.
+func (w *walk) stop(i int, c byte) {
+	if i < len(w.data) && w.data[i] == c && w.end == 0 {
+		w.end = i + 1
+	}
+	w.i = len(w.data)
+}
+
+// MemberIter reads an object's members in order (Raw.TrustedMembers).
+type MemberIter struct{ walk }
 
 // TrustedMembers reads the members of the object value that starts r, in
 // one pass, without a callback: a mapper switches on each key as it
@@ -118,12 +147,12 @@ func (r Raw) TrustedMembers() MemberIter {
 	if r.Kind() != KindObject {
 		return MemberIter{}
 	}
-	return MemberIter{data: r, i: 1}
+	return MemberIter{walk{data: r, i: 1}}
 }
 
 // Next returns the next member: its key's raw bytes between the quotes,
-// whether the key holds an escape (compare it decoded: KeyIs), and its
-// value; ok is false after the last.
+// whether the key holds an escape (compare it decoded: KeyIs, or look it
+// up in a KeySet), and its value; ok is false after the last.
 func (it *MemberIter) Next() (key []byte, esc bool, v Raw, ok bool) {
 	key, esc, v, _, ok = it.next(false)
 	return key, esc, v, ok
@@ -139,27 +168,13 @@ func (it *MemberIter) NextOpen() (key []byte, esc bool, v Raw, open, ok bool) {
 	return it.next(true)
 }
 
-// Resume continues after the value NextOpen left open, end bytes long
-// (the End of the iterator that read it; 0, a value not read to its end,
-// stops the iteration).
-func (it *MemberIter) Resume(end int) {
-	if end <= 0 || it.open+end > len(it.data) {
-		it.i = len(it.data)
-		return
-	}
-	it.i = it.open + end
-}
-
 func (it *MemberIter) next(lazy bool) (key []byte, esc bool, v Raw, open, ok bool) {
 	d, i := it.data, skipWS(it.data, it.i)
 	if i < len(d) && d[i] == ',' {
 		i = skipWS(d, i+1)
 	}
 	if i >= len(d) || d[i] != '"' {
-		if i < len(d) && d[i] == '}' && it.end == 0 {
-			it.end = i + 1
-		}
-		it.i = len(d)
+		it.stop(i, '}')
 		return nil, false, nil, false, false
 	}
 	kEnd, esc := scanStringTrusted(d, i)
@@ -190,11 +205,6 @@ func (it *MemberIter) next(lazy bool) (key []byte, esc bool, v Raw, open, ok boo
 	return key, esc, d[i:end], false, true
 }
 
-// End is the index in r just past the object's closing brace, once Next
-// has returned its last member (0 before, or when the bytes are not a
-// valid object).
-func (it *MemberIter) End() int { return it.end }
-
 // KeyIs reports whether a member's key (as MemberIter.Next returns it) is
 // name, decoding it when it holds an escape.
 func KeyIs(key []byte, esc bool, name string) bool { return keyEquals(key, esc, name) }
@@ -223,12 +233,7 @@ func decodeKey(key []byte) []byte {
 }
 
 // ElementIter reads an array's elements in order (Raw.TrustedElements).
-type ElementIter struct {
-	data []byte
-	i    int
-	end  int // past the closing bracket, once Next has reached it
-	open int // where the element NextOpen left open starts
-}
+type ElementIter struct{ walk }
 
 // TrustedElements reads the elements of the array value that starts r,
 // in one pass (r may run on past the array: End says where it ended). A
@@ -237,7 +242,7 @@ func (r Raw) TrustedElements() ElementIter {
 	if r.Kind() != KindArray {
 		return ElementIter{}
 	}
-	return ElementIter{data: r, i: 1}
+	return ElementIter{walk{data: r, i: 1}}
 }
 
 // Next returns the next element; ok is false after the last.
@@ -250,30 +255,13 @@ func (it *ElementIter) Next() (v Raw, ok bool) {
 // MemberIter.NextOpen leaves a value: read it, then Resume.
 func (it *ElementIter) NextOpen() (v Raw, open, ok bool) { return it.next(true) }
 
-// Resume continues after the element NextOpen left open, end bytes long.
-func (it *ElementIter) Resume(end int) {
-	if end <= 0 || it.open+end > len(it.data) {
-		it.i = len(it.data)
-		return
-	}
-	it.i = it.open + end
-}
-
-// End is the index in r just past the array's closing bracket, once Next
-// has returned its last element (0 before, or when the bytes are not a
-// valid array).
-func (it *ElementIter) End() int { return it.end }
-
 func (it *ElementIter) next(lazy bool) (v Raw, open, ok bool) {
 	d, i := it.data, skipWS(it.data, it.i)
 	if i < len(d) && d[i] == ',' {
 		i = skipWS(d, i+1)
 	}
 	if i >= len(d) || d[i] == ']' {
-		if i < len(d) && it.end == 0 {
-			it.end = i + 1
-		}
-		it.i = len(d)
+		it.stop(i, ']')
 		return nil, false, false
 	}
 	if lazy && (d[i] == '{' || d[i] == '[') {
