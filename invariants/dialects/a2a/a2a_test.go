@@ -355,3 +355,18 @@ func FuzzMap(f *testing.F) {
 			"data: {\"jsonrpc\":1,\"error\":[]}\n\ndata: {\"task\":{\"id\":[],\"status\":{\"state\":{}},\"artifacts\":[{\"artifactId\":\"a\",\"parts\":[1]}]}}\n\n",
 		"data: {\"jsonrpc\":\"2.0\",\"result\":{\"kind\":\"status-update\",\"status\":{\"state\":\"working\",\"message\":{\"parts\":[{\"data\":{\"name\":\"f\"},\"metadata\":{\"adk_type\":\"function_call\"}},{\"data\":{},\"metadata\":{\"adk_type\":\"function_response\"}}]}},\"final\":\"x\"}}\n\n")
 }
+
+// TestBodyNamesSlots: each body member picks into its field's slot.
+func TestBodyNamesSlots(t *testing.T) {
+	for name, slot := range map[string]int{"kind": fKind, "taskId": fTaskID, "contextId": fCtxID, "status": fStatus,
+		"artifact": fArtifact, "append": fAppend, "lastChunk": fLast, "final": fFinal, "id": fID, "messageId": fMessageID,
+		"parts": fParts, "content": fParts, "artifacts": fArtifacts, "statusUpdate": fStatusUpdate,
+		"artifactUpdate": fArtifactUpdate, "task": fTask, "message": fMessage, "msg": fMsg} {
+		if got := bodyNames.Slot([]byte(name), false); got != slot {
+			t.Errorf("%s: slot %d, want %d", name, got, slot)
+		}
+	}
+	if bodyNames.Len() != nFields {
+		t.Errorf("%d slots, want %d", bodyNames.Len(), nFields)
+	}
+}

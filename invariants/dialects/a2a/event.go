@@ -39,8 +39,8 @@ var wrappers = [...]struct {
 	kind kind
 }{{"statusUpdate", evStatus}, {"artifactUpdate", evArtifact}, {"task", evTask}, {"message", evMessage}, {"msg", evMessage}}
 
-// Fields of an event body the mapper reads, fetched in one pass over the
-// body (decode.Raw.GetAll): the hot path scans each object once.
+// Fields of an event body the mapper reads (bodyNames' slots), fetched in
+// one pass over the body: the hot path scans each object once.
 const (
 	fKind = iota
 	fTaskID
@@ -62,47 +62,19 @@ const (
 	nFields
 )
 
-// field is the slot of an event body's member, -1 for one not read.
-func field(key []byte) int {
-	switch string(key) {
-	case "kind":
-		return fKind
-	case "taskId":
-		return fTaskID
-	case "contextId":
-		return fCtxID
-	case "status":
-		return fStatus
-	case "artifact":
-		return fArtifact
-	case "append":
-		return fAppend
-	case "lastChunk":
-		return fLast
-	case "final":
-		return fFinal
-	case "id":
-		return fID
-	case "messageId":
-		return fMessageID
-	case "parts", "content":
-		// content: the v0.3 proto's name for a Message's parts (its
-		// HTTP+JSON binding, a2a_v0_3.proto Message.content).
-		return fParts
-	case "artifacts":
-		return fArtifacts
-	case "statusUpdate":
-		return fStatusUpdate
-	case "artifactUpdate":
-		return fArtifactUpdate
-	case "task":
-		return fTask
-	case "message":
-		return fMessage
-	case "msg":
-		return fMsg
+// bodyNames are the event body's members, slot by slot (the
+// StreamResponse members from wrappers). content is the v0.3 proto's
+// name for a Message's parts (its HTTP+JSON binding, a2a_v0_3.proto
+// Message.content).
+var bodyNames = decode.Names(append([]string{"kind", "taskId", "contextId", "status", "artifact", "append", "lastChunk",
+	"final", "id", "messageId", "parts", "artifacts"}, wrapperNames()...)...).Alias("content", fParts)
+
+func wrapperNames() []string {
+	var names []string
+	for _, w := range wrappers {
+		names = append(names, w.name)
 	}
-	return -1
+	return names
 }
 
 // event is one frame read: its kind, its form, the object holding the
@@ -128,56 +100,16 @@ type top struct {
 	wrapped                          [len(wrappers)]decode.Raw
 }
 
-// read takes the frame's members in one loop (the last of a repeated key
-// wins, as Frame.Get).
-func (t *top) read(f *decode.Frame) {
-	*t = top{}
-	for i := range f.Members {
-		k, esc, v := f.Members[i].Key, f.Members[i].KeyEsc, f.Members[i].Value
-		if esc {
-			t.readEscaped(k, v)
-			continue
-		}
-		switch string(k) {
-		case "jsonrpc":
-			t.jsonrpc = v
-		case "id":
-			t.id = v
-		case "result":
-			t.result = v
-		case "error":
-			t.err = v
-		case "method":
-			t.method = v
-		case "statusUpdate":
-			t.wrapped[0] = v
-		case "artifactUpdate":
-			t.wrapped[1] = v
-		case "task":
-			t.wrapped[2] = v
-		case "message":
-			t.wrapped[3] = v
-		case "msg":
-			t.wrapped[4] = v
-		}
-	}
-}
+// topNames are the members top reads, in its order.
+var topNames = decode.Names(append([]string{"jsonrpc", "id", "result", "error", "method"}, wrapperNames()...)...)
 
-// readEscaped takes a member whose key holds an escape.
-func (t *top) readEscaped(k []byte, v decode.Raw) {
-	for _, f := range [...]struct {
-		name string
-		dst  *decode.Raw
-	}{{"jsonrpc", &t.jsonrpc}, {"id", &t.id}, {"result", &t.result}, {"error", &t.err}, {"method", &t.method}} {
-		if decode.KeyIs(k, true, f.name) {
-			*f.dst = v
-		}
-	}
-	for i, w := range wrappers {
-		if decode.KeyIs(k, true, w.name) {
-			t.wrapped[i] = v
-		}
-	}
+// read takes the frame's members in one pass (the last of a repeated key
+// wins, as Frame.Get; a key written with escapes is read decoded).
+func (t *top) read(f *decode.Frame) {
+	var v [5 + len(wrappers)]decode.Raw
+	topNames.PickMembers(f.Members, v[:])
+	t.jsonrpc, t.id, t.result, t.err, t.method = v[0], v[1], v[2], v[3], v[4]
+	t.wrapped = [len(wrappers)]decode.Raw(v[5:])
 }
 
 // fill reads the body's fields in one pass over its members (the decoder
@@ -187,18 +119,17 @@ func (ev *event) fill() {
 	ev.v = [nFields]decode.Raw{}
 	ev.status, ev.artifact = [2]decode.Raw{}, [3]decode.Raw{}
 	it := ev.body.TrustedMembers()
-	for k, esc, v, open, ok := it.NextOpen(); ok; k, esc, v, open, ok = it.NextOpen() {
-		i := -1
-		if !esc { // no A2A member name needs an escape
-			i = field(k)
-		}
+	for k, _, v, open, ok := it.NextOpen(); ok; k, _, v, open, ok = it.NextOpen() {
+		// Looked up as written: no A2A member name needs an escape, and
+		// a key written with one (its bytes hold a backslash) is none.
+		i := bodyNames.Slot(k, false)
 		if open {
 			var end int
 			switch {
 			case i == fStatus && v[0] == '{':
-				end = readMembers(v, ev.status[:], "state", "message")
+				end = readMembers(v, ev.status[:], statusNames)
 			case i == fArtifact && v[0] == '{':
-				end = readMembers(v, ev.artifact[:], "artifactId", "name", "parts")
+				end = readMembers(v, ev.artifact[:], artifactNames)
 			default:
 				end = decode.SkipTrusted(v, 0)
 			}
@@ -221,19 +152,21 @@ func (ev *event) fill() {
 	}
 }
 
-// readMembers reads the members named in keys of the object that starts
-// obj (obj may run on past it) into dst, dst[i] getting keys[i]; it
-// returns the object's length.
-func readMembers(obj decode.Raw, dst []decode.Raw, keys ...string) int {
-	for i := range dst {
-		dst[i] = nil
-	}
+// The members of a status and of an artifact the mapper reads.
+var (
+	statusNames   = decode.Names("state", "message")
+	artifactNames = decode.Names("artifactId", "name", "parts")
+)
+
+// readMembers reads the members of keys of the object that starts obj
+// (obj may run on past it) into dst, looked up as written (as fill looks
+// them up); it returns the object's length.
+func readMembers(obj decode.Raw, dst []decode.Raw, keys *decode.NameSet) int {
+	clear(dst)
 	it := obj.TrustedMembers()
-	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
-		for j, key := range keys {
-			if !esc && string(k) == key {
-				dst[j] = v
-			}
+	for k, _, v, ok := it.Next(); ok; k, _, v, ok = it.Next() {
+		if s := keys.Slot(k, false); s >= 0 {
+			dst[s] = v
 		}
 	}
 	return it.End()

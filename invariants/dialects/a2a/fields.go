@@ -12,12 +12,12 @@ import (
 // rejects a member the message does not define: a v0.3 leftover such as
 // kind or final breaks the stream (ParseError). ProtoJSON accepts a field's
 // JSON name and its proto name alike.
-var v10Fields = [...][]string{
-	evTask:     {"id", "contextId", "context_id", "status", "artifacts", "history", "metadata"},
-	evStatus:   {"taskId", "task_id", "contextId", "context_id", "status", "metadata"},
-	evArtifact: {"taskId", "task_id", "contextId", "context_id", "artifact", "append", "lastChunk", "last_chunk", "metadata"},
-	evMessage: {"messageId", "message_id", "contextId", "context_id", "taskId", "task_id", "role", "parts", "metadata",
-		"extensions", "referenceTaskIds", "reference_task_ids"},
+var v10Fields = [...]*decode.NameSet{
+	evTask:     decode.Names("id", "contextId", "context_id", "status", "artifacts", "history", "metadata"),
+	evStatus:   decode.Names("taskId", "task_id", "contextId", "context_id", "status", "metadata"),
+	evArtifact: decode.Names("taskId", "task_id", "contextId", "context_id", "artifact", "append", "lastChunk", "last_chunk", "metadata"),
+	evMessage: decode.Names("messageId", "message_id", "contextId", "context_id", "taskId", "task_id", "role", "parts", "metadata",
+		"extensions", "referenceTaskIds", "reference_task_ids"),
 	evError: nil,
 }
 
@@ -42,14 +42,7 @@ func (p *mapper) strictFields(m *invariants.Mapping, ev *event) {
 			// Only the JSON-RPC wrapper form is v1.0's alone.
 			continue
 		}
-		found := false
-		for _, name := range known {
-			if decode.KeyIs(k, esc, name) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if known.Slot(k, esc) < 0 {
 			p.strictRaised = true
 			m.Malformed(ev.wrapper, "member "+decode.Clip(string(k), 40)+" is not a field of the v1.0 "+ev.wrapper+
 				" (a v0.3 leftover?): a2a-python's client parses the event with protobuf's json_format and raises ParseError (said once per stream)")

@@ -17,6 +17,9 @@ const adkTypeKey, adkTypeKeyJava = "adk_type", "type"
 // converter writes metadata {"adk_thought": true}).
 const adkThoughtKey = "adk_thought"
 
+// partNames are the members of a part the mapper reads.
+var partNames = decode.Names("text", "data", "metadata")
+
 // parts maps a Message's or Artifact's parts (§4.1.6; v0.3 §6.5): text
 // parts are text (in the artifact's span when key is set); a DataPart ADK
 // marks as a function call opens a tool call, its function_response
@@ -43,19 +46,9 @@ func (p *mapper) parts(m *invariants.Mapping, parts, key decode.Raw) {
 		}
 		// One pass over the part's members, as the pass over the parts
 		// reaches it (a text chunk's part is the stream's hot path).
-		var t, d, md decode.Raw
-		mi := part.TrustedMembers()
-		for k, esc, v, ok := mi.Next(); ok; k, esc, v, ok = mi.Next() {
-			switch {
-			case decode.KeyIs(k, esc, "text"):
-				t = v
-			case decode.KeyIs(k, esc, "data"):
-				d = v
-			case decode.KeyIs(k, esc, "metadata"):
-				md = v
-			}
-		}
-		it.Resume(mi.End())
+		var pv [3]decode.Raw
+		it.Resume(partNames.Pick(part, pv[:]))
+		t, d, md := pv[0], pv[1], pv[2]
 		if t != nil {
 			if t.Kind() != decode.KindString {
 				m.Malformed("parts", "a part's text is "+invariants.KindName(t)+", want a string")

@@ -143,30 +143,14 @@ type chunkTop struct {
 	candidates, usage, model, respID, err, feedback decode.Raw
 }
 
-func readTop(f *decode.Frame) (t chunkTop) {
-	for i := range f.Members {
-		mb := &f.Members[i]
-		if mb.KeyEsc { // a key with escapes: Get compares it decoded
-			return chunkTop{candidates: f.Get("candidates"), usage: f.Get("usageMetadata"), model: f.Get("modelVersion"),
-				respID: f.Get("responseId"), err: f.Get("error"), feedback: f.Get("promptFeedback")}
-		}
-		switch string(mb.Key) { // the last of a key wins, as with Get
-		case "candidates":
-			t.candidates = mb.Value
-		case "usageMetadata":
-			t.usage = mb.Value
-		case "modelVersion":
-			t.model = mb.Value
-		case "responseId":
-			t.respID = mb.Value
-		case "error":
-			t.err = mb.Value
-		case "promptFeedback":
-			t.feedback = mb.Value
-		}
-	}
-	return t
+func readTop(f *decode.Frame) chunkTop {
+	var v [6]decode.Raw
+	topNames.PickMembers(f.Members, v[:])
+	return chunkTop{candidates: v[0], usage: v[1], model: v[2], respID: v[3], err: v[4], feedback: v[5]}
 }
+
+// topNames are chunkTop's members, in its order.
+var topNames = decode.Names("candidates", "usageMetadata", "modelVersion", "responseId", "error", "promptFeedback")
 
 // chunk maps one GenerateContentResponse.
 func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {

@@ -45,6 +45,15 @@ func whole(v decode.Raw) (decode.Raw, int) {
 	return v[:n], n
 }
 
+// candNames are the members of a candidate readCandidate reads.
+var candNames = decode.Names("content", "index", "finishReason")
+
+const (
+	candContent = iota
+	candIndex
+	candFinish
+)
+
 // readCandidate reads the candidate that starts v into cf.
 func readCandidate(v decode.Raw, cf *candFields) int {
 	cf.index, cf.finish, cf.content, cf.parts, cf.nparts, cf.over = nil, nil, nil, nil, 0, false
@@ -55,8 +64,8 @@ func readCandidate(v decode.Raw, cf *candFields) int {
 	}
 	it := v.TrustedMembers()
 	for k, esc, mv, open, ok := it.NextOpen(); ok; k, esc, mv, open, ok = it.NextOpen() {
-		key := decode.DecodedKey(k, esc)
-		if string(key) == "content" {
+		slot := candNames.Slot(k, esc)
+		if slot == candContent {
 			if n := readContent(mv, cf); open {
 				it.Resume(n)
 			}
@@ -67,10 +76,10 @@ func readCandidate(v decode.Raw, cf *candFields) int {
 			mv, n = whole(mv)
 			it.Resume(n)
 		}
-		switch string(key) {
-		case "index":
+		switch slot {
+		case candIndex:
 			cf.index = mv
-		case "finishReason":
+		case candFinish:
 			cf.finish = mv
 		}
 	}
@@ -142,22 +151,12 @@ func readPart(v decode.Raw, pf *partFields) int {
 		pf.raw, n = whole(v)
 		return n
 	}
-	it := v.TrustedMembers()
-	for k, esc, mv, ok := it.Next(); ok; k, esc, mv, ok = it.Next() {
-		switch string(decode.DecodedKey(k, esc)) {
-		case "text":
-			pf.text = mv
-		case "thought":
-			pf.thought = mv
-		case "functionCall":
-			pf.call = mv
-		case "executableCode":
-			pf.code = mv
-		case "codeExecutionResult":
-			pf.result = mv
-		}
-	}
-	n := it.End()
+	var f [5]decode.Raw
+	n := partNames.Pick(v, f[:])
+	pf.text, pf.thought, pf.call, pf.code, pf.result = f[0], f[1], f[2], f[3], f[4]
 	pf.raw = v[:n]
 	return n
 }
+
+// partNames are partFields' members, in its order.
+var partNames = decode.Names("text", "thought", "functionCall", "executableCode", "codeExecutionResult")

@@ -7,56 +7,17 @@ import (
 	"framescope/invariants"
 )
 
-// chunk is what the mapper reads of a messages-tuple chunk (a serialized
-// langchain-core message chunk: langchain_core messages/ai.py
-// AIMessageChunk, messages/tool.py ToolMessageChunk), each member a view
-// of the frame's data, nil when absent.
-type chunk struct {
-	typ, id, content, toolCallChunks, position, respMeta, toolCallID, status decode.Raw
-}
+// chunkNames are what the mapper reads of a messages-tuple chunk (a
+// serialized langchain-core message chunk: langchain_core messages/ai.py
+// AIMessageChunk, messages/tool.py ToolMessageChunk), in chunk's order;
+// the members it does not read (name, example, additional_kwargs,
+// tool_calls, usage_metadata…) are skipped.
+var chunkNames = decode.Names("type", "id", "content", "tool_call_chunks", "chunk_position", "response_metadata", "tool_call_id", "status")
 
-// read takes a chunk's members in one pass (the last of a repeated key
-// wins, as in encoding/json); the members it does not read (name,
-// example, additional_kwargs, tool_calls, usage_metadata…) are skipped.
-func (c *chunk) read(it *decode.MemberIter) {
-	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
-		if esc {
-			c.readEscaped(k, v)
-			continue
-		}
-		switch string(k) {
-		case "type":
-			c.typ = v
-		case "id":
-			c.id = v
-		case "content":
-			c.content = v
-		case "tool_call_chunks":
-			c.toolCallChunks = v
-		case "chunk_position":
-			c.position = v
-		case "response_metadata":
-			c.respMeta = v
-		case "tool_call_id":
-			c.toolCallID = v
-		case "status":
-			c.status = v
-		}
-	}
-}
-
-// readEscaped takes a member whose key holds an escape ("\u0069d" is id).
-func (c *chunk) readEscaped(k []byte, v decode.Raw) {
-	for _, f := range [...]struct {
-		name string
-		dst  *decode.Raw
-	}{{"type", &c.typ}, {"id", &c.id}, {"content", &c.content}, {"tool_call_chunks", &c.toolCallChunks},
-		{"chunk_position", &c.position}, {"response_metadata", &c.respMeta}, {"tool_call_id", &c.toolCallID}, {"status", &c.status}} {
-		if decode.KeyIs(k, true, f.name) {
-			*f.dst = v
-		}
-	}
-}
+// chunk is a chunk's members as chunkNames picks them, each a view of the
+// frame's data, nil when absent (the last of a repeated key wins, as in
+// encoding/json).
+type chunk [8]decode.Raw
 
 // maxMetaKept bounds the metadata a mapper keeps to compare the next
 // tuple's with (LangGraph Platform's carries the request's headers and
@@ -86,12 +47,11 @@ func (p *mapper) commonTuple(data decode.Raw, c *chunk, m *invariants.Mapping) b
 	if i >= len(data) || data[i] != '{' {
 		return false
 	}
-	it := data[i:].TrustedMembers()
-	c.read(&it)
-	if it.End() == 0 {
+	end := chunkNames.Pick(data[i:], c[:])
+	if end == 0 {
 		return false
 	}
-	j := skipSpace(data, i+it.End())
+	j := skipSpace(data, i+end)
 	if j >= len(data) || data[j] != ',' {
 		return false
 	}
@@ -103,7 +63,7 @@ func (p *mapper) commonTuple(data decode.Raw, c *chunk, m *invariants.Mapping) b
 		p.node(p.lastMeta.node, m)
 		return true
 	}
-	end := decode.SkipTrusted(data, k)
+	end = decode.SkipTrusted(data, k)
 	meta := data[k:end]
 	if end <= k || meta.Kind() != decode.KindObject || !closes(data, end) {
 		return false

@@ -69,10 +69,9 @@ func (p *mapper) tuple(data decode.Raw, m *invariants.Mapping) {
 			m.Malformed("messages", "metadata is "+invariants.KindName(meta)+", want an object")
 		}
 		p.node(meta.TrustedGet("langgraph_node"), m)
-		it2 := msg.TrustedMembers()
-		c.read(&it2)
+		chunkNames.Pick(msg, c[:])
 	}
-	typ, idv, content, chunks, position, respMeta, toolCallID, status := c.typ, c.id, c.content, c.toolCallChunks, c.position, c.respMeta, c.toolCallID, c.status
+	typ, idv, content, chunks, position, respMeta, toolCallID, status := c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]
 	k, ok := kindOf(typ)
 	if !ok {
 		m.Malformed("messages", "the message's type is "+invariants.KindName(typ)+", want a string")
@@ -111,18 +110,13 @@ func finished(position, rm decode.Raw) bool {
 	if position.StrEq("last") {
 		return true
 	}
-	it := rm.TrustedMembers()
-	var finish, stop decode.Raw
-	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
-		switch {
-		case decode.KeyIs(k, esc, "finish_reason"):
-			finish = v
-		case decode.KeyIs(k, esc, "stop_reason"):
-			stop = v
-		}
-	}
-	return finish.Kind() == decode.KindString || stop.Kind() == decode.KindString
+	var v [2]decode.Raw
+	reasonNames.Pick(rm, v[:])
+	return v[0].Kind() == decode.KindString || v[1].Kind() == decode.KindString
 }
+
+// reasonNames are response_metadata's finish and stop reasons.
+var reasonNames = decode.Names("finish_reason", "stop_reason")
 
 // content maps a message's content: a string, or a list of content blocks
 // (text, thinking/reasoning; tool_use blocks repeat tool_call_chunks).

@@ -8,63 +8,59 @@ import "framescope/decode"
 // element's members and a progress notification's params in one pass with
 // decode's trusted walkers (the decoder validated them: decode/trusted.go).
 
-// frameRPC reads a frame's members.
+// rpcNames are the members of a JSON-RPC message the mapper reads, in
+// rpc.from's order.
+var rpcNames = decode.Names("jsonrpc", "id", "method", "params", "result", "error")
+
+// frameRPC reads a frame's members. A frame with a key written with
+// escapes names no extra member (the TS SDK's check below is for keys as
+// servers write them).
 func frameRPC(f *decode.Frame) (g rpc) {
+	var v [6]decode.Raw
+	esc := false
 	for i := range f.Members {
 		mb := &f.Members[i]
-		if mb.KeyEsc { // a key with escapes: Get compares it decoded
-			return rpc{jsonrpc: f.Get("jsonrpc"), id: f.Get("id"), method: f.Get("method"),
-				params: f.Get("params"), result: f.Get("result"), err: f.Get("error")}
+		esc = esc || mb.KeyEsc
+		if s := rpcNames.Slot(mb.Key, mb.KeyEsc); s >= 0 {
+			v[s] = mb.Value // the last of a key wins, as with Get
+		} else if g.extra == nil {
+			g.extra = mb.Key // the TS SDK's strict schema rejects it
 		}
-		g.set(mb.Key, mb.Value)
 	}
+	if esc {
+		g.extra = nil
+	}
+	g.from(&v)
 	return g
 }
 
 // rawRPC reads a batch element's members (a validated object).
 func rawRPC(r decode.Raw) (g rpc) {
+	var v [6]decode.Raw
 	it := r.TrustedMembers()
-	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
-		g.set(decode.DecodedKey(k, esc), v)
+	for k, esc, mv, ok := it.Next(); ok; k, esc, mv, ok = it.Next() {
+		if s := rpcNames.Slot(k, esc); s >= 0 {
+			v[s] = mv
+		} else if g.extra == nil {
+			g.extra = decode.DecodedKey(k, esc)
+		}
 	}
+	g.from(&v)
 	return g
 }
 
-// set keeps a member the mapper reads; the last of a key wins, as with Get.
-func (g *rpc) set(k []byte, v decode.Raw) {
-	switch string(k) {
-	case "jsonrpc":
-		g.jsonrpc = v
-	case "id":
-		g.id = v
-	case "method":
-		g.method = v
-	case "params":
-		g.params = v
-	case "result":
-		g.result = v
-	case "error":
-		g.err = v
-	default:
-		if g.extra == nil {
-			g.extra = k // the TS SDK's strict schema rejects it
-		}
-	}
+// from sets the members rpcNames picked.
+func (g *rpc) from(v *[6]decode.Raw) {
+	g.jsonrpc, g.id, g.method, g.params, g.result, g.err = v[0], v[1], v[2], v[3], v[4], v[5]
 }
 
-// progressFields reads a progress notification's params (MCP
+// progressNames are a progress notification's params (MCP
 // basic/utilities/progress): progressToken, progress, message.
+var progressNames = decode.Names("progressToken", "progress", "message")
+
+// progressFields reads a progress notification's params.
 func progressFields(params decode.Raw) (tok, val, text decode.Raw) {
-	it := params.TrustedMembers()
-	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
-		switch string(decode.DecodedKey(k, esc)) {
-		case "progressToken":
-			tok = v
-		case "progress":
-			val = v
-		case "message":
-			text = v
-		}
-	}
-	return tok, val, text
+	var v [3]decode.Raw
+	progressNames.Pick(params, v[:])
+	return v[0], v[1], v[2]
 }

@@ -205,59 +205,20 @@ type chunkMarks struct {
 	model, fingerprint, usage, id, created, timeInfo                     decode.Raw
 }
 
+// marksNames are the chunk's members chunkMarks reads; a mark with two
+// names is the first of them present (as with Get, one after the other).
+var marksNames = decode.Names("x_groq", "provider", "prompt_filter_results", "prompt_annotations", "citations", "search_results",
+	"object", "x_vllm", "obfuscation", "model", "system_fingerprint", "usage", "id", "created", "time_info")
+
 // read takes the marks from f's members in one pass (the last of a
 // repeated key wins, as Frame.Get; a key written with escapes is read
-// through Get for the frames that have any).
+// decoded).
 func (k *chunkMarks) read(f *decode.Frame) {
-	*k = chunkMarks{}
-	if len(f.Members) == 0 {
-		k.readSlow(f)
-		return
-	}
-	for i := range f.Members {
-		mb := &f.Members[i]
-		if mb.KeyEsc {
-			k.readSlow(f)
-			return
-		}
-		switch string(mb.Key) {
-		case "x_groq":
-			k.xGroq = mb.Value
-		case "provider":
-			k.provider = mb.Value
-		case "prompt_filter_results", "prompt_annotations":
-			k.promptFilter = mb.Value
-		case "citations", "search_results":
-			k.citations = mb.Value
-		case "object":
-			k.object = mb.Value
-		case "x_vllm":
-			k.xVLLM = mb.Value
-		case "obfuscation":
-			k.obfuscation = mb.Value
-		case "model":
-			k.model = mb.Value
-		case "system_fingerprint":
-			k.fingerprint = mb.Value
-		case "usage":
-			k.usage = mb.Value
-		case "id":
-			k.id = mb.Value
-		case "created":
-			k.created = mb.Value
-		case "time_info":
-			k.timeInfo = mb.Value
-		}
-	}
-}
-
-// readSlow is read through Frame.Get, which decodes escaped keys.
-func (k *chunkMarks) readSlow(f *decode.Frame) {
-	k.xGroq, k.provider, k.object, k.xVLLM = f.Get("x_groq"), f.Get("provider"), f.Get("object"), f.Get("x_vllm")
-	k.promptFilter = orRaw(f.Get("prompt_filter_results"), f.Get("prompt_annotations"))
-	k.citations = orRaw(f.Get("citations"), f.Get("search_results"))
-	k.obfuscation, k.model, k.fingerprint = f.Get("obfuscation"), f.Get("model"), f.Get("system_fingerprint")
-	k.usage, k.id, k.created, k.timeInfo = f.Get("usage"), f.Get("id"), f.Get("created"), f.Get("time_info")
+	var v [15]decode.Raw
+	marksNames.PickMembers(f.Members, v[:])
+	*k = chunkMarks{xGroq: v[0], provider: v[1], promptFilter: orRaw(v[2], v[3]), citations: orRaw(v[4], v[5]),
+		object: v[6], xVLLM: v[7], obfuscation: v[8], model: v[9], fingerprint: v[10], usage: v[11], id: v[12], created: v[13],
+		timeInfo: v[14]}
 }
 
 func orRaw(a, b decode.Raw) decode.Raw {

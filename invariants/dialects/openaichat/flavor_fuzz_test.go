@@ -74,6 +74,7 @@ func FuzzRecogniseOnePass(f *testing.F) {
 		`{"choices":[{"delta":{"token_id":5,"content":[1]}}],"usage":{"prompt_cache_hit_tokens":1}}`,
 		`{"choices":[{"usage":{"completion_tokens":1},"delta":{"content":[{"type":"text"}]}}],"system_fingerprint":"fpv0_x"}`,
 		`{"\u0078_groq":1,"model":"m","model":"mistral-small","id":"0123456789abcdef0123456789abcdef","choices":[]}`,
+		`{"prompt_filter_results":1,"prompt_annotations":2,"search_results":3,"\u0063itations":4}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -117,4 +118,14 @@ func FuzzMapperFlavorIsRecognise(f *testing.F) {
 			t.Fatalf("mapper's flavor %q, recognise %q", got, want)
 		}
 	})
+}
+
+// readSlow is chunkMarks.read through Frame.Get, name by name: the
+// oracle for the one-pass read.
+func (k *chunkMarks) readSlow(f *decode.Frame) {
+	k.xGroq, k.provider, k.object, k.xVLLM = f.Get("x_groq"), f.Get("provider"), f.Get("object"), f.Get("x_vllm")
+	k.promptFilter = orRaw(f.Get("prompt_filter_results"), f.Get("prompt_annotations"))
+	k.citations = orRaw(f.Get("citations"), f.Get("search_results"))
+	k.obfuscation, k.model, k.fingerprint = f.Get("obfuscation"), f.Get("model"), f.Get("system_fingerprint")
+	k.usage, k.id, k.created, k.timeInfo = f.Get("usage"), f.Get("id"), f.Get("created"), f.Get("time_info")
 }
