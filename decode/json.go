@@ -1,7 +1,6 @@
 package decode
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
@@ -46,200 +45,6 @@ func charError(i int, msg string, c byte, after string) *JSONError {
 	return &JSONError{Offset: i, Msg: msg, Char: c, HasChar: true, After: after}
 }
 
-// Raw is the bytes of one valid JSON value (whitespace trimmed).
-type Raw []byte
-
-// Kind is the JSON type of a value, read from its first byte.
-type Kind byte
-
-const (
-	KindNone   Kind = 0
-	KindObject Kind = '{'
-	KindArray  Kind = '['
-	KindString Kind = '"'
-	KindNumber Kind = '0'
-	KindBool   Kind = 't'
-	KindNull   Kind = 'n'
-)
-
-// Kind returns the value's JSON type; KindNone for an absent value.
-func (r Raw) Kind() Kind {
-	if len(r) == 0 {
-		return KindNone
-	}
-	switch c := r[0]; c {
-	case '{', '[', '"', 'n':
-		return Kind(c)
-	case 't', 'f':
-		return KindBool
-	default:
-		return KindNumber
-	}
-}
-
-// Str returns the value as a Go string when it is a JSON string.
-func (r Raw) Str() (string, bool) {
-	if r.Kind() != KindString {
-		return "", false
-	}
-	return unquote(r), true
-}
-
-// StrEq reports whether the value is a JSON string equal to s, without
-// allocating when it has no escapes.
-func (r Raw) StrEq(s string) bool {
-	if len(r) < 2 || r[0] != '"' {
-		return false
-	}
-	in := r[1 : len(r)-1]
-	if len(in) < len(s) {
-		return false // an escape only ever makes the literal longer
-	}
-	if bytes.IndexByte(in, '\\') >= 0 {
-		return unquote(r) == s
-	}
-	return string(in) == s
-}
-
-// StrBytes returns the decoded value of a JSON string: the literal's own
-// bytes when it has no escapes (no copy; valid as long as r), a fresh
-// slice otherwise.
-func (r Raw) StrBytes() ([]byte, bool) {
-	if len(r) < 2 || r[0] != '"' {
-		return nil, false
-	}
-	in := r[1 : len(r)-1]
-	if bytes.IndexByte(in, '\\') < 0 {
-		return in, true
-	}
-	return appendUnquoted(make([]byte, 0, len(in)), r), true
-}
-
-// IsNonEmptyStr reports whether the value is a non-empty JSON string.
-func (r Raw) IsNonEmptyStr() bool { return len(r) > 2 && r[0] == '"' }
-
-// NonEmptyStr returns the string and true only for a non-empty JSON string.
-func (r Raw) NonEmptyStr() (string, bool) {
-	s, ok := r.Str()
-	return s, ok && s != ""
-}
-
-// Bool returns the value when it is a JSON boolean.
-func (r Raw) Bool() (v, ok bool) {
-	if r.Kind() != KindBool {
-		return false, false
-	}
-	return r[0] == 't', true
-}
-
-// Int returns the value when it is a JSON number without fraction or
-// exponent that fits in int64.
-func (r Raw) Int() (int64, bool) {
-	if r.Kind() != KindNumber {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(string(r), 10, 64)
-	return n, err == nil
-}
-
-// Get returns the member key of an object value (nil when absent or when r
-// is not an object). When a key repeats, the last one wins, as in
-// encoding/json.
-func (r Raw) Get(key string) Raw {
-	if r.Kind() != KindObject {
-		return nil
-	}
-	var found Raw
-	_ = eachMember(r, func(k []byte, kEsc bool, v Raw) bool {
-		if keyEquals(k, kEsc, key) {
-			found = v
-		}
-		return true
-	})
-	return found
-}
-
-// GetAll looks up several members of an object value in one pass: dst[i]
-// gets keys[i] (nil when absent; the last one when a key repeats). A
-// mapper reading three fields of a nested object scans it once, not three
-// times.
-func (r Raw) GetAll(dst []Raw, keys ...string) {
-	for i := range dst {
-		dst[i] = nil
-	}
-	if r.Kind() != KindObject {
-		return
-	}
-	_ = eachMember(r, func(k []byte, kEsc bool, v Raw) bool {
-		for i, key := range keys {
-			if i < len(dst) && keyEquals(k, kEsc, key) {
-				dst[i] = v
-			}
-		}
-		return true
-	})
-}
-
-// Members calls fn for each member of an object value, in order, with the
-// key decoded; fn returns false to stop.
-func (r Raw) Members(fn func(key string, v Raw) bool) {
-	if r.Kind() != KindObject {
-		return
-	}
-	_ = eachMember(r, func(k []byte, kEsc bool, v Raw) bool {
-		if kEsc {
-			return fn(unquote(append(append([]byte{'"'}, k...), '"')), v)
-		}
-		return fn(string(k), v)
-	})
-}
-
-// Elements calls fn for each element of an array value; fn returns false
-// to stop.
-func (r Raw) Elements(fn func(v Raw) bool) {
-	if r.Kind() != KindArray {
-		return
-	}
-	i := skipWS(r, 1)
-	if i < len(r) && r[i] == ']' {
-		return
-	}
-	for i < len(r) {
-		i = skipWS(r, i)
-		end, err := skipValue(r, i)
-		if err != nil {
-			return
-		}
-		if !fn(r[i:end]) {
-			return
-		}
-		i = skipWS(r, end)
-		if i >= len(r) || r[i] != ',' {
-			return
-		}
-		i++
-	}
-}
-
-// Len returns the number of elements of an array value (-1 when not an array).
-func (r Raw) Len() int {
-	if r.Kind() != KindArray {
-		return -1
-	}
-	n := 0
-	r.Elements(func(Raw) bool { n++; return true })
-	return n
-}
-
-func keyEquals(k []byte, esc bool, key string) bool {
-	if !esc {
-		return string(k) == key
-	}
-	// decodeKey, not unquote: a trusted walker's key may come from bytes
-	// the decoder never validated (a "\u12" cut short), and must not panic.
-	return string(decodeKey(k)) == key
-}
-
 // Member is one top-level member of a scanned object.
 type Member struct {
 	Key    []byte // raw key bytes between the quotes
@@ -263,28 +68,54 @@ func scanObject(data []byte, dst []Member, f *Frame) ([]Member, bool, error) {
 	}
 	if data[i] != '{' {
 		end, err := skipValue(data, i)
-		if err != nil {
-			return dst, false, err
+		if err == nil {
+			err = trailing(data, end)
 		}
-		if j := skipWS(data, end); j != len(data) {
-			return dst, false, charError(j, "unexpected ", data[j], " after top-level value")
-		}
-		return dst, false, nil
+		return dst, false, err
 	}
 	start := len(dst)
 	dst, end, err := appendMembers(data, i, dst, f)
+	if err == nil {
+		err = trailing(data, end)
+	}
 	if err != nil {
 		return dst[:start], false, err
-	}
-	if j := skipWS(data, end); j != len(data) {
-		return dst[:start], false, charError(j, "unexpected ", data[j], " after top-level value")
 	}
 	return dst, true, nil
 }
 
-// appendMembers is scanMembers appending each member to dst (no callback
-// per member: this is the per-frame hot path). A string value is scanned
-// directly.
+// Parse validates data, bytes that did not come out of the decoder (a
+// request's body, a file, a capture's line), as exactly one JSON value
+// with only whitespace around it, and returns the value: the way foreign
+// bytes become a Raw (see Raw). A syntax error is a *JSONError.
+func Parse(data []byte) (Raw, error) {
+	i := skipWS(data, 0)
+	if i >= len(data) {
+		return nil, &JSONError{Offset: i, Msg: "empty data"}
+	}
+	end, err := skipValue(data, i)
+	if err == nil {
+		err = trailing(data, end)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Raw(data[i:end]), nil
+}
+
+// trailing is the error for what follows the top-level value that ends
+// at data[end], nil when it is only whitespace.
+func trailing(data []byte, end int) error {
+	if j := skipWS(data, end); j != len(data) {
+		return charError(j, "unexpected ", data[j], " after top-level value")
+	}
+	return nil
+}
+
+// appendMembers validates the object starting at data[i] ('{') and
+// appends each member to dst, returning the index past its closing brace
+// (no callback per member: this is the per-frame hot path). A string
+// value is scanned directly.
 func appendMembers(data []byte, i int, dst []Member, f *Frame) ([]Member, int, error) {
 	if f != nil {
 		f.idx = frameIndex{}
@@ -348,64 +179,6 @@ func appendMembers(data []byte, i int, dst []Member, f *Frame) ([]Member, int, e
 			return dst, i + 1, nil
 		default:
 			return dst, i, charError(i, "expected ',' or '}' in object, found ", data[i], "")
-		}
-	}
-}
-
-// eachMember iterates the members of an already validated object.
-func eachMember(r Raw, fn func(k []byte, kEsc bool, v Raw) bool) error {
-	_, err := scanMembers(r, 0, fn)
-	return err
-}
-
-// scanMembers validates the object starting at data[i] ('{') and calls fn
-// for each member; it returns the index just past the closing brace.
-func scanMembers(data []byte, i int, fn func(k []byte, kEsc bool, v Raw) bool) (int, error) {
-	i++ // '{'
-	i = skipWS(data, i)
-	if i < len(data) && data[i] == '}' {
-		return i + 1, nil
-	}
-	stop := false
-	for {
-		i = skipWS(data, i)
-		if i >= len(data) {
-			return i, errEOF(i)
-		}
-		if data[i] != '"' {
-			return i, charError(i, "expected string key, found ", data[i], "")
-		}
-		kEnd, esc, err := scanString(data, i)
-		if err != nil {
-			return i, err
-		}
-		key := data[i+1 : kEnd-1]
-		i = skipWS(data, kEnd)
-		if i >= len(data) {
-			return i, errEOF(i)
-		}
-		if data[i] != ':' {
-			return i, charError(i, "expected ':' after object key, found ", data[i], "")
-		}
-		i = skipWS(data, i+1)
-		vEnd, err := skipValue(data, i)
-		if err != nil {
-			return vEnd, err
-		}
-		if !stop && !fn(key, esc, data[i:vEnd]) {
-			stop = true
-		}
-		i = skipWS(data, vEnd)
-		if i >= len(data) {
-			return i, errEOF(i)
-		}
-		switch data[i] {
-		case ',':
-			i++
-		case '}':
-			return i + 1, nil
-		default:
-			return i, charError(i, "expected ',' or '}' in object, found ", data[i], "")
 		}
 	}
 }
@@ -656,19 +429,13 @@ func scanNumber(data []byte, i int) (int, error) {
 	case data[i] == '0':
 		i++
 	case data[i] >= '1' && data[i] <= '9':
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
+		i = digits(data, i)
 	default:
 		return i, &JSONError{Offset: start, Msg: "invalid number"}
 	}
 	if i < len(data) && data[i] == '.' {
-		i++
-		d := i
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		if i == d {
+		d := i + 1
+		if i = digits(data, d); i == d {
 			return i, &JSONError{Offset: start, Msg: "invalid number"}
 		}
 	}
@@ -678,22 +445,17 @@ func scanNumber(data []byte, i int) (int, error) {
 			i++
 		}
 		d := i
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		if i == d {
+		if i = digits(data, d); i == d {
 			return i, &JSONError{Offset: start, Msg: "invalid number"}
 		}
 	}
 	return i, nil
 }
 
-// AppendStr appends the decoded value of a JSON string to dst without an
-// intermediate string (a client appending text chunks to its bubble);
-// ok is false, and dst unchanged, when the value is not a string.
-func (r Raw) AppendStr(dst []byte) ([]byte, bool) {
-	if r.Kind() != KindString {
-		return dst, false
+// digits returns the index past the decimal digits that start at data[i].
+func digits(data []byte, i int) int {
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
 	}
-	return appendUnquoted(dst, r), true
+	return i
 }

@@ -99,7 +99,10 @@ func TestRawAccessors(t *testing.T) {
 		t.Errorf("unquote = %q", s)
 	}
 	var keys []string
-	Raw(`{"a\u0062":1,"c":2}`).Members(func(k string, v Raw) bool { keys = append(keys, k); return true })
+	it := Raw(`{"a\u0062":1,"c":2}`).Members()
+	for k, esc, _, ok := it.Next(); ok; k, esc, _, ok = it.Next() {
+		keys = append(keys, string(DecodedKey(k, esc)))
+	}
 	if strings.Join(keys, ",") != "ab,c" {
 		t.Errorf("members %v", keys)
 	}

@@ -84,12 +84,12 @@ func (ns *NameSet) Slot(key []byte, esc bool) int {
 // the value of the member of slot s (the last one when a key repeats, as
 // Get; nil when absent). It returns where the object ended in obj (obj
 // may run on past it, as a value NextOpen left open does; 0 when obj is
-// not an object). obj is a view of a decoded frame's data: it is read as
-// Raw.TrustedMembers reads it. dst shorter than Len panics.
+// not an object), read as Raw.Members reads it. dst shorter than Len
+// panics.
 func (ns *NameSet) Pick(obj Raw, dst []Raw) int {
 	dst = dst[:ns.n]
 	found := clearFirst(dst)
-	it := obj.TrustedMembers()
+	it := obj.Members()
 	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
 		if s := ns.Slot(k, esc); s >= 0 {
 			dst[s] = v

@@ -96,7 +96,7 @@ func TestNamesNoAlloc(t *testing.T) {
 // object (escaped keys, repeated keys, names of any bytes), through Pick
 // and through PickMembers; on any bytes Pick stays in bounds.
 func FuzzNamesPick(f *testing.F) {
-	for _, s := range trustedSeeds {
+	for _, s := range readerSeeds {
 		f.Add([]byte(s), "a\x00b\x00kAy\x00\x00dup\x00candidates\x00modelVersion")
 	}
 	f.Add([]byte(`{"\u0074ype":1,"type":2,"typ\u0065":3}`), "type\x00typ")

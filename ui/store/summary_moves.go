@@ -40,12 +40,14 @@ func movesSummary(fr *decode.Frame) string {
 	budget := 40
 	var walk func(prefix string, v decode.Raw, depth int)
 	walk = func(prefix string, v decode.Raw, depth int) {
-		v.Members(func(k string, val decode.Raw) bool {
+		it := v.Members()
+		for kRaw, esc, val, ok := it.Next(); ok; kRaw, esc, val, ok = it.Next() {
 			if budget <= 0 {
-				return false
+				break
 			}
+			k := string(decode.DecodedKey(kRaw, esc))
 			if depth == 0 && envelopeKey[k] {
-				return true
+				continue
 			}
 			// A key is frame text like any value: it is drawn sanitized
 			// (the sets below are looked up by the key as sent).
@@ -61,12 +63,13 @@ func movesSummary(fr *decode.Frame) string {
 				}
 			case decode.KindArray:
 				if n := val.Len(); n > 0 && depth < 4 {
-					val.Elements(func(e decode.Raw) bool {
+					eIt := val.Elements()
+					for e, ok := eIt.Next(); ok; e, ok = eIt.Next() {
 						if e.Kind() == decode.KindObject {
 							walk(path+"[0]", e, depth+1)
 						}
-						return false
-					})
+						break
+					}
 				}
 			default:
 				budget--
@@ -85,8 +88,7 @@ func movesSummary(fr *decode.Frame) string {
 					rest = append(rest, path+"="+text)
 				}
 			}
-			return true
-		})
+		}
 	}
 	walk("", decode.Raw(fr.Data), 0)
 	s := strings.Join(append(append(append(texts, tools...), names...), rest...), "  ")

@@ -112,13 +112,13 @@ func (t *top) read(f *decode.Frame) {
 	t.wrapped = [len(wrappers)]decode.Raw(v[5:])
 }
 
-// fill reads the body's fields in one pass over its members (the decoder
-// validated the frame: decode.Raw.TrustedMembers); the status and the
-// artifact, which the mapper reads too, are read in the same pass.
+// fill reads the body's fields in one pass over its members
+// (decode.Raw.Members); the status and the artifact, which the mapper
+// reads too, are read in the same pass.
 func (ev *event) fill() {
 	ev.v = [nFields]decode.Raw{}
 	ev.status, ev.artifact = [2]decode.Raw{}, [3]decode.Raw{}
-	it := ev.body.TrustedMembers()
+	it := ev.body.Members()
 	for k, _, v, open, ok := it.NextOpen(); ok; k, _, v, open, ok = it.NextOpen() {
 		// Looked up as written: no A2A member name needs an escape, and
 		// a key written with one (its bytes hold a backslash) is none.
@@ -131,7 +131,7 @@ func (ev *event) fill() {
 			case i == fArtifact && v[0] == '{':
 				end = readMembers(v, ev.artifact[:], artifactNames)
 			default:
-				end = decode.SkipTrusted(v, 0)
+				end = decode.ValueEnd(v, 0)
 			}
 			it.Resume(end)
 			v = v[:max(end, 0)]
@@ -163,7 +163,7 @@ var (
 // them up); it returns the object's length.
 func readMembers(obj decode.Raw, dst []decode.Raw, keys *decode.NameSet) int {
 	clear(dst)
-	it := obj.TrustedMembers()
+	it := obj.Members()
 	for k, _, v, ok := it.Next(); ok; k, _, v, ok = it.Next() {
 		if s := keys.Slot(k, false); s >= 0 {
 			dst[s] = v

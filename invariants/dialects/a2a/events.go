@@ -76,10 +76,10 @@ func (p *mapper) status(m *invariants.Mapping, ev *event, final decode.Raw, name
 	if msg := sv[1]; msg.Kind() == decode.KindObject {
 		// A submitted status may echo the user's own message (ADK's
 		// executor does): not the agent's text.
-		if r := msg.TrustedGet("role"); !r.StrEq("user") && !r.StrEq("ROLE_USER") {
-			parts := msg.TrustedGet("parts")
+		if r := msg.Get("role"); !r.StrEq("user") && !r.StrEq("ROLE_USER") {
+			parts := msg.Get("parts")
 			if parts == nil {
-				parts = msg.TrustedGet("content") // the v0.3 proto's name
+				parts = msg.Get("content") // the v0.3 proto's name
 			}
 			p.parts(m, parts, nil)
 		}
@@ -239,19 +239,19 @@ func artifactName(art decode.Raw) decode.Raw {
 // artifacts (a resubscription): each is a component later chunks may
 // append to.
 func (p *mapper) snapshotArtifacts(m *invariants.Mapping, arts decode.Raw) {
-	arts.Elements(func(a decode.Raw) bool {
+	aIt := arts.Elements()
+	for a, ok := aIt.Next(); ok; a, ok = aIt.Next() {
 		id := a.Get("artifactId")
 		if !id.IsNonEmptyStr() {
-			return true
+			continue
 		}
 		if p.arts.find(id) >= 0 || !p.arts.add(id) {
-			return true
+			continue
 		}
 		// Open: later chunks may append to it; the terminal closes it.
 		m.Add(invariants.Move{Kind: invariants.MoveSpanOpen, Span: invariants.SpanItem, Key: id, Name: artifactName(a)})
 		p.parts(m, a.Get("parts"), id)
-		return true
-	})
+	}
 }
 
 // messageEvent: a Message opens and ends a message-only stream (§3.1.2:

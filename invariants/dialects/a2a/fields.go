@@ -33,7 +33,7 @@ func (p *mapper) strictFields(m *invariants.Mapping, ev *event) {
 	if known == nil {
 		return
 	}
-	it := ev.body.TrustedMembers()
+	it := ev.body.Members()
 	for k, esc, _, ok := it.Next(); ok; k, esc, _, ok = it.Next() {
 		if ev.form == formBare && ev.kind == evStatus && decode.KeyIs(k, esc, "final") {
 			// v0.3's HTTP+JSON binding sends the v0.3 proto's JSON: the

@@ -33,11 +33,11 @@ func (p *mapper) parts(m *invariants.Mapping, parts, key decode.Raw) {
 		m.Malformed("parts", "parts is "+invariants.KindName(parts)+", want an array")
 		return
 	}
-	it := parts.TrustedElements()
+	it := parts.Elements()
 	for part, open, ok := it.NextOpen(); ok; part, open, ok = it.NextOpen() {
 		if part.Kind() != decode.KindObject {
 			if open { // an array: skipped
-				end := decode.SkipTrusted(part, 0)
+				end := decode.ValueEnd(part, 0)
 				it.Resume(end)
 				part = part[:max(end, 0)]
 			}
@@ -57,7 +57,7 @@ func (p *mapper) parts(m *invariants.Mapping, parts, key decode.Raw) {
 			mv := invariants.Move{Kind: invariants.MoveText, Text: t}
 			if key != nil {
 				mv.Span, mv.Key = invariants.SpanItem, key
-			} else if th, _ := md.TrustedGet(adkThoughtKey).Bool(); th {
+			} else if th, _ := md.Get(adkThoughtKey).Bool(); th {
 				// ADK marks a model thought's text part (part
 				// converter: metadata adk_thought true).
 				mv.Kind = invariants.MoveReasoning
@@ -66,9 +66,9 @@ func (p *mapper) parts(m *invariants.Mapping, parts, key decode.Raw) {
 			continue
 		}
 		if d.Kind() == decode.KindObject {
-			typ := md.TrustedGet(adkTypeKey)
+			typ := md.Get(adkTypeKey)
 			if typ == nil {
-				typ = md.TrustedGet(adkTypeKeyJava)
+				typ = md.Get(adkTypeKeyJava)
 			}
 			p.adkData(m, d, typ)
 		}

@@ -21,7 +21,6 @@ type runState struct {
 	live bool
 	// runID, threadID: the open run's ids as sent by RUN_STARTED.
 	runID, threadID []byte
-	members         []decode.Member // scratch for the outcome's keys
 }
 
 type endKind uint8
@@ -159,11 +158,9 @@ func (p *mapper) outcome(f *decode.Frame, m *invariants.Mapping, check bool) str
 
 // onlyKeys reports whether an object has no member but a and b.
 func (p *mapper) onlyKeys(o decode.Raw, a, b string) bool {
-	ms, _, _ := decode.ScanObject(o, p.run.members[:0])
-	p.run.members = ms[:0]
-	for i := range ms {
-		k := ms[i].Key
-		if ms[i].KeyEsc || (string(k) != a && (b == "" || string(k) != b)) {
+	it := o.Members()
+	for k, esc, _, ok := it.Next(); ok; k, esc, _, ok = it.Next() {
+		if esc || (string(k) != a && (b == "" || string(k) != b)) {
 			return false
 		}
 	}

@@ -118,7 +118,8 @@ func checkField(fd *field, v decode.Raw) string {
 // its index.
 func eachOf(v decode.Raw, check func(decode.Raw) string) string {
 	what, i := "", 0
-	v.Elements(func(e decode.Raw) bool {
+	eIt := v.Elements()
+	for e, ok := eIt.Next(); ok; e, ok = eIt.Next() {
 		if w := check(e); w != "" {
 			what = "[" + strconv.Itoa(i) + "]"
 			if w[0] == '[' {
@@ -126,25 +127,24 @@ func eachOf(v decode.Raw, check func(decode.Raw) string) string {
 			} else {
 				what += " " + w
 			}
-			return false
+			break
 		}
 		i++
-		return true
-	})
+	}
 	return what
 }
 
 // eachObj checks every element of an array against one object schema.
 func eachObj(v decode.Raw, fields []field) string {
 	what, i := "", 0
-	v.Elements(func(e decode.Raw) bool {
+	eIt := v.Elements()
+	for e, ok := eIt.Next(); ok; e, ok = eIt.Next() {
 		if w := checkObj(e, fields); w != "" {
 			what = "[" + strconv.Itoa(i) + "] " + w
-			return false
+			break
 		}
 		i++
-		return true
-	})
+	}
 	return what
 }
 

@@ -33,13 +33,13 @@ func readUsage(f *decode.Frame, m *invariants.Mapping) {
 	}
 	var sum int64
 	seen := false
-	u.Elements(func(e decode.Raw) bool {
+	eIt := u.Elements()
+	for e, more := eIt.Next(); more; e, more = eIt.Next() {
 		if n, ok := invariants.Int(e.Get("outputTokens")); ok && n >= 0 {
 			sum += n
 			seen = true
 		}
-		return true
-	})
+	}
 	if seen {
 		m.Usage(sum)
 	}

@@ -81,7 +81,7 @@ func (c *fields) providerMetadata() {
 	// The frame decoded, so its JSON is valid: the trusted iterator reads
 	// it without allocating (pydantic-ai puts providerMetadata on every
 	// delta).
-	it := v.TrustedMembers()
+	it := v.Members()
 	for {
 		key, _, inner, ok := it.Next()
 		if !ok {

@@ -208,13 +208,11 @@ func label(f *decode.Frame) string {
 	case f.Get("promptFeedback").Get("blockReason") != nil:
 		return "blocked"
 	}
-	finished := false
-	f.Get("candidates").Elements(func(c decode.Raw) bool {
-		finished = c.Get("finishReason") != nil
-		return !finished
-	})
-	if finished {
-		return "finish"
+	cIt := f.Get("candidates").Elements()
+	for c, ok := cIt.Next(); ok; c, ok = cIt.Next() {
+		if c.Get("finishReason") != nil {
+			return "finish"
+		}
 	}
 	return "chunk"
 }

@@ -226,7 +226,7 @@ func (p *mapper) chunk(f *decode.Frame, m *invariants.Mapping) {
 	// One pass over the candidates: each is read (its parts' members
 	// found) and then mapped, before the next is read.
 	finishing := false
-	it := cands.TrustedElements()
+	it := cands.Elements()
 	pos := int64(0)
 	for v, open, ok := it.NextOpen(); ok; v, open, ok = it.NextOpen() {
 		if n := readCandidate(v, &p.cand); open {
@@ -315,12 +315,12 @@ func (p *mapper) candidate(m *invariants.Mapping, cf *candFields, pos int64) dec
 			m.Malformed("chunk", "candidates[].content is "+invariants.KindName(content)+", want an object")
 		case parts.Kind() == decode.KindArray && cf.over:
 			// More parts than readCandidate keeps: read each again.
-			parts.Elements(func(part decode.Raw) bool {
+			partIt := parts.Elements()
+			for part, ok := partIt.Next(); ok; part, ok = partIt.Next() {
 				var pf partFields
 				readPart(part, &pf)
 				p.part(m, &pf)
-				return true
-			})
+			}
 		case parts.Kind() == decode.KindArray:
 			for i := range cf.nparts {
 				p.part(m, &cf.part[i])

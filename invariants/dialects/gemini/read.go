@@ -5,12 +5,12 @@ import "framescope/decode"
 // A chunk's text lies five levels down (candidates[].content.parts[].text).
 // Looking each level up with Get scans the level above it again, so a
 // chunk's bytes were scanned once per level; readCandidate reads a
-// candidate in one pass with decode's trusted walkers (the decoder
-// validated the frame's data: decode/trusted.go), entering content and its
-// parts in place (NextOpen, Resume) and skipping the rest, keeping the
-// members the mapper needs; candidate then maps them in the order it
-// always did (index, then the parts, then finishReason, wherever they
-// stand in the object: the API sends index last).
+// candidate in one pass with decode's iterators (Raw.Members, Elements),
+// entering content and its parts in place (NextOpen, Resume) and skipping
+// the rest, keeping the members the mapper needs; candidate then maps
+// them in the order it always did (index, then the parts, then
+// finishReason, wherever they stand in the object: the API sends index
+// last).
 //
 // Each reader takes a value as NextOpen hands it — a scalar whole, an
 // object or array from its start to the end of the data — and returns the
@@ -41,7 +41,7 @@ type partFields struct {
 // whole returns the value that starts v, and its length, when the reader
 // does not look inside it.
 func whole(v decode.Raw) (decode.Raw, int) {
-	n := decode.SkipTrusted(v, 0)
+	n := decode.ValueEnd(v, 0)
 	return v[:n], n
 }
 
@@ -62,7 +62,7 @@ func readCandidate(v decode.Raw, cf *candFields) int {
 		cf.raw, n = whole(v)
 		return n
 	}
-	it := v.TrustedMembers()
+	it := v.Members()
 	for k, esc, mv, open, ok := it.NextOpen(); ok; k, esc, mv, open, ok = it.NextOpen() {
 		slot := candNames.Slot(k, esc)
 		if slot == candContent {
@@ -96,13 +96,13 @@ func readContent(v decode.Raw, cf *candFields) int {
 		cf.content, n = whole(v)
 		return n
 	}
-	it := v.TrustedMembers()
+	it := v.Members()
 	for k, esc, mv, open, ok := it.NextOpen(); ok; k, esc, mv, open, ok = it.NextOpen() {
 		var n int
 		if decode.KeyIs(k, esc, "parts") {
 			n = readParts(mv, cf)
 		} else if open {
-			n = decode.SkipTrusted(mv, 0)
+			n = decode.ValueEnd(mv, 0)
 		}
 		if open {
 			it.Resume(n)
@@ -122,13 +122,13 @@ func readParts(v decode.Raw, cf *candFields) int {
 		cf.parts, n = whole(v)
 		return n
 	}
-	it := v.TrustedElements()
+	it := v.Elements()
 	for pv, open, ok := it.NextOpen(); ok; pv, open, ok = it.NextOpen() {
 		var n int
 		if cf.nparts == maxParts {
 			cf.over = true // the rest is skipped unread
 			if open {
-				n = decode.SkipTrusted(pv, 0)
+				n = decode.ValueEnd(pv, 0)
 			}
 		} else {
 			n = readPart(pv, &cf.part[cf.nparts])

@@ -37,8 +37,7 @@ type lastMeta struct {
 // chunk's members are read as the pass finds its end, and metadata equal
 // to the last tuple's is compared, not walked. It reports false, having
 // moved nothing, for any other data: tuple reads it element by element
-// and says what is wrong with it. The data is a decoded frame's (valid
-// JSON), which the trusted walkers rely on.
+// and says what is wrong with it.
 func (p *mapper) commonTuple(data decode.Raw, c *chunk, m *invariants.Mapping) bool {
 	if len(data) < 2 || data[0] != '[' {
 		return false
@@ -63,12 +62,12 @@ func (p *mapper) commonTuple(data decode.Raw, c *chunk, m *invariants.Mapping) b
 		p.node(p.lastMeta.node, m)
 		return true
 	}
-	end = decode.SkipTrusted(data, k)
+	end = decode.ValueEnd(data, k)
 	meta := data[k:end]
 	if end <= k || meta.Kind() != decode.KindObject || !closes(data, end) {
 		return false
 	}
-	node := meta.TrustedGet("langgraph_node")
+	node := meta.Get("langgraph_node")
 	p.node(node, m)
 	if len(meta) <= maxMetaKept {
 		p.lastMeta.meta = append(p.lastMeta.meta[:0], meta...)

@@ -68,14 +68,14 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 			m.Malformed(name, "data is "+invariants.KindName(data)+", want a list of messages")
 			return
 		}
-		data.Elements(func(msg decode.Raw) bool {
+		msgIt := data.Elements()
+		for msg, ok := msgIt.Next(); ok; msg, ok = msgIt.Next() {
 			if ev == evPartial {
 				p.partial(msg, m)
 			} else {
 				p.full(msg, m)
 			}
-			return true
-		})
+		}
 	case evValues:
 		p.values(data, ns, m)
 	case evUpdates:

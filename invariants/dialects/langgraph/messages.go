@@ -49,7 +49,7 @@ func (p *mapper) tuple(data decode.Raw, m *invariants.Mapping) {
 		c = chunk{}
 		var msg, meta decode.Raw
 		n := 0
-		it := data.TrustedElements()
+		it := data.Elements()
 		for v, ok := it.Next(); ok && n < 3; v, ok = it.Next() {
 			switch n {
 			case 0:
@@ -68,7 +68,7 @@ func (p *mapper) tuple(data decode.Raw, m *invariants.Mapping) {
 		if meta.Kind() != decode.KindObject && meta.Kind() != decode.KindNull {
 			m.Malformed("messages", "metadata is "+invariants.KindName(meta)+", want an object")
 		}
-		p.node(meta.TrustedGet("langgraph_node"), m)
+		p.node(meta.Get("langgraph_node"), m)
 		chunkNames.Pick(msg, c[:])
 	}
 	typ, idv, content, chunks, position, respMeta, toolCallID, status := c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]
@@ -90,7 +90,7 @@ func (p *mapper) tuple(data decode.Raw, m *invariants.Mapping) {
 			p.remember(m, 'm', id, "")
 		}
 		p.content(content, m)
-		if it := chunks.TrustedElements(); chunks.Kind() == decode.KindArray {
+		if it := chunks.Elements(); chunks.Kind() == decode.KindArray {
 			if _, some := it.Next(); some {
 				p.toolChunks(chunks, id, m)
 			}
@@ -127,7 +127,8 @@ func (p *mapper) content(c decode.Raw, m *invariants.Mapping) {
 			m.Add(invariants.Move{Kind: invariants.MoveText, Text: c})
 		}
 	case decode.KindArray:
-		c.Elements(func(b decode.Raw) bool {
+		bIt := c.Elements()
+		for b, ok := bIt.Next(); ok; b, ok = bIt.Next() {
 			switch t := b.Get("type"); {
 			case b.Kind() == decode.KindString:
 				m.Add(invariants.Move{Kind: invariants.MoveText, Text: b})
@@ -144,8 +145,7 @@ func (p *mapper) content(c decode.Raw, m *invariants.Mapping) {
 					m.Add(invariants.Move{Kind: invariants.MoveReasoning, Text: s})
 				}
 			}
-			return true
-		})
+		}
 	case decode.KindNone, decode.KindNull:
 	default:
 		m.Malformed("message", "content is "+invariants.KindName(c)+", want a string or a list of content blocks")
@@ -156,7 +156,8 @@ func (p *mapper) content(c decode.Raw, m *invariants.Mapping) {
 // names its id and tool, later ones (id null) carry argument deltas.
 func (p *mapper) toolChunks(chunks decode.Raw, msgID []byte, m *invariants.Mapping) {
 	pos := int64(0)
-	chunks.Elements(func(tc decode.Raw) bool {
+	tcIt := chunks.Elements()
+	for tc, more := tcIt.Next(); more; tc, more = tcIt.Next() {
 		idx := pos
 		pos++
 		if i, ok := tc.Get("index").Int(); ok {
@@ -168,10 +169,10 @@ func (p *mapper) toolChunks(chunks decode.Raw, msgID []byte, m *invariants.Mappi
 			name := tc.Get("name")
 			if !name.IsNonEmptyStr() {
 				m.Raise("tool-malformed", invariants.SevError, "a tool call chunk opens call %q without a name: the client cannot run it", decode.Clip(string(callID), 40))
-				return true
+				continue
 			}
 			if !p.remember(m, 'o', callID, "") {
-				return true
+				continue
 			}
 			p.remember(m, 'i', slot, string(callID))
 			m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: id, Name: name})
@@ -179,16 +180,15 @@ func (p *mapper) toolChunks(chunks decode.Raw, msgID []byte, m *invariants.Mappi
 			if args.IsNonEmptyStr() {
 				m.Add(invariants.Move{Kind: invariants.MoveToolArgs, Key: id, Text: args})
 			}
-			return true
+			continue
 		}
 		if !args.IsNonEmptyStr() {
-			return true
+			continue
 		}
 		if call, ok := p.track.get('i', slot); ok && call != "" && !p.track.has('c', []byte(call)) {
 			m.Add(invariants.Move{Kind: invariants.MoveToolArgs, Key: invariants.Lit(call), Text: args})
 		}
-		return true
-	})
+	}
 }
 
 // readyAll makes the pending tool calls of msg ("" every message) ready:
@@ -297,7 +297,8 @@ func textOf(c decode.Raw) (text, reasoning string) {
 		return s, ""
 	}
 	var tb, rb strings.Builder
-	c.Elements(func(b decode.Raw) bool {
+	bIt := c.Elements()
+	for b, ok := bIt.Next(); ok; b, ok = bIt.Next() {
 		t := b.Get("type")
 		switch {
 		case b.Kind() == decode.KindString:
@@ -313,32 +314,32 @@ func textOf(c decode.Raw) (text, reasoning string) {
 			s, _ := b.Get("reasoning").Str()
 			rb.WriteString(s)
 		}
-		return true
-	})
+	}
 	return tb.String(), rb.String()
 }
 
 // openCalls opens a whole message's tool_calls not yet open; ready (a
 // finished message) also gives their args and makes them ready.
 func (p *mapper) openCalls(msg decode.Raw, msgID []byte, m *invariants.Mapping, ready bool) {
-	msg.Get("tool_calls").Elements(func(tc decode.Raw) bool {
+	tcIt := msg.Get("tool_calls").Elements()
+	for tc, more := tcIt.Next(); more; tc, more = tcIt.Next() {
 		id := tc.Get("id")
 		callID, ok := id.StrBytes()
 		if !ok || len(callID) == 0 {
 			m.Raise("tool-malformed", invariants.SevError, "a tool call without an id: its result cannot be matched to it")
-			return true
+			continue
 		}
 		if p.track.has('c', callID) {
-			return true
+			continue
 		}
 		if !p.track.has('o', callID) {
 			name := tc.Get("name")
 			if !name.IsNonEmptyStr() {
 				m.Raise("tool-malformed", invariants.SevError, "tool call %q without a name: the client cannot run it", decode.Clip(string(callID), 40))
-				return true
+				continue
 			}
 			if !p.remember(m, 'o', callID, "") {
-				return true
+				continue
 			}
 			m.Add(invariants.Move{Kind: invariants.MoveToolOpen, Key: id, Name: name})
 			if ready {
@@ -346,16 +347,15 @@ func (p *mapper) openCalls(msg decode.Raw, msgID []byte, m *invariants.Mapping, 
 					m.Add(invariants.Move{Kind: invariants.MoveToolArgs, Key: id, Text: args})
 				}
 				m.Add(invariants.Move{Kind: invariants.MoveToolReady, Key: id})
-				return true
+				continue
 			}
 			p.pending = append(p.pending, pendingCall{msg: string(msgID), call: string(callID)})
-			return true
+			continue
 		}
 		if ready {
 			p.readyOne(m, callID)
 		}
-		return true
-	})
+	}
 }
 
 // full maps a finished message (messages/complete, values, updates): its
@@ -393,45 +393,46 @@ func (p *mapper) values(data decode.Raw, ns string, m *invariants.Mapping) {
 	msgs := data.Get("messages")
 	if ns == "" && !p.baseline {
 		p.baseline = true
-		msgs.Elements(func(msg decode.Raw) bool {
+		msgIt := msgs.Elements()
+		for msg, more2 := msgIt.Next(); more2; msg, more2 = msgIt.Next() {
 			if id, ok := msg.Get("id").StrBytes(); ok {
 				p.remember(m, 'm', id, "")
 			}
-			msg.Get("tool_calls").Elements(func(tc decode.Raw) bool {
+			tcIt := msg.Get("tool_calls").Elements()
+			for tc, more := tcIt.Next(); more; tc, more = tcIt.Next() {
 				if id, ok := tc.Get("id").StrBytes(); ok {
 					p.remember(m, 'c', id, "")
 				}
-				return true
-			})
-			return true
-		})
+			}
+		}
 		return
 	}
-	msgs.Elements(func(msg decode.Raw) bool {
+	msgIt2 := msgs.Elements()
+	for msg, ok := msgIt2.Next(); ok; msg, ok = msgIt2.Next() {
 		p.full(msg, m)
-		return true
-	})
+	}
 }
 
 // updates maps an updates chunk: {node: its update}; a node's messages
 // (a list or one message) are finished messages.
 func (p *mapper) updates(data decode.Raw, m *invariants.Mapping) {
-	data.Members(func(node string, upd decode.Raw) bool {
+	it := data.Members()
+	for k, esc, upd, ok := it.Next(); ok; k, esc, upd, ok = it.Next() {
+		node := string(decode.DecodedKey(k, esc))
 		if node != "__interrupt__" {
 			p.node(invariants.Lit(node), m)
 		}
 		msgs := upd.Get("messages")
 		switch msgs.Kind() {
 		case decode.KindArray:
-			msgs.Elements(func(msg decode.Raw) bool {
+			msgIt := msgs.Elements()
+			for msg, ok := msgIt.Next(); ok; msg, ok = msgIt.Next() {
 				p.full(msg, m)
-				return true
-			})
+			}
 		case decode.KindObject:
 			p.full(msgs, m)
 		}
-		return true
-	})
+	}
 }
 
 // node is a progress line when the graph moves to another node (the node

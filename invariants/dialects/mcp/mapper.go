@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 
 	"framescope/decode"
@@ -148,6 +147,7 @@ func (p *mapper) MapText(f *decode.Frame, m *invariants.Mapping) {
 	p.begin(m)
 	p.eventID(f, m)
 	data := bytes.TrimSpace(f.Data)
+	batch := parseBatch(data)
 	switch {
 	case f.HasType && f.Event.Type == "endpoint":
 		// 2024-11-05 §HTTP with SSE: the first event, its data the URI.
@@ -173,7 +173,7 @@ func (p *mapper) MapText(f *decode.Frame, m *invariants.Mapping) {
 	case f.HasType && f.Event.Type != "" && f.Event.Type != "message":
 		p.otherEvent(f, m)
 		return
-	case data[0] == '[' && json.Valid(data):
+	case batch != nil:
 		// A JSON-RPC batch (2025-03-26 allowed them in a stream). Neither
 		// SDK reads one: TS JSONRPCMessageSchema.parse(JSON.parse(data))
 		// throws (onerror, the messages lost), python's
@@ -189,15 +189,15 @@ func (p *mapper) MapText(f *decode.Frame, m *invariants.Mapping) {
 			}
 			m.Raise("payload-malformed", sev, "batch: a JSON-RPC batch array in one event: neither official SDK parses an array (TS schema parse throws, python answers the request with PARSE_ERROR); only 2025-03-26 allowed batches (said once per stream)")
 		}
-		decode.Raw(data).Elements(func(el decode.Raw) bool {
+		elIt := batch.Elements()
+		for el, ok := elIt.Next(); ok; el, ok = elIt.Next() {
 			if el.Kind() != decode.KindObject {
 				m.Malformed("batch", "an element is "+invariants.KindName(el)+", want a JSON-RPC object")
-				return true
+				continue
 			}
 			g := rawRPC(el)
 			p.message(&g, m)
-			return true
-		})
+		}
 		return
 	}
 	if f.Problem == decode.ProblemNotJSON {
@@ -378,14 +378,14 @@ func (p *mapper) response(id, res, er decode.Raw, m *invariants.Mapping) {
 		if pv, ok := res.Get("protocolVersion").Str(); ok {
 			p.setRev(m, pv) // an initialize result names the revision
 		}
-		res.Get("content").Elements(func(c decode.Raw) bool {
+		cIt := res.Get("content").Elements()
+		for c, ok := cIt.Next(); ok; c, ok = cIt.Next() {
 			if c.Get("type").StrEq("text") {
 				if t := c.Get("text"); t.Kind() == decode.KindString {
 					m.Add(invariants.Move{Kind: invariants.MoveText, Text: t})
 				}
 			}
-			return true
-		})
+		}
 	}
 	if p.x.aware {
 		r := p.x.find(id)

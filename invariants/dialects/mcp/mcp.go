@@ -22,7 +22,6 @@ package mcp
 import (
 	"bytes"
 	"embed"
-	"encoding/json"
 
 	"framescope/decode"
 	"framescope/invariants"
@@ -264,19 +263,34 @@ func sniffPlain(f *decode.Frame) invariants.Verdict {
 		return invariants.Maybe
 	}
 	// A JSON-RPC batch (2025-03-26): an array of MCP messages.
-	data := bytes.TrimSpace(f.Data)
-	if len(data) == 0 || data[0] != '[' || !json.Valid(data) {
+	batch := parseBatch(bytes.TrimSpace(f.Data))
+	if batch == nil {
 		return invariants.No
 	}
 	v := invariants.No
-	decode.Raw(data).Elements(func(el decode.Raw) bool {
+	elIt := batch.Elements()
+	for el, ok := elIt.Next(); ok; el, ok = elIt.Next() {
 		v = sniffMsg(el)
-		return false
-	})
+		break
+	}
 	if v == invariants.Maybe {
 		v = invariants.No // a bare array of responses may be anyone's
 	}
 	return v
+}
+
+// parseBatch is data when it is a JSON array (a JSON-RPC batch), nil
+// otherwise. The frame's data is not a decoded object here, so the array
+// is validated as foreign bytes are.
+func parseBatch(data []byte) decode.Raw {
+	if len(data) == 0 || data[0] != '[' {
+		return nil
+	}
+	batch, err := decode.Parse(data)
+	if err != nil {
+		return nil
+	}
+	return batch
 }
 
 // label: a request's or notification's method, else "response" or

@@ -5,8 +5,8 @@ import "framescope/decode"
 // A long tool's stream is mostly small notifications; the mapper reads
 // each message's members in one pass over the frame's members (Get per
 // member compared every key again, six times a message), and a batch
-// element's members and a progress notification's params in one pass with
-// decode's trusted walkers (the decoder validated them: decode/trusted.go).
+// element's members and a progress notification's params in one pass over
+// theirs.
 
 // rpcNames are the members of a JSON-RPC message the mapper reads, in
 // rpc.from's order.
@@ -37,7 +37,7 @@ func frameRPC(f *decode.Frame) (g rpc) {
 // rawRPC reads a batch element's members (a validated object).
 func rawRPC(r decode.Raw) (g rpc) {
 	var v [6]decode.Raw
-	it := r.TrustedMembers()
+	it := r.Members()
 	for k, esc, mv, ok := it.Next(); ok; k, esc, mv, ok = it.Next() {
 		if s := rpcNames.Slot(k, esc); s >= 0 {
 			v[s] = mv

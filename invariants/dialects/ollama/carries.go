@@ -35,15 +35,15 @@ func carries(f *decode.Frame) string {
 		parts = append(parts, text)
 	}
 	i := 0
-	on.Get("tool_calls").Elements(func(tc decode.Raw) bool {
+	tcIt := on.Get("tool_calls").Elements()
+	for tc, more := tcIt.Next(); more; tc, more = tcIt.Next() {
 		s := "tool_calls[" + strconv.Itoa(i) + "]"
 		if name, ok := tc.Get("function").Get("name").NonEmptyStr(); ok {
 			s += " " + decode.Sanitize(name)
 		}
 		parts = append(parts, s)
 		i++
-		return true
-	})
+	}
 	if done, _ := f.Get("done").Bool(); done {
 		d := "done"
 		if r, ok := f.Get("done_reason").NonEmptyStr(); ok {

@@ -150,10 +150,10 @@ func (p *mapper) toolCalls(m *invariants.Mapping, tc decode.Raw, where string) {
 	switch tc.Kind() {
 	case decode.KindNone, decode.KindNull:
 	case decode.KindArray:
-		tc.Elements(func(c decode.Raw) bool {
+		cIt := tc.Elements()
+		for c, ok := cIt.Next(); ok; c, ok = cIt.Next() {
 			p.toolCall(m, c, sev)
-			return true
-		})
+		}
 	default:
 		m.Raise("payload-malformed", sev, "tool_calls: %s is %s, want an array", where, invariants.KindName(tc))
 	}

@@ -25,7 +25,8 @@ func carries(fr *decode.Frame) string {
 	var parts []string
 	choices := data.Get("choices")
 	many := choices.Len() > 1
-	choices.Elements(func(c decode.Raw) bool {
+	cIt := choices.Elements()
+	for c, more2 := cIt.Next(); more2; c, more2 = cIt.Next() {
 		var f [3]decode.Raw
 		c.GetAll(f[:], "index", "delta", "finish_reason")
 		prefix := ""
@@ -38,29 +39,29 @@ func carries(fr *decode.Frame) string {
 				parts = append(parts, prefix+strings.TrimSuffix(k, "_content"))
 			}
 		}
-		d.Get("tool_calls").Elements(func(tc decode.Raw) bool {
+		tcIt := d.Get("tool_calls").Elements()
+		for tc, more := tcIt.Next(); more; tc, more = tcIt.Next() {
 			i, _ := tc.Get("index").Int()
 			s := "tool_calls[" + strconv.FormatInt(i, 10) + "]"
 			if name, ok := tc.Get("function").Get("name").NonEmptyStr(); ok {
 				s += " " + decode.Sanitize(name)
 			}
 			parts = append(parts, prefix+s)
-			return true
-		})
+		}
 		if fin, ok := f[2].NonEmptyStr(); ok {
 			parts = append(parts, prefix+"finish: "+decode.Sanitize(fin))
 		}
-		return true
-	})
+	}
 	if u := data.Get("usage"); len(u) > 0 && u.Kind() == decode.KindObject {
 		parts = append(parts, "usage")
 	}
 	if len(parts) == 0 {
 		role := ""
-		choices.Elements(func(c decode.Raw) bool {
+		cIt2 := choices.Elements()
+		for c, ok := cIt2.Next(); ok; c, ok = cIt2.Next() {
 			role, _ = c.Get("delta").Get("role").NonEmptyStr()
-			return false
-		})
+			break
+		}
 		if role != "" {
 			return "role: " + decode.Sanitize(role) // the first chunk
 		}

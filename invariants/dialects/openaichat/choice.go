@@ -21,11 +21,11 @@ func (p *mapper) mapChoice(c decode.Raw, frame int, m *invariants.Mapping, recog
 	}
 	// One pass over the choice for the members read.
 	var f [6]decode.Raw
-	c.TrustedGetAll(f[:], "index", "delta", "finish_reason", "content_filter_results", "stop_reason", "usage")
+	c.GetAll(f[:], "index", "delta", "finish_reason", "content_filter_results", "stop_reason", "usage")
 	idx, delta, fr := f[0], f[1], f[2]
 	var d deltaFields
 	if delta.Kind() == decode.KindObject {
-		delta.TrustedGetAll(d[:], deltaKeys...)
+		delta.GetAll(d[:], deltaKeys...)
 	}
 	if recognise {
 		fl := choiceFlavor(f[5], d[dTokenID], d[dContent])
@@ -140,11 +140,11 @@ func (p *mapper) mapDelta(d *deltaFields, idx decode.Raw, n int64, m *invariants
 	switch tc := d[dToolCalls]; tc.Kind() {
 	case decode.KindArray:
 		pos := int64(0)
-		tc.Elements(func(t decode.Raw) bool {
+		tIt := tc.Elements()
+		for t, ok := tIt.Next(); ok; t, ok = tIt.Next() {
 			p.mapToolDelta(t, n, pos, m)
 			pos++
-			return true
-		})
+		}
 	case decode.KindNone, decode.KindNull:
 	default:
 		m.Malformed("delta", "tool_calls is "+invariants.KindName(tc)+", want an array")
@@ -164,10 +164,11 @@ func (p *mapper) mapDelta(d *deltaFields, idx decode.Raw, n int64, m *invariants
 // docs; the AI SDK's Mistral chunk schema takes a string or such an
 // array). Other part types (references, images) carry no text here.
 func contentParts(c, idx decode.Raw, m *invariants.Mapping) {
-	c.Elements(func(part decode.Raw) bool {
+	partIt := c.Elements()
+	for part, more := partIt.Next(); more; part, more = partIt.Next() {
 		if part.Kind() != decode.KindObject {
 			m.Malformed("delta", "a content part is "+invariants.KindName(part)+", want an object")
-			return true
+			continue
 		}
 		var f [3]decode.Raw
 		part.GetAll(f[:], "type", "text", "thinking")
@@ -179,14 +180,14 @@ func contentParts(c, idx decode.Raw, m *invariants.Mapping) {
 		case f[0].StrEq("thinking"):
 			switch th := f[2]; th.Kind() {
 			case decode.KindArray:
-				th.Elements(func(t decode.Raw) bool {
+				tIt := th.Elements()
+				for t, ok := tIt.Next(); ok; t, ok = tIt.Next() {
 					if t.Kind() == decode.KindObject && t.Get("type").StrEq("text") {
 						if s := text(t.Get("text"), "thinking part text", m); s != nil {
 							m.Add(invariants.Move{Kind: invariants.MoveReasoning, Key: idx, Text: s})
 						}
 					}
-					return true
-				})
+				}
 			case decode.KindString:
 				if len(th) > 2 {
 					m.Add(invariants.Move{Kind: invariants.MoveReasoning, Key: idx, Text: th})
@@ -196,8 +197,7 @@ func contentParts(c, idx decode.Raw, m *invariants.Mapping) {
 				m.Malformed("delta", "a thinking part's thinking is "+invariants.KindName(th)+", want an array of parts")
 			}
 		}
-		return true
-	})
+	}
 }
 
 // text returns a delta's non-empty string member; nil when absent, null

@@ -10,7 +10,7 @@ import (
 
 // recognise is the flavor recognition in one place, in its order — the
 // chunk's own marks, its first choice's, a model id's — read with the
-// validating lookups: the oracle for the mapper, which splits it between
+// lookups one by one (Get): the oracle for the mapper, which splits it between
 // readFlavor and mapChoice so a choice is walked once.
 func recognise(f *decode.Frame, choices decode.Raw) string {
 	var k chunkMarks
@@ -33,20 +33,22 @@ func recognise(f *decode.Frame, choices decode.Raw) string {
 // guessChoiceByGet: the first choice carries a copied mark (guessChoice).
 func guessChoiceByGet(choices decode.Raw) bool {
 	var c decode.Raw
-	choices.Elements(func(v decode.Raw) bool {
+	vIt := choices.Elements()
+	for v, ok := vIt.Next(); ok; v, ok = vIt.Next() {
 		c = v
-		return false
-	})
+		break
+	}
 	return c.Kind() == decode.KindObject && (c.Get("content_filter_results") != nil || c.Get("stop_reason") != nil)
 }
 
 // recogniseChoiceByGet reads the first choice's marks.
 func recogniseChoiceByGet(choices decode.Raw) string {
 	var c decode.Raw
-	choices.Elements(func(v decode.Raw) bool {
+	vIt := choices.Elements()
+	for v, ok := vIt.Next(); ok; v, ok = vIt.Next() {
 		c = v
-		return false
-	})
+		break
+	}
 	if c.Kind() != decode.KindObject {
 		return ""
 	}

@@ -123,9 +123,7 @@ func (p *mapper) Map(f *decode.Frame, m *invariants.Mapping) {
 		m.Malformed("chat.completion.chunk", "choices is "+invariants.KindName(choices)+", want an array")
 		return
 	}
-	// The frame was validated as it was decoded: its choices are read
-	// with the trusted walkers, not validated again.
-	it, first := choices.TrustedElements(), true
+	it, first := choices.Elements(), true
 	for c, ok := it.Next(); ok; c, ok = it.Next() {
 		p.mapChoice(c, f.Index, m, first && pending, &marks)
 		first = false

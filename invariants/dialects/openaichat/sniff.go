@@ -108,9 +108,10 @@ func firstDelta(choices decode.Raw) bool {
 		return false
 	}
 	yes := false
-	choices.Elements(func(c decode.Raw) bool {
+	cIt := choices.Elements()
+	for c, ok := cIt.Next(); ok; c, ok = cIt.Next() {
 		yes = c.Kind() == decode.KindObject && c.Get("delta").Kind() == decode.KindObject
-		return false
-	})
+		break
+	}
 	return yes
 }

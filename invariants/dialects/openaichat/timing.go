@@ -42,7 +42,7 @@ func (p *mapper) readTiming(k *chunkMarks, m *invariants.Mapping, choices decode
 		usage = xGroq.Get("usage")
 		generation = usage.Get("completion_time")
 	case flavor == flavorMoonshot && choices.Kind() == decode.KindArray:
-		for it := choices.TrustedElements(); usage.Kind() != decode.KindObject; {
+		for it := choices.Elements(); usage.Kind() != decode.KindObject; {
 			c, ok := it.Next()
 			if !ok {
 				break

@@ -92,10 +92,11 @@ func (p *mapper) settleCompleted(m *invariants.Mapping, ev *event, output decode
 	var items, parts int
 	var named []byte
 	oi := int64(-1)
-	output.Elements(func(item decode.Raw) bool {
+	itemIt := output.Elements()
+	for item, more := itemIt.Next(); more; item, more = itemIt.Next() {
 		oi++
 		if item.Kind() != decode.KindObject {
-			return true
+			continue
 		}
 		closed := 0
 		for _, sub := range [...]struct {
@@ -103,15 +104,15 @@ func (p *mapper) settleCompleted(m *invariants.Mapping, ev *event, output decode
 			kind  invariants.SpanKind
 		}{{"content", invariants.SpanPart}, {"summary", invariants.SpanReasoning}} {
 			idx := int64(-1)
-			item.Get(sub.field).Elements(func(part decode.Raw) bool {
+			partIt := item.Get(sub.field).Elements()
+			for part, ok := partIt.Next(); ok; part, ok = partIt.Next() {
 				idx++
 				key := p.stableKey(oi, idx, true)
 				if _, open := m.SpanName(sub.kind, key); open && part.Kind() == decode.KindObject {
 					m.Add(invariants.Move{Kind: invariants.MoveSpanClose, Span: sub.kind, Key: key})
 					closed++
 				}
-				return true
-			})
+			}
 		}
 		parts += closed
 		key := p.stableKey(oi, 0, false)
@@ -124,7 +125,7 @@ func (p *mapper) settleCompleted(m *invariants.Mapping, ev *event, output decode
 			p.free(oi)
 			closed++
 		} else if closed == 0 {
-			return true
+			continue
 		}
 		items++
 		if items <= 3 {
@@ -138,8 +139,7 @@ func (p *mapper) settleCompleted(m *invariants.Mapping, ev *event, output decode
 		} else if items == 4 {
 			named = append(named, ", …"...)
 		}
-		return true
-	})
+	}
 	if items == 0 {
 		return
 	}

@@ -437,27 +437,27 @@ func (c *Checker) checkErrorPayload(f *decode.Frame, e ErrorInfo) {
 			return
 		}
 		n, bad := 0, -1
-		failed.Elements(func(v decode.Raw) bool {
+		vIt := failed.Elements()
+		for v, ok := vIt.Next(); ok; v, ok = vIt.Next() {
 			if !axisShaped(v) {
 				bad = n
-				return false
+				break
 			}
 			n++
-			return true
-		})
+		}
 		if bad >= 0 {
 			c.raise("error-payload", invariants.SevError, idx, "PARTIAL_FAN_OUT error.failed[%d] is neither Axis-1 {sub_agent_id} nor Axis-2 {enricher_id, reason} shaped", bad)
 		}
 		// Axis-2 records inside the fan-out compose from the same PS6 enum.
 		i := 0
-		failed.Elements(func(v decode.Raw) bool {
+		vIt2 := failed.Elements()
+		for v, more := vIt2.Next(); more; v, more = vIt2.Next() {
 			if reason, ok := v.Get("reason").NonEmptyStr(); ok && !ccsReasons[reason] {
 				c.raise("error-reason-unknown", invariants.SevWarn, idx, "PARTIAL_FAN_OUT error.failed[%d] reason %q is outside the PS6 enum", i, decode.Clip(reason, 40))
-				return false
+				break
 			}
 			i++
-			return true
-		})
+		}
 	}
 }
 

@@ -42,7 +42,7 @@ type ToolCallView struct {
 func ToolCallViewOf(f *decode.Frame) ToolCallView {
 	raw := f.Value(Keys, keyToolCall)
 	v := ToolCallView{Present: raw != nil}
-	it := raw.TrustedMembers() // the frame's scan validated it
+	it := raw.Members() // the frame's scan validated it
 	for k, esc, val, ok := it.Next(); ok; k, esc, val, ok = it.Next() {
 		switch {
 		case decode.KeyIs(k, esc, "id"):
@@ -90,7 +90,7 @@ func DataViewOf(f *decode.Frame) DataView {
 	if raw.Kind() != decode.KindObject {
 		return d
 	}
-	it := raw.TrustedMembers()
+	it := raw.Members()
 	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
 		switch {
 		case decode.KeyIs(k, esc, "id"):
@@ -125,7 +125,7 @@ func StatusOf(f *decode.Frame) Status {
 // StatusViewOf is StatusOf without copies: the raw data.event_id and
 // data.message members (nil when absent), read in one pass.
 func StatusViewOf(f *decode.Frame) (eventID, message decode.Raw) {
-	it := f.Value(Keys, keyData).TrustedMembers()
+	it := f.Value(Keys, keyData).Members()
 	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
 		switch {
 		case decode.KeyIs(k, esc, "event_id"):

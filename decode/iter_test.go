@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// trustedSeeds are valid JSON values with what trips a naive skipper:
+// readerSeeds are valid JSON values with what trips a naive skipper:
 // escaped quotes and backslashes before a closing quote, brackets inside
 // strings, nesting, whitespace everywhere, long strings (the 8-byte path);
 // and the values the mappers read with the walkers (a Gemini chunk, an MCP
 // progress notification), escaped and repeated keys.
-var trustedSeeds = []string{
+var readerSeeds = []string{
 	`{}`, `[]`, `{ }`, `[ ]`, `{"a":1}`, `[1,2]`, `"x"`, `null`, `-0.5e-3`,
 	`{"a":{"b":[1,2,{"c":"\u00e9"}]},"d":"}]"}`,
 	`{"a\"b":"c\\","d":"\\\"]}","e":[[],{},[{}]]}`,
@@ -31,53 +31,58 @@ const langgraphTuple = `[{"content":"the quick brown fox jumps over the lazy dog
 // (candidates[].content.parts[].text).
 const geminiChunk = `{"candidates":[{"content":{"parts":[{"text":"Hi \"there\"","thought":true},{"functionCall":{"name":"f","args":{"a":[1,2,{}]}}}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"totalTokenCount":3},"modelVersion":"m"}`
 
-// TestTrustedMatchesValidating: on valid JSON the trusted walkers see the
-// members and elements the validating scanner sees, and SkipTrusted ends
-// every value where skipValue does.
-func TestTrustedMatchesValidating(t *testing.T) {
-	for _, s := range trustedSeeds {
-		checkTrusted(t, []byte(s))
+// TestReadersMatchValidating: on valid JSON the readers see the members
+// and elements the validating scanner sees, and ValueEnd ends every value
+// where skipValue does.
+func TestReadersMatchValidating(t *testing.T) {
+	for _, s := range readerSeeds {
+		checkReaders(t, []byte(s))
 	}
 }
 
-func checkTrusted(t *testing.T, data []byte) {
+func checkReaders(t *testing.T, data []byte) {
 	t.Helper()
 	i := skipWS(data, 0)
 	want, err := skipValue(data, i)
 	if err != nil {
 		t.Fatalf("seed %q is not valid: %v", data, err)
 	}
-	if got := SkipTrusted(data, i); got != want {
-		t.Errorf("SkipTrusted(%q) = %d, want %d", data, got, want)
+	if got := ValueEnd(data, i); got != want {
+		t.Errorf("ValueEnd(%q) = %d, want %d", data, got, want)
 	}
 	r := Raw(data[i:want])
 	if got, want := trustedMembers(r), validatedMembers(r); got != want {
-		t.Errorf("TrustedMembers(%q) = %s, want %s", r, got, want)
+		t.Errorf("Members(%q) = %s, want %s", r, got, want)
 	}
 	if got, want := trustedElements(r), validatedElements(r); got != want {
-		t.Errorf("TrustedElements(%q) = %s, want %s", r, got, want)
+		t.Errorf("Elements(%q) = %s, want %s", r, got, want)
 	}
 	if got, want := decodedKeys(r), validatedKeys(r); got != want {
 		t.Errorf("DecodedKey over %q = %s, want %s", r, got, want)
 	}
 	if r.Kind() == KindObject {
-		// TrustedGetAll: what GetAll finds, for keys present and not.
+		// GetAll and Get: what the validating scanner finds, for keys
+		// present and not.
 		keys := []string{"a", "b", "kAy", "", "zz"}
-		r.Members(func(k string, _ Raw) bool {
-			keys = append(keys, k)
-			return len(keys) < 12
-		})
-		got, want := make([]Raw, len(keys)), make([]Raw, len(keys))
-		r.TrustedGetAll(got, keys...)
-		r.GetAll(want, keys...)
-		for i := range keys {
-			if !bytes.Equal(got[i], want[i]) || (got[i] == nil) != (want[i] == nil) {
-				t.Errorf("TrustedGetAll(%q)[%q] = %s, GetAll %s", r, keys[i], got[i], want[i])
+		for _, m := range validMembers(r) {
+			if keys = append(keys, validKey(m)); len(keys) >= 12 {
+				break
+			}
+		}
+		got := make([]Raw, len(keys))
+		r.GetAll(got, keys...)
+		for i, key := range keys {
+			want := validGet(r, key)
+			if !bytes.Equal(got[i], want) || (got[i] == nil) != (want == nil) {
+				t.Errorf("GetAll(%q)[%q] = %s, validating %s", r, key, got[i], want)
+			}
+			if g := r.Get(key); !bytes.Equal(g, want) || (g == nil) != (want == nil) {
+				t.Errorf("Get(%q, %q) = %s, validating %s", r, key, g, want)
 			}
 		}
 		// End: where the object ends, also when more bytes follow it.
 		for _, tail := range []string{"", " , 1 ]", "}"} {
-			it := Raw(append(append([]byte(nil), r...), tail...)).TrustedMembers()
+			it := Raw(append(append([]byte(nil), r...), tail...)).Members()
 			for _, _, _, ok := it.Next(); ok; _, _, _, ok = it.Next() {
 			}
 			if it.End() != len(r) {
@@ -98,13 +103,17 @@ func checkTrusted(t *testing.T, data []byte) {
 		}
 	}
 	// Every nested value too.
-	r.Members(func(_ string, v Raw) bool { checkTrusted(t, v); return true })
-	r.Elements(func(v Raw) bool { checkTrusted(t, v); return true })
+	for _, m := range validMembers(r) {
+		checkReaders(t, m.Value)
+	}
+	for _, v := range validElements(r) {
+		checkReaders(t, v)
+	}
 }
 
 func trustedMembers(r Raw) string {
 	var b bytes.Buffer
-	it := r.TrustedMembers()
+	it := r.Members()
 	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
 		fmt.Fprintf(&b, "%s/%v=%s;", k, esc, v)
 	}
@@ -114,7 +123,7 @@ func trustedMembers(r Raw) string {
 // decodedKeys renders r's keys as DecodedKey gives them.
 func decodedKeys(r Raw) string {
 	var b bytes.Buffer
-	it := r.TrustedMembers()
+	it := r.Members()
 	for k, esc, _, ok := it.Next(); ok; k, esc, _, ok = it.Next() {
 		fmt.Fprintf(&b, "%q;", DecodedKey(k, esc))
 	}
@@ -123,24 +132,23 @@ func decodedKeys(r Raw) string {
 
 func validatedKeys(r Raw) string {
 	var b bytes.Buffer
-	r.Members(func(k string, _ Raw) bool { fmt.Fprintf(&b, "%q;", k); return true })
+	for _, m := range validMembers(r) {
+		fmt.Fprintf(&b, "%q;", validKey(m))
+	}
 	return b.String()
 }
 
 func validatedMembers(r Raw) string {
 	var b bytes.Buffer
-	if r.Kind() == KindObject {
-		_ = eachMember(r, func(k []byte, esc bool, v Raw) bool {
-			fmt.Fprintf(&b, "%s/%v=%s;", k, esc, v)
-			return true
-		})
+	for _, m := range validMembers(r) {
+		fmt.Fprintf(&b, "%s/%v=%s;", m.Key, m.KeyEsc, m.Value)
 	}
 	return b.String()
 }
 
 func trustedElements(r Raw) string {
 	var b bytes.Buffer
-	it := r.TrustedElements()
+	it := r.Elements()
 	for v, ok := it.Next(); ok; v, ok = it.Next() {
 		fmt.Fprintf(&b, "%s;", v)
 	}
@@ -149,13 +157,15 @@ func trustedElements(r Raw) string {
 
 func validatedElements(r Raw) string {
 	var b bytes.Buffer
-	r.Elements(func(v Raw) bool { fmt.Fprintf(&b, "%s;", v); return true })
+	for _, v := range validElements(r) {
+		fmt.Fprintf(&b, "%s;", v)
+	}
 	return b.String()
 }
 
-// TestTrustedKeyIs: a key with an escape compares decoded.
-func TestTrustedKeyIs(t *testing.T) {
-	it := Raw(`{"k\u0041y":1,"id":2}`).TrustedMembers()
+// TestKeyIs: a key with an escape compares decoded.
+func TestKeyIs(t *testing.T) {
+	it := Raw(`{"k\u0041y":1,"id":2}`).Members()
 	k, esc, _, _ := it.Next()
 	if !esc || !KeyIs(k, esc, "kAy") || KeyIs(k, esc, "k\\u0041y") {
 		t.Errorf("escaped key %q (esc %v) does not read as kAy", k, esc)
@@ -166,14 +176,14 @@ func TestTrustedKeyIs(t *testing.T) {
 	}
 }
 
-// TestTrustedNoAlloc: the walkers allocate nothing, nor does DecodedKey
+// TestReadersNoAlloc: the readers allocate nothing, nor does DecodedKey
 // on a key without an escape (it is the key itself).
-func TestTrustedNoAlloc(t *testing.T) {
+func TestReadersNoAlloc(t *testing.T) {
 	r := Raw(langgraphTuple)
 	n := testing.AllocsPerRun(100, func() {
-		it := r.TrustedElements()
+		it := r.Elements()
 		for v, ok := it.Next(); ok; v, ok = it.Next() {
-			mi := v.TrustedMembers()
+			mi := v.Members()
 			for _, _, _, ok := mi.Next(); ok; _, _, _, ok = mi.Next() {
 			}
 		}
@@ -201,13 +211,13 @@ var chunkTextPath = []string{"candidates", "content", "parts", "text"}
 func inPlace(v Raw, path []string) (found Raw, n int) {
 	switch v.Kind() {
 	case KindObject:
-		it := v.TrustedMembers()
+		it := v.Members()
 		for k, esc, mv, open, ok := it.NextOpen(); ok; k, esc, mv, open, ok = it.NextOpen() {
 			var f Raw
 			switch {
 			case len(path) == 0 || string(DecodedKey(k, esc)) != path[0]:
 				if open {
-					it.Resume(SkipTrusted(mv, 0))
+					it.Resume(ValueEnd(mv, 0))
 				}
 			case open:
 				var end int
@@ -222,7 +232,7 @@ func inPlace(v Raw, path []string) (found Raw, n int) {
 		}
 		return found, it.End()
 	case KindArray:
-		it := v.TrustedElements()
+		it := v.Elements()
 		for ev, open, ok := it.NextOpen(); ok; ev, open, ok = it.NextOpen() {
 			if open {
 				f, end := inPlace(ev, path)
@@ -234,13 +244,13 @@ func inPlace(v Raw, path []string) (found Raw, n int) {
 		}
 		return found, it.End()
 	}
-	return nil, SkipTrusted(v, 0)
+	return nil, ValueEnd(v, 0)
 }
 
-// FuzzTrusted: on any bytes the walkers end, stay in bounds and never
+// FuzzReaders: on any bytes the readers end, stay in bounds and never
 // panic; on valid JSON they agree with the validating scanner.
-func FuzzTrusted(f *testing.F) {
-	for _, s := range trustedSeeds {
+func FuzzReaders(f *testing.F) {
+	for _, s := range readerSeeds {
 		f.Add([]byte(s))
 	}
 	for _, s := range []string{`{"a`, `{"a":`, `["\`, `{"a":1,}`, `[1,`, `{"\\`, `{,}`, `[,]`, `}`, `{"a"}`,
@@ -250,8 +260,8 @@ func FuzzTrusted(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		data = data[:min(len(data), fuzzMaxInput)]
 		for i := range data {
-			if end := SkipTrusted(data, i); end < i || end > len(data) {
-				t.Fatalf("SkipTrusted(%q, %d) = %d", data, i, end)
+			if end := ValueEnd(data, i); end < i || end > len(data) {
+				t.Fatalf("ValueEnd(%q, %d) = %d", data, i, end)
 			}
 		}
 		r := Raw(data)
@@ -264,22 +274,23 @@ func FuzzTrusted(f *testing.F) {
 		}
 		if i := skipWS(data, 0); i < len(data) {
 			if end, err := skipValue(data, i); err == nil && skipWS(data, end) == len(data) { // valid JSON
-				checkTrusted(t, data)
+				checkReaders(t, data)
 			}
 		}
 	})
 }
 
-// TestTrustedGet: the last of a repeated key wins, an escaped key matches
-// decoded, a non-object has no members (as Raw.Get).
-func TestTrustedGet(t *testing.T) {
+// TestGet: the last of a repeated key wins, an escaped key matches
+// decoded, a non-object has no members (as the validating scanner reads
+// them).
+func TestGet(t *testing.T) {
 	r := Raw(`{"a":1,"b":{"a":3},"a":2,"k\u0041y":"v"}`)
 	for _, key := range []string{"a", "b", "kAy", "k\\u0041y", "c", ""} {
-		if got, want := r.TrustedGet(key), r.Get(key); !bytes.Equal(got, want) || (got == nil) != (want == nil) {
-			t.Errorf("TrustedGet(%q) = %s, want %s", key, got, want)
+		if got, want := r.Get(key), validGet(r, key); !bytes.Equal(got, want) || (got == nil) != (want == nil) {
+			t.Errorf("Get(%q) = %s, want %s", key, got, want)
 		}
 	}
-	if Raw(`[1]`).TrustedGet("a") != nil || Raw(nil).TrustedGet("a") != nil {
+	if Raw(`[1]`).Get("a") != nil || Raw(nil).Get("a") != nil {
 		t.Error("a non-object has a member")
 	}
 }
@@ -290,7 +301,7 @@ func openWalk(r Raw) (string, int) {
 	var b bytes.Buffer
 	switch r.Kind() {
 	case KindObject:
-		it := r.TrustedMembers()
+		it := r.Members()
 		for k, esc, v, open, ok := it.NextOpen(); ok; k, esc, v, open, ok = it.NextOpen() {
 			fmt.Fprintf(&b, "%s/%v=", k, esc)
 			if open {
@@ -304,7 +315,7 @@ func openWalk(r Raw) (string, int) {
 		}
 		return "{" + b.String() + "}", it.End()
 	case KindArray:
-		it := r.TrustedElements()
+		it := r.Elements()
 		for v, open, ok := it.NextOpen(); ok; v, open, ok = it.NextOpen() {
 			if open {
 				s, end := openWalk(v)
@@ -325,13 +336,14 @@ func deepWalk(r Raw) string {
 	var b bytes.Buffer
 	switch r.Kind() {
 	case KindObject:
-		_ = eachMember(r, func(k []byte, esc bool, v Raw) bool {
-			fmt.Fprintf(&b, "%s/%v=%s;", k, esc, deepWalk(v))
-			return true
-		})
+		for _, m := range validMembers(r) {
+			fmt.Fprintf(&b, "%s/%v=%s;", m.Key, m.KeyEsc, deepWalk(m.Value))
+		}
 		return "{" + b.String() + "}"
 	case KindArray:
-		r.Elements(func(v Raw) bool { fmt.Fprintf(&b, "%s;", deepWalk(v)); return true })
+		for _, v := range validElements(r) {
+			fmt.Fprintf(&b, "%s;", deepWalk(v))
+		}
 		return "[" + b.String() + "]"
 	}
 	return string(r)
@@ -345,7 +357,7 @@ func openWalkBounded(r Raw, depth int) int {
 	}
 	switch r.Kind() {
 	case KindObject:
-		it := r.TrustedMembers()
+		it := r.Members()
 		for _, _, v, open, ok := it.NextOpen(); ok; _, _, v, open, ok = it.NextOpen() {
 			if open {
 				it.Resume(openWalkBounded(v, depth+1))
@@ -353,7 +365,7 @@ func openWalkBounded(r Raw, depth int) int {
 		}
 		return it.End()
 	case KindArray:
-		it := r.TrustedElements()
+		it := r.Elements()
 		for v, open, ok := it.NextOpen(); ok; v, open, ok = it.NextOpen() {
 			if open {
 				it.Resume(openWalkBounded(v, depth+1))

@@ -5,30 +5,22 @@ import (
 	"math/bits"
 )
 
-// Reading JSON the decoder already validated.
-//
-// A mapper reads the nested objects of a frame whose data the decoder has
-// scanned and validated (a decoded frame: its data is one valid JSON
-// value). Validating them again on every read (Raw.Get, GetAll, Elements)
-// is most of a nested dialect's checking cost; these walkers only find
-// where each value ends: strings by their closing quote, containers by
-// their matching bracket. They trust the bytes to be valid JSON and check
-// nothing more than they must to stay in bounds: on bytes that are not
-// valid JSON they return views of the input that may not mean much, but
-// never panic, never loop, and never allocate. Callers hand them only
-// views of a decoded frame's data.
+// Reading a Raw: the streaming iterators over an object's members and an
+// array's elements, and the skipping they are made of. They trust the
+// bytes to be valid JSON (a Raw is: raw.go) and check nothing more than
+// they must to stay in bounds.
 
-// SkipTrusted returns the index just past the JSON value that starts at
+// ValueEnd returns the index just past the JSON value that starts at
 // data[i] (no whitespace before it), trusting the value to be valid.
-func SkipTrusted(data []byte, i int) int {
+func ValueEnd(data []byte, i int) int {
 	if i < 0 || i >= len(data) {
 		return len(data)
 	}
 	switch data[i] {
 	case '"':
-		return skipStringTrusted(data, i)
+		return skipString(data, i)
 	case '{', '[':
-		return skipContainerTrusted(data, i)
+		return skipContainer(data, i)
 	}
 	for i < len(data) && !delimiter[data[i]] { // a number, true, false, null
 		i++
@@ -39,18 +31,18 @@ func SkipTrusted(data []byte, i int) int {
 // delimiter marks the bytes that end a number or a literal.
 var delimiter = [256]bool{',': true, '}': true, ']': true, ':': true, ' ': true, '\t': true, '\n': true, '\r': true}
 
-// skipStringTrusted returns the index past the closing quote of the
+// skipString returns the index past the closing quote of the
 // string that starts at data[i] ('"').
-func skipStringTrusted(data []byte, i int) int {
-	end, _ := scanStringTrusted(data, i)
+func skipString(data []byte, i int) int {
+	end, _ := stringEnd(data, i)
 	return end
 }
 
-// scanStringTrusted returns the index past the closing quote of the
+// stringEnd returns the index past the closing quote of the
 // string that starts at data[i] ('"') and whether it holds an escape, 8
 // bytes at a time: the lowest '"' or '\\' of a word is the next byte
 // that matters.
-func scanStringTrusted(data []byte, i int) (int, bool) {
+func stringEnd(data []byte, i int) (int, bool) {
 	i++
 	esc := false
 	for i < len(data) {
@@ -80,14 +72,14 @@ func scanStringTrusted(data []byte, i int) (int, bool) {
 	return len(data), esc
 }
 
-// skipContainerTrusted returns the index past the bracket that closes the
+// skipContainer returns the index past the bracket that closes the
 // object or array starting at data[i].
-func skipContainerTrusted(data []byte, i int) int {
+func skipContainer(data []byte, i int) int {
 	depth := 0
 	for i < len(data) {
 		switch data[i] {
 		case '"':
-			i = skipStringTrusted(data, i)
+			i = skipString(data, i)
 			continue
 		case '{', '[':
 			depth++
@@ -136,14 +128,15 @@ func (w *walk) stop(i int, c byte) {
 	w.i = len(w.data)
 }
 
-// MemberIter reads an object's members in order (Raw.TrustedMembers).
+// MemberIter reads an object's members in order (Raw.Members).
 type MemberIter struct{ walk }
 
-// TrustedMembers reads the members of the object value that starts r, in
-// one pass, without a callback: a mapper switches on each key as it
-// comes. r may run on past the object (the rest of an array): End says
-// where the object ended. A value that is not an object has no members.
-func (r Raw) TrustedMembers() MemberIter {
+// Members reads the members of the object value that starts r, in one
+// pass, without a callback: a reader looks each key up as it comes (a
+// KeySet's Slot). r may run on past the object (the rest of an array):
+// End says where the object ended. A value that is not an object has no
+// members.
+func (r Raw) Members() MemberIter {
 	if r.Kind() != KindObject {
 		return MemberIter{}
 	}
@@ -160,8 +153,8 @@ func (it *MemberIter) Next() (key []byte, esc bool, v Raw, ok bool) {
 
 // NextOpen is Next, but an object or array value is left open, not
 // skipped (open is true): v runs from the value to the end of the data,
-// for the caller to read in the same pass with TrustedMembers or
-// TrustedElements (which stop at its end) and then hand that iterator's
+// for the caller to read in the same pass with Members or Elements
+// (which stop at its end) and then hand that iterator's
 // End to Resume. The members of a nested object are read once, not once
 // to skip them and once more to read them.
 func (it *MemberIter) NextOpen() (key []byte, esc bool, v Raw, open, ok bool) {
@@ -177,7 +170,7 @@ func (it *MemberIter) next(lazy bool) (key []byte, esc bool, v Raw, open, ok boo
 		it.stop(i, '}')
 		return nil, false, nil, false, false
 	}
-	kEnd, esc := scanStringTrusted(d, i)
+	kEnd, esc := stringEnd(d, i)
 	if kEnd < i+2 { // not valid JSON
 		it.i = len(d)
 		return nil, false, nil, false, false
@@ -196,7 +189,7 @@ func (it *MemberIter) next(lazy bool) (key []byte, esc bool, v Raw, open, ok boo
 		it.open, it.i = i, len(d) // until Resume
 		return key, esc, d[i:], true, true
 	}
-	end := SkipTrusted(d, i)
+	end := ValueEnd(d, i)
 	if end <= i {
 		it.i = len(d)
 		return nil, false, nil, false, false
@@ -232,13 +225,13 @@ func decodeKey(key []byte) []byte {
 	return appendUnquoted(make([]byte, 0, len(key)), q)
 }
 
-// ElementIter reads an array's elements in order (Raw.TrustedElements).
+// ElementIter reads an array's elements in order (Raw.Elements).
 type ElementIter struct{ walk }
 
-// TrustedElements reads the elements of the array value that starts r,
-// in one pass (r may run on past the array: End says where it ended). A
-// value that is not an array has none.
-func (r Raw) TrustedElements() ElementIter {
+// Elements reads the elements of the array value that starts r, in one
+// pass (r may run on past the array: End says where it ended). A value
+// that is not an array has none.
+func (r Raw) Elements() ElementIter {
 	if r.Kind() != KindArray {
 		return ElementIter{}
 	}
@@ -268,39 +261,11 @@ func (it *ElementIter) next(lazy bool) (v Raw, open, ok bool) {
 		it.open, it.i = i, len(d) // until Resume
 		return d[i:], true, true
 	}
-	end := SkipTrusted(d, i)
+	end := ValueEnd(d, i)
 	if end <= i {
 		it.i = len(d)
 		return nil, false, false
 	}
 	it.i = end
 	return d[i:end], false, true
-}
-
-// TrustedGetAll is GetAll for validated JSON: dst[i] is the value of
-// keys[i] (the last when repeated; nil when absent), found in one pass
-// that does not validate the object again.
-func (r Raw) TrustedGetAll(dst []Raw, keys ...string) {
-	clear(dst)
-	it := r.TrustedMembers()
-	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
-		for i, key := range keys {
-			if i < len(dst) && keyEquals(k, esc, key) {
-				dst[i] = v
-			}
-		}
-	}
-}
-
-// TrustedGet is Raw.Get for an object value the decoder validated: the
-// member key (the last one when it repeats), or nil.
-func (r Raw) TrustedGet(key string) Raw {
-	var found Raw
-	it := r.TrustedMembers()
-	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
-		if keyEquals(k, esc, key) {
-			found = v
-		}
-	}
-	return found
 }
