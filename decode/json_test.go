@@ -3,6 +3,7 @@ package decode
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -63,6 +64,23 @@ func TestScanObject(t *testing.T) {
 				t.Fatalf("disagrees with encoding/json: Valid=%v err=%v", valid, err)
 			}
 		})
+	}
+}
+
+// TestParse: foreign bytes become a Raw only when they are one JSON
+// value, whitespace around it trimmed; the error says where they are not.
+func TestParse(t *testing.T) {
+	for in, want := range map[string]string{` [1, {"a":"b"}] `: `[1, {"a":"b"}]`, "\n\"x\"\t": `"x"`, `{}`: `{}`, `-0.5e3`: `-0.5e3`} {
+		if r, err := Parse([]byte(in)); err != nil || string(r) != want {
+			t.Errorf("Parse(%q) = %q, %v; want %q", in, r, err, want)
+		}
+	}
+	for in, at := range map[string]int{``: 0, `  `: 2, `[1,]`: 3, `{} x`: 3, `"a`: 2, `tru`: 0} {
+		r, err := Parse([]byte(in))
+		var je *JSONError
+		if r != nil || !errors.As(err, &je) || je.Offset != at {
+			t.Errorf("Parse(%q) = %q, %v; want an error at byte %d", in, r, err, at)
+		}
 	}
 }
 
@@ -146,6 +164,9 @@ func FuzzScanObject(f *testing.F) {
 		members, isObj, err := ScanObject(data, nil)
 		if valid := json.Valid(data); valid != (err == nil) {
 			t.Fatalf("ScanObject err=%v but json.Valid=%v for %q", err, valid, data)
+		}
+		if r, perr := Parse(data); (perr == nil) != (err == nil) || (perr == nil && !bytes.Equal(r, trimWS(data))) {
+			t.Fatalf("Parse(%q) = %q, %v; ScanObject err=%v", data, r, perr, err)
 		}
 		if err != nil {
 			return
