@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"encoding/binary"
 	"fmt"
 )
 
@@ -9,19 +10,33 @@ import (
 // A mapper reads a handful of an object's members and skips the rest.
 // Written out, that is a switch on each key as it comes, and again, name
 // by name, for a key that holds an escape ("\u0069d" is id) — the names
-// listed twice. A NameSet is the names compiled once (at package init),
-// looked up as the frame index looks up its keys (wordSet: a key is
-// compared with the names of its length only, a word or two at a time);
-// an escaped key is decoded once and looked up the same way; Pick fills
-// one slot per name in one pass over the members.
+// listed twice. A NameSet is the names compiled once (at package init):
+// a key is compared with the names of its length only, a word or two at
+// a time and without a call (its middle words too when it is longer than
+// sixteen bytes: nested objects have such keys, response_metadata,
+// content_filter_results); an escaped key is decoded once and looked up
+// the same way; Pick fills one slot per name in one pass over the
+// members.
 
 // NameSet is a compiled set of member names, each picking into a slot
 // (Names).
 type NameSet struct {
-	words wordSet  // the names; a name's id is its position in names
-	names []string // in the order given, aliases last
-	slots []uint8  // slots[id] is name id's slot
-	n     int      // slots
+	// byLen[n] is 1 + the first entry of the names n bytes long (0: no
+	// name is), the others of that length chained by next.
+	byLen []uint8
+	ents  []nameEnt
+	mid   []uint64 // the middle words of the names longer than 16 bytes
+	names []string
+	slots []uint8 // slots[i] is names[i]'s slot
+	n     int     // slots
+}
+
+// nameEnt is one name of a NameSet.
+type nameEnt struct {
+	w1, w2 uint64 // keyWords of the name
+	mid    uint32 // where its middle words start in NameSet.mid
+	slot   uint8
+	next   uint8 // 1 + the next entry of the same length, 0: none
 }
 
 // Names compiles names: the name at position i picks into slot i (dst[i]
@@ -33,7 +48,7 @@ func Names(names ...string) *NameSet {
 	for i, name := range names {
 		ns.add(name, i)
 	}
-	ns.words = newWordSet(ns.names)
+	ns.build()
 	return ns
 }
 
@@ -45,7 +60,7 @@ func (ns *NameSet) Alias(name string, slot int) *NameSet {
 		panic(fmt.Sprintf("decode.Names: alias %q to slot %d of %d", name, slot, ns.n))
 	}
 	ns.add(name, slot)
-	ns.words = newWordSet(ns.names)
+	ns.build()
 	return ns
 }
 
@@ -65,6 +80,46 @@ func (ns *NameSet) add(name string, slot int) {
 	ns.slots = append(ns.slots, uint8(slot))
 }
 
+// build lays the names out by length, a name listed earlier (the set's
+// commoner members, as a reader lists them) ahead of a later one of the
+// same length.
+func (ns *NameSet) build() {
+	maxN := 0
+	for _, name := range ns.names {
+		maxN = max(maxN, len(name))
+	}
+	ns.byLen, ns.ents, ns.mid = make([]uint8, maxN+1), ns.ents[:0], ns.mid[:0]
+	for i := len(ns.names) - 1; i >= 0; i-- {
+		k := []byte(ns.names[i])
+		w1, w2 := keyWords(k)
+		ns.ents = append(ns.ents, nameEnt{w1: w1, w2: w2, mid: uint32(len(ns.mid)), slot: ns.slots[i], next: ns.byLen[len(k)]})
+		ns.byLen[len(k)] = uint8(len(ns.ents))
+		for j := 8; j < len(k)-8; j += 8 {
+			ns.mid = append(ns.mid, midWord(k, j))
+		}
+	}
+}
+
+// keyWords packs a key into two words that, with its length, tell it
+// from every other key of up to 16 bytes: its first and last bytes, read
+// overlapping (a key of 8 to 16 bytes is its first 8 and its last 8).
+func keyWords(k []byte) (w1, w2 uint64) {
+	switch n := len(k); {
+	case n >= 8:
+		return binary.LittleEndian.Uint64(k), binary.LittleEndian.Uint64(k[n-8:])
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(k)), uint64(binary.LittleEndian.Uint32(k[n-4:]))
+	case n > 0:
+		return uint64(k[0]) | uint64(k[n>>1])<<8 | uint64(k[n-1])<<16, 0
+	}
+	return 0, 0
+}
+
+// midWord is the word at k[j:] of a key longer than 16 bytes: its middle
+// (k[8:len(k)-8]) is read 8 bytes at a time, the last word overlapping
+// the one before.
+func midWord(k []byte, j int) uint64 { return binary.LittleEndian.Uint64(k[min(j, len(k)-16):]) }
+
 // Slot is the slot of a member's key as the iterators hand it out (its
 // raw bytes between the quotes, and whether it holds an escape: then it
 // is decoded, once, and looked up decoded); -1 when the key is not in the
@@ -73,11 +128,36 @@ func (ns *NameSet) Slot(key []byte, esc bool) int {
 	if esc {
 		key = decodeKey(key)
 	}
-	id := ns.words.find(key)
-	if id < 0 {
+	n := len(key)
+	if n >= len(ns.byLen) {
 		return -1
 	}
-	return int(ns.slots[id])
+	e := ns.byLen[n]
+	if e == 0 {
+		return -1
+	}
+	w1, w2 := keyWords(key)
+	for e != 0 {
+		ent := &ns.ents[e-1]
+		if ent.w1 == w1 && ent.w2 == w2 && (n <= 16 || ns.midEqual(key, ent.mid)) {
+			return int(ent.slot)
+		}
+		e = ent.next
+	}
+	return -1
+}
+
+// midEqual reports whether the middle words of k, longer than 16 bytes,
+// are those at mid[at:].
+func (ns *NameSet) midEqual(k []byte, at uint32) bool {
+	m := ns.mid[at:]
+	for j := 8; j < len(k)-8; j += 8 {
+		if len(m) == 0 || m[0] != midWord(k, j) {
+			return false
+		}
+		m = m[1:]
+	}
+	return true
 }
 
 // Pick reads the object value that starts obj in one pass: dst[s] gets

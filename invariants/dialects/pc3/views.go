@@ -42,17 +42,9 @@ type ToolCallView struct {
 func ToolCallViewOf(f *decode.Frame) ToolCallView {
 	raw := f.Value(Keys, keyToolCall)
 	v := ToolCallView{Present: raw != nil}
-	it := raw.Members() // the frame's scan validated it
-	for k, esc, val, ok := it.Next(); ok; k, esc, val, ok = it.Next() {
-		switch {
-		case decode.KeyIs(k, esc, "id"):
-			v.ID = val
-		case decode.KeyIs(k, esc, "name"):
-			v.Name = val
-		case decode.KeyIs(k, esc, "type"):
-			v.Type = val
-		}
-	}
+	var m [3]decode.Raw
+	toolCallNames.Pick(raw, m[:])
+	v.ID, v.Name, v.Type = m[0], m[1], m[2]
 	v.Valid = v.ID.IsNonEmptyStr() && v.Name.IsNonEmptyStr() && v.Type.IsNonEmptyStr()
 	return v
 }
@@ -90,19 +82,9 @@ func DataViewOf(f *decode.Frame) DataView {
 	if raw.Kind() != decode.KindObject {
 		return d
 	}
-	it := raw.Members()
-	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
-		switch {
-		case decode.KeyIs(k, esc, "id"):
-			d.ID = v
-		case decode.KeyIs(k, esc, "type"):
-			d.Type = v
-		case decode.KeyIs(k, esc, "key"):
-			d.Key = v
-		case decode.KeyIs(k, esc, "items"):
-			d.Items = v
-		}
-	}
+	var m [4]decode.Raw
+	dataNames.Pick(raw, m[:])
+	d.ID, d.Type, d.Key, d.Items = m[0], m[1], m[2], m[3]
 	d.ItemCount = d.Items.Len()
 	return d
 }
@@ -125,17 +107,18 @@ func StatusOf(f *decode.Frame) Status {
 // StatusViewOf is StatusOf without copies: the raw data.event_id and
 // data.message members (nil when absent), read in one pass.
 func StatusViewOf(f *decode.Frame) (eventID, message decode.Raw) {
-	it := f.Value(Keys, keyData).Members()
-	for k, esc, v, ok := it.Next(); ok; k, esc, v, ok = it.Next() {
-		switch {
-		case decode.KeyIs(k, esc, "event_id"):
-			eventID = v
-		case decode.KeyIs(k, esc, "message"):
-			message = v
-		}
-	}
-	return eventID, message
+	var m [2]decode.Raw
+	statusNames.Pick(f.Value(Keys, keyData), m[:])
+	return m[0], m[1]
 }
+
+// The members the views read: a tool call's, a data reference's, a
+// status's.
+var (
+	toolCallNames = decode.Names("id", "name", "type")
+	dataNames     = decode.Names("id", "type", "key", "items")
+	statusNames   = decode.Names("event_id", "message")
+)
 
 // ErrorInfo is the payload of error and cancelled frames.
 type ErrorInfo struct {
